@@ -3,12 +3,12 @@
 ::
 
     CharlotteError                 root of everything charlotte raises on purpose
-    ├── PageSessionError           page/errors.py: a coded page-document error
-    │                              (.code, .at, .detail)
-    ├── Refused                    policy/: "not allowed", a stable .reason with a
-    │                              fixed human sentence in Refused.MESSAGES
-    └── StorageError               storage/: a database problem, translated at the
-                                   adapter boundary (driver errors never leak)
+    ├── PageSessionError           charlotte.page.errors: a coded page-document
+    │                              error (.code, .at, .detail)
+    ├── Refused                    charlotte.policy: "not allowed", a stable
+    │                              .reason with a fixed sentence in Refused.MESSAGES
+    └── StorageError               charlotte.storage: a database problem, translated
+                                   at the adapter boundary (driver errors never leak)
 
 Every error that reaches a host carries a stable *code*; messages shown to a
 person come from fixed tables, never from an exception's text.
@@ -16,8 +16,6 @@ person come from fixed tables, never from an exception's text.
 
 from __future__ import annotations
 
+from charlotte.page.errors import CharlotteError
 
-class CharlotteError(Exception):
-    """Root of every exception charlotte raises on purpose."""
-
-    code: str = "charlotte_error"
+__all__ = ["CharlotteError"]
