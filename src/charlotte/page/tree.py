@@ -42,7 +42,10 @@ def children_index(doc: object) -> dict[str | None, list[dict[str, Any]]]:
     for n in node_map(doc).values():
         if _is_node(n):
             parent = n.get("parent")
-            index.setdefault(parent if isinstance(parent, str) else None, []).append(n)
+            # Same rule as children_of: only None is a root; a parent of any
+            # other non-string type belongs to no list.
+            if parent is None or isinstance(parent, str):
+                index.setdefault(parent, []).append(n)
     for kids in index.values():
         kids.sort(key=_sort_key)
     return index

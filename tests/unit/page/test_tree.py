@@ -80,3 +80,14 @@ def test_malformed_documents_never_crash_the_walks(bad: object) -> None:
     assert descendants_of(bad, "x") == []
     assert ancestors_of(bad, "x") == []
     assert append_order(bad, None) == "V"
+
+
+def test_children_index_agrees_with_children_of_on_odd_parents() -> None:
+    from charlotte.page.tree import children_index
+
+    doc = empty_doc("odd")
+    doc["nodes"]["a"] = _node("a", None, "V")
+    odd = _node("b", None, "W")
+    odd["parent"] = 5  # type: ignore[typeddict-item]
+    doc["nodes"]["b"] = odd
+    assert [n["id"] for n in children_index(doc).get(None, [])] == root_ids(doc) == ["a"]
