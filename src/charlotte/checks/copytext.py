@@ -1,0 +1,235 @@
+"""The page's visible copy in reading order, and the copy check (placeholder or broken copy).
+
+Reading order is the renderer's: depth-first over the roots in order, a node
+before its children; leaf types (text, heading, …) never show children and an
+island shows nothing of its own, so neither contributes copy from inside.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from charlotte.checks.findings import Finding
+from charlotte.page.model import node_map
+from charlotte.page.render import LEAF_TYPES
+from charlotte.page.tree import children_index, children_of
+
+#: Node type → the prop that holds its visible words.
+COPY_PROPS: Mapping[str, str] = {
+    "text": "content",
+    "heading": "content",
+    "link": "content",
+    "callout": "content",
+    "code": "content",
+    "button": "label",
+    "image": "alt",
+}
+
+#: Types whose words must not be empty (a code block or image alt may be).
+NEEDS_WORDS: Mapping[str, str] = {
+    "text": "text",
+    "heading": "heading",
+    "link": "link",
+    "callout": "callout",
+    "button": "button",
+}
+
+#: Longest heading before the check warns (characters, after trimming).
+HEADING_LIMIT = 80
+_QUOTE_LIMIT = 60
+
+_LOREM = re.compile(r"(?i)\blorem\s+ipsum\b|\bdolor\s+sit\s+amet\b|\bconsectetur\s+adipiscing\b")
+# Upper case only: "todo list" is a product, "TODO" a note left behind.
+_NOTE = re.compile(r"\b(?:TODO|TBD|TBA|FIXME|XXX+)\b")
+_THING = (
+    r"(?:headline|heading|title|subtitle|text|copy|content|tagline|slogan|description|"
+    r"paragraph|name|company|logo|image|photo|picture|button|link|email|e-mail|phone|"
+    r"address|number|quote|testimonial)"
+)
+_TEMPLATE = re.compile(
+    rf"(?i)\b(?:your|insert|add|enter|put)\s+(?:[\w'-]+\s+){{0,2}}{_THING}\s+(?:goes\s+)?here\b"
+    rf"|\b{_THING}\s+goes\s+here\b|\bclick\s+(?:here\s+)?to\s+edit\b"
+    r"|\b(?:sample|dummy|placeholder|filler)\s+(?:text|copy|content|title|heading|headline)\b"
+)
+_BRACKETS = re.compile(r"\[[^\[\]\n]*[^\W\d_][^\[\]\n]*\]")
+_BRACES = re.compile(r"\{\{[^{}\n]*\}\}|\{%[^{}\n]*%\}|\{[A-Za-z_][\w .\-]{0,40}\}")
+
+
+def node_type(node: Mapping[str, Any]) -> str:
+    """The node's type, or ``""`` when it is not a string."""
+    value = node.get("type")
+    return value if isinstance(value, str) else ""
+
+
+def props_of(node: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The node's props, or an empty map when they are malformed."""
+    props = node.get("props")
+    return props if isinstance(props, dict) else {}
+
+
+def is_binding(value: object) -> bool:
+    """True for a ``{"$bind": "a.b"}`` data binding (filled in by the host at render)."""
+    return isinstance(value, dict) and isinstance(value.get("$bind"), str)
+
+
+def reading_order(doc: object) -> list[dict[str, Any]]:
+    """The rendered nodes in reading order (each once; cycles and orphans never reached)."""
+    index = children_index(doc)
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    stack = list(reversed(children_of(doc, None)))
+    while stack:
+        node = stack.pop()
+        node_id: str = node["id"]
+        if node_id in seen:
+            continue
+        seen.add(node_id)
+        out.append(node)
+        if not node.get("island") and node_type(node) not in LEAF_TYPES:
+            stack.extend(reversed(index.get(node_id, [])))
+    return out
+
+
+def every_node(doc: object) -> list[dict[str, Any]]:
+    """Rendered nodes in reading order, then the nodes the page does not show, by id."""
+    shown = reading_order(doc)
+    seen = {n["id"] for n in shown}
+    rest = [
+        n
+        for n in node_map(doc).values()
+        if isinstance(n, dict) and isinstance(n.get("id"), str) and n["id"] not in seen
+    ]
+    rest.sort(key=lambda n: str(n["id"]))
+    unique: dict[str, dict[str, Any]] = {}
+    for n in rest:
+        unique.setdefault(n["id"], n)
+    return shown + list(unique.values())
+
+
+def copy_of(doc: object) -> list[tuple[str, str]]:
+    """(node id, words) for every piece of visible copy, in reading order."""
+    out: list[tuple[str, str]] = []
+    for node in reading_order(doc):
+        if node.get("island"):
+            continue
+        prop = COPY_PROPS.get(node_type(node))
+        words = props_of(node).get(prop) if prop else None
+        if isinstance(words, str) and words.strip():
+            out.append((node["id"], words))
+    return out
+
+
+def _quote(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _QUOTE_LIMIT else text[: _QUOTE_LIMIT - 1] + "…"
+
+
+def _placeholders(node_id: str, words: str, kind: str) -> list[Finding]:
+    out: list[Finding] = []
+    if _LOREM.search(words):
+        out.append(
+            Finding(
+                "copy",
+                node_id,
+                "error",
+                "lorem_ipsum",
+                "The copy contains lorem ipsum filler text.",
+            )
+        )
+    if kind == "code":
+        return out  # code may hold TODOs, [indexes] and {{templates}} for real
+    note = _NOTE.search(words) or _TEMPLATE.search(words)
+    if note:
+        out.append(
+            Finding(
+                "copy",
+                node_id,
+                "error",
+                "placeholder_copy",
+                f'The copy contains placeholder text ("{_quote(note.group(0))}").',
+            )
+        )
+    bracket = _BRACKETS.search(words)
+    if bracket:
+        out.append(
+            Finding(
+                "copy",
+                node_id,
+                "error",
+                "bracket_placeholder",
+                f'The copy contains a bracketed placeholder ("{_quote(bracket.group(0))}").',
+            )
+        )
+    brace = _BRACES.search(words)
+    if brace:
+        out.append(
+            Finding(
+                "copy",
+                node_id,
+                "error",
+                "brace_placeholder",
+                f'The copy contains a template placeholder ("{_quote(brace.group(0))}").',
+            )
+        )
+    return out
+
+
+def check_copy(doc: object) -> list[Finding]:
+    """Placeholder or broken copy, node by node in reading order, then page-level findings."""
+    out: list[Finding] = []
+    headings = 0
+    for node in reading_order(doc):
+        kind = node_type(node)
+        if node.get("island") or kind not in COPY_PROPS:
+            continue
+        node_id: str = node["id"]
+        props = props_of(node)
+        prop = COPY_PROPS[kind]
+        words = props.get(prop)
+        if kind == "heading":
+            headings += 1
+        if is_binding(words):
+            continue
+        if kind == "image":
+            if not isinstance(words, str):
+                out.append(
+                    Finding(
+                        "copy",
+                        node_id,
+                        "error",
+                        "missing_alt",
+                        'The image has no alt text: describe it, or set alt to "" if it is decorative.',
+                    )
+                )
+                continue
+        elif kind in NEEDS_WORDS and (not isinstance(words, str) or not words.strip()):
+            noun = "label" if kind == "button" else "text"
+            out.append(
+                Finding(
+                    "copy",
+                    node_id,
+                    "error",
+                    "empty_copy",
+                    f"The {NEEDS_WORDS[kind]} has no {noun}.",
+                )
+            )
+            continue
+        if not isinstance(words, str):
+            continue
+        out.extend(_placeholders(node_id, words, kind))
+        if kind == "heading" and len(words.strip()) > HEADING_LIMIT:
+            out.append(
+                Finding(
+                    "copy",
+                    node_id,
+                    "warning",
+                    "long_heading",
+                    f"The heading is {len(words.strip())} characters long; keep headings to "
+                    f"{HEADING_LIMIT} characters or fewer.",
+                )
+            )
+    if headings == 0:
+        out.append(Finding("copy", None, "warning", "no_heading", "The page has no heading."))
+    return out

@@ -1,0 +1,175 @@
+"""``PageChecks``: the four page checks (facts, copy, links, assets) behind one object."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+from urllib.parse import unquote
+
+from charlotte.checks.claims import Found, read
+from charlotte.checks.contacts import EMAIL, email_value, parse_phone
+from charlotte.checks.copytext import (
+    check_copy,
+    copy_of,
+    every_node,
+    node_type,
+    props_of,
+    reading_order,
+)
+from charlotte.checks.facts import CODES, ERROR_KINDS, Evidence, message_for, unsupported
+from charlotte.checks.findings import CHECKS, CheckName, Claim, Finding
+from charlotte.checks.links import check_links, normalised_origins
+from charlotte.page import hrefs
+from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
+from charlotte.policy.assets import AssetPolicy
+from charlotte.policy.refused import Refused
+
+#: Copy the facts check does not read: code samples hold version numbers, ports…
+_NOT_FACTS = frozenset({"code"})
+_LINK_TYPES = frozenset({"link", "button"})
+
+
+class PageChecks:
+    """Checks a page against the brief, the host's facts, its site origin and asset library.
+
+    >>> checks = PageChecks(facts={"phone": "020 7946 0958"}, brief="A bakery.")
+    >>> doc = {"nodes": {"h": {"id": "h", "type": "heading", "parent": None, "order": "V",
+    ...                        "props": {"content": "Call +44 20 7946 0958, from £4"}}}}
+    >>> [(f.code, f.severity) for f in checks.run(doc)]
+    [('unsupported_price', 'error')]
+    """
+
+    __slots__ = ("_allowed", "_assets", "_evidence", "_site_origin")
+
+    def __init__(
+        self,
+        *,
+        facts: Mapping[str, str] | None = None,
+        brief: str = "",
+        site_origin: str | None = None,
+        allowed_origins: Iterable[str] = (),
+        assets: AssetLibrary | None = None,
+    ) -> None:
+        self._site_origin = site_origin or ""
+        self._evidence = Evidence(brief, facts, site_origin)
+        self._allowed = normalised_origins(allowed_origins, self.external_origin)
+        # Without a library no asset can be shown: every image asset is unknown.
+        self._assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
+
+    # --- helpers the tools use too ---------------------------------------------
+
+    def external_origin(self, href: object) -> str | None:
+        """The origin ``href`` leads to when it leaves the configured site, else None."""
+        return hrefs.external_origin(href, self._site_origin)
+
+    def is_safe_href(self, href: object) -> bool:
+        """True when ``href`` may be emitted as a link (see ``charlotte.page.hrefs``)."""
+        return hrefs.is_safe_href(href)
+
+    def copy(self, doc: object) -> list[tuple[str, str]]:
+        """(node id, words) for all visible copy in reading order."""
+        return copy_of(doc)
+
+    def facts(self, doc: object) -> list[Claim]:
+        """The factual claims the page makes, in reading order."""
+        return [Claim(f.kind, f.text, f.value, node) for node, f in self._claims(doc)]
+
+    def _claims(self, doc: object) -> list[tuple[str, Found]]:
+        out: list[tuple[str, Found]] = []
+        words = dict(copy_of(doc))
+        for node in reading_order(doc):
+            node_id: str = node["id"]
+            if node.get("island") or node_type(node) in _NOT_FACTS:
+                continue
+            if node_id in words:
+                out.extend((node_id, found) for found in read(words[node_id]).found)
+            if node_type(node) in _LINK_TYPES:
+                found_href = _contact_href(props_of(node).get("href"))
+                if found_href is not None:
+                    out.append((node_id, found_href))
+        return out
+
+    # --- the checks --------------------------------------------------------------
+
+    def run(self, doc: object, only: Iterable[str] | str | None = None) -> list[Finding]:
+        """Findings of the chosen checks (all four by default), in a fixed order.
+
+        Checks report in the order facts, copy, links, assets whatever order
+        ``only`` names them in; within a check, nodes in reading order.
+        """
+        chosen = _chosen(only)
+        out: list[Finding] = []
+        if "facts" in chosen:
+            out.extend(self._facts(doc))
+        if "copy" in chosen:
+            out.extend(check_copy(doc))
+        if "links" in chosen:
+            out.extend(
+                check_links(
+                    doc,
+                    every_node(doc),
+                    is_safe=self.is_safe_href,
+                    origin_of=self.external_origin,
+                    allowed=self._allowed,
+                )
+            )
+        if "assets" in chosen:
+            out.extend(self._asset_findings(doc))
+        return out
+
+    def _facts(self, doc: object) -> list[Finding]:
+        return [
+            Finding(
+                "facts",
+                node,
+                "error" if found.kind in ERROR_KINDS else "warning",
+                CODES[found.kind],
+                message_for(found),
+            )
+            for node, found in unsupported(self._evidence, self._claims(doc))
+        ]
+
+    def _asset_findings(self, doc: object) -> list[Finding]:
+        position = {n["id"]: i for i, n in enumerate(every_node(doc))}
+        problems = AssetPolicy(self._assets).problems(doc)
+        # Reading order like the other checks; page-level problems (no node) last.
+        problems.sort(
+            key=lambda p: (p[0] is None, position.get(p[0], len(position)) if p[0] else 0)
+        )
+        return [
+            Finding("assets", node, "error", reason, Refused.MESSAGES.get(reason, _ASSET_FALLBACK))
+            for node, reason in problems
+        ]
+
+
+_ASSET_FALLBACK = "The page uses an asset or style value the site does not allow."
+
+
+def _chosen(only: Iterable[str] | str | None) -> frozenset[CheckName]:
+    if only is None:
+        return frozenset(CHECKS)
+    names = [only] if isinstance(only, str) else list(only)
+    unknown = [n for n in names if n not in CHECKS]
+    if unknown:
+        raise ValueError("only may name facts, copy, links and assets")
+    return frozenset(n for n in CHECKS if n in names)
+
+
+_EMAIL_ONLY = re.compile(rf"^{EMAIL.pattern}$")
+
+
+def _contact_href(href: Any) -> Found | None:
+    """A phone or e-mail claim made by a ``tel:`` or ``mailto:`` href."""
+    if not isinstance(href, str):
+        return None
+    scheme, _, rest = href.partition(":")
+    target = unquote(rest.split("?", 1)[0]).strip()
+    if scheme.lower() == "tel":
+        phone = parse_phone(target, dialled=True)
+        if phone is not None:
+            return Found("phone", 0, len(href), href, phone.value, phone)
+    elif scheme.lower() == "mailto" and _EMAIL_ONLY.match(target):
+        value = email_value(target)
+        return Found("email", 0, len(href), href, value, value)
+    return None
