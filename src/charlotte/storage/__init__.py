@@ -1,0 +1,43 @@
+"""Database storage: tables and migrations, the event log, sessions, pages.
+
+SQLAlchemy 2 Core over SQLite (embedded default) or PostgreSQL (psycopg 3).
+Every write method takes the caller's open connection, so a change and the
+event that records it commit or roll back together. Driver errors never leave
+this package: they become ``StorageError`` with a stable ``code``.
+
+Modules: ``engine`` (``open_engine``, ``transaction``, ``read_connection``),
+``tables`` (the Core tables, ``create_tables``), ``migrate`` (Alembic, to
+head), ``eventlog`` (``DatabaseEventLog``), ``sessions`` (``SessionStore``),
+``pages`` (``PageRepository``, ``DatabasePageRepository``), ``types`` (JSON
+and UTC column types), ``errors`` (``StorageError``).
+"""
+
+from __future__ import annotations
+
+from charlotte.storage.engine import open_engine, read_connection, transaction
+from charlotte.storage.errors import StorageError
+from charlotte.storage.eventlog import DatabaseEventLog, EventLog
+from charlotte.storage.migrate import current_revision, head_revision, migrate
+from charlotte.storage.pages import DatabasePageRepository, OpEntry, PageRepository
+from charlotte.storage.sessions import SessionRecord, SessionStore
+from charlotte.storage.tables import create_tables, drop_tables, metadata
+
+__all__ = [
+    "DatabaseEventLog",
+    "DatabasePageRepository",
+    "EventLog",
+    "OpEntry",
+    "PageRepository",
+    "SessionRecord",
+    "SessionStore",
+    "StorageError",
+    "create_tables",
+    "current_revision",
+    "drop_tables",
+    "head_revision",
+    "metadata",
+    "migrate",
+    "open_engine",
+    "read_connection",
+    "transaction",
+]

@@ -1,0 +1,131 @@
+"""Engines for SQLite (embedded default) and PostgreSQL, and transaction helpers.
+
+SQLite: WAL journal (readers never block the writer), foreign keys on, a busy
+timeout, and every transaction opened with ``BEGIN IMMEDIATE``. SQLAlchemy
+drops ``FOR UPDATE`` on SQLite, so row locks do not exist there; taking the
+database's write lock when the transaction *begins* is what serialises writers
+(and avoids the deadlock of two readers both upgrading to writers). A
+connection marked read-only (``read_connection``) begins a plain deferred
+transaction instead, so the live stream's readers never wait for writers.
+
+PostgreSQL: ``postgresql+psycopg://`` (``postgresql://`` is read as psycopg 3),
+READ COMMITTED; writers lock the rows they change (see ``DatabaseEventLog``).
+
+>>> engine = open_engine("sqlite:///charlotte.db")     # doctest: +SKIP
+>>> with transaction(engine) as conn:                 # doctest: +SKIP
+...     log.append(conn, session_id, EventTypes.TEXT_DELTA, {"text": "Hi"}, actor="agent")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Final
+
+import sqlalchemy as sa
+from sqlalchemy import event
+
+from charlotte.storage.errors import StorageError, translated
+
+__all__ = ["READ_ONLY", "open_engine", "read_connection", "transaction"]
+
+#: Execution option that marks a connection as read-only (SQLite: deferred BEGIN).
+READ_ONLY: Final = "charlotte_read_only"
+
+_DEFAULT_BUSY_TIMEOUT_MS: Final = 30_000
+
+
+def open_engine(
+    url: str | sa.URL,
+    *,
+    busy_timeout_ms: int = _DEFAULT_BUSY_TIMEOUT_MS,
+    schema: str | None = None,
+    **options: Any,
+) -> sa.Engine:
+    """An engine for ``sqlite:///path`` or ``postgresql+psycopg://…``, configured for charlotte.
+
+    ``busy_timeout_ms`` is how long a SQLite writer waits for the write lock.
+    ``schema`` (PostgreSQL only) puts charlotte's tables in that schema (it
+    becomes the connection's ``search_path``). Other keyword arguments go to
+    ``sqlalchemy.create_engine``.
+    """
+    try:
+        parsed = sa.make_url(url)
+    except sa.exc.ArgumentError as error:
+        raise StorageError("unsupported_database") from error
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        if schema is not None:
+            raise StorageError("unsupported_database")
+        if parsed.drivername != "sqlite":
+            raise StorageError("unsupported_database")
+        with translated():
+            engine = sa.create_engine(parsed, **options)
+        _configure_sqlite(engine, busy_timeout_ms)
+        return engine
+    if backend == "postgresql":
+        if parsed.drivername != "postgresql+psycopg":
+            raise StorageError("unsupported_database")
+        if schema is not None:
+            connect_args = dict(options.pop("connect_args", {}))
+            connect_args["options"] = f"-c search_path={_quoted_identifier(schema)}"
+            options["connect_args"] = connect_args
+        options.setdefault("pool_pre_ping", True)
+        with translated():
+            return sa.create_engine(parsed, **options)
+    raise StorageError("unsupported_database")
+
+
+def _quoted_identifier(name: str) -> str:
+    if not name or '"' in name or "\x00" in name:
+        raise StorageError("unsupported_database")
+    return f'"{name}"'
+
+
+def _configure_sqlite(engine: sa.Engine, busy_timeout_ms: int) -> None:
+    timeout = int(busy_timeout_ms)
+    in_memory = engine.url.database in (None, "", ":memory:")
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Take BEGIN away from the sqlite3 module; the "begin" hook below emits it.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {timeout}")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            if not in_memory:
+                cursor.execute("PRAGMA journal_mode = WAL")
+                # NORMAL is durable against application crashes in WAL mode and
+                # only risks the last commits on power loss; FULL costs an fsync
+                # per commit.
+                cursor.execute("PRAGMA synchronous = NORMAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: sa.Connection) -> None:
+        read_only = conn.get_execution_options().get(READ_ONLY, False)
+        conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+
+@contextmanager
+def transaction(engine: sa.Engine) -> Iterator[sa.Connection]:
+    """A write transaction: commits when the block ends, rolls back if it raises.
+
+    Errors from the database, including those raised at BEGIN or COMMIT, leave
+    as ``StorageError``.
+    """
+    with translated(), engine.begin() as conn:
+        yield conn
+
+
+@contextmanager
+def read_connection(engine: sa.Engine) -> Iterator[sa.Connection]:
+    """A connection for reads only: on SQLite it never waits for the write lock."""
+    with translated(), engine.connect() as conn:
+        conn.execution_options(**{READ_ONLY: True})
+        with conn.begin():
+            yield conn

@@ -1,0 +1,201 @@
+"""The page repository: ``PageRepository`` port and ``DatabasePageRepository``.
+
+A host may replace the repository (e.g. to keep drafts in its own CMS tables);
+every method takes the open connection so it joins the caller's transaction,
+next to the event that records the change. A document's revision is its
+``seq``; the op history keeps one entry per applied op for
+``cms_changes_since``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+
+from charlotte.events import utc_now
+from charlotte.storage.errors import StorageError, translated
+from charlotte.storage.tables import page_ops, pages
+
+__all__ = ["MAX_OPS_READ", "DatabasePageRepository", "OpEntry", "PageRepository"]
+
+#: The most op entries one ``ops_since`` returns.
+MAX_OPS_READ: Final = 10_000
+
+# Rows per INSERT when storing op history (a change-set replay can bring 10,000).
+_OPS_CHUNK: Final = 1_000
+
+
+@dataclass(frozen=True, slots=True)
+class OpEntry:
+    """One applied op in a page's history: the revision it produced, who, and the op."""
+
+    revision: int
+    actor: str
+    op: dict[str, Any]
+    session_id: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{revision, actor, op}`` as plain JSON-shaped data."""
+        return {"revision": self.revision, "actor": self.actor, "op": self.op}
+
+
+class PageRepository(Protocol):
+    """Draft, published copy and op history of (tenant, page); joins the caller's transaction."""
+
+    def load_draft(
+        self, conn: sa.Connection, tenant: str, page: str, *, for_update: bool = False
+    ) -> tuple[dict[str, Any], int] | None:
+        """The draft and its revision, or None when the page has none yet.
+
+        ``for_update`` locks the page row until the transaction ends (a writer
+        loading the draft it is about to change).
+        """
+        ...
+
+    def save_draft(self, conn: sa.Connection, tenant: str, page: str, doc: dict[str, Any]) -> None:
+        """Store ``doc`` as the draft; its revision is ``doc["seq"]``."""
+        ...
+
+    def load_published(
+        self, conn: sa.Connection, tenant: str, page: str
+    ) -> tuple[dict[str, Any], int] | None:
+        """The published copy and its revision, or None when never published."""
+        ...
+
+    def save_published(
+        self, conn: sa.Connection, tenant: str, page: str, doc: dict[str, Any]
+    ) -> None:
+        """Store ``doc`` as the published copy (revision ``doc["seq"]``)."""
+        ...
+
+    def append_ops(
+        self, conn: sa.Connection, tenant: str, page: str, entries: Sequence[OpEntry]
+    ) -> None:
+        """Add entries to the op history; a revision already there is a ``conflict``."""
+        ...
+
+    def ops_since(
+        self, conn: sa.Connection, tenant: str, page: str, revision: int, limit: int = 1000
+    ) -> list[OpEntry]:
+        """History entries with revision > ``revision``, oldest first, at most ``limit``."""
+        ...
+
+
+def _revision(doc: dict[str, Any]) -> int:
+    seq = doc.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+        raise StorageError("invalid_value")
+    return seq
+
+
+class DatabasePageRepository:
+    """``PageRepository`` over ``charlotte_pages`` and ``charlotte_page_ops``."""
+
+    def load_draft(
+        self, conn: sa.Connection, tenant: str, page: str, *, for_update: bool = False
+    ) -> tuple[dict[str, Any], int] | None:
+        """The draft and its revision, or None (see ``PageRepository.load_draft``)."""
+        query = sa.select(pages.c.draft, pages.c.revision).where(
+            pages.c.tenant == tenant, pages.c.page == page
+        )
+        if for_update:
+            # Rendered on PostgreSQL only; SQLite's BEGIN IMMEDIATE already
+            # serialises writers.
+            query = query.with_for_update()
+        with translated():
+            row = conn.execute(query).first()
+        return None if row is None else (row.draft, row.revision)
+
+    def save_draft(self, conn: sa.Connection, tenant: str, page: str, doc: dict[str, Any]) -> None:
+        """Insert or replace the draft of (tenant, page)."""
+        values = {"draft": doc, "revision": _revision(doc), "updated_at": utc_now()}
+        self._upsert(conn, tenant, page, values)
+
+    def load_published(
+        self, conn: sa.Connection, tenant: str, page: str
+    ) -> tuple[dict[str, Any], int] | None:
+        """The published copy and its revision, or None when never published."""
+        query = sa.select(pages.c.published, pages.c.published_revision).where(
+            pages.c.tenant == tenant, pages.c.page == page, pages.c.published.is_not(None)
+        )
+        with translated():
+            row = conn.execute(query).first()
+        return None if row is None else (row.published, row.published_revision)
+
+    def save_published(
+        self, conn: sa.Connection, tenant: str, page: str, doc: dict[str, Any]
+    ) -> None:
+        """Store the published copy; a page without a draft gets ``doc`` as its draft too."""
+        now = utc_now()
+        revision = _revision(doc)
+        update = {"published": doc, "published_revision": revision, "published_at": now}
+        insert = {**update, "draft": doc, "revision": revision, "updated_at": now}
+        self._upsert(conn, tenant, page, insert, update)
+
+    def append_ops(
+        self, conn: sa.Connection, tenant: str, page: str, entries: Sequence[OpEntry]
+    ) -> None:
+        """Add ``entries`` to the op history of (tenant, page)."""
+        rows = [
+            {
+                "tenant": tenant,
+                "page": page,
+                "revision": entry.revision,
+                "actor": entry.actor,
+                "op": entry.op,
+                "session_id": entry.session_id,
+            }
+            for entry in entries
+        ]
+        with translated():
+            for start in range(0, len(rows), _OPS_CHUNK):
+                conn.execute(page_ops.insert(), rows[start : start + _OPS_CHUNK])
+
+    def ops_since(
+        self, conn: sa.Connection, tenant: str, page: str, revision: int, limit: int = 1000
+    ) -> list[OpEntry]:
+        """Entries with revision > ``revision``, oldest first, at most ``limit`` (≤ ``MAX_OPS_READ``)."""
+        if not 1 <= limit <= MAX_OPS_READ:
+            raise ValueError(f"limit must be between 1 and {MAX_OPS_READ}")
+        query = (
+            sa.select(page_ops.c.revision, page_ops.c.actor, page_ops.c.op, page_ops.c.session_id)
+            .where(
+                page_ops.c.tenant == tenant,
+                page_ops.c.page == page,
+                page_ops.c.revision > revision,
+            )
+            .order_by(page_ops.c.revision)
+            .limit(limit)
+        )
+        with translated():
+            rows = conn.execute(query).all()
+        return [OpEntry(rev, actor, op, session_id) for rev, actor, op, session_id in rows]
+
+    @staticmethod
+    def _upsert(
+        conn: sa.Connection,
+        tenant: str,
+        page: str,
+        insert_values: dict[str, Any],
+        update_values: dict[str, Any] | None = None,
+    ) -> None:
+        # INSERT … ON CONFLICT DO UPDATE is atomic on both databases; an
+        # UPDATE-then-INSERT would race two first saves on PostgreSQL.
+        dialect = conn.dialect.name
+        insert: Any
+        if dialect == "postgresql":
+            insert = postgresql.insert(pages)
+        elif dialect == "sqlite":
+            insert = sqlite.insert(pages)
+        else:
+            raise StorageError("unsupported_database")
+        statement = insert.values(tenant=tenant, page=page, **insert_values).on_conflict_do_update(
+            index_elements=[pages.c.tenant, pages.c.page],
+            set_=update_values if update_values is not None else insert_values,
+        )
+        with translated():
+            conn.execute(statement)

@@ -1,0 +1,173 @@
+"""Session rows: create, read (always by id *and* tenant), lock, and update.
+
+Nothing here appends events or enforces the turn lifecycle; the runtime does,
+in the same transaction. Reads by (id, tenant) mean a session id from another
+tenant behaves exactly like an unknown id.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Collection
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from charlotte.events import utc_now
+from charlotte.storage.errors import StorageError, translated
+from charlotte.storage.tables import SESSION_STATUSES, sessions
+
+__all__ = ["DEFAULT_MODE", "SessionRecord", "SessionStore"]
+
+#: The builder mode a session runs unless it names another.
+DEFAULT_MODE = "charlotte_builder"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    """One stored session, as read in the current transaction."""
+
+    id: str
+    tenant: str
+    page: str
+    brief: str
+    facts: Any
+    status: str
+    stop_requested: bool
+    guide_hash: str | None
+    mode: str
+    approve_on_save: bool
+    created_by: str
+    created_at: datetime
+    updated_at: datetime
+    last_seq: int
+
+    @property
+    def busy(self) -> bool:
+        """True while a turn is queued, running or stopping."""
+        return self.status != "idle"
+
+
+_FIELDS = tuple(field.name for field in fields(SessionRecord))
+_COLUMNS = [sessions.c[name] for name in _FIELDS]
+
+
+def _check_status(status: str) -> None:
+    if status not in SESSION_STATUSES:
+        raise StorageError("invalid_value")
+
+
+class SessionStore:
+    """Session rows in ``charlotte_sessions``; every method joins the caller's transaction."""
+
+    def create(
+        self,
+        conn: sa.Connection,
+        *,
+        tenant: str,
+        page: str,
+        created_by: str,
+        brief: str = "",
+        facts: Any = None,
+        mode: str = DEFAULT_MODE,
+        approve_on_save: bool = False,
+        guide_hash: str | None = None,
+        session_id: str | None = None,
+    ) -> SessionRecord:
+        """Insert an ``idle`` session and return it (a new random id unless given)."""
+        now = utc_now()
+        record = SessionRecord(
+            id=session_id or uuid.uuid4().hex,
+            tenant=tenant,
+            page=page,
+            brief=brief,
+            facts={} if facts is None else facts,
+            status="idle",
+            stop_requested=False,
+            guide_hash=guide_hash,
+            mode=mode,
+            approve_on_save=approve_on_save,
+            created_by=created_by,
+            created_at=now,
+            updated_at=now,
+            last_seq=0,
+        )
+        values = {name: getattr(record, name) for name in _FIELDS}
+        with translated():
+            conn.execute(sa.insert(sessions).values(**values))
+        return record
+
+    def get(self, conn: sa.Connection, session_id: str, tenant: str) -> SessionRecord | None:
+        """The session, or None when there is none with this id in this tenant."""
+        return self._select(conn, session_id, tenant, lock=False)
+
+    def lock(self, conn: sa.Connection, session_id: str, tenant: str) -> SessionRecord | None:
+        """Like ``get``, and hold the row until the transaction ends.
+
+        PostgreSQL: ``SELECT … FOR UPDATE``. SQLite: the write transaction's
+        ``BEGIN IMMEDIATE`` already excludes every other writer.
+        """
+        return self._select(conn, session_id, tenant, lock=True)
+
+    def update(
+        self,
+        conn: sa.Connection,
+        session_id: str,
+        tenant: str,
+        *,
+        status: str | None = None,
+        stop_requested: bool | None = None,
+        guide_hash: str | None = None,
+        expect_status: Collection[str] | None = None,
+    ) -> bool:
+        """Change the given fields (None leaves one as it is); True when a row changed.
+
+        With ``expect_status`` the row changes only while its status is one of
+        those: a compare-and-set, e.g. ``status="queued", expect_status=["idle"]``.
+        """
+        values: dict[str, Any] = {"updated_at": utc_now()}
+        if status is not None:
+            _check_status(status)
+            values["status"] = status
+        if stop_requested is not None:
+            values["stop_requested"] = stop_requested
+        if guide_hash is not None:
+            values["guide_hash"] = guide_hash
+        statement = (
+            sa.update(sessions)
+            .where(sessions.c.id == session_id, sessions.c.tenant == tenant)
+            .values(**values)
+        )
+        if expect_status is not None:
+            for expected in expect_status:
+                _check_status(expected)
+            statement = statement.where(sessions.c.status.in_(list(expect_status)))
+        with translated():
+            return conn.execute(statement).rowcount == 1
+
+    def list_for_page(
+        self, conn: sa.Connection, tenant: str, page: str, limit: int = 100
+    ) -> list[SessionRecord]:
+        """Sessions of one page, newest first."""
+        query = (
+            sa.select(*_COLUMNS)
+            .where(sessions.c.tenant == tenant, sessions.c.page == page)
+            .order_by(sessions.c.created_at.desc(), sessions.c.id)
+            .limit(limit)
+        )
+        with translated():
+            rows = conn.execute(query).all()
+        return [SessionRecord(*row) for row in rows]
+
+    @staticmethod
+    def _select(
+        conn: sa.Connection, session_id: str, tenant: str, *, lock: bool
+    ) -> SessionRecord | None:
+        query = sa.select(*_COLUMNS).where(sessions.c.id == session_id, sessions.c.tenant == tenant)
+        if lock:
+            query = query.with_for_update()
+        with translated():
+            row = conn.execute(query).first()
+        return None if row is None else SessionRecord(*row)

@@ -1,0 +1,18 @@
+"""The migrations contract on PostgreSQL (needs CHARLOTTE_TEST_DATABASE_URL)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+import sqlalchemy as sa
+from tests.support.migrations_contract import MigrationsContract
+
+
+@pytest.mark.postgres
+class TestMigrationsOnPostgres(MigrationsContract):
+    @pytest.fixture
+    def blank_engine_factory(
+        self, postgres_blank_engine_factory: Callable[[], sa.Engine]
+    ) -> Callable[[], sa.Engine]:
+        return postgres_blank_engine_factory

@@ -1,0 +1,66 @@
+"""Test databases: a temp-file SQLite engine, and PostgreSQL in a throwaway schema.
+
+PostgreSQL comes from ``CHARLOTTE_TEST_DATABASE_URL``; without it the tests that
+need it are skipped with a printed reason. Each engine gets a schema of its own
+(``search_path``), so test runs sharing one server never see each other's rows.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+import sqlalchemy as sa
+
+from charlotte.storage import SessionRecord, SessionStore, open_engine, transaction
+
+POSTGRES_ENV: Final = "CHARLOTTE_TEST_DATABASE_URL"
+SKIP_REASON: Final = f"{POSTGRES_ENV} is not set: PostgreSQL tests skipped"
+
+
+def postgres_url() -> str:
+    """The test server's URL, or skip the calling test with the reason."""
+    url = os.environ.get(POSTGRES_ENV, "").strip()
+    if not url:
+        pytest.skip(SKIP_REASON)
+    return url
+
+
+def sqlite_engine_at(path: Path, **options: Any) -> sa.Engine:
+    """A charlotte SQLite engine on the file ``path``."""
+    return open_engine(f"sqlite:///{path}", **options)
+
+
+@contextmanager
+def postgres_schema(url: str, **options: Any) -> Iterator[sa.Engine]:
+    """An engine whose tables live in a fresh schema; the schema is dropped afterwards."""
+    name = f"charlotte_test_{uuid.uuid4().hex[:12]}"
+    admin = open_engine(url)
+    try:
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f'CREATE SCHEMA "{name}"')
+        engine = open_engine(url, schema=name, **options)
+        try:
+            yield engine
+        finally:
+            engine.dispose()
+            with admin.begin() as conn:
+                conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+    finally:
+        admin.dispose()
+
+
+def new_session(engine: sa.Engine, tenant: str = "tenant-a", page: str = "home") -> SessionRecord:
+    """A committed idle session with a fresh id."""
+    with transaction(engine) as conn:
+        return SessionStore().create(conn, tenant=tenant, page=page, created_by="user-1")
+
+
+def unique(prefix: str) -> str:
+    """A name no other test uses (tables may be shared within a module)."""
+    return f"{prefix}-{uuid.uuid4().hex[:10]}"

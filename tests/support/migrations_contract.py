@@ -1,0 +1,90 @@
+"""The migrations contract: Alembic builds exactly the schema ``create_tables`` builds.
+
+A subclass provides ``blank_engine_factory``: a callable giving fresh, empty
+databases (two per test: one migrated, one created from the tables).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+
+from charlotte.storage import create_tables, current_revision, head_revision, metadata, migrate
+from charlotte.storage.migrate import VERSION_TABLE
+
+EngineFactory = Callable[[], sa.Engine]
+
+
+def _schema(engine: sa.Engine) -> dict[str, Any]:
+    """Table, column, key and index names of charlotte's tables."""
+    inspector = sa.inspect(engine)
+    found: dict[str, Any] = {}
+    for table in sorted(inspector.get_table_names()):
+        if not table.startswith("charlotte_") or table == VERSION_TABLE:
+            continue
+        found[table] = {
+            "columns": [(c["name"], c["nullable"]) for c in inspector.get_columns(table)],
+            "primary_key": inspector.get_pk_constraint(table)["constrained_columns"],
+            "foreign_keys": sorted(
+                (
+                    tuple(fk["constrained_columns"]),
+                    fk["referred_table"],
+                    (fk.get("options") or {}).get("ondelete"),
+                )
+                for fk in inspector.get_foreign_keys(table)
+            ),
+            "indexes": sorted(
+                (ix["name"], tuple(ix["column_names"]), bool(ix["unique"]))
+                for ix in inspector.get_indexes(table)
+            ),
+            "checks": sorted(str(ck["name"]) for ck in inspector.get_check_constraints(table)),
+        }
+    return found
+
+
+class MigrationsContract:
+    """Behaviour of ``migrate`` every database must show."""
+
+    def test_migration_builds_the_same_schema_as_create_tables(
+        self, blank_engine_factory: EngineFactory
+    ) -> None:
+        migrated, created = blank_engine_factory(), blank_engine_factory()
+
+        migrate(migrated)
+        create_tables(created)
+
+        expected = _schema(created)
+        assert set(expected) == {table.name for table in metadata.sorted_tables}
+        assert _schema(migrated) == expected
+
+    def test_migrated_schema_has_no_difference_alembic_can_see(
+        self, blank_engine_factory: EngineFactory
+    ) -> None:
+        engine = blank_engine_factory()
+        migrate(engine)
+
+        with engine.connect() as conn:
+            context = MigrationContext.configure(
+                conn, opts={"compare_type": True, "version_table": VERSION_TABLE}
+            )
+            differences = compare_metadata(context, metadata)
+
+        assert differences == []
+
+    def test_migrate_records_head_in_its_own_version_table_and_is_idempotent(
+        self, blank_engine_factory: EngineFactory
+    ) -> None:
+        engine = blank_engine_factory()
+        assert current_revision(engine) is None
+
+        migrate(engine)
+        migrate(engine)
+
+        assert current_revision(engine) == head_revision() is not None
+        tables = sa.inspect(engine).get_table_names()
+        assert VERSION_TABLE in tables
+        assert "alembic_version" not in tables

@@ -1,0 +1,144 @@
+"""SQLite engine set-up: pragmas, BEGIN IMMEDIATE for writers, deferred reads, savepoints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from tests.support.databases import new_session, sqlite_engine_at
+
+from charlotte.events import AGENT_ACTOR, EventTypes
+from charlotte.storage import (
+    DatabaseEventLog,
+    StorageError,
+    create_tables,
+    open_engine,
+    read_connection,
+    transaction,
+)
+from charlotte.storage.tables import sessions
+
+
+def _pragma(conn: sa.Connection, name: str) -> object:
+    return conn.exec_driver_sql(f"PRAGMA {name}").scalar()
+
+
+def test_sqlite_connections_use_wal_foreign_keys_and_a_busy_timeout(tmp_path: Path) -> None:
+    engine = sqlite_engine_at(tmp_path / "db.sqlite", busy_timeout_ms=1234)
+    try:
+        with engine.connect() as conn:
+            assert _pragma(conn, "journal_mode") == "wal"
+            assert _pragma(conn, "foreign_keys") == 1
+            assert _pragma(conn, "busy_timeout") == 1234
+            assert _pragma(conn, "synchronous") == 1  # NORMAL
+    finally:
+        engine.dispose()
+
+
+def test_write_transactions_take_the_write_lock_when_they_begin(tmp_path: Path) -> None:
+    engine = sqlite_engine_at(tmp_path / "db.sqlite", busy_timeout_ms=20)
+    create_tables(engine)
+    try:
+        # The first writer has not executed anything yet, and already holds
+        # the lock: a second writer cannot begin (SQLite would otherwise let
+        # both read, then fail one of them on its first write).
+        with transaction(engine), pytest.raises(StorageError) as raised, transaction(engine):
+            pass
+        assert raised.value.code == "busy"
+        assert raised.value.retryable
+    finally:
+        engine.dispose()
+
+
+def test_readers_do_not_wait_for_a_writer(tmp_path: Path) -> None:
+    engine = sqlite_engine_at(tmp_path / "db.sqlite", busy_timeout_ms=20)
+    create_tables(engine)
+    session_id = new_session(engine).id
+    try:
+        with transaction(engine) as writer:
+            DatabaseEventLog().append(
+                writer, session_id, EventTypes.TEXT_DELTA, {"text": "x"}, actor=AGENT_ACTOR
+            )
+
+            # Neither a read-only connection nor read(engine) waits; both see
+            # only what was committed.
+            with read_connection(engine) as reader:
+                count = reader.execute(
+                    sa.select(sa.func.count()).select_from(sessions)
+                ).scalar_one()
+            assert count == 1
+            assert DatabaseEventLog().read(engine, session_id) == []
+        assert [e.seq for e in DatabaseEventLog().read(engine, session_id)] == [1]
+    finally:
+        engine.dispose()
+
+
+def test_a_savepoint_rolls_back_alone(sqlite_engine: sa.Engine) -> None:
+    session_id = new_session(sqlite_engine).id
+    log = DatabaseEventLog()
+    with transaction(sqlite_engine) as conn:
+        log.append(conn, session_id, EventTypes.TEXT_DELTA, {"text": "kept"}, actor=AGENT_ACTOR)
+        savepoint = conn.begin_nested()
+        log.append(conn, session_id, EventTypes.TEXT_DELTA, {"text": "undone"}, actor=AGENT_ACTOR)
+        savepoint.rollback()
+        log.append(conn, session_id, EventTypes.TEXT_DELTA, {"text": "after"}, actor=AGENT_ACTOR)
+
+    read = log.read(sqlite_engine, session_id)
+    assert [(e.seq, e.payload["text"]) for e in read] == [(1, "kept"), (2, "after")]
+
+
+def test_an_in_memory_database_works_for_one_thread() -> None:
+    engine = open_engine("sqlite://")
+    try:
+        create_tables(engine)
+        session_id = new_session(engine).id
+        with transaction(engine) as conn:
+            seq = DatabaseEventLog().append(
+                conn, session_id, EventTypes.TEXT_DELTA, {"text": "x"}, actor=AGENT_ACTOR
+            )
+        assert seq == 1
+    finally:
+        engine.dispose()
+
+
+def test_postgresql_urls_use_psycopg_3() -> None:
+    for url in (
+        "postgresql://u@localhost/db",
+        "postgres://u@localhost/db",
+        "postgresql+psycopg://u@localhost/db",
+    ):
+        engine = open_engine(url)
+        assert engine.url.drivername == "postgresql+psycopg"
+        engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("url", "options"),
+    [
+        ("mysql://u@localhost/db", {}),
+        ("not a url", {}),
+        ("postgresql+psycopg2://u@localhost/db", {}),
+        ("sqlite+pysqlcipher:///x.db", {}),
+        ("sqlite:///x.db", {"schema": "other"}),
+        ("postgresql://u@localhost/db", {"schema": 'bad"name'}),
+    ],
+)
+def test_other_databases_are_unsupported(url: str, options: dict[str, str]) -> None:
+    with pytest.raises(StorageError) as raised:
+        open_engine(url, **options)
+    assert raised.value.code == "unsupported_database"
+
+
+def test_an_unreachable_server_is_unavailable() -> None:
+    # Port 1 on loopback refuses connections at once.
+    engine = open_engine(
+        "postgresql://nobody@127.0.0.1:1/none", connect_args={"connect_timeout": 2}
+    )
+    try:
+        with pytest.raises(StorageError) as raised, transaction(engine):
+            pass
+        assert raised.value.code == "unavailable"
+        assert "127.0.0.1" not in str(raised.value)
+    finally:
+        engine.dispose()
