@@ -1,0 +1,288 @@
+"""``Workspace``: every page mutation and the event that records it, in one transaction.
+
+Each write follows the same path inside **one database transaction**::
+
+    lock the draft row → PageSession → (LinkPolicy) → apply → AssetPolicy
+    → store the draft + op history → append the event(s) → commit
+
+Anything raised on the way rolls the transaction back, so a refused or failed
+write leaves the draft, the op history and the event log exactly as they were:
+there is no window in which a change is stored without its event or the other
+way round.
+
+- ``agent_apply``: actor ``agent`` (``AGENT_ACTOR``, fixed, never taken from arguments);
+  LinkPolicy runs on the ops *before* the write (safe links, allowed external
+  origins only).
+- ``human_edit``: actor is the host user's id; any *safe* link is allowed.
+- ``publish``: the **only** code that writes the published copy; AssetPolicy
+  checks the whole document first.
+
+AssetPolicy after a write checks the nodes the batch touched: every stored
+draft already passed it, so the rest of the document cannot have changed. The
+full document is checked again at publish (an asset the host library dropped
+since is caught there).
+
+``PageSessionError("invalid_state")`` (a corrupt stored document) propagates
+unchanged: it is host corruption, never a tool result.
+
+>>> ws = Workspace(engine)                                    # doctest: +SKIP
+>>> ws.agent_apply(session_id, tenant, ops, based_on=3)       # doctest: +SKIP
+Written(revision=5, ops=[...], inverse=[...], node_ids=('hero',), seq=12)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+
+from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
+from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
+from charlotte.page.errors import PageSessionError
+from charlotte.page.model import empty_doc
+from charlotte.page.node_types import NodeTypes
+from charlotte.page.session import Applied, PageSession
+from charlotte.policy import AssetPolicy, LinkPolicy, Refused
+from charlotte.storage import (
+    DatabaseEventLog,
+    DatabasePageRepository,
+    EventLog,
+    OpEntry,
+    PageRepository,
+    SessionRecord,
+    SessionStore,
+    read_connection,
+    transaction,
+)
+
+__all__ = ["SiteLinks", "Workspace", "Written", "touched_node_ids"]
+
+
+@dataclass(frozen=True, slots=True)
+class SiteLinks:
+    """Where the site lives and which external origins the agent may link to."""
+
+    site_origin: str = "https://site.invalid"
+    allowed_origins: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A committed write: the new revision, the ops as applied, their undo, the event seq."""
+
+    revision: int
+    ops: list[dict[str, Any]]
+    inverse: list[dict[str, Any]]
+    node_ids: tuple[str, ...]
+    #: Seq of the ``page.changed`` event; None when the batch was empty (nothing written).
+    seq: int | None
+
+
+def touched_node_ids(ops: Iterable[dict[str, Any]]) -> tuple[str, ...]:
+    """Ids of the nodes a batch of (applied, well-formed) ops wrote, first-seen order."""
+    seen: dict[str, None] = {}
+    for op in ops:
+        node = op.get("node")
+        nid = node.get("id") if isinstance(node, dict) else op.get("id")
+        if isinstance(nid, str):
+            seen.setdefault(nid, None)
+    return tuple(seen)
+
+
+@dataclass
+class Workspace:
+    """All page mutations of charlotte and the events they record (see module docstring)."""
+
+    engine: sa.Engine
+    pages: PageRepository = field(default_factory=DatabasePageRepository)
+    events: EventLog = field(default_factory=DatabaseEventLog)
+    sessions: SessionStore = field(default_factory=SessionStore)
+    assets: AssetLibrary = field(default_factory=InMemoryAssetLibrary)
+    node_types: NodeTypes = field(default_factory=NodeTypes.allowed)
+    links: SiteLinks = field(default_factory=SiteLinks)
+    history_limit: int = 1_000
+
+    def __post_init__(self) -> None:
+        self._asset_policy = AssetPolicy(self.assets)
+
+    # -- reads ---------------------------------------------------------------
+
+    def draft(self, session_id: str, tenant: str) -> tuple[dict[str, Any], int]:
+        """The session page's draft and its revision (an empty page before the first write)."""
+        with read_connection(self.engine) as conn:
+            session = self._session(conn, session_id, tenant)
+            return self.load_draft(conn, session)
+
+    def published(self, session_id: str, tenant: str) -> tuple[dict[str, Any], int] | None:
+        """The session page's published copy and revision, or None when never published."""
+        with read_connection(self.engine) as conn:
+            session = self._session(conn, session_id, tenant)
+            return self.pages.load_published(conn, session.tenant, session.page)
+
+    def changes_since(self, session_id: str, tenant: str, revision: int) -> list[dict[str, Any]]:
+        """``[{"revision", "actor", "op"}]`` applied to the draft after ``revision``.
+
+        ``stale_revision`` above the current revision; ``history_truncated``
+        further back than ``history_limit`` ops.
+        """
+        with read_connection(self.engine) as conn:
+            session = self._session(conn, session_id, tenant)
+            _doc, current = self.load_draft(conn, session)
+            if type(revision) is not int or revision < 0 or revision < current - self.history_limit:
+                raise PageSessionError("history_truncated", detail={"revision": current})
+            if revision > current:
+                raise PageSessionError("stale_revision", detail={"revision": current})
+            if revision == current:
+                return []
+            entries = self.pages.ops_since(
+                conn, session.tenant, session.page, revision, limit=current - revision
+            )
+        if len(entries) != current - revision or (entries and entries[-1].revision != current):
+            # The op history does not cover the window (e.g. a host repository
+            # that keeps less): say so rather than return a partial answer.
+            raise PageSessionError("history_truncated", detail={"revision": current})
+        return [entry.to_dict() for entry in entries]
+
+    def load_draft(
+        self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False
+    ) -> tuple[dict[str, Any], int]:
+        """The draft inside ``conn``; a page with none starts from its published copy or empty."""
+        loaded = self.pages.load_draft(conn, session.tenant, session.page, for_update=for_update)
+        if loaded is None:
+            loaded = self.pages.load_published(conn, session.tenant, session.page)
+        if loaded is None:
+            doc = empty_doc(session.page)
+            return doc, 0
+        return loaded
+
+    # -- writes --------------------------------------------------------------
+
+    def agent_apply(
+        self,
+        session_id: str,
+        tenant: str,
+        ops: Sequence[object],
+        *,
+        based_on: int,
+        links: SiteLinks | None = None,
+    ) -> Written:
+        """Apply the agent's ops to the draft (LinkPolicy before, AssetPolicy after)."""
+        rules = links or self.links
+        LinkPolicy.assert_ops(
+            _link_view(ops), site_origin=rules.site_origin, allowed_origins=rules.allowed_origins
+        )
+        return self._write(session_id, tenant, ops, based_on=based_on, actor=AGENT_ACTOR)
+
+    def human_edit(
+        self,
+        session_id: str,
+        tenant: str,
+        ops: Sequence[object],
+        *,
+        based_on: int,
+        user: str,
+        links: SiteLinks | None = None,
+    ) -> Written:
+        """Apply a person's edit to the draft (any safe link; AssetPolicy after)."""
+        if not isinstance(user, str) or not user or user == AGENT_ACTOR:
+            # The actor names who wrote; a person can never write as the agent.
+            raise Refused("invalid_request", detail={"field": "user"})
+        rules = links or self.links
+        LinkPolicy.assert_ops(_link_view(ops), site_origin=rules.site_origin, allowed_origins=None)
+        return self._write(session_id, tenant, ops, based_on=based_on, actor=user)
+
+    def publish(self, session_id: str, tenant: str, user: str) -> int:
+        """Copy the draft to the published copy; returns the published revision.
+
+        The only writer of the published copy. AssetPolicy checks the whole
+        document first; a refusal leaves everything as it was.
+        """
+        with transaction(self.engine) as conn:
+            session = self._session(conn, session_id, tenant)
+            doc, _revision = self.load_draft(conn, session, for_update=True)
+            page = PageSession(doc, node_types=self.node_types)
+            self._asset_policy.assert_doc(page.doc)
+            self.pages.save_published(conn, session.tenant, session.page, page.doc)
+            self.events.append(
+                conn,
+                session.id,
+                EventTypes.PAGE_PUBLISHED,
+                {"revision": page.revision},
+                actor=user,
+                tenant=session.tenant,
+            )
+            return page.revision
+
+    def _write(
+        self, session_id: str, tenant: str, ops: Sequence[object], *, based_on: int, actor: str
+    ) -> Written:
+        with transaction(self.engine) as conn:
+            session = self._session(conn, session_id, tenant)
+            doc, _revision = self.load_draft(conn, session, for_update=True)
+            page = PageSession(doc, node_types=self.node_types)
+            applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
+            if not applied.ops:
+                return Written(applied.revision, [], [], (), None)
+            node_ids = touched_node_ids(applied.ops)
+            self._asset_policy.assert_nodes(page.doc, node_ids)
+            self.store(conn, session, page.doc, applied, actor=actor)
+            seq = self._record(conn, session, applied, node_ids, actor=actor)
+        return Written(applied.revision, applied.ops, applied.inverse, node_ids, seq)
+
+    def store(
+        self,
+        conn: sa.Connection,
+        session: SessionRecord,
+        doc: dict[str, Any],
+        applied: Applied,
+        *,
+        actor: str,
+    ) -> None:
+        """Save ``doc`` as the draft and ``applied.ops`` in the op history (inside ``conn``)."""
+        self.pages.save_draft(conn, session.tenant, session.page, doc)
+        first = applied.revision - len(applied.ops) + 1
+        self.pages.append_ops(
+            conn,
+            session.tenant,
+            session.page,
+            [
+                OpEntry(first + i, actor, op, session.id)
+                for i, op in enumerate(applied.ops)
+            ],
+        )
+
+    def _record(
+        self,
+        conn: sa.Connection,
+        session: SessionRecord,
+        applied: Applied,
+        node_ids: tuple[str, ...],
+        *,
+        actor: str,
+    ) -> int:
+        changed = {
+            "revision": applied.revision,
+            "actor": actor,
+            "ops": len(applied.ops),
+            "node_ids": list(node_ids),
+        }
+        new = [NewEvent(EventTypes.PAGE_CHANGED, changed, actor)]
+        if actor != AGENT_ACTOR:
+            edited = {"revision": applied.revision, "ops": len(applied.ops), "node_ids": list(node_ids)}
+            new.append(NewEvent(EventTypes.HUMAN_EDITED, edited, actor))
+        seqs = self.events.append_many(conn, session.id, new, tenant=session.tenant)
+        return seqs[0]
+
+    def _session(self, conn: sa.Connection, session_id: str, tenant: str) -> SessionRecord:
+        session = self.sessions.get(conn, session_id, tenant)
+        if session is None:
+            raise Refused("not_found")
+        return session
+
+
+def _link_view(ops: object) -> list[Any]:
+    # LinkPolicy walks a list; anything else is refused by PageSession.apply
+    # with its own code, so LinkPolicy sees nothing to check.
+    return list(ops) if isinstance(ops, list | tuple) else []
