@@ -358,7 +358,12 @@ class WorkspaceContract:
             barrier = threading.Barrier(2)
             outcomes: list[str] = []
 
-            def write(kind: str, base: int = base, barrier: threading.Barrier = barrier) -> None:
+            def write(
+                kind: str,
+                base: int = base,
+                barrier: threading.Barrier = barrier,
+                outcomes: list[str] = outcomes,
+            ) -> None:
                 ops = [{"t": "set_meta", "patch": {"title": f"{kind}-{base}"}}]
                 barrier.wait()
                 try:
