@@ -1,0 +1,336 @@
+"""``PageSession``: the stateful, validating wrapper around one page document.
+
+The reducer (``page.ops``) stays as permissive as upstream so that documents
+written elsewhere load; ``PageSession`` adds charlotte's rules on top (see
+``page.validate`` and ``page.integrity`` for each bound) and applies batches
+atomically:
+
+>>> from charlotte.page.model import empty_doc
+>>> session = PageSession(empty_doc("home"))
+>>> applied = session.apply(
+...     [{"t": "insert_node", "node": {"id": "hero", "type": "section", "parent": None}}],
+...     based_on=0, actor="agent", fill_defaults=True)
+>>> applied.revision, applied.ops[0]["node"]["order"], applied.inverse
+(1, 'V', [{'t': 'remove_node', 'id': 'hero'}])
+
+Every op of a batch is checked, reduced on a ``WorkingCopy`` and checked again
+(the touched node, meta or theme; node count, depth, cycles), so a document a
+session holds is always one that loading would accept. The first failing op
+raises ``PageSessionError(code, at=index, detail)`` and nothing changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from charlotte.page import ops as reducer
+from charlotte.page.errors import PageSessionError
+from charlotte.page.history import Change, OpHistory
+from charlotte.page.integrity import check_doc, check_meta, check_theme
+from charlotte.page.migrate import migrate_doc
+from charlotte.page.model import has_node_map
+from charlotte.page.node_types import MAX_DEPTH, MAX_NODES, MAX_OPS_PER_APPLY, NodeTypes
+from charlotte.page.ordering import key_between
+from charlotte.page.validate import (
+    check_action,
+    check_animation,
+    check_id,
+    check_layout,
+    check_node,
+    check_order,
+    check_parent,
+    is_id,
+    key_name,
+)
+
+Op = dict[str, Any]
+
+#: t → (required fields, optional fields, code for a missing or unknown field).
+_FIELDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
+    "insert_node": (("node",), (), "invalid_props"),
+    "restore_node": (("node",), (), "invalid_props"),
+    "remove_node": (("id",), (), "invalid_props"),
+    "move_node": (("id", "parent", "order"), (), "invalid_props"),
+    "set_node_props": (("id", "patch"), (), "invalid_props"),
+    "set_layout": (("id",), ("layout",), "invalid_style"),
+    "set_style": (("id", "breakpoint", "patch"), (), "invalid_style"),
+    "set_constraints": (("id", "breakpoint", "patch"), (), "invalid_style"),
+    "set_animation": (("id", "anim"), (), "invalid_style"),
+    "remove_animation": (("id", "animId"), (), "invalid_style"),
+    "set_action": (("id", "index", "action"), (), "invalid_props"),
+    "set_meta": (("patch",), (), "invalid_props"),
+    "restore_meta": (("meta",), (), "invalid_props"),
+    "set_theme": (("patch",), (), "invalid_style"),
+    "restore_theme": (("theme",), (), "invalid_style"),
+    "reorder_roots": (("order",), (), "invalid_reorder"),
+}
+#: Ops after which the touched node is re-checked as a whole.
+_NODE_MERGES = frozenset({"set_node_props", "set_style", "set_constraints", "set_animation", "set_action"})
+#: Reducer reason → (code, detail).
+_REASONS: Mapping[str, tuple[str, str]] = {
+    reducer.NODE_EXISTS: ("duplicate_id", "node.id: already exists"),
+    reducer.PARENT_NOT_FOUND: ("parent_not_found", "node.parent: not found"),
+    reducer.NODE_NOT_FOUND: ("node_not_found", "id: not found"),
+    reducer.SELF_PARENT: ("cycle", "parent: the node itself"),
+    reducer.NEW_PARENT_NOT_FOUND: ("parent_not_found", "parent: not found"),
+    reducer.CYCLE: ("cycle", "parent: a descendant of the node"),
+    reducer.BAD_REORDER: ("invalid_reorder", "order: not a permutation of the current roots"),
+    reducer.MALFORMED_DOC: ("invalid_state", "doc: malformed"),
+}
+_MAX_NESTING = 32
+_MAX_ACTION_INDEX = 1_000
+
+
+def _fail(code: str, detail: str) -> NoReturn:
+    raise PageSessionError(code, detail=detail)
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """A batch that applied: the new revision, the ops as applied, and their undo.
+
+    ``ops`` are complete (defaults filled). Applying ``inverse`` in order, based
+    on ``revision``, gives back the document as it was before the batch.
+    """
+
+    revision: int
+    ops: list[Op]
+    inverse: list[Op]
+
+
+class PageSession:
+    """A validated page document, its revision, and its recent op history.
+
+    Loading migrates a legacy document and validates it fully; anything corrupt
+    raises ``PageSessionError("invalid_state")``. The session takes the document
+    as it is (no copy): neither the session nor the reducer mutates it, and
+    nobody else may either.
+    """
+
+    __slots__ = ("_breakpoints", "_doc", "_history", "_types")
+
+    def __init__(
+        self,
+        doc: object,
+        *,
+        node_types: NodeTypes = NodeTypes.allowed(),  # noqa: B008 - one cached, immutable catalogue
+        history: Iterable[Mapping[str, Any]] | None = None,
+        history_limit: int = 1_000,
+    ) -> None:
+        if not has_node_map(doc):
+            _fail("invalid_state", "doc: not a page document")
+        assert isinstance(doc, dict)
+        doc = migrate_doc(doc)
+        self._types = node_types
+        self._breakpoints = frozenset(check_doc(doc, node_types))
+        self._doc: dict[str, Any] = doc
+        self._history = OpHistory(history or (), limit=history_limit, revision=doc["seq"])
+
+    @property
+    def revision(self) -> int:
+        """The document's op counter, ``doc["seq"]``."""
+        revision: int = self._doc["seq"]
+        return revision
+
+    @property
+    def doc(self) -> dict[str, Any]:
+        """The current document. Read it, serialise it, never mutate it."""
+        return self._doc
+
+    @property
+    def node_types(self) -> NodeTypes:
+        """The catalogue this session validates against."""
+        return self._types
+
+    def changes_since(self, revision: int) -> list[Change]:
+        """``[{"revision", "actor", "op"}]`` applied after ``revision``, oldest first.
+
+        ``history_truncated`` when ``revision`` is older than the window (or
+        negative); ``stale_revision`` when it is above the current revision.
+        """
+        return self._history.since(revision)
+
+    def apply(
+        self, ops: Sequence[object], *, based_on: int, actor: str, fill_defaults: bool = False
+    ) -> Applied:
+        """Validate and apply a batch atomically; raise ``PageSessionError`` on the first bad op.
+
+        With ``fill_defaults``, an ``insert_node`` may omit ``order`` (appended
+        after the last sibling in the batch's working state), ``props`` (``{}``)
+        and ``style`` (``{"base": {}}``).
+        """
+        if not isinstance(actor, str) or not actor:
+            raise ValueError("actor must be a non-empty string")
+        if type(based_on) is not int or based_on != self.revision:
+            raise PageSessionError("stale_revision", detail={"revision": self.revision})
+        if not isinstance(ops, list | tuple):
+            _fail("unknown_op", "ops: must be a list")
+        if len(ops) > MAX_OPS_PER_APPLY:
+            _fail("limit_exceeded", f"ops: more than {MAX_OPS_PER_APPLY}")
+        batch = _Batch(self._doc, self._types, self._breakpoints)
+        applied: list[Op] = []
+        undo: list[list[Op]] = []
+        for at, raw in enumerate(ops):
+            try:
+                op = _json_copy(raw, 0)
+                if fill_defaults:
+                    batch.fill_defaults(op)
+                undo.append(batch.apply(op))
+            except PageSessionError as e:
+                raise PageSessionError(e.code, at=at, detail=e.detail) from None
+            applied.append(op)
+        if applied:
+            self._doc = batch.wc.doc
+            self._history.record(actor, applied)
+        inverse = [back for part in reversed(undo) for back in part]
+        return Applied(self.revision, applied, inverse)
+
+
+class _Batch:
+    """One apply in progress: a working copy plus what the checks need to know."""
+
+    __slots__ = ("breakpoints", "count", "types", "wc")
+
+    def __init__(self, doc: dict[str, Any], types: NodeTypes, breakpoints: frozenset[str]) -> None:
+        self.wc = reducer.WorkingCopy(doc)
+        self.types = types
+        self.breakpoints = breakpoints
+        self.count = len(doc["nodes"])
+
+    def fill_defaults(self, op: object) -> None:
+        if not isinstance(op, dict) or op.get("t") != "insert_node":
+            return
+        node = op.get("node")
+        if not isinstance(node, dict):
+            return
+        node.setdefault("props", {})
+        node.setdefault("style", {"base": {}})
+        parent = node.get("parent", 0)
+        if "order" not in node and (parent is None or is_id(parent)):
+            kids = self.wc.children(parent)
+            last = self.wc.node(kids[-1]) if kids else None
+            node["order"] = key_between(last["order"] if last else None, None)
+
+    def apply(self, op: Op) -> list[Op]:
+        t = self.check(op)
+        counted = self.count_change(op, t)
+        reason, inverse = self.wc.apply_with_inverse(op)
+        if reason is not None:
+            code, detail = _REASONS.get(reason, ("unknown_op", "op: malformed"))
+            _fail(code, detail)
+        self.count += counted
+        if self.count > MAX_NODES:
+            _fail("limit_exceeded", f"nodes: more than {MAX_NODES}")
+        if t in ("insert_node", "restore_node"):
+            self.check_placement(op["node"]["id"])
+        elif t == "move_node":
+            self.check_placement(op["id"])
+        elif t in _NODE_MERGES:
+            check_node(self.wc.node(op["id"]), self.types, self.breakpoints)
+        elif t == "set_meta":
+            check_meta(self.wc.meta)
+        elif t == "set_theme":
+            check_theme(self.wc.theme)
+        return inverse
+
+    def check(self, op: Op) -> str:
+        """The op's fields, before the reducer sees them; returns its type."""
+        if type(op) is not dict:
+            _fail("unknown_op", "op: must be an object")
+        t = op.get("t")
+        spec = _FIELDS.get(t) if type(t) is str else None
+        if spec is None:
+            _fail("unknown_op", "t: unknown op type")
+        assert isinstance(t, str)
+        required, optional, code = spec
+        for key in op:
+            if key != "t" and key not in required and key not in optional:
+                _fail(code, f"{key_name(key)}: unknown field")
+        for key in required:
+            if key not in op:
+                _fail("invalid_id" if key in ("id", "parent") else code, f"{key}: required")
+        if "id" in op:
+            check_id(op["id"])
+        if t in ("insert_node", "restore_node"):
+            check_node(op["node"], self.types, self.breakpoints)
+        elif t == "move_node":
+            check_parent(op["parent"])
+            check_order(op["order"])
+        elif t in ("set_node_props", "set_meta", "set_style", "set_constraints", "set_theme"):
+            if type(op["patch"]) is not dict:
+                _fail(code, "patch: must be an object")
+            if "breakpoint" in op and (
+                type(op["breakpoint"]) is not str or op["breakpoint"] not in self.breakpoints
+            ):
+                _fail("invalid_style", "breakpoint: not one of the page's breakpoints")
+        elif t == "set_layout" and op.get("layout") is not None:
+            check_layout(op["layout"])
+        elif t == "set_animation":
+            check_animation(op["anim"])
+        elif t == "remove_animation":
+            check_id(op["animId"], "animId")
+        elif t == "set_action":
+            index = op["index"]
+            if type(index) is not int or not 0 <= index <= _MAX_ACTION_INDEX:
+                _fail("invalid_props", f"index: must be an integer 0..{_MAX_ACTION_INDEX}")
+            if op["action"] is not None:
+                check_action(op["action"])
+        elif t == "restore_meta":
+            check_meta(op["meta"])
+        elif t == "restore_theme":
+            check_theme(op["theme"])
+        elif t == "reorder_roots" and (
+            type(op["order"]) is not list or not all(type(id) is str for id in op["order"])
+        ):
+            _fail("invalid_reorder", "order: must be a list of node ids")
+        return t
+
+    def count_change(self, op: Op, t: str) -> int:
+        """How the node count changes if ``op`` applies (computed before it does)."""
+        if t == "insert_node":
+            return 1
+        if t == "restore_node":
+            return 0 if self.wc.node(op["node"]["id"]) is not None else 1
+        if t == "remove_node" and self.wc.node(op["id"]) is not None:
+            return -1 - len(self.wc.descendants(op["id"]))
+        return 0
+
+    def check_placement(self, id: str) -> None:
+        """After ``id`` got a (new) parent: no cycle through it, depth within bounds.
+
+        The document was acyclic before the op, so a new cycle must pass
+        through ``id``: walking up from it either ends or comes back to it.
+        (``insert_node``/``restore_node`` can adopt orphans that named ``id``
+        as their parent, which is how such a cycle or extra depth appears.)
+        """
+        node = self.wc.node(id)
+        assert node is not None
+        depth = 1
+        parent = node["parent"]
+        while parent is not None and depth <= MAX_NODES:
+            if parent == id:
+                _fail("cycle", "parent: the node would be its own ancestor")
+            above = self.wc.node(parent)
+            if above is None:
+                break
+            depth += 1
+            parent = above["parent"]
+        level = [id]
+        while level:
+            if depth > MAX_DEPTH:
+                _fail("limit_exceeded", f"depth: more than {MAX_DEPTH}")
+            level = [kid for n in level for kid in self.wc.children(n)]
+            depth += 1 if level else 0
+
+
+def _json_copy(value: object, depth: int) -> Any:
+    """A deep copy of the JSON containers in ``value`` (ops must not alias caller data)."""
+    if depth > _MAX_NESTING:
+        _fail("invalid_props", "op: nested too deeply")
+    if type(value) is dict:
+        return {k: _json_copy(v, depth + 1) for k, v in value.items()}
+    if type(value) is list:
+        return [_json_copy(v, depth + 1) for v in value]
+    return value
