@@ -122,6 +122,11 @@ def currencies_match(a: str | None, b: str | None) -> bool:
     )
 
 
+#: Longer digit runs are no price or count anyone states (and would overflow the
+#: decimal context once multiplied): they are not read as numbers.
+MAX_DIGITS = 15
+
+
 def parse_amount(text: str) -> Decimal | None:
     """The value of a written number, reading either separator convention.
 
@@ -133,7 +138,7 @@ def parse_amount(text: str) -> Decimal | None:
     ['1299', '1299', '12.5', '1299', '0.125']
     """
     raw = re.sub(r"[\s'\u00a0\u202f]", "", text)
-    if not raw or not raw[0].isdigit():
+    if not raw or not raw[0].isdigit() or sum(c.isdigit() for c in raw) > MAX_DIGITS:
         return None
     dots, commas = raw.count("."), raw.count(",")
     if dots and commas:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 
 from charlotte.checks.amounts import (
     AMOUNT,
@@ -123,6 +124,7 @@ _COPYRIGHT = re.compile(
     r"(?i)(?:©|\(c\)|copyright)\s*(?:19|20)\d{2}(?:\s?[-\u2013]\s?(?:19|20)\d{2})?"
 )
 _BIG = re.compile(rf"(?<![\w.,#\x00])(?P<a>{AMOUNT})(?P<m>{MULTIPLIER})?(?P<plus>\+)?{_END}")
+_DIGIT = re.compile(r"\d|(?i:noon|midnight)")
 _NUMBER = re.compile(rf"(?<![\d.,])({AMOUNT})(?![\d]|[.,]\d)")
 
 #: Below this, a number without a unit is ordinary prose ("our 3 sisters", "step 2").
@@ -264,6 +266,10 @@ def read(text: str, *, number_words: bool = False) -> Reading:
         text = digits_for_words(text)
     r = _Reader(text)
     _contacts(r)
+    if not _DIGIT.search(r.masked):
+        # Every later reader starts at a digit (or noon/midnight): most prose stops here.
+        r.reading.found.sort(key=lambda f: (f.start, KINDS.index(f.kind)))
+        return r.reading
     r.reading.numbers.update(_numbers(r.masked))
     r.each(_PRICE_BEFORE, lambda m: _prices(r, m))
     r.each(_PRICE_AFTER, lambda m: _prices(r, m))
@@ -293,3 +299,10 @@ def _numbers(text: str) -> Iterator[Decimal]:
         value = parse_amount(m.group(1))
         if value is not None:
             yield value
+
+
+@lru_cache(maxsize=4096)
+def claims_in(text: str) -> tuple[Found, ...]:
+    """The claims ``read`` finds in a page text, cached: a page is checked again and
+    again during a turn while most of its texts stay the same."""
+    return tuple(read(text).found)

@@ -143,11 +143,23 @@ class Evidence:
 
     def _verbatim(self, text: str) -> bool:
         words = _squash(text)
-        if not words or not any(c.isdigit() or c == "@" or c == "." for c in words):
+        if not words or not any(c.isdigit() or c in "@." for c in words):
             return False
-        return (
-            re.search(rf"(?<![\w.]){re.escape(words)}(?![\w]|[.,]\d)", self._squashed) is not None
-        )
+        haystack = self._squashed
+        at = haystack.find(words)
+        while at >= 0:
+            end = at + len(words)
+            before = haystack[at - 1] if at else " "
+            after = haystack[end : end + 2]
+            # Whole words only: "$5" is not said by "$50" nor by "$5.50".
+            clear_before = not (before.isalnum() or before in "_.")
+            clear_after = not after or not (
+                after[0].isalnum() or after[0] == "_" or (after[0] in ".," and after[1:].isdigit())
+            )
+            if clear_before and clear_after:
+                return True
+            at = haystack.find(words, at + 1)
+        return False
 
     def _amount(self, kind: str, key: Amount) -> bool:
         if kind == "price":

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import unquote
 
-from charlotte.checks.claims import Found, read
+from charlotte.checks.claims import Found, claims_in
 from charlotte.checks.contacts import EMAIL, email_value, parse_phone
 from charlotte.checks.copytext import (
     check_copy,
@@ -53,7 +53,7 @@ class PageChecks:
     ) -> None:
         self._site_origin = site_origin or ""
         self._evidence = Evidence(brief, facts, site_origin)
-        self._allowed = normalised_origins(allowed_origins, self.external_origin)
+        self._allowed = normalised_origins(allowed_origins or (), self.external_origin)
         # Without a library no asset can be shown: every image asset is unknown.
         self._assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
 
@@ -83,7 +83,7 @@ class PageChecks:
             if node.get("island") or node_type(node) in _NOT_FACTS:
                 continue
             if node_id in words:
-                out.extend((node_id, found) for found in read(words[node_id]).found)
+                out.extend((node_id, found) for found in claims_in(words[node_id]))
             if node_type(node) in _LINK_TYPES:
                 found_href = _contact_href(props_of(node).get("href"))
                 if found_href is not None:

@@ -245,3 +245,30 @@ def test_reading_any_text_never_raises(text: str) -> None:
 
     for found in read(text).found:
         assert 0 <= found.start <= found.end <= len(text)
+
+
+claim_like_text = st.text(
+    alphabet=st.sampled_from(list("0123456789٣ .,:;'-–/+()$€£¥%@#kKmxh★©ampEUR")),
+    max_size=80,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(page=claim_like_text, source=claim_like_text)
+def test_number_heavy_text_never_raises_and_repeating_the_source_is_supported(
+    page: str, source: str
+) -> None:
+    from charlotte.checks.claims import read
+    from charlotte.checks.facts import Evidence
+
+    read(page)
+    evidence = Evidence(source, {"k": page})
+    # Whatever the page says, saying exactly what the facts say is supported.
+    assert all(evidence.supports(found) for found in read(page).found)
+
+
+def test_very_long_digit_runs_are_not_numbers() -> None:
+    from charlotte.checks.claims import read
+
+    assert read("1" * 40).found == []
+    assert read("9" * 25 + " million customers").found == []
