@@ -71,7 +71,7 @@ def _own_scheme(text: str) -> str | None:
 
 
 def _hides_a_scheme(href: str) -> bool:
-    """True when entity- or percent-decoding ``href`` reveals a different scheme."""
+    """True when entity- or percent-decoding ``href`` reveals a different scheme or a control."""
     plain = _own_scheme(href)
     current = href
     for _ in range(_DECODE_ROUNDS):
@@ -79,6 +79,10 @@ def _hides_a_scheme(href: str) -> bool:
         if decoded == current:
             return False
         current = decoded
+        if any(ch == "\ufffd" or unicodedata.category(ch) in ("Cc", "Cf") for ch in current):
+            # An encoded control or NUL (``&#0;`` decodes to U+FFFD) has no
+            # place in a link and only serves to hide what follows it.
+            return True
         revealed = _own_scheme(current)
         if revealed is not None and revealed != plain:
             return True

@@ -203,3 +203,9 @@ def test_external_origin_with_an_unusable_site_origin_treats_every_host_as_exter
     assert external_origin("https://example.com/x", "") == "https://example.com"
     assert external_origin("https://example.com/x", "not a url") == "https://example.com"
     assert external_origin("/about", "") is None
+
+
+def test_encoded_controls_are_refused() -> None:
+    # Found by the generator: "&#0;" decodes to U+FFFD and hid the scheme.
+    for href in ["&#0;data:alert(1)", "%00javascript:x", "&#9;javascript:x", "a%0Ab", "a%E2%80%8Bb"]:
+        assert is_safe_href(href) is False
