@@ -16,6 +16,8 @@ person come from fixed tables, never from an exception's text.
 
 from __future__ import annotations
 
-from charlotte.page.errors import CharlotteError
+from charlotte.page.errors import CharlotteError, PageSessionError
+from charlotte.policy.refused import Refused
+from charlotte.storage.errors import StorageError
 
-__all__ = ["CharlotteError"]
+__all__ = ["CharlotteError", "PageSessionError", "Refused", "StorageError"]

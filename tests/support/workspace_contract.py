@@ -385,3 +385,19 @@ class WorkspaceContract:
             assert revision == base + 1
         seqs = [e.seq for e in self.events(engine, session)]
         assert seqs == list(range(1, len(seqs) + 1))
+
+    def test_publish_refuses_css_a_host_wrote_into_the_draft(
+        self, ws: Workspace, engine: sa.Engine, session: SessionRecord
+    ) -> None:
+        # A host-replaced repository (or a hand edit in the database) put a
+        # fetch into the draft behind charlotte's back: publish still refuses.
+        ws.agent_apply(session.id, session.tenant, [section("hero")], based_on=0)
+        doc, _ = ws.draft(session.id, session.tenant)
+        doc["nodes"]["hero"]["style"]["base"]["background"] = "url(https://tracker.test/p.gif)"
+        with transaction(engine) as conn:
+            DatabasePageRepository().save_draft(conn, session.tenant, session.page, doc)
+        before = self.snapshot(engine, session)
+        with pytest.raises(Refused) as caught:
+            ws.publish(session.id, session.tenant, "ann")
+        assert caught.value.reason == "css_fetch"
+        assert self.snapshot(engine, session) == before

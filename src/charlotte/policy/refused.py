@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from charlotte.errors import CharlotteError
+from charlotte.page.errors import CharlotteError
 
 #: JSON-shaped detail a refusal may carry: short data of our own (a node id, a
 #: field path, an op index), never the text of another exception.
