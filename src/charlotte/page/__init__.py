@@ -1,8 +1,11 @@
 """The page document core: pure Python, no I/O, imports nothing else of charlotte.
 
 Modules: ``model`` (document shape), ``ordering`` (fractional keys), ``tree``
-(walks), ``ops`` (reducer and inverse), ``migrate`` (legacy ``sections``),
+(walks), ``ops`` (op semantics and the reducer), ``working_copy`` (copy-on-write
+replays), ``inverse`` (exact undo ops), ``migrate`` (legacy ``sections``),
 ``css`` (stylesheet emitter), ``render`` (HTML), ``node_types`` (catalogue),
-``session`` (the validating ``PageSession``), ``errors`` (``PageSessionError``),
-``hrefs`` (browser-grade href safety).
+``validate`` (node and op checks), ``integrity`` (whole-document checks),
+``history`` (bounded op history), ``session`` (the validating ``PageSession``),
+``errors`` (``PageSessionError``), ``hrefs`` (browser-grade href safety),
+``assets`` (the asset library port).
 """
