@@ -1,0 +1,264 @@
+"""``PageTools``: the nine page tools, dispatched by exact name, acting only through a binding.
+
+>>> tools = PageTools(workspace)                                   # doctest: +SKIP
+>>> binding = ToolBinding.for_session(session.id, session.tenant, session.page)  # doctest: +SKIP
+>>> tools.call("cms_apply", {"basedOn": 0, "ops": [...]}, binding)  # doctest: +SKIP
+{'revision': 2, 'applied': 2, 'notices': []}
+
+Every call, in this order: the binding must carry the session's own scope
+(``forbidden``), the session must exist in the binding's tenant (``not_found``)
+and be on the binding's page (``forbidden``), the name must be one of the nine
+(``unknown_tool``) and the arguments must match its schema
+(``invalid_arguments``). Then the tool runs. ``PageSessionError`` and
+``Refused`` become coded failure results, except ``invalid_state`` (a corrupt
+stored draft: host corruption), which propagates. Any other exception
+propagates too: the runtime turns it into a coded failure, so its message never
+reaches the model.
+
+Writes go through ``Workspace.agent_apply`` (actor ``agent``, LinkPolicy before,
+AssetPolicy after, one transaction and its ``page.changed`` event). Reads load
+the draft through ``PageSession``, so a legacy document is migrated and a
+corrupt one is refused the same way a write would refuse it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from charlotte.checks import Finding, PageChecks
+from charlotte.events import AGENT_ACTOR
+from charlotte.page.errors import PageSessionError
+from charlotte.page.session import PageSession
+from charlotte.policy import Refused
+from charlotte.storage import SessionRecord, read_connection
+from charlotte.tools.arguments import ArgumentParser, InvalidArguments
+from charlotte.tools.binding import ToolBinding
+from charlotte.tools.results import (
+    UNTRUSTED_NOTE,
+    ToolResult,
+    error_result,
+    failure,
+    success,
+)
+from charlotte.tools.schemas import TOOL_NAMES, ToolDefinition, tool_definitions
+from charlotte.tools.views import find, outline, page_view
+from charlotte.workspace import SiteLinks, Workspace
+
+#: Builds the checks for one session (its brief and facts, the site's links and assets).
+ChecksFactory = Callable[[SessionRecord, SiteLinks], PageChecks]
+#: The site origin and allowed external origins for one session's tenant.
+SiteLinksFor = Callable[[SessionRecord], SiteLinks]
+
+_FIND_LIMIT = 20
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """What a tool gets: the bound session and the draft as read for this call."""
+
+    session: SessionRecord
+    doc: dict[str, Any]
+    revision: int
+
+
+class PageTools:
+    """The closed set of nine page tools (see module docstring).
+
+    ``checks_factory`` builds the ``PageChecks`` that ``cms_check`` and
+    ``cms_ready`` run (default: the session's brief and facts, the site links,
+    the workspace's asset library). ``site_links`` gives the site origin and
+    allowed external origins per session (default: the workspace's).
+    """
+
+    __slots__ = ("_arguments", "_checks_factory", "_definitions", "_site_links", "_tools", "_ws")
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        *,
+        checks_factory: ChecksFactory | None = None,
+        site_links: SiteLinksFor | None = None,
+    ) -> None:
+        self._ws = workspace
+        self._checks_factory = checks_factory or self._default_checks
+        self._site_links = site_links or (lambda _session: workspace.links)
+        self._definitions = tool_definitions(workspace.node_types)
+        self._arguments = ArgumentParser(workspace.node_types)
+        self._tools: Mapping[str, Callable[[_Call, dict[str, Any]], ToolResult]] = {
+            "cms_get": self._get,
+            "cms_outline": self._outline,
+            "cms_types": self._types,
+            "cms_find": self._find,
+            "cms_facts": self._facts,
+            "cms_apply": self._apply,
+            "cms_changes_since": self._changes_since,
+            "cms_check": self._check,
+            "cms_ready": self._ready,
+        }
+        assert tuple(self._tools) == TOOL_NAMES
+
+    def definitions(self) -> list[ToolDefinition]:
+        """Name, description and parameters schema of each of the nine tools (fresh copies)."""
+        # Copies: the schemas share sub-schemas, and a runtime may rewrite what it registers.
+        return copy.deepcopy(list(self._definitions))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The nine tool names."""
+        return TOOL_NAMES
+
+    def call(self, name: object, arguments: object, binding: ToolBinding) -> ToolResult:
+        """Run tool ``name`` with ``arguments`` on the session ``binding`` names; a JSON-able result."""
+        if not _well_formed(binding):
+            return failure("forbidden", None)
+        with read_connection(self._ws.engine) as conn:
+            session = self._ws.sessions.get(conn, binding.session_id, binding.tenant)
+            if session is None:
+                return failure("not_found", None)
+            if session.tenant != binding.tenant or session.page != binding.page:
+                return failure("forbidden", None)
+            doc, revision = self._ws.load_draft(conn, session)
+        tool = self._tools.get(name) if isinstance(name, str) else None
+        if tool is None:
+            return failure("unknown_tool", revision)
+        assert isinstance(name, str)
+        try:
+            parsed = self._arguments.parse(name, arguments)
+        except InvalidArguments as e:
+            return failure("invalid_arguments", revision, **e.to_json())
+        try:
+            return tool(_Call(session, doc, revision), parsed)
+        except PageSessionError as e:
+            if e.code == "invalid_state":
+                raise
+            return error_result(e, revision)
+        except Refused as e:
+            return error_result(e, revision)
+
+    # -- the nine tools ------------------------------------------------------------
+
+    def _get(self, call: _Call, args: dict[str, Any]) -> ToolResult:
+        page = self._page(call)
+        view = page_view(page.doc, args.get("node"), args.get("depth"))
+        return success(page.revision, note=UNTRUSTED_NOTE, page=view, notices=self._notices(call))
+
+    def _outline(self, call: _Call, _args: dict[str, Any]) -> ToolResult:
+        page = self._page(call)
+        return success(page.revision, note=UNTRUSTED_NOTE, outline=outline(page.doc))
+
+    def _types(self, call: _Call, _args: dict[str, Any]) -> ToolResult:
+        page = self._page(call)
+        return success(page.revision, **page.node_types.describe(page.doc["breakpoints"]))
+
+    def _find(self, call: _Call, args: dict[str, Any]) -> ToolResult:
+        page = self._page(call)
+        matches, total = find(
+            page.doc, args.get("text"), args.get("type"), args.get("limit", _FIND_LIMIT)
+        )
+        return success(page.revision, note=UNTRUSTED_NOTE, matches=matches, total=total)
+
+    def _facts(self, call: _Call, _args: dict[str, Any]) -> ToolResult:
+        facts = call.session.facts
+        return success(
+            call.revision,
+            brief=call.session.brief,
+            facts=facts if isinstance(facts, dict | list) else {},
+        )
+
+    def _apply(self, call: _Call, args: dict[str, Any]) -> ToolResult:
+        session = call.session
+        written = self._ws.agent_apply(
+            session.id,
+            session.tenant,
+            args["ops"],
+            based_on=args["basedOn"],
+            links=self._site_links(session),
+        )
+        return success(written.revision, applied=len(written.ops), notices=self._notices(call))
+
+    def _changes_since(self, call: _Call, args: dict[str, Any]) -> ToolResult:
+        session = call.session
+        entries = self._ws.changes_since(session.id, session.tenant, args["revision"])
+        # The person behind a human edit is not the model's business: only which kind of actor wrote.
+        changes = [
+            {
+                "revision": entry["revision"],
+                "actor": "agent" if entry["actor"] == AGENT_ACTOR else "human",
+                "op": entry["op"],
+            }
+            for entry in entries
+        ]
+        revision = max([call.revision, *(change["revision"] for change in changes)])
+        return success(revision, note=UNTRUSTED_NOTE, changes=changes)
+
+    def _check(self, call: _Call, args: dict[str, Any]) -> ToolResult:
+        page = self._page(call)
+        findings = self._checks(call.session).run(page.doc, only=args.get("checks"))
+        return success(page.revision, findings=_json(findings))
+
+    def _ready(self, call: _Call, args: dict[str, Any]) -> ToolResult:
+        page = self._page(call)
+        errors = [f for f in self._checks(call.session).run(page.doc) if f.severity == "error"]
+        if errors:
+            return failure("checks_failing", page.revision, findings=_json(errors))
+        return success(page.revision, ready=True, summary=args["summary"])
+
+    # -- helpers -------------------------------------------------------------------
+
+    def _page(self, call: _Call) -> PageSession:
+        # Loading validates (and migrates) the stored draft: a corrupt one
+        # raises invalid_state here, which ``call`` rethrows.
+        return PageSession(call.doc, node_types=self._ws.node_types)
+
+    def _checks(self, session: SessionRecord) -> PageChecks:
+        return self._checks_factory(session, self._site_links(session))
+
+    def _default_checks(self, session: SessionRecord, links: SiteLinks) -> PageChecks:
+        return PageChecks(
+            facts=fact_texts(session.facts),
+            brief=session.brief,
+            site_origin=links.site_origin,
+            allowed_origins=links.allowed_origins,
+            assets=self._ws.assets,
+        )
+
+    def _notices(self, _call: _Call) -> list[dict[str, Any]]:
+        # Change-set resolutions reach the agent here once they exist; none yet.
+        return []
+
+
+def fact_texts(facts: object) -> dict[str, str]:
+    """The host's facts as ``{name: text}`` for the checks (lists joined, nested names dotted)."""
+    out: dict[str, str] = {}
+
+    def add(name: str, value: object, depth: int) -> None:
+        if isinstance(value, str):
+            out[name] = value
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            out[name] = json.dumps(value)
+        elif isinstance(value, list) and depth < 4:
+            parts = [v if isinstance(v, str) else json.dumps(v) for v in value if not isinstance(v, dict | list)]
+            out[name] = "; ".join(parts)
+        elif isinstance(value, dict) and depth < 4:
+            for key, item in value.items():
+                add(f"{name} {key}" if name else str(key), item, depth + 1)
+
+    if isinstance(facts, dict):
+        add("", facts, 0)
+    return out
+
+
+def _json(findings: list[Finding]) -> list[dict[str, str | None]]:
+    return [finding.to_json() for finding in findings]
+
+
+def _well_formed(binding: object) -> bool:
+    return (
+        isinstance(binding, ToolBinding)
+        and all(isinstance(v, str) and v for v in (binding.tenant, binding.page))
+        and binding.scoped
+    )
