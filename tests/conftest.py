@@ -12,10 +12,20 @@ import pytest
 # detailed failure messages too. Must run before they are imported.
 pytest.register_assert_rewrite("tests.support")
 
+import os  # noqa: E402
+
 import sqlalchemy as sa  # noqa: E402
+from hypothesis import settings  # noqa: E402
 from tests.support.databases import postgres_schema, postgres_url, sqlite_engine_at  # noqa: E402
 
 from charlotte.storage import create_tables  # noqa: E402
+
+# No per-example deadline: a loaded 2-core machine must not fail a property
+# on timing. In CI the examples are derandomised, so a run is repeatable and a
+# submission never fails on a seed; locally each run explores new examples.
+settings.register_profile("dev", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture

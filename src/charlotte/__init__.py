@@ -19,6 +19,7 @@ from charlotte.page.node_types import NodeTypes
 from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy, FolderAssetLibrary, LinkPolicy, Refused
 from charlotte.storage import StorageError
+from charlotte.tools import PageTools, ToolBinding
 from charlotte.workspace import SiteLinks, Workspace, Written
 
 __all__ = [
@@ -36,9 +37,11 @@ __all__ = [
     "PageChecks",
     "PageSession",
     "PageSessionError",
+    "PageTools",
     "Refused",
     "SiteLinks",
     "StorageError",
+    "ToolBinding",
     "Workspace",
     "Written",
     "empty_doc",
