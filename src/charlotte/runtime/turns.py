@@ -1,0 +1,362 @@
+"""``Turns``: the database side of a turn, from ``send`` to its end.
+
+A turn's life, each step **one transaction** together with its event::
+
+    send    → turn queued,  session queued,  ``turn.queued``   (then the queue gets the id)
+    claim   → turn running, session running, ``turn.started``  (only from queued: runs once)
+    finish  → turn finished,                 ``turn.finished`` ┐
+    stopped → turn stopped,                  ``turn.stopped``  ├ session idle, stop flag cleared
+    fail    → turn failed,                   ``run.failed``    ┘
+    sweep   → a running turn whose heartbeat went stale ends like ``fail("worker_lost")``
+
+Every step that touches a turn of a session locks the session row first (the
+event log locks it too), so all writers take their locks in the same order:
+session, then turn. On SQLite ``BEGIN IMMEDIATE`` serialises writers anyway.
+
+"Busy" is decided under the session lock (the session must be ``idle``); the
+partial unique index "one queued-or-running turn per session" is the backstop,
+and its ``StorageError("conflict")`` also becomes ``Refused("busy")``.
+
+Ending steps are idempotent: against a turn that already ended they change
+nothing, write no event and return False. A swept turn is never run again
+(its tools may already have written).
+
+>>> turns = Turns(engine, InlineQueue(runner.run))                # doctest: +SKIP
+>>> turn = turns.send(session_id, "tenant-a", "Build a bakery page", "user-1")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+import sqlalchemy as sa
+
+from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, utc_now
+from charlotte.policy.refused import Refused
+from charlotte.runtime.queue import TurnQueue
+from charlotte.storage import (
+    DatabaseEventLog,
+    EventLog,
+    SessionStore,
+    StorageError,
+    read_connection,
+    transaction,
+)
+from charlotte.storage.errors import translated
+from charlotte.storage.tables import sessions, turns
+
+__all__ = ["DEFAULT_HEARTBEAT_TIMEOUT", "MAX_MESSAGE", "TurnRecord", "Turns"]
+
+#: The longest message a person may send (characters).
+MAX_MESSAGE: Final = 20_000
+
+#: A running turn whose heartbeat is older than this is swept as ``worker_lost``.
+DEFAULT_HEARTBEAT_TIMEOUT: Final = timedelta(minutes=2)
+
+_ACTIVE: Final = ("queued", "running")
+_CODE: Final = re.compile(r"[a-z][a-z0-9_]{0,63}")
+_FALLBACK_CODE: Final = "run_failed"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """One row of ``charlotte_turns``."""
+
+    id: str
+    session_id: str
+    tenant: str
+    message: str
+    user: str
+    status: str
+    ready: bool
+    error_code: str | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    heartbeat_at: datetime | None
+
+    @property
+    def active(self) -> bool:
+        """True while the turn is queued or running."""
+        return self.status in _ACTIVE
+
+
+_COLUMNS: Final = [turns.c[f.name] for f in fields(TurnRecord)]
+
+
+class Turns:
+    """Send, stop, claim and end turns; each call is one transaction with its event."""
+
+    def __init__(
+        self,
+        engine: sa.Engine,
+        queue: TurnQueue,
+        *,
+        events: EventLog | None = None,
+        sessions: SessionStore | None = None,
+        heartbeat_timeout: timedelta = DEFAULT_HEARTBEAT_TIMEOUT,
+    ) -> None:
+        if heartbeat_timeout <= timedelta(0):
+            raise ValueError("heartbeat_timeout must be positive")
+        self._engine = engine
+        self._queue = queue
+        self._events: EventLog = events if events is not None else DatabaseEventLog()
+        self._sessions = sessions if sessions is not None else SessionStore()
+        self._timeout = heartbeat_timeout
+
+    # -- the person's side --------------------------------------------------------
+
+    def send(self, session_id: str, tenant: str, message: str, user: str) -> TurnRecord:
+        """Queue a turn for ``message``; after commit the queue gets its id.
+
+        Refuses ``invalid_request`` (message not 1-20,000 characters),
+        ``not_found`` (no such session in this tenant) and ``busy`` (a turn is
+        queued or running, or the session is not idle).
+        """
+        if not isinstance(message, str) or not 1 <= len(message) <= MAX_MESSAGE:
+            raise Refused("invalid_request")
+        now = utc_now()
+        record = TurnRecord(
+            id=uuid.uuid4().hex,
+            session_id=session_id,
+            tenant=tenant,
+            message=message,
+            user=user,
+            status="queued",
+            ready=False,
+            error_code=None,
+            created_at=now,
+            started_at=None,
+            finished_at=None,
+            heartbeat_at=None,
+        )
+        try:
+            with transaction(self._engine) as conn:
+                session = self._sessions.lock(conn, session_id, tenant)
+                if session is None:
+                    raise Refused("not_found")
+                if session.status != "idle" or not self._sessions.update(
+                    conn, session_id, tenant, status="queued", expect_status=["idle"]
+                ):
+                    raise Refused("busy")
+                with translated():
+                    conn.execute(sa.insert(turns).values(**_values(record)))
+                self._events.append(
+                    conn,
+                    session_id,
+                    EventTypes.TURN_QUEUED,
+                    {"turn_id": record.id, "message": message},
+                    actor=user,
+                    tenant=tenant,
+                )
+        except StorageError as error:
+            if error.code == "conflict":
+                # The active-turn index fired: another turn got in first.
+                raise Refused("busy") from error
+            raise
+        self._queue.enqueue(record.id)
+        return record
+
+    def stop(self, session_id: str, tenant: str, user: str) -> bool:
+        """Ask the session's turn to stop; False when the session is idle (nothing to stop).
+
+        A running turn's session becomes ``stopping``; a queued turn keeps its
+        status and stops as soon as it is claimed. Refuses ``not_found``.
+        """
+        with transaction(self._engine) as conn:
+            session = self._sessions.lock(conn, session_id, tenant)
+            if session is None:
+                raise Refused("not_found")
+            if session.status == "idle":
+                return False
+            status = "stopping" if session.status == "running" else None
+            return self._sessions.update(
+                conn,
+                session_id,
+                tenant,
+                status=status,
+                stop_requested=True,
+                expect_status=[session.status],
+            )
+
+    # -- the worker's side --------------------------------------------------------
+
+    def get(self, turn_id: str) -> TurnRecord | None:
+        """The turn, or None when there is none with this id."""
+        with read_connection(self._engine) as conn:
+            return _select(conn, turn_id)
+
+    def claim(self, turn_id: str) -> TurnRecord | None:
+        """Start a queued turn (``turn.started``); None when it is not queued any more.
+
+        A turn delivered twice runs once: only one claim finds it ``queued``.
+        """
+        with transaction(self._engine) as conn:
+            turn = _select(conn, turn_id)
+            if turn is None or turn.status != "queued":
+                return None
+            self._sessions.lock(conn, turn.session_id, turn.tenant)
+            now = utc_now()
+            claimed = _change(
+                conn, turn_id, ("queued",), status="running", started_at=now, heartbeat_at=now
+            )
+            if claimed is None:
+                return None
+            self._sessions.update(
+                conn,
+                turn.session_id,
+                turn.tenant,
+                status="running",
+                expect_status=["queued"],
+            )
+            self._events.append(
+                conn,
+                turn.session_id,
+                EventTypes.TURN_STARTED,
+                {"turn_id": turn_id},
+                actor=AGENT_ACTOR,
+                tenant=turn.tenant,
+            )
+            return claimed
+
+    def heartbeat(self, turn_id: str) -> bool:
+        """Record that the worker is alive; False when the turn is not running."""
+        statement = (
+            sa.update(turns)
+            .where(turns.c.id == turn_id, turns.c.status == "running")
+            .values(heartbeat_at=utc_now())
+        )
+        with transaction(self._engine) as conn, translated():
+            return conn.execute(statement).rowcount == 1
+
+    def should_stop(self, turn_id: str) -> bool:
+        """True when a stop was asked for, or the turn is no longer active (e.g. swept)."""
+        query = (
+            sa.select(turns.c.status, sessions.c.stop_requested)
+            .join(sessions, sessions.c.id == turns.c.session_id)
+            .where(turns.c.id == turn_id)
+        )
+        with read_connection(self._engine) as conn, translated():
+            row = conn.execute(query).first()
+        if row is None:
+            return True
+        return row.status not in _ACTIVE or bool(row.stop_requested)
+
+    def finish(self, turn_id: str, *, ready: bool) -> bool:
+        """End the turn as ``finished`` (``turn.finished`` with ``ready``)."""
+        event = NewEvent(
+            EventTypes.TURN_FINISHED, {"turn_id": turn_id, "ready": ready}, AGENT_ACTOR
+        )
+        return self._end(turn_id, _ACTIVE, event, status="finished", ready=ready)
+
+    def stopped(self, turn_id: str) -> bool:
+        """End the turn as ``stopped`` (``turn.stopped``) after a stop request."""
+        event = NewEvent(EventTypes.TURN_STOPPED, {"turn_id": turn_id}, AGENT_ACTOR)
+        return self._end(turn_id, _ACTIVE, event, status="stopped")
+
+    def fail(self, turn_id: str, code: str) -> bool:
+        """End the turn as ``failed`` with ``run.failed`` carrying ``code`` only.
+
+        A code that is not a stable code (``[a-z][a-z0-9_]*``, up to 64
+        characters) is recorded as ``run_failed``.
+        """
+        if not isinstance(code, str) or _CODE.fullmatch(code) is None:
+            code = _FALLBACK_CODE
+        event = NewEvent(EventTypes.RUN_FAILED, {"code": code}, AGENT_ACTOR)
+        return self._end(turn_id, _ACTIVE, event, status="failed", error_code=code)
+
+    def sweep(self, now: datetime | None = None) -> list[str]:
+        """Fail running turns whose heartbeat is stale (``worker_lost``); returns their ids."""
+        cutoff = (now if now is not None else utc_now()) - self._timeout
+        stale = (
+            sa.select(turns.c.id)
+            .where(turns.c.status == "running", turns.c.heartbeat_at < cutoff)
+            .order_by(turns.c.heartbeat_at, turns.c.id)
+        )
+        with read_connection(self._engine) as conn, translated():
+            candidates = list(conn.execute(stale).scalars())
+        event = NewEvent(EventTypes.RUN_FAILED, {"code": "worker_lost"}, AGENT_ACTOR)
+        return [
+            turn_id
+            for turn_id in candidates
+            # Re-checked under the lock: a heartbeat may have arrived since.
+            if self._end(
+                turn_id,
+                ("running",),
+                event,
+                status="failed",
+                error_code="worker_lost",
+                stale_before=cutoff,
+            )
+        ]
+
+    def _end(
+        self,
+        turn_id: str,
+        from_statuses: Sequence[str],
+        event: NewEvent,
+        *,
+        status: str,
+        ready: bool = False,
+        error_code: str | None = None,
+        stale_before: datetime | None = None,
+    ) -> bool:
+        with transaction(self._engine) as conn:
+            turn = _select(conn, turn_id)
+            if turn is None or turn.status not in from_statuses:
+                return False
+            self._sessions.lock(conn, turn.session_id, turn.tenant)
+            ended = _change(
+                conn,
+                turn_id,
+                from_statuses,
+                stale_before=stale_before,
+                status=status,
+                ready=ready,
+                error_code=error_code,
+                finished_at=utc_now(),
+            )
+            if ended is None:
+                return False
+            self._sessions.update(
+                conn, turn.session_id, turn.tenant, status="idle", stop_requested=False
+            )
+            self._events.append_many(conn, turn.session_id, [event], tenant=turn.tenant)
+            return True
+
+
+def _values(record: TurnRecord) -> dict[str, Any]:
+    return {f.name: getattr(record, f.name) for f in fields(record)}
+
+
+def _select(conn: sa.Connection, turn_id: str) -> TurnRecord | None:
+    with translated():
+        row = conn.execute(sa.select(*_COLUMNS).where(turns.c.id == turn_id)).first()
+    return None if row is None else TurnRecord(*row)
+
+
+def _change(
+    conn: sa.Connection,
+    turn_id: str,
+    from_statuses: Sequence[str],
+    *,
+    stale_before: datetime | None = None,
+    **values: Any,
+) -> TurnRecord | None:
+    """Compare-and-set on the turn's status; the changed row, or None when none matched."""
+    statement = (
+        sa.update(turns)
+        .where(turns.c.id == turn_id, turns.c.status.in_(list(from_statuses)))
+        .values(**values)
+        .returning(*_COLUMNS)
+    )
+    if stale_before is not None:
+        statement = statement.where(turns.c.heartbeat_at < stale_before)
+    with translated():
+        row = conn.execute(statement).first()
+    return None if row is None else TurnRecord(*row)
