@@ -1,0 +1,101 @@
+"""Model strings (``Settings.model``) resolved to pydantic-ai models.
+
+Accepted forms::
+
+    openai:<name>                        OpenAI chat completions
+    anthropic:<name>                     Anthropic messages
+    openai-compatible:<base_url>:<name>  any OpenAI-compatible server (Ollama, vLLM, ...)
+    offline                              charlotte's deterministic offline builder
+
+API keys come from the providers' usual environment variables
+(``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``). Building a model never touches the
+network.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from pydantic_ai.exceptions import UserError
+from pydantic_ai.models import Model
+from pydantic_ai.models.anthropic import AnthropicModel
+from pydantic_ai.models.openai import OpenAIChatModel
+from pydantic_ai.providers.anthropic import AnthropicProvider
+from pydantic_ai.providers.openai import OpenAIProvider
+
+from charlotte.errors import CharlotteError
+
+__all__ = ["ModelUnavailable", "UnknownModel", "resolve_model"]
+
+OFFLINE = "offline"
+_PORT = re.compile(r"\d+(/|$)")
+
+
+class UnknownModel(CharlotteError):
+    """The model string names no model charlotte knows how to build."""
+
+    code = "unknown_model"
+
+    def __init__(self, spec: str) -> None:
+        super().__init__(spec)
+        self.spec = spec
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.spec!r}"
+
+
+class ModelUnavailable(CharlotteError):
+    """The model string is valid but its provider cannot be set up (e.g. no API key)."""
+
+    code = "model_unavailable"
+
+    def __init__(self, spec: str) -> None:
+        super().__init__(spec)
+        self.spec = spec
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.spec!r}"
+
+
+def _split_compatible(spec: str, rest: str) -> tuple[str, str]:
+    """Split ``<base_url>:<name>`` from the right: the URL itself contains colons."""
+    base_url, sep, name = rest.rpartition(":")
+    parts = urlsplit(base_url)
+    # A "name" that looks like a port means the model name was left out.
+    looks_like_port = _PORT.match(name) is not None
+    if not sep or not name or looks_like_port or parts.scheme not in {"http", "https"} or not parts.netloc:
+        raise UnknownModel(spec)
+    return base_url, name
+
+
+def resolve_model(spec: str, *, offline_factory: Callable[[], Model] | None = None) -> Model:
+    """Build the pydantic-ai model a model string names.
+
+    ``offline`` is built by ``offline_factory`` (the runner supplies the offline
+    builder); without one it is unknown here.
+
+    >>> resolve_model("openai-compatible:http://localhost:11434/v1:llama3.2").model_name
+    'llama3.2'
+    """
+    if spec == OFFLINE:
+        if offline_factory is None:
+            raise UnknownModel(spec)
+        return offline_factory()
+    prefix, sep, rest = spec.partition(":")
+    if not sep or not rest.strip() or rest != rest.strip():
+        raise UnknownModel(spec)
+    try:
+        if prefix == "openai":
+            return OpenAIChatModel(rest, provider=OpenAIProvider())
+        if prefix == "anthropic":
+            return AnthropicModel(rest, provider=AnthropicProvider())
+        if prefix == "openai-compatible":
+            base_url, name = _split_compatible(spec, rest)
+            # Without OPENAI_API_KEY the provider sends a placeholder key, which
+            # local servers such as Ollama accept.
+            return OpenAIChatModel(name, provider=OpenAIProvider(base_url=base_url))
+    except UserError as e:
+        raise ModelUnavailable(spec) from e
+    raise UnknownModel(spec)
