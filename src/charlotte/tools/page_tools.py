@@ -19,6 +19,14 @@ Writes go through ``Workspace.agent_apply`` (actor ``agent``, LinkPolicy before,
 AssetPolicy after, one transaction and its ``page.changed`` event). Reads load
 the draft through ``PageSession``, so a legacy document is migrated and a
 corrupt one is refused the same way a write would refuse it.
+
+In an ``approve_on_save`` session the agent works on its open change set
+instead (``charlotte.proposals``): ``cms_apply`` writes through
+``ChangeSets.apply_agent_ops``, and while a set is open ``cms_get``,
+``cms_outline``, ``cms_find``, ``cms_changes_since``, ``cms_check`` (and
+``cms_ready``) read its working copy. ``cms_get`` and ``cms_apply`` carry
+``notices``: each change-set resolution the agent was not yet told about,
+exactly once (a failed ``cms_apply`` carries them only when there are any).
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from charlotte.events import AGENT_ACTOR
 from charlotte.page.errors import PageSessionError
 from charlotte.page.session import PageSession
 from charlotte.policy import Refused
+from charlotte.proposals import ChangeSets
 from charlotte.storage import SessionRecord, read_connection
 from charlotte.tools.arguments import ArgumentParser, InvalidArguments
 from charlotte.tools.binding import ToolBinding
@@ -72,9 +81,19 @@ class PageTools:
     ``cms_ready`` run (default: the session's brief and facts, the site links,
     the workspace's asset library). ``site_links`` gives the site origin and
     allowed external origins per session (default: the workspace's).
+    ``change_sets`` holds approve_on_save sessions' writes (default: over the
+    same workspace).
     """
 
-    __slots__ = ("_arguments", "_checks_factory", "_definitions", "_site_links", "_tools", "_ws")
+    __slots__ = (
+        "_arguments",
+        "_checks_factory",
+        "_definitions",
+        "_sets",
+        "_site_links",
+        "_tools",
+        "_ws",
+    )
 
     def __init__(
         self,
@@ -82,8 +101,10 @@ class PageTools:
         *,
         checks_factory: ChecksFactory | None = None,
         site_links: SiteLinksFor | None = None,
+        change_sets: ChangeSets | None = None,
     ) -> None:
         self._ws = workspace
+        self._sets = change_sets or ChangeSets(workspace)
         self._checks_factory = checks_factory or self._default_checks
         self._site_links = site_links or (lambda _session: workspace.links)
         self._definitions = tool_definitions(workspace.node_types)
@@ -121,7 +142,7 @@ class PageTools:
                 return failure("not_found", None)
             if session.tenant != binding.tenant or session.page != binding.page:
                 return failure("forbidden", None)
-            doc, revision = self._ws.load_draft(conn, session)
+            doc, revision = self._sets.view(conn, session)
         tool = self._tools.get(name) if isinstance(name, str) else None
         if tool is None:
             return failure("unknown_tool", revision)
@@ -171,18 +192,31 @@ class PageTools:
 
     def _apply(self, call: _Call, args: dict[str, Any]) -> ToolResult:
         session = call.session
-        written = self._ws.agent_apply(
-            session.id,
-            session.tenant,
-            args["ops"],
-            based_on=args["basedOn"],
-            links=self._site_links(session),
-        )
+        write = self._sets.apply_agent_ops if session.approve_on_save else self._ws.agent_apply
+        try:
+            written = write(
+                session.id,
+                session.tenant,
+                args["ops"],
+                based_on=args["basedOn"],
+                links=self._site_links(session),
+            )
+        except (PageSessionError, Refused) as e:
+            if isinstance(e, PageSessionError) and e.code == "invalid_state":
+                raise
+            result = error_result(e, call.revision)
+            # A failed write is still the agent's next cms_apply: a notice (often
+            # the reason for a stale revision) goes with it; none, no field.
+            notices = self._notices(call)
+            if notices:
+                result["notices"] = notices
+            return result
         return success(written.revision, applied=len(written.ops), notices=self._notices(call))
 
     def _changes_since(self, call: _Call, args: dict[str, Any]) -> ToolResult:
         session = call.session
-        entries = self._ws.changes_since(session.id, session.tenant, args["revision"])
+        source = self._sets if session.approve_on_save else self._ws
+        entries = source.changes_since(session.id, session.tenant, args["revision"])
         # The person behind a human edit is not the model's business: only which kind of actor wrote.
         changes = [
             {
@@ -226,9 +260,11 @@ class PageTools:
             assets=self._ws.assets,
         )
 
-    def _notices(self, _call: _Call) -> list[dict[str, Any]]:
-        # Change-set resolutions reach the agent here once they exist; none yet.
-        return []
+    def _notices(self, call: _Call) -> list[dict[str, Any]]:
+        # Only approve_on_save sessions have change sets: skip the query otherwise.
+        if not call.session.approve_on_save:
+            return []
+        return self._sets.pending_notices(call.session.id, call.session.tenant)
 
 
 def fact_texts(facts: object) -> dict[str, str]:

@@ -1,0 +1,519 @@
+"""``ChangeSets``: approve_on_save — the agent's writes wait in a change set for a person.
+
+A session opened with ``approve_on_save=True`` never writes the agent's ops to
+the draft. Its writes go to the session's one *open* change set (a row of
+``charlotte_proposals``):
+
+- **Opening.** The first agent write with no open set opens one: its working
+  copy is seeded from the draft as it is then (``base_revision``), and
+  ``proposal.opened`` is recorded in the same transaction as that first write.
+  A write that fails opens nothing.
+- **Writing.** ``apply_agent_ops`` applies the ops to the working copy exactly
+  as ``Workspace.agent_apply`` applies them to a draft (LinkPolicy before,
+  PageSession, AssetPolicy on the touched nodes after, one transaction with
+  the set's row locked) and appends them to the set's op list. Each write
+  records ``page.changed`` with the **working copy's** revision: the event
+  describes "the draft, or the open change set's working copy", and in an
+  approve_on_save session every agent ``page.changed`` between
+  ``proposal.opened`` and the set's resolution is about the working copy, so a
+  builder preview follows it by reading ``working`` (or ``view``).
+- **Revisions.** Inside a set the agent's revisions are continuous from the
+  draft revision the set was seeded from: ``base_revision + n`` after the set's
+  ``n``-th op. ``changes_since`` answers from the working copy's own history:
+  the draft's op history up to ``base_revision``, then the set's ops (actor
+  ``agent``); human edits made to the draft since are not part of it.
+- **Approving** replays the set's ops on the *current* draft (a person may
+  have edited it meanwhile) in chunks of ``REPLAY_CHUNK`` ops, actor
+  ``agent``, inside a savepoint: LinkPolicy (the tenant's rules of today) and
+  AssetPolicy apply as to any agent write. Any ``PageSessionError`` or
+  ``Refused`` rolls the savepoint back — no op of the set reaches the draft —
+  and resolves the set ``conflicted`` with the code and op index
+  (``proposal.conflicted``). Success stores the draft and its op history,
+  records the draft's ``page.changed`` (actor ``agent``) and
+  ``proposal.approved`` (actor: the approving person), and resolves the set
+  ``approved``. ``reject`` resolves it ``rejected`` (``proposal.rejected``).
+- **Notices.** A resolution reaches the agent exactly once:
+  ``pending_notices`` returns the resolved, unnotified sets and marks them
+  notified in the same transaction.
+- **Publishing** publishes the draft only: an open set stays open, and its
+  ops reach the draft only by approval.
+
+Lock order, the same for every writer so that PostgreSQL never deadlocks:
+the change-set row, then the page row, then the session row (taken by the
+event log's counter). Human edits and publishing take the page row, then the
+session row.
+
+>>> sets = ChangeSets(workspace)                                    # doctest: +SKIP
+>>> sets.apply_agent_ops(session_id, tenant, ops, based_on=3)       # doctest: +SKIP
+Written(revision=5, ...)
+>>> sets.approve(session_id, tenant, "user-7")                      # doctest: +SKIP
+Resolution(proposal_id='…', status='approved', ops=2, revision=5, code=None, at=None)
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final
+
+import sqlalchemy as sa
+
+from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, utc_now
+from charlotte.page.errors import PageSessionError
+from charlotte.page.session import Applied, PageSession
+from charlotte.policy import AssetPolicy, LinkPolicy, Refused
+from charlotte.proposal_diff import ChangeSetDiff, diff_docs
+from charlotte.storage import SessionRecord, read_connection, transaction
+from charlotte.storage.errors import translated
+from charlotte.storage.tables import proposals
+from charlotte.workspace import SiteLinks, Workspace, Written, touched_node_ids
+
+__all__ = ["REPLAY_CHUNK", "ChangeSet", "ChangeSets", "Resolution"]
+
+#: Ops per ``PageSession.apply`` call when a set is replayed on approval.
+REPLAY_CHUNK: Final = 1_000
+
+#: What the agent is told about each resolution (our own fixed sentences).
+NOTICE_MESSAGES: Final = {
+    "approved": "A person approved your change set: its changes are now in the draft.",
+    "rejected": "A person rejected your change set: the draft does not have its changes.",
+    "conflicted": (
+        "Your change set could not be applied to the current draft (the person had "
+        "changed it); the draft does not have its changes. Read the page again."
+    ),
+}
+
+_COLUMNS: Final[list[sa.ColumnElement[Any]]] = [
+    proposals.c.id,
+    proposals.c.session_id,
+    proposals.c.tenant,
+    proposals.c.page,
+    proposals.c.status,
+    proposals.c.working,
+    proposals.c.ops,
+    proposals.c.op_count,
+    proposals.c.conflict_code,
+    proposals.c.conflict_at,
+    proposals.c.notified,
+    proposals.c.created_at,
+    proposals.c.resolved_at,
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSet:
+    """One stored change set: its working copy and the agent ops it holds."""
+
+    id: str
+    session_id: str
+    tenant: str
+    page: str
+    status: str
+    working: dict[str, Any]
+    ops: list[dict[str, Any]]
+    op_count: int
+    conflict_code: str | None
+    conflict_at: int | None
+    notified: bool
+    created_at: datetime
+    resolved_at: datetime | None
+
+    @property
+    def revision(self) -> int:
+        """The working copy's revision (what the agent sees while the set is open)."""
+        revision: int = self.working["seq"]
+        return revision
+
+    @property
+    def base_revision(self) -> int:
+        """The draft revision the working copy was seeded from."""
+        return self.revision - self.op_count
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """How a set was resolved: ``approved``, ``rejected`` or ``conflicted``.
+
+    ``revision`` is the draft's revision afterwards; ``code`` and ``at`` (the
+    index of the op in the set's op list) say why a replay conflicted.
+    """
+
+    proposal_id: str
+    status: str
+    ops: int
+    revision: int
+    code: str | None = None
+    at: int | None = None
+
+
+class _Conflict(Exception):
+    """A replay op that no longer applies: its code and its index in the set."""
+
+    def __init__(self, code: str, at: int) -> None:
+        super().__init__(code, at)
+        self.code = code
+        self.at = at
+
+
+@dataclass
+class ChangeSets:
+    """The change sets of approve_on_save sessions (see module docstring)."""
+
+    workspace: Workspace
+    chunk: int = REPLAY_CHUNK
+    _assets: AssetPolicy = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if type(self.chunk) is not int or self.chunk < 1:
+            raise ValueError("chunk must be a positive integer")
+        self._assets = AssetPolicy(self.workspace.assets)
+
+    # -- reads ---------------------------------------------------------------
+
+    def current(self, session_id: str, tenant: str) -> ChangeSet | None:
+        """The session's open change set, or None."""
+        with read_connection(self.workspace.engine) as conn:
+            session = self._session(conn, session_id, tenant)
+            return self.open_set(conn, session)
+
+    def open_set(
+        self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False
+    ) -> ChangeSet | None:
+        """The open set of ``session`` inside ``conn`` (``for_update`` locks its row)."""
+        query = sa.select(*_COLUMNS).where(
+            proposals.c.session_id == session.id,
+            proposals.c.tenant == session.tenant,
+            proposals.c.status == "open",
+        )
+        if for_update:
+            query = query.with_for_update()
+        with translated():
+            row = conn.execute(query).first()
+        return None if row is None else ChangeSet(*row)
+
+    def view(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
+        """What the agent reads: the open set's working copy, else the draft."""
+        if session.approve_on_save:
+            open_set = self.open_set(conn, session)
+            if open_set is not None:
+                return open_set.working, open_set.revision
+        return self.workspace.load_draft(conn, session)
+
+    def changes_since(self, session_id: str, tenant: str, revision: int) -> list[dict[str, Any]]:
+        """``[{"revision", "actor", "op"}]`` of the working copy after ``revision``.
+
+        With no open set, the draft's (``Workspace.changes_since``). With one,
+        the working copy's own history: the draft's entries up to the set's
+        ``base_revision``, then the set's ops (actor ``agent``).
+        ``stale_revision`` above the working revision; ``history_truncated``
+        further back than the workspace's ``history_limit``.
+        """
+        ws = self.workspace
+        with read_connection(ws.engine) as conn:
+            session = self._session(conn, session_id, tenant)
+            open_set = self.open_set(conn, session)
+            if open_set is None:
+                return ws.changes_since(session_id, tenant, revision)
+            current, base = open_set.revision, open_set.base_revision
+            if type(revision) is not int or revision < 0 or revision < current - ws.history_limit:
+                raise PageSessionError("history_truncated", detail={"revision": current})
+            if revision > current:
+                raise PageSessionError("stale_revision", detail={"revision": current})
+            before: list[dict[str, Any]] = []
+            if revision < base:
+                entries = ws.pages.ops_since(
+                    conn, session.tenant, session.page, revision, limit=base - revision
+                )
+                if len(entries) != base - revision or entries[-1].revision != base:
+                    raise PageSessionError("history_truncated", detail={"revision": current})
+                before = [entry.to_dict() for entry in entries]
+        first = max(revision, base)
+        mine = [
+            {"revision": first + 1 + i, "actor": AGENT_ACTOR, "op": op}
+            for i, op in enumerate(open_set.ops[first - base :])
+        ]
+        return before + mine
+
+    def diff(self, session_id: str, tenant: str) -> ChangeSetDiff | None:
+        """How the open set's working copy differs from the current draft; None without a set."""
+        with read_connection(self.workspace.engine) as conn:
+            session = self._session(conn, session_id, tenant)
+            open_set = self.open_set(conn, session)
+            if open_set is None:
+                return None
+            draft, _revision = self.workspace.load_draft(conn, session)
+        return diff_docs(draft, open_set.working)
+
+    # -- the agent's writes ----------------------------------------------------
+
+    def apply_agent_ops(
+        self,
+        session_id: str,
+        tenant: str,
+        ops: Sequence[object],
+        *,
+        based_on: int,
+        links: SiteLinks | None = None,
+    ) -> Written:
+        """Apply the agent's ops to the open set's working copy, opening a set when none is.
+
+        LinkPolicy before, AssetPolicy on the touched nodes after, as for a
+        draft write; one transaction with the set's row locked, recording
+        ``page.changed`` at the working revision (and ``proposal.opened`` when
+        this write opened the set).
+        """
+        ws = self.workspace
+        rules = links or ws.links
+        LinkPolicy.assert_ops(
+            list(ops) if isinstance(ops, list | tuple) else [],
+            site_origin=rules.site_origin,
+            allowed_origins=rules.allowed_origins,
+        )
+        with transaction(ws.engine) as conn:
+            session = self._session(conn, session_id, tenant)
+            open_set = self.open_set(conn, session, for_update=True)
+            doc = open_set.working if open_set is not None else ws.load_draft(conn, session)[0]
+            page = PageSession(doc, node_types=ws.node_types)
+            base = page.revision
+            applied = page.apply(ops, based_on=based_on, actor=AGENT_ACTOR, fill_defaults=True)
+            if not applied.ops:
+                return Written(applied.revision, [], [], (), None)
+            node_ids = touched_node_ids(applied.ops)
+            self._assets.assert_nodes(page.doc, node_ids)
+            new: list[NewEvent] = []
+            if open_set is None:
+                proposal_id = uuid.uuid4().hex
+                values = {
+                    "id": proposal_id,
+                    "session_id": session.id,
+                    "tenant": session.tenant,
+                    "page": session.page,
+                    "status": "open",
+                    "working": page.doc,
+                    "ops": applied.ops,
+                    "op_count": len(applied.ops),
+                    "notified": False,
+                    "created_at": utc_now(),
+                }
+                with translated():
+                    conn.execute(sa.insert(proposals).values(**values))
+                opened = {"proposal_id": proposal_id, "base_revision": base}
+                new.append(NewEvent(EventTypes.PROPOSAL_OPENED, opened, AGENT_ACTOR))
+            else:
+                values = {
+                    "working": page.doc,
+                    "ops": [*open_set.ops, *applied.ops],
+                    "op_count": open_set.op_count + len(applied.ops),
+                }
+                with translated():
+                    conn.execute(
+                        sa.update(proposals).where(proposals.c.id == open_set.id).values(**values)
+                    )
+            new.append(_page_changed(applied.revision, len(applied.ops), node_ids))
+            seqs = ws.events.append_many(conn, session.id, new, tenant=session.tenant)
+        return Written(applied.revision, applied.ops, applied.inverse, node_ids, seqs[-1])
+
+    # -- a person's decisions --------------------------------------------------
+
+    def approve(
+        self, session_id: str, tenant: str, user: str, *, links: SiteLinks | None = None
+    ) -> Resolution:
+        """Replay the open set on the current draft; resolves it ``approved`` or ``conflicted``.
+
+        ``no_open_change_set`` when there is none. A conflict is a resolution,
+        not an error: the draft stays exactly as it was and the set records
+        the code and the index of the op that failed.
+        """
+        _check_user(user)
+        ws = self.workspace
+        rules = links or ws.links
+        with transaction(ws.engine) as conn:
+            session = self._session(conn, session_id, tenant)
+            open_set = self.open_set(conn, session, for_update=True)
+            if open_set is None:
+                raise Refused("no_open_change_set")
+            doc, draft_revision = ws.load_draft(conn, session, for_update=True)
+            # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
+            page = PageSession(doc, node_types=ws.node_types)
+            try:
+                with conn.begin_nested():
+                    applied = self._replay(page, open_set.ops, rules)
+                    node_ids = touched_node_ids(applied.ops)
+                    ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)
+                    changed = _page_changed(applied.revision, len(applied.ops), node_ids)
+                    ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
+            except _Conflict as conflict:
+                resolution = Resolution(
+                    open_set.id,
+                    "conflicted",
+                    open_set.op_count,
+                    draft_revision,
+                    conflict.code,
+                    conflict.at,
+                )
+                payload: dict[str, Any] = {
+                    "proposal_id": open_set.id,
+                    "code": conflict.code,
+                    "at": conflict.at,
+                }
+                self._resolve(
+                    conn, session, resolution, EventTypes.PROPOSAL_CONFLICTED, payload, user
+                )
+                return resolution
+            resolution = Resolution(open_set.id, "approved", open_set.op_count, page.revision)
+            payload = {
+                "proposal_id": open_set.id,
+                "ops": open_set.op_count,
+                "revision": page.revision,
+            }
+            self._resolve(conn, session, resolution, EventTypes.PROPOSAL_APPROVED, payload, user)
+            return resolution
+
+    def reject(self, session_id: str, tenant: str, user: str) -> Resolution:
+        """Discard the open set (``rejected``); the draft is untouched."""
+        _check_user(user)
+        ws = self.workspace
+        with transaction(ws.engine) as conn:
+            session = self._session(conn, session_id, tenant)
+            open_set = self.open_set(conn, session, for_update=True)
+            if open_set is None:
+                raise Refused("no_open_change_set")
+            _doc, revision = ws.load_draft(conn, session)
+            resolution = Resolution(open_set.id, "rejected", open_set.op_count, revision)
+            payload = {"proposal_id": open_set.id, "ops": open_set.op_count}
+            self._resolve(conn, session, resolution, EventTypes.PROPOSAL_REJECTED, payload, user)
+            return resolution
+
+    # -- notices ---------------------------------------------------------------
+
+    def pending_notices(self, session_id: str, tenant: str) -> list[dict[str, Any]]:
+        """The resolutions the agent has not been told about, oldest first; each told once.
+
+        Marks them notified in the transaction that reads them, so a
+        resolution reaches exactly one caller. A notice is ``{"kind":
+        "change_set", "proposal_id", "status", "ops", "message"}`` plus
+        ``code`` and ``at`` for a conflict.
+        """
+        ws = self.workspace
+        with read_connection(ws.engine) as conn:
+            # Most calls find nothing: look before taking the write lock.
+            session = self._session(conn, session_id, tenant)
+            if not conn.execute(_unnotified(session).limit(1)).first():
+                return []
+        with transaction(ws.engine) as conn, translated():
+            rows = conn.execute(_unnotified(session).with_for_update()).all()
+            if not rows:
+                return []
+            conn.execute(
+                sa.update(proposals)
+                .where(proposals.c.id.in_([row.id for row in rows]))
+                .values(notified=True)
+            )
+        return [_notice(ChangeSet(*row)) for row in rows]
+
+    # -- helpers ---------------------------------------------------------------
+
+    def _replay(self, page: PageSession, ops: list[dict[str, Any]], rules: SiteLinks) -> Applied:
+        """Apply ``ops`` to ``page`` in chunks; raise ``_Conflict`` at the first that fails."""
+        try:
+            LinkPolicy.assert_ops(
+                ops, site_origin=rules.site_origin, allowed_origins=rules.allowed_origins
+            )
+        except Refused as e:
+            raise _Conflict(e.code, e.at or 0) from None
+        replayed: list[dict[str, Any]] = []
+        for start in range(0, len(ops), self.chunk):
+            part = ops[start : start + self.chunk]
+            try:
+                applied = page.apply(
+                    part, based_on=page.revision, actor=AGENT_ACTOR, max_ops=self.chunk
+                )
+            except PageSessionError as e:
+                raise _Conflict(e.code, start + (e.at or 0)) from None
+            try:
+                self._assets.assert_nodes(page.doc, touched_node_ids(applied.ops))
+            except Refused as e:
+                node = e.detail.get("node") if e.detail else None
+                raise _Conflict(e.code, start + _last_touching(applied.ops, node)) from None
+            replayed += applied.ops
+        # The inverse of a whole replay is never used: undoing an approval is a new edit.
+        return Applied(page.revision, replayed, [])
+
+    def _resolve(
+        self,
+        conn: sa.Connection,
+        session: SessionRecord,
+        resolution: Resolution,
+        event_type: str,
+        payload: dict[str, Any],
+        user: str,
+    ) -> None:
+        values = {
+            "status": resolution.status,
+            "conflict_code": resolution.code,
+            "conflict_at": resolution.at,
+            "resolved_at": utc_now(),
+        }
+        with translated():
+            conn.execute(
+                sa.update(proposals)
+                .where(proposals.c.id == resolution.proposal_id)
+                .values(**values)
+            )
+        self.workspace.events.append(
+            conn, session.id, event_type, payload, actor=user, tenant=session.tenant
+        )
+
+    def _session(self, conn: sa.Connection, session_id: str, tenant: str) -> SessionRecord:
+        session = self.workspace.sessions.get(conn, session_id, tenant)
+        if session is None:
+            raise Refused("not_found")
+        return session
+
+
+def _page_changed(revision: int, ops: int, node_ids: tuple[str, ...]) -> NewEvent:
+    payload = {"revision": revision, "actor": AGENT_ACTOR, "ops": ops, "node_ids": list(node_ids)}
+    return NewEvent(EventTypes.PAGE_CHANGED, payload, AGENT_ACTOR)
+
+
+def _unnotified(session: SessionRecord) -> sa.Select[Any]:
+    return (
+        sa.select(*_COLUMNS)
+        .where(
+            proposals.c.session_id == session.id,
+            proposals.c.tenant == session.tenant,
+            proposals.c.status != "open",
+            proposals.c.notified.is_(False),
+        )
+        .order_by(proposals.c.resolved_at, proposals.c.id)
+    )
+
+
+def _notice(change_set: ChangeSet) -> dict[str, Any]:
+    notice: dict[str, Any] = {
+        "kind": "change_set",
+        "proposal_id": change_set.id,
+        "status": change_set.status,
+        "ops": change_set.op_count,
+        "message": NOTICE_MESSAGES[change_set.status],
+    }
+    if change_set.status == "conflicted":
+        notice["code"] = change_set.conflict_code
+        notice["at"] = change_set.conflict_at
+    return notice
+
+
+def _last_touching(ops: list[dict[str, Any]], node: object) -> int:
+    """Index in ``ops`` of the last op that wrote ``node`` (0 when none names it)."""
+    for at in range(len(ops) - 1, -1, -1):
+        if touched_node_ids([ops[at]]) == (node,):
+            return at
+    return 0
+
+
+def _check_user(user: object) -> None:
+    # A decision names the person who took it; nobody decides as the agent.
+    if not isinstance(user, str) or not user or user == AGENT_ACTOR:
+        raise Refused("invalid_request", detail={"field": "user"})
