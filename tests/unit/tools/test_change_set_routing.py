@@ -1,0 +1,142 @@
+"""PageTools in an approve_on_save session: writes and reads go to the open change set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from tests.support.tools_contract import heading, section, text
+
+from charlotte.events import EventTypes
+from charlotte.page.assets import InMemoryAssetLibrary
+from charlotte.proposals import ChangeSets
+from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, transaction
+from charlotte.tools import PageTools, ToolBinding, is_error
+from charlotte.workspace import SiteLinks, Workspace
+
+
+@pytest.fixture
+def ws(sqlite_engine: sa.Engine) -> Workspace:
+    return Workspace(
+        sqlite_engine,
+        assets=InMemoryAssetLibrary({"logo": "/media/logo.png"}),
+        links=SiteLinks("https://rose.test", ()),
+    )
+
+
+@pytest.fixture
+def sets(ws: Workspace) -> ChangeSets:
+    return ChangeSets(ws)
+
+
+@pytest.fixture
+def tools(ws: Workspace, sets: ChangeSets) -> PageTools:
+    return PageTools(ws, change_sets=sets)
+
+
+def _session(engine: sa.Engine, *, approve_on_save: bool) -> SessionRecord:
+    with transaction(engine) as conn:
+        return SessionStore().create(
+            conn, tenant="t1", page="home", created_by="ann", approve_on_save=approve_on_save
+        )
+
+
+@pytest.fixture
+def session(sqlite_engine: sa.Engine, ws: Workspace) -> SessionRecord:
+    """An approve_on_save session whose draft holds a hero with a heading (revision 2)."""
+    record = _session(sqlite_engine, approve_on_save=True)
+    ops = [section("hero"), heading("title", "hero", "Sourdough")]
+    ws.human_edit(record.id, record.tenant, ops, based_on=0, user="ann")
+    return record
+
+
+@pytest.fixture
+def binding(session: SessionRecord) -> ToolBinding:
+    return ToolBinding.for_session(session.id, session.tenant, session.page)
+
+
+def _props(id: str, words: str) -> dict[str, Any]:
+    return {"t": "set_node_props", "id": id, "patch": {"content": words}}
+
+
+def test_apply_writes_the_set_and_every_read_sees_the_working_copy(
+    tools: PageTools, ws: Workspace, sets: ChangeSets, session: SessionRecord, binding: ToolBinding
+) -> None:
+    draft = ws.draft(session.id, session.tenant)
+    ops = [_props("title", "Rye loaves"), text("intro", "hero", "Lorem ipsum dolor")]
+    assert tools.call("cms_apply", {"basedOn": 2, "ops": ops}, binding) == {
+        "revision": 4,
+        "applied": 2,
+        "notices": [],
+    }
+    assert ws.draft(session.id, session.tenant) == draft
+    got = tools.call("cms_get", {}, binding)
+    assert got["revision"] == 4 and got["notices"] == []
+    assert {node["id"] for node in got["page"]["nodes"]} == {"hero", "title", "intro"}
+    outline = tools.call("cms_outline", {}, binding)
+    assert outline["revision"] == 4 and '"Rye loaves"' in outline["outline"]
+    found = tools.call("cms_find", {"text": "rye"}, binding)
+    assert [m["id"] for m in found["matches"]] == ["title"]
+    check = tools.call("cms_check", {"checks": ["copy"]}, binding)
+    assert check["revision"] == 4
+    assert any(f["node"] == "intro" for f in check["findings"])  # lorem ipsum lives only in the set
+    changes = tools.call("cms_changes_since", {"revision": 2}, binding)
+    assert [(c["revision"], c["actor"]) for c in changes["changes"]] == [(3, "agent"), (4, "agent")]
+    assert tools.call("cms_apply", {"basedOn": 4, "ops": [_props("title", "Spelt")]}, binding)["revision"] == 5
+    open_set = sets.current(session.id, session.tenant)
+    assert open_set is not None and open_set.op_count == 3
+
+
+def test_approval_reaches_the_agent_once_on_its_next_get(
+    tools: PageTools, sets: ChangeSets, session: SessionRecord, binding: ToolBinding
+) -> None:
+    tools.call("cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding)
+    resolution = sets.approve(session.id, session.tenant, "ann")
+    got = tools.call("cms_get", {}, binding)
+    assert got["revision"] == 3
+    assert [(n["kind"], n["proposal_id"], n["status"]) for n in got["notices"]] == [
+        ("change_set", resolution.proposal_id, "approved")
+    ]
+    assert tools.call("cms_get", {}, binding)["notices"] == []
+    # Revisions continue: the next write opens a new set on the approved draft.
+    assert tools.call("cms_apply", {"basedOn": 3, "ops": [section("more")]}, binding) == {
+        "revision": 4,
+        "applied": 1,
+        "notices": [],
+    }
+
+
+def test_a_conflict_reaches_the_agent_once_even_on_a_failed_apply(
+    tools: PageTools,
+    ws: Workspace,
+    sets: ChangeSets,
+    session: SessionRecord,
+    binding: ToolBinding,
+    sqlite_engine: sa.Engine,
+) -> None:
+    tools.call("cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding)
+    ws.human_edit(
+        session.id, session.tenant, [{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
+    )
+    assert sets.approve(session.id, session.tenant, "ann").status == "conflicted"
+    # The agent still believes in revision 3; the draft is at 3 too, but without "title".
+    failed = tools.call("cms_apply", {"basedOn": 3, "ops": [_props("title", "Spelt")]}, binding)
+    assert is_error(failed) and failed["error"]["code"] == "node_not_found"
+    assert [(n["status"], n["code"], n["at"]) for n in failed["notices"]] == [
+        ("conflicted", "node_not_found", 0)
+    ]
+    assert tools.call("cms_get", {}, binding)["notices"] == []
+    types = [e.type for e in DatabaseEventLog().read(sqlite_engine, session.id)]
+    assert types[-1] == EventTypes.PROPOSAL_CONFLICTED
+
+
+def test_sessions_without_approve_on_save_write_the_draft(
+    tools: PageTools, ws: Workspace, sets: ChangeSets, sqlite_engine: sa.Engine
+) -> None:
+    record = _session(sqlite_engine, approve_on_save=False)
+    plain = ToolBinding.for_session(record.id, record.tenant, record.page)
+    assert tools.call("cms_apply", {"basedOn": 0, "ops": [section("hero")]}, plain)["revision"] == 1
+    assert ws.draft(record.id, record.tenant)[1] == 1
+    assert sets.current(record.id, record.tenant) is None
+    assert tools.call("cms_get", {}, plain)["notices"] == []
