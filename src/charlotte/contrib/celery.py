@@ -1,0 +1,177 @@
+"""The Celery turn queue: ``CeleryQueue`` sends turn ids, a Celery worker runs them.
+
+Delivery is at-least-once and that is fine: the worker's run claims the turn
+in the database first, so a redelivered turn runs once. How Celery is set up,
+and why:
+
+- ``task_acks_late``: the message is acknowledged after the run returns, so
+  a turn whose worker vanished before it even started is delivered again.
+- ``task_reject_on_worker_lost=False``: a turn whose worker died *while
+  running* is never put back; its tools may already have written. The
+  sweeper (``Turns.sweep``) fails it ``worker_lost`` instead.
+- A long broker ``visibility_timeout`` (Redis, SQS): a turn that runs long is
+  not handed to a second worker while the first still runs it.
+- JSON only, one message at a time per worker process, no result backend.
+
+A worker process builds its app from explicit settings (charlotte never reads
+the environment outside its CLI)::
+
+    app = worker_app_from(Settings(database_url=..., broker_url="redis://..."))
+    app.worker_main(["worker", "--loglevel=INFO"])
+
+A host's web process enqueues through the same configuration::
+
+    turns = Turns(engine, CeleryQueue(celery_app(settings)))
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Final
+
+from celery import Celery
+from kombu.exceptions import KombuError
+
+from charlotte.page.errors import CharlotteError
+from charlotte.settings import Settings
+
+__all__ = [
+    "DEFAULT_QUEUE",
+    "TASK_NAME",
+    "VISIBILITY_TIMEOUT_SECONDS",
+    "CeleryQueue",
+    "QueueUnavailable",
+    "celery_app",
+    "worker_app_from",
+]
+
+logger = logging.getLogger(__name__)
+
+#: The one task: run the turn with this id.
+TASK_NAME: Final = "charlotte.run_turn"
+
+#: The broker queue turns go to unless the app names another.
+DEFAULT_QUEUE: Final = "charlotte"
+
+#: Longer than any turn may run: a turn still running is never redelivered.
+VISIBILITY_TIMEOUT_SECONDS: Final = 12 * 60 * 60
+
+# Bounded publish retries: a broker that is down must not hang Turns.send.
+_PUBLISH_RETRY: Final = {"max_retries": 3, "interval_start": 0, "interval_step": 0.5, "interval_max": 2}
+
+RunFactory = Callable[[], Callable[[str], None]]
+
+
+class QueueUnavailable(CharlotteError):
+    """The broker could not take the turn (code ``queue_unavailable``)."""
+
+    code = "queue_unavailable"
+
+    def __init__(self) -> None:
+        super().__init__(self.code)
+
+
+def celery_app(
+    settings: Settings,
+    run_factory: RunFactory | None = None,
+    *,
+    queue: str = DEFAULT_QUEUE,
+    visibility_timeout: float = VISIBILITY_TIMEOUT_SECONDS,
+) -> Celery:
+    """A Celery app on ``settings.broker_url`` with the task ``charlotte.run_turn``.
+
+    ``run_factory`` makes the function that runs a turn; it is called once,
+    on the first task a worker process receives (a producer never calls it).
+    The default builds ``TurnRunner.from_settings(settings).run``.
+    """
+    if not settings.broker_url:
+        raise ValueError("settings.broker_url is required for the Celery queue")
+    if not queue:
+        raise ValueError("queue must be a non-empty name")
+    if visibility_timeout <= 0:
+        raise ValueError("visibility_timeout must be positive")
+    app = Celery("charlotte", broker=settings.broker_url, set_as_current=False)
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=False,
+        task_acks_on_failure_or_timeout=True,
+        broker_transport_options={"visibility_timeout": visibility_timeout},
+        task_serializer="json",
+        accept_content=["json"],
+        result_serializer="json",
+        task_ignore_result=True,
+        task_default_queue=queue,
+        worker_prefetch_multiplier=1,
+        broker_connection_retry_on_startup=True,
+        enable_utc=True,
+        timezone="UTC",
+    )
+    run = _LazyRun(run_factory if run_factory is not None else _runner_factory(settings))
+
+    def run_turn(turn_id: str) -> None:
+        if not isinstance(turn_id, str):
+            logger.error("task %s: a message without a turn id was dropped", TASK_NAME)
+            return
+        try:
+            run(turn_id)
+        except Exception:
+            # The runner ends its own turns with a coded event; whatever still
+            # escapes is logged for operators and acked, never retried.
+            logger.exception("turn %s: run raised (correlation id %s)", turn_id, uuid.uuid4().hex)
+
+    # Not shared: each app runs its own factory's function, even with several apps in one process.
+    app.task(name=TASK_NAME, ignore_result=True, acks_late=True, shared=False)(run_turn)
+    return app
+
+
+def worker_app_from(settings: Settings) -> Celery:
+    """The app a worker process runs: turns are run by ``TurnRunner.from_settings(settings)``."""
+    return celery_app(settings)
+
+
+class CeleryQueue:
+    """``TurnQueue`` that sends each turn id to the app's broker as ``charlotte.run_turn``."""
+
+    def __init__(self, app: Celery) -> None:
+        self._app = app
+
+    def enqueue(self, turn_id: str) -> None:
+        """Publish the turn id; raises ``QueueUnavailable`` when the broker refuses it."""
+        try:
+            self._app.send_task(
+                TASK_NAME,
+                args=[turn_id],
+                retry=True,
+                retry_policy=dict(_PUBLISH_RETRY),
+            )
+        except (KombuError, OSError) as error:
+            raise QueueUnavailable() from error
+
+
+class _LazyRun:
+    """Builds the run function on first use, once, even with concurrent tasks."""
+
+    def __init__(self, factory: RunFactory) -> None:
+        self._factory = factory
+        self._run: Callable[[str], None] | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, turn_id: str) -> None:
+        with self._lock:
+            if self._run is None:
+                self._run = self._factory()
+            run = self._run
+        run(turn_id)
+
+
+def _runner_factory(settings: Settings) -> RunFactory:
+    def make() -> Callable[[str], None]:
+        # Imported here: a producer (the web process) never loads the model runtime.
+        from charlotte.runtime.runner import TurnRunner
+
+        return TurnRunner.from_settings(settings).run
+
+    return make

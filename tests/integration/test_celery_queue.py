@@ -1,0 +1,407 @@
+"""The Celery turn queue against a real Redis and a real worker process.
+
+Needs ``CHARLOTTE_TEST_REDIS_URL`` (skipped with the reason otherwise). The
+database both processes open is PostgreSQL when ``CHARLOTTE_TEST_DATABASE_URL``
+is set (a schema of its own), else a SQLite file in a temp folder. Each worker
+listens on a queue name of its own, runs on loopback, and is always ended in
+a ``finally``; every wait polls with a deadline.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+import pytest
+import sqlalchemy as sa
+from tests.support.celery_worker import BLOCK_OPS
+from tests.support.databases import POSTGRES_ENV, unique
+
+from charlotte.contrib.celery import (
+    TASK_NAME,
+    VISIBILITY_TIMEOUT_SECONDS,
+    CeleryQueue,
+    QueueUnavailable,
+    celery_app,
+    worker_app_from,
+)
+from charlotte.events import Event, EventTypes
+from charlotte.runtime import Turns
+from charlotte.runtime.guide import build_guide
+from charlotte.settings import Settings
+from charlotte.storage import (
+    DatabaseEventLog,
+    DatabasePageRepository,
+    SessionRecord,
+    SessionStore,
+    create_tables,
+    open_engine,
+    read_connection,
+    transaction,
+)
+
+REDIS_ENV: Final = "CHARLOTTE_TEST_REDIS_URL"
+ROOT: Final = Path(__file__).resolve().parents[2]
+WORKER_START: Final = 90.0  # a cold worker imports Celery and the model runtime
+TURN: Final = 60.0
+T = TypeVar("T")
+
+
+def _redis_url() -> str:
+    url = os.environ.get(REDIS_ENV, "").strip()
+    if not url:
+        pytest.skip(f"{REDIS_ENV} is not set: Celery/Redis tests skipped")
+    return url
+
+
+@dataclass(frozen=True)
+class Database:
+    """What both processes open: a URL, an optional PostgreSQL schema, and our engine."""
+
+    url: str
+    schema: str | None
+    engine: sa.Engine
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+    url = os.environ.get(POSTGRES_ENV, "").strip()
+    if not url:
+        path = tmp_path_factory.mktemp("celery") / "charlotte.db"
+        engine = open_engine(f"sqlite:///{path}")
+        create_tables(engine)
+        try:
+            yield Database(f"sqlite:///{path}", None, engine)
+        finally:
+            engine.dispose()
+        return
+    schema = f"charlotte_celery_{uuid.uuid4().hex[:12]}"
+    admin = open_engine(url)
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    engine = open_engine(url, schema=schema)
+    try:
+        create_tables(engine)
+        yield Database(url, schema, engine)
+    finally:
+        engine.dispose()
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        admin.dispose()
+
+
+class Worker:
+    """One ``tests.support.celery_worker`` process; its output goes to a file."""
+
+    def __init__(self, process: subprocess.Popen[bytes], log: Path) -> None:
+        self.process = process
+        self.log = log
+
+    def output(self) -> str:
+        text = self.log.read_text(encoding="utf-8", errors="replace")
+        return text[-4000:]
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup, no ack, no last heartbeat."""
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def end(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=15)
+
+
+@contextmanager
+def worker(
+    tmp: Path, database: Database, broker: str, queue: str, mode: str, **extra: str
+) -> Iterator[Worker]:
+    log = tmp / f"worker-{queue}.log"
+    command = [
+        sys.executable,
+        "-m",
+        "tests.support.celery_worker",
+        f"--database-url={database.url}",
+        f"--broker-url={broker}",
+        f"--queue={queue}",
+        f"--mode={mode}",
+        *(f"--{name.replace('_', '-')}={value}" for name, value in extra.items()),
+    ]
+    if database.schema is not None:
+        command.append(f"--schema={database.schema}")
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+        )
+    running = Worker(process, log)
+    try:
+        yield running
+    finally:
+        running.end()
+
+
+def wait_until(
+    check: Callable[[], T | None], timeout: float, what: str, w: Worker, *, dead: bool = False
+) -> T:
+    """Poll ``check`` until it returns something truthy; fail with the worker's output.
+
+    A worker that exits first fails the wait at once, unless it is ``dead`` on purpose.
+    """
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()
+    while True:
+        found = check()
+        if found:
+            return found
+        if not dead and w.process.poll() is not None:
+            pytest.fail(f"worker exited ({w.process.returncode}) before {what}:\n{w.output()}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout}s waiting for {what}:\n{w.output()}")
+        pause.wait(0.05)
+
+
+def open_session(engine: sa.Engine, *, brief: str = "A landing page for Rosa's Bakery") -> SessionRecord:
+    with transaction(engine) as conn:
+        return SessionStore().create(
+            conn,
+            tenant=unique("tenant"),
+            page=unique("page"),
+            created_by="ann",
+            brief=brief,
+            facts={"name": "Rosa's Bakery", "phone": "+1 555 0100"},
+            guide_hash=build_guide("").hash,
+        )
+
+
+def events(engine: sa.Engine, session: SessionRecord) -> list[Event]:
+    return DatabaseEventLog().read(engine, session.id, 0, 10_000)
+
+
+def draft(engine: sa.Engine, session: SessionRecord) -> tuple[dict[str, Any], int] | None:
+    with read_connection(engine) as conn:
+        return DatabasePageRepository().load_draft(conn, session.tenant, session.page)
+
+
+def ended(turns: Turns, turn_id: str) -> Callable[[], str | None]:
+    def check() -> str | None:
+        turn = turns.get(turn_id)
+        return None if turn is None or turn.active else turn.status
+
+    return check
+
+
+def _clear_queue(broker: str, queue: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(broker)
+    try:
+        client.delete(queue)
+    finally:
+        client.close()
+
+
+# -- configuration (no broker needed) ---------------------------------------------------
+
+
+def test_the_app_acks_late_never_requeues_a_lost_worker_and_speaks_json() -> None:
+    app = celery_app(Settings(broker_url="redis://127.0.0.1:1/0"), lambda: lambda _: None)
+
+    conf = app.conf
+    assert (conf.task_acks_late, conf.task_reject_on_worker_lost) == (True, False)
+    assert conf.broker_transport_options["visibility_timeout"] == VISIBILITY_TIMEOUT_SECONDS
+    assert VISIBILITY_TIMEOUT_SECONDS >= 6 * 3600
+    assert (conf.task_serializer, list(conf.accept_content)) == ("json", ["json"])
+    assert conf.worker_prefetch_multiplier == 1
+    task = app.tasks[TASK_NAME]
+    assert (task.acks_late, task.reject_on_worker_lost, task.ignore_result) == (True, False, True)
+
+
+def test_the_task_runs_the_factorys_function_built_once_and_contains_failures() -> None:
+    built: list[int] = []
+    ran: list[str] = []
+
+    def factory() -> Callable[[str], None]:
+        built.append(1)
+
+        def run(turn_id: str) -> None:
+            if turn_id == "bad":
+                raise RuntimeError("secret-host:5432")
+            ran.append(turn_id)
+
+        return run
+
+    app = celery_app(Settings(broker_url="redis://127.0.0.1:1/0"), factory)
+    task = app.tasks[TASK_NAME]
+
+    assert built == []  # a producer never builds the runner
+    for turn_id in ("t1", "bad", "t2"):
+        task.run(turn_id)
+    assert (ran, built) == (["t1", "t2"], [1])
+
+
+def test_a_worker_app_needs_a_broker_url() -> None:
+    with pytest.raises(ValueError):
+        worker_app_from(Settings(broker_url=None))
+    assert TASK_NAME in worker_app_from(Settings(broker_url="redis://127.0.0.1:1/0")).tasks
+
+
+def test_an_unreachable_broker_is_a_coded_error() -> None:
+    queue = CeleryQueue(celery_app(Settings(broker_url="redis://127.0.0.1:1/0")))
+
+    with pytest.raises(QueueUnavailable) as raised:
+        queue.enqueue("t1")
+
+    assert raised.value.code == "queue_unavailable"
+    assert "127.0.0.1" not in str(raised.value)
+
+
+def test_core_imports_without_celery() -> None:
+    probe = (
+        "import sys, charlotte, charlotte.runtime, charlotte.runtime.threads, "
+        "charlotte.runtime.sweeper; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('celery', 'kombu', 'redis')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.strip() == "[]"
+
+
+# -- a real worker ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def offline_worker(
+    database: Database, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Worker, CeleryQueue]]:
+    broker = _redis_url()
+    queue = f"charlotte-test-{uuid.uuid4().hex[:10]}"
+    app = celery_app(Settings(broker_url=broker), queue=queue)
+    try:
+        with worker(tmp_path_factory.mktemp("offline"), database, broker, queue, "offline") as w:
+            yield w, CeleryQueue(app)
+    finally:
+        _clear_queue(broker, queue)
+
+
+@pytest.mark.redis
+@pytest.mark.slow
+def test_a_worker_process_runs_a_full_turn(
+    database: Database, offline_worker: tuple[Worker, CeleryQueue]
+) -> None:
+    w, queue = offline_worker
+    turns = Turns(database.engine, queue)
+    session = open_session(database.engine)
+
+    turn = turns.send(session.id, session.tenant, "Build the bakery landing page", "ann")
+
+    assert wait_until(ended(turns, turn.id), WORKER_START + TURN, "the turn to end", w) == "finished"
+    log = events(database.engine, session)
+    types = [e.type for e in log]
+    assert types[:2] == [EventTypes.TURN_QUEUED, EventTypes.TURN_STARTED]
+    assert types[-1] == EventTypes.TURN_FINISHED
+    assert EventTypes.PAGE_CHANGED in types and EventTypes.RUN_FAILED not in types
+    assert [e.seq for e in log] == list(range(1, len(log) + 1))
+    stored = draft(database.engine, session)
+    assert stored is not None and stored[1] > 0 and stored[0]["nodes"]
+
+
+@pytest.mark.redis
+@pytest.mark.slow
+def test_a_turn_delivered_three_times_runs_once(
+    database: Database, offline_worker: tuple[Worker, CeleryQueue]
+) -> None:
+    w, queue = offline_worker
+    turns = Turns(database.engine, queue)
+    session = open_session(database.engine)
+    marker_session = open_session(database.engine)
+
+    turn = turns.send(session.id, session.tenant, "Build the bakery landing page", "ann")
+    queue.enqueue(turn.id)
+    queue.enqueue(turn.id)
+    # One worker, one message at a time, first in first out: once this later
+    # turn has ended, both extra deliveries have been handled.
+    marker = turns.send(marker_session.id, marker_session.tenant, "Build it", "ann")
+
+    assert wait_until(ended(turns, marker.id), WORKER_START + 2 * TURN, "the marker turn", w)
+    finished = turns.get(turn.id)
+    assert finished is not None and finished.status == "finished"
+    types = [e.type for e in events(database.engine, session)]
+    assert types.count(EventTypes.TURN_STARTED) == 1
+    assert types.count(EventTypes.TURN_FINISHED) == 1
+    assert types.count(EventTypes.RUN_STARTED) == 1
+
+
+@pytest.mark.redis
+@pytest.mark.slow
+def test_a_worker_killed_mid_turn_is_swept_worker_lost_and_never_rerun(
+    database: Database, tmp_path: Path
+) -> None:
+    broker = _redis_url()
+    queue_name = f"charlotte-test-{uuid.uuid4().hex[:10]}"
+    queue = CeleryQueue(celery_app(Settings(broker_url=broker), queue=queue_name))
+    # The worker beats every 0.2 s; 2 s without a beat means it is gone.
+    turns = Turns(database.engine, queue, heartbeat_timeout=timedelta(seconds=2))
+    session = open_session(database.engine)
+    reached = tmp_path / "reached"
+    try:
+        with worker(
+            tmp_path, database, broker, queue_name, "block", reached=str(reached), heartbeat_seconds="0.2"
+        ) as w:
+            turn = turns.send(session.id, session.tenant, "Build it", "ann")
+            wait_until(reached.exists, WORKER_START + TURN, "the turn to block in its tool call", w)
+            # Alive and beating: the sweeper leaves it alone.
+            assert turns.sweep() == []
+            running = turns.get(turn.id)
+            assert running is not None and running.status == "running"
+
+            w.kill()
+
+            swept = wait_until(
+                lambda: [t for t in turns.sweep() if t == turn.id], TURN, "the sweep", w, dead=True
+            )
+    finally:
+        _clear_queue(broker, queue_name)
+
+    assert swept == [turn.id]
+    lost = turns.get(turn.id)
+    assert lost is not None and (lost.status, lost.error_code) == ("failed", "worker_lost")
+    log = events(database.engine, session)
+    assert [(e.type, dict(e.payload)) for e in log][-1] == (
+        EventTypes.RUN_FAILED,
+        {"code": "worker_lost"},
+    )
+    assert [e.type for e in log].count(EventTypes.PAGE_CHANGED) == 1
+    # Exactly the committed tool write: one applied batch, its two nodes.
+    stored = draft(database.engine, session)
+    assert stored is not None
+    document, revision = stored
+    assert revision == len(BLOCK_OPS)
+    assert set(document["nodes"]) == {"hero", "title"}
+    assert document["nodes"]["title"]["props"]["content"] == "Rosa's Bakery"
+    # Never re-run, and the session takes a new turn.
+    assert turns.claim(turn.id) is None
+    again = Turns(database.engine, _Dropped()).send(session.id, session.tenant, "Try again", "ann")
+    assert again.status == "queued"
+
+
+class _Dropped:
+    """A queue that keeps the turn (no worker is listening any more)."""
+
+    def enqueue(self, turn_id: str) -> None:
+        return None

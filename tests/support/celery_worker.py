@@ -1,0 +1,137 @@
+"""A Celery worker process for the integration tests: ``python -m tests.support.celery_worker``.
+
+It builds ``Settings`` from its own arguments (nothing from the environment)
+and runs ``celery_app(...).worker_main`` with the solo pool, so the process
+that runs a turn is this very process (a SIGKILL ends the turn's worker).
+
+Modes, i.e. what runs a delivered turn:
+
+- ``claim``: claim the turn and finish it (no model): the queue plumbing alone.
+- ``offline``: ``TurnRunner.from_settings`` with the offline model.
+- ``block``: a scripted model that makes one ``cms_apply`` and then, while
+  planning its next tool call, touches ``--reached`` and waits forever (the
+  test kills the worker there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from charlotte.contrib.celery import celery_app
+from charlotte.runtime import InlineQueue, Turns
+from charlotte.settings import Settings
+from charlotte.storage import open_engine
+
+#: What the blocked turn wrote before it blocked (the test checks the draft holds exactly this).
+BLOCK_OPS: list[dict[str, Any]] = [
+    {"t": "insert_node", "node": {"id": "hero", "type": "section", "parent": None}},
+    {
+        "t": "insert_node",
+        "node": {
+            "id": "title",
+            "type": "heading",
+            "parent": "hero",
+            "props": {"content": "Rosa's Bakery", "level": 1},
+        },
+    },
+]
+
+
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--database-url", required=True)
+    parser.add_argument("--schema", default=None, help="PostgreSQL schema holding the tables")
+    parser.add_argument("--broker-url", required=True)
+    parser.add_argument("--queue", required=True)
+    parser.add_argument("--mode", choices=("claim", "offline", "block"), required=True)
+    parser.add_argument("--reached", type=Path, default=None)
+    parser.add_argument("--heartbeat-seconds", type=float, default=0.2)
+    return parser.parse_args(argv)
+
+
+def _block_until_killed(reached: Path) -> Callable[[list[Any]], dict[str, Any]]:
+    def arguments(results: list[Any]) -> dict[str, Any]:
+        reached.write_text(str(os.getpid()), encoding="utf-8")
+        # Never set: the test SIGKILLs this process; the bound only keeps an
+        # orphan from living for ever.
+        threading.Event().wait(600)
+        return {}
+
+    return arguments
+
+
+def _run_factory(
+    options: argparse.Namespace, settings: Settings, engine: sa.Engine
+) -> Callable[[], Callable[[str], None]]:
+    if options.mode == "claim":
+
+        def claim_only() -> Callable[[str], None]:
+            turns = Turns(engine, InlineQueue(lambda _: None))
+
+            def run(turn_id: str) -> None:
+                if turns.claim(turn_id) is not None:
+                    turns.finish(turn_id, ready=False)
+
+            return run
+
+        return claim_only
+
+    def runner() -> Callable[[str], None]:
+        from charlotte.runtime.runner import TurnRunner
+
+        model_factory = None
+        if options.mode == "block":
+            from charlotte.testing import ScriptedModel, ToolCall
+
+            reached: Path = options.reached
+
+            def model_factory() -> ScriptedModel:
+                return ScriptedModel(
+                    [
+                        ToolCall("cms_apply", {"basedOn": 0, "ops": BLOCK_OPS}),
+                        ToolCall("cms_read", _block_until_killed(reached)),
+                    ]
+                )
+
+        return TurnRunner.from_settings(settings, engine=engine, model_factory=model_factory).run
+
+    return runner
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Start the worker; returns only when it is shut down."""
+    options = _arguments(argv)
+    settings = Settings(
+        database_url=options.database_url,
+        broker_url=options.broker_url,
+        queue="celery",
+        model="offline",
+        heartbeat_seconds=options.heartbeat_seconds,
+        heartbeat_timeout_seconds=options.heartbeat_seconds * 5,
+    )
+    engine = open_engine(settings.database_url, schema=options.schema)
+    app = celery_app(settings, _run_factory(options, settings, engine), queue=options.queue)
+    app.worker_main(
+        [
+            "worker",
+            "--pool=solo",
+            "--concurrency=1",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            f"--queues={options.queue}",
+            f"--hostname=charlotte-test-{os.getpid()}@localhost",
+        ]
+    )
+
+
+if __name__ == "__main__":
+    main()
