@@ -314,7 +314,10 @@ def _finish(t: _Transcript, plan: PagePlan) -> _Call:
     if (checked is None or checked[0] < last_write) and t.count("cms_check") < MAX_CHECKS:
         return _Call("cms_check")
     now = _page_now(t)
-    if checked is not None and now is not None:
+    if now is None:
+        # Never read the page: saying it is ready would vouch for a page unseen.
+        return _Call(None, text=_final(t, plan))
+    if checked is not None:
         first_check = next(i for i, e in enumerate(t.turn) if e.name == "cms_check")
         assert checked[1].result is not None
         ops = _fixes(checked[1].result.get("findings"), now[0], plan)
@@ -327,7 +330,10 @@ def _finish(t: _Transcript, plan: PagePlan) -> _Call:
     if got is None and t.count("cms_get") < MAX_READS:
         return _Call("cms_get", {"depth": 1})
     present = [n.get("id") for n in _nodes(got[1].result if got else None)]
-    return _Call("cms_ready", {"summary": plan.summary([p for p in present if isinstance(p, str)])})
+    found = t.last_ok("cms_find")
+    total = found[1].result.get("total") if found and found[1].result else None
+    summary = plan.summary([p for p in present if isinstance(p, str)], total if type(total) is int else None)
+    return _Call("cms_ready", {"summary": summary})
 
 
 def _nodes(result: Mapping[str, Any] | None) -> list[dict[str, Any]]:

@@ -26,6 +26,7 @@ MAX_NAME: Final = 60
 MAX_ITEMS: Final = 12
 _MAX_TEXT: Final = 2_000
 _HEADING_LIMIT: Final = 80
+_LINK_TEXT: Final = 300
 
 Op = dict[str, Any]
 
@@ -56,13 +57,14 @@ class PagePlan:
     subheading: str
     batches: tuple[Batch, ...]
 
-    def summary(self, present: Sequence[str]) -> str:
-        """A short summary of what the page holds (``present``: root ids on the page)."""
+    def summary(self, present: Sequence[str], mentions: int | None) -> str:
+        """A short summary: the sections on the page (``present``: its root ids), name mentions."""
         titles = [b.title for b in self.batches if b.root in present]
-        listed = ", ".join(titles) if titles else "no sections"
+        listed = ", ".join(titles) if titles else "no sections of its own"
+        named = "" if mentions is None else f" The name appears in {mentions} places."
         return (
-            f"Landing page for {self.name}: {listed}. The copy states only what the brief "
-            "and the facts say; the checks report no errors."
+            f"Landing page for {self.name}: {listed}.{named} The copy states only what the "
+            "brief and the facts say; the checks report no errors."
         )[:500]
 
 
@@ -88,8 +90,12 @@ _KINDS: tuple[_Kind, ...] = (
           "See what {name} can do for you."),
     _Kind("about", "About us", r"about(?!\s+\d)|our story", ("about", "story", "about_us"),
           "Learn more about {name}."),
-    _Kind("team", "Team", r"team|staff|people", ("team", "staff", "people"),
+    _Kind("team", "Team", r"team|our\s+staff", ("team", "staff", "people"),
           "Meet the people behind {name}."),
+    _Kind("testimonials", "What people say", r"testimonials|reviews", ("testimonials", "reviews"),
+          "Tell us what you think of {name}."),
+    _Kind("faq", "Questions", r"faqs?|questions", ("faq", "faqs", "questions"),
+          "Send us your questions about {name}."),
     _Kind("hours", "Opening hours", r"opening\s+hours|opening\s+times|hours",
           ("opening_hours", "hours", "opening_times"),
           "Get in touch to ask when we are open."),
@@ -314,7 +320,7 @@ def _section(section: Section, index: int, name: str, facts: Mapping[str, Any], 
     if section.kind == "contact":
         contacts = _contact_items(facts)
         for label, words, href in contacts:
-            if href:
+            if href and len(words) <= _LINK_TEXT:
                 b.node(f"{sid}-{label}", "link", sid, "link", {"content": words, "href": href})
             else:
                 b.words(f"{sid}-{label}", sid, words)

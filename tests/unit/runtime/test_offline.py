@@ -10,15 +10,21 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic_ai import Agent, AgentRunResult, RunContext, Tool
 from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart, ToolReturnPart
 
+from charlotte.checks import PageChecks
+from charlotte.page.assets import InMemoryAssetLibrary
+from charlotte.page.model import empty_doc
 from charlotte.page.node_types import ID_PATTERN, MAX_OPS_PER_APPLY
 from charlotte.page.session import PageSession
+from charlotte.policy import AssetPolicy
 from charlotte.runtime.offline import MAX_FAILURES, offline_model
 from charlotte.runtime.offline_copy import business_name, plan_page
 from charlotte.storage import SessionRecord, SessionStore, transaction
-from charlotte.tools import PageTools, ToolBinding
+from charlotte.tools import PageTools, ToolBinding, fact_texts, failure
 from charlotte.workspace import SiteLinks, Workspace
 
 BAKERY = (
@@ -193,6 +199,9 @@ def test_every_step_is_a_real_tool_call_with_basedon_from_the_previous_result(
         assert len(exchanges[i][1]["ops"]) <= MAX_OPS_PER_APPLY
     ready = exchanges[-1][2]
     assert ready["ready"] is True and "Crumb & Co" in ready["summary"]
+    found = next(r for name, _, r in exchanges if name == "cms_find")
+    assert found["total"] >= 3 and f"appears in {found['total']} places" in ready["summary"]
+    assert "menu, about us, opening hours" in ready["summary"]
     last = result.all_messages()[-1]
     assert isinstance(last, ModelResponse) and last.finish_reason == "stop"
 
@@ -393,3 +402,81 @@ def test_plan_without_brief_or_facts_is_still_a_page() -> None:
     plan = plan_page("", None)
     assert plan.name == "Welcome"
     assert [b.root for b in plan.batches] == ["hero", "call-to-action", "contact"]
+
+
+def test_a_refused_batch_is_skipped_and_the_rest_is_built(make: Callable[..., Harness]) -> None:
+    h = make(*BAKERY)
+    # A person's node already holds an id the menu batch needs: that batch is refused.
+    h.human_edit(
+        [
+            {"t": "insert_node", "node": {"id": "specials", "type": "section", "parent": None}},
+            {"t": "insert_node", "node": {"id": "menu-heading", "type": "heading", "parent": "specials",
+                                          "props": {"content": "Specials", "level": 2}}},
+        ]
+    )
+
+    result = h.run()
+
+    refused = [r["error"] for n, _, r in _exchanges(result.all_messages()) if n == "cms_apply" and r.get("isError")]
+    assert [e["code"] for e in refused] == ["duplicate_id"]
+    nodes = h.doc()["nodes"]
+    assert "menu" not in nodes and {"hero", "about-us", "opening-hours", "contact"} <= set(nodes)
+    assert h.calls[-1] == "cms_ready" and "ready for review" in result.output
+
+
+def test_a_page_it_cannot_read_is_never_called_ready(make: Callable[..., Harness]) -> None:
+    h = make(*BAKERY)
+    tools = h.tools
+
+    class NoOutline:
+        def definitions(self) -> Any:
+            return tools.definitions()
+
+        def call(self, name: str, args: Any, binding: ToolBinding) -> Any:
+            if name == "cms_outline":
+                return failure("not_found", None)
+            return tools.call(name, args, binding)
+
+    h.tools = NoOutline()  # type: ignore[assignment]
+
+    result = h.run()
+
+    assert h.calls.count("cms_outline") == 2
+    assert "cms_apply" not in h.calls and "cms_ready" not in h.calls
+    assert "not ready" in result.output
+
+
+_WORDS = st.sampled_from(
+    ["fresh", "bread", "Leeds", "cakes", "friendly", "open", "daily", "local", "team", "menu",
+     "pricing", "about us", "contact", "reviews", "faq", "opening hours", "services", "features"]
+)
+_VALUE = st.one_of(
+    st.sampled_from(["£4.50", "$9/month", "Mon-Fri 8:00-17:00", "0113 496 0321", "hi@shop.test",
+                     "12 High Street", "Seeded rye", "Great coffee", "since 1998", "20% off"]),
+    st.text(st.characters(whitelist_categories=("Ll", "Lu")), min_size=1, max_size=30),
+)
+_FACTS = st.dictionaries(
+    st.sampled_from(["name", "tagline", "menu", "pricing", "team", "hours", "phone", "email",
+                     "address", "about", "reviews", "faq", "services", "features", "Extra"]),
+    st.one_of(
+        _VALUE,
+        st.lists(_VALUE, max_size=5),
+        st.dictionaries(_VALUE, _VALUE, max_size=5),
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(_WORDS, max_size=12), facts=_FACTS)
+def test_any_plan_is_a_valid_page_whose_checks_report_no_errors(words: list[str], facts: dict[str, Any]) -> None:
+    brief = "Oak & Ash is a " + " ".join(words) + "."
+    plan = plan_page(brief, facts)
+    page = PageSession(empty_doc("home"))
+    for batch in plan.batches:
+        page.apply(list(batch.ops), based_on=page.revision, actor="agent", fill_defaults=True)
+    PageSession(page.doc)  # reloads: the whole document is valid
+    AssetPolicy(InMemoryAssetLibrary()).assert_doc(page.doc)
+    findings = PageChecks(facts=fact_texts(facts), brief=brief).run(page.doc)
+    assert [f for f in findings if f.severity == "error"] == []
+    assert not [f for f in findings if f.check == "facts"]
