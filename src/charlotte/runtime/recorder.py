@@ -1,0 +1,255 @@
+"""``StreamRecorder``: turns a model run's stream events into session log events.
+
+One recorder serves one turn (all its runs). Every append is a short write
+transaction of its own, so a browser following the log sees the run live.
+
+- Text parts and text deltas are buffered and written as one coalesced
+  ``text.delta`` when the buffer reaches ``flush_chars``, when
+  ``flush_seconds`` passed since its first character, or before any other
+  event is written (the log keeps the order the model produced).
+- ``FunctionToolCallEvent`` → ``tool.called`` (arguments decoded from JSON
+  when the model sent text; the raw text when it is not a JSON object).
+- ``FunctionToolResultEvent`` → ``tool.result`` from the tool's result dict
+  (``isError``, ``revision``, ``error.code``); the model library's own retry
+  (arguments it could not validate) → ``is_error`` with ``invalid_arguments``.
+- Everything else is ignored.
+
+No exception message ever reaches an event: failures are recorded by code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+import sqlalchemy as sa
+from pydantic_ai.messages import (
+    FunctionToolCallEvent,
+    FunctionToolResultEvent,
+    PartDeltaEvent,
+    PartStartEvent,
+    RetryPromptPart,
+    TextPart,
+    TextPartDelta,
+    ToolCallPart,
+)
+
+from charlotte.events import AGENT_ACTOR, EventTypes
+from charlotte.storage import DatabaseEventLog, EventLog, transaction
+
+__all__ = ["CODE_PATTERN", "READY_TOOL", "StreamRecorder", "failure_code"]
+
+#: What a ``run.failed`` or ``tool.result`` code looks like (the event schema's pattern).
+CODE_PATTERN: Final = re.compile(r"[a-z][a-z0-9_]{0,63}")
+#: The tool whose successful result marks the turn's page ready for review.
+READY_TOOL: Final = "cms_ready"
+
+_MAX_LABEL: Final = 128  # tool name and call id bounds of the event schema
+_MAX_REASON: Final = 32  # run.finished reason bound
+# Outcomes of a tool call that never produced a result dict.
+_OUTCOME_CODES: Final[Mapping[str, str]] = {
+    "retried": "invalid_arguments",
+    "failed": "tool_failed",
+    "denied": "tool_denied",
+    "interrupted": "tool_interrupted",
+}
+
+
+def failure_code(code: object, default: str = "run_failed") -> str:
+    """``code`` when it is a stable code (``^[a-z][a-z0-9_]{0,63}$``), else ``default``."""
+    if isinstance(code, str) and CODE_PATTERN.fullmatch(code):
+        return code
+    return default
+
+
+class StreamRecorder:
+    """Records one turn's model stream events in the session's log (see module docstring).
+
+    ``ready`` becomes True once a ``cms_ready`` call succeeded; ``tool_calls``
+    counts the tool calls the model made.
+    """
+
+    def __init__(
+        self,
+        engine: sa.Engine,
+        session_id: str,
+        tenant: str,
+        *,
+        events: EventLog | None = None,
+        flush_chars: int = 200,
+        flush_seconds: float = 0.25,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if flush_chars < 1 or flush_seconds < 0:
+            raise ValueError("flush_chars must be >= 1 and flush_seconds >= 0")
+        self._engine = engine
+        self._session_id = session_id
+        self._tenant = tenant
+        self._events: EventLog = events if events is not None else DatabaseEventLog()
+        self._flush_chars = flush_chars
+        self._flush_seconds = flush_seconds
+        self._clock = clock
+        self._buffer: list[str] = []
+        self._buffered = 0
+        self._first_at = 0.0
+        self._turn_id: str | None = None
+        # A failure result may carry no revision (an unbound call) but the
+        # event needs one: the last revision a result reported stands in.
+        self._revision = 0
+        self.ready = False
+        self.tool_calls = 0
+
+    # -- run boundaries ------------------------------------------------------------
+
+    def run_started(self, run: int, turn_id: str) -> None:
+        """Record ``run.started`` for run number ``run`` (1 = first) of ``turn_id``."""
+        _check_run(run)
+        self._turn_id = turn_id
+        self._write(EventTypes.RUN_STARTED, {"turn_id": turn_id, "run": run})
+
+    def run_finished(self, run: int, reason: str) -> None:
+        """Flush pending text, then record ``run.finished`` with the model's finish ``reason``."""
+        _check_run(run)
+        if self._turn_id is None:
+            raise RuntimeError("run_finished before run_started")
+        if not isinstance(reason, str) or not reason:
+            reason = "unknown"
+        payload = {"turn_id": self._turn_id, "run": run, "reason": reason[:_MAX_REASON]}
+        self._write(EventTypes.RUN_FINISHED, payload)
+
+    def run_failed(self, code: str) -> None:
+        """Flush pending text, then record ``run.failed`` with ``code`` (``run_failed`` when not a code)."""
+        self._write(EventTypes.RUN_FAILED, {"code": failure_code(code)})
+
+    # -- stream events -------------------------------------------------------------
+
+    def record(self, event: object) -> None:
+        """Record one pydantic-ai stream event (text is buffered; unknown kinds are ignored)."""
+        if isinstance(event, PartStartEvent):
+            if isinstance(event.part, TextPart):
+                self._text(event.part.content)
+        elif isinstance(event, PartDeltaEvent):
+            if isinstance(event.delta, TextPartDelta):
+                self._text(event.delta.content_delta)
+        elif isinstance(event, FunctionToolCallEvent):
+            self.tool_calls += 1
+            self._write(EventTypes.TOOL_CALLED, _called(event.part))
+        elif isinstance(event, FunctionToolResultEvent):
+            self._write(EventTypes.TOOL_RESULT, self._result(event.part))
+
+    def flush(self) -> None:
+        """Write the buffered text as one ``text.delta`` (nothing when the buffer is empty)."""
+        if not self._buffer:
+            return
+        text = "".join(self._buffer)
+        # Emptied before writing: should the write fail, the run.failed that
+        # follows must not fail again on the same text.
+        self._buffer.clear()
+        self._buffered = 0
+        self._append(EventTypes.TEXT_DELTA, {"text": text})
+
+    # -- internals -----------------------------------------------------------------
+
+    def _text(self, chunk: str) -> None:
+        if not chunk:
+            return
+        if not self._buffer:
+            self._first_at = self._clock()
+        self._buffer.append(chunk)
+        self._buffered += len(chunk)
+        if (
+            self._buffered >= self._flush_chars
+            or self._clock() - self._first_at >= self._flush_seconds
+        ):
+            self.flush()
+
+    def _write(self, type: str, payload: Mapping[str, Any]) -> None:
+        self.flush()
+        self._append(type, payload)
+
+    def _append(self, type: str, payload: Mapping[str, Any]) -> None:
+        with transaction(self._engine) as conn:
+            self._events.append(
+                conn, self._session_id, type, payload, actor=AGENT_ACTOR, tenant=self._tenant
+            )
+
+    def _result(self, part: object) -> dict[str, Any]:
+        name = _label(getattr(part, "tool_name", None), "unknown")
+        call_id = _label(getattr(part, "tool_call_id", None), "unknown")
+        is_error, revision, code = self._outcome(part)
+        if revision is not None:
+            self._revision = revision
+        payload: dict[str, Any] = {
+            "name": name,
+            "call_id": call_id,
+            "is_error": is_error,
+            "revision": self._revision,
+        }
+        if is_error:
+            payload["code"] = code
+        elif name == READY_TOOL:
+            self.ready = True
+        return payload
+
+    @staticmethod
+    def _outcome(part: object) -> tuple[bool, int | None, str]:
+        """``(is_error, revision or None, code)`` of a tool return part."""
+        if isinstance(part, RetryPromptPart):
+            return True, None, "invalid_arguments"
+        outcome = getattr(part, "outcome", "success")
+        if outcome in _OUTCOME_CODES:
+            return True, None, _OUTCOME_CODES[outcome]
+        result = _decoded(getattr(part, "content", None))
+        if not isinstance(result, dict):
+            # Not one of our tools' results: nothing to read a revision or code from.
+            return False, None, ""
+        revision = result.get("revision")
+        known = revision if type(revision) is int and revision >= 0 else None
+        if result.get("isError") is True:
+            error = result.get("error")
+            code = error.get("code") if isinstance(error, dict) else None
+            return True, known, failure_code(code, "tool_failed")
+        return False, known, ""
+
+
+def _check_run(run: int) -> None:
+    # The event schema numbers runs from 1; a 0 would be logged as an invalid event.
+    if type(run) is not int or run < 1:
+        raise ValueError("run numbers start at 1")
+
+
+def _called(part: ToolCallPart) -> dict[str, Any]:
+    args = part.args
+    arguments: dict[str, Any] | str
+    if args is None or args == "":
+        arguments = {}
+    elif isinstance(args, str):
+        decoded = _decoded(args)
+        # The schema allows the raw text when it is not a JSON object.
+        arguments = decoded if isinstance(decoded, dict) else args
+    else:
+        arguments = args
+    return {
+        "name": _label(part.tool_name, "unknown"),
+        "call_id": _label(part.tool_call_id, "unknown"),
+        "arguments": arguments,
+    }
+
+
+def _decoded(value: object) -> object:
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except (ValueError, RecursionError):
+        return value
+
+
+def _label(value: object, default: str) -> str:
+    # The model chooses names and call ids; the event schema bounds them.
+    if not isinstance(value, str) or not value:
+        return default
+    return value[:_MAX_LABEL]

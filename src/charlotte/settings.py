@@ -1,0 +1,128 @@
+"""``Settings``: the one object every part of charlotte takes its configuration from.
+
+charlotte never reads process-global configuration. A host builds one
+``Settings`` (or lets the CLI build it with ``Settings.from_env(os.environ)``)
+and hands it to ``Charlotte(...)``.
+
+>>> Settings(queue="inline", max_continuations=1).queue
+'inline'
+>>> Settings.from_env({"CHARLOTTE_MODEL": "openai:gpt-4o"}).model
+'openai:gpt-4o'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+__all__ = ["ENV_VARIABLES", "QUEUES", "Settings"]
+
+#: The turn queues a ``Settings.queue`` may name.
+QUEUES: Final[tuple[str, ...]] = ("inline", "thread", "celery")
+
+#: Environment variable → ``Settings`` field, as ``from_env`` reads them.
+ENV_VARIABLES: Final[Mapping[str, str]] = {
+    "CHARLOTTE_DATABASE_URL": "database_url",
+    "CHARLOTTE_MODEL": "model",
+    "CHARLOTTE_QUEUE": "queue",
+    "CHARLOTTE_BROKER_URL": "broker_url",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """charlotte's configuration; every field is checked when the object is made (``ValueError``)."""
+
+    database_url: str = "sqlite:///./.charlotte/charlotte.db"
+    model: str = "offline"
+    queue: str = "thread"
+    max_continuations: int = 2
+    broker_url: str | None = None
+    site_origin: str = "https://site.invalid"
+    allowed_origins: tuple[str, ...] = ()
+    brand_rules: str = ""
+    request_limit: int = 50
+    tool_calls_limit: int = 200
+    total_tokens_limit: int | None = None
+    heartbeat_seconds: float = 5.0
+    heartbeat_timeout_seconds: float = 120.0
+    thread_workers: int = 2
+    telemetry: bool = False
+    text_flush_chars: int = 200
+    text_flush_seconds: float = 0.25
+
+    def __post_init__(self) -> None:
+        _text("database_url", self.database_url)
+        _text("model", self.model)
+        if self.queue not in QUEUES:
+            raise ValueError(f"queue must be one of {', '.join(QUEUES)}")
+        if self.broker_url is not None:
+            _text("broker_url", self.broker_url)
+        _text("site_origin", self.site_origin)
+        # A list is accepted for convenience; stored as a tuple so the object stays hashable.
+        object.__setattr__(self, "allowed_origins", _origins(self.allowed_origins))
+        if not isinstance(self.brand_rules, str):
+            raise ValueError("brand_rules must be a string")
+        _int("max_continuations", self.max_continuations, minimum=0)
+        _int("request_limit", self.request_limit, minimum=1)
+        _int("tool_calls_limit", self.tool_calls_limit, minimum=1)
+        if self.total_tokens_limit is not None:
+            _int("total_tokens_limit", self.total_tokens_limit, minimum=1)
+        _int("thread_workers", self.thread_workers, minimum=1)
+        _int("text_flush_chars", self.text_flush_chars, minimum=1)
+        _seconds("heartbeat_seconds", self.heartbeat_seconds, positive=True)
+        _seconds("heartbeat_timeout_seconds", self.heartbeat_timeout_seconds, positive=True)
+        _seconds("text_flush_seconds", self.text_flush_seconds, positive=False)
+        # A worker beats every heartbeat_seconds; a timeout shorter than that
+        # would make the sweeper fail healthy turns.
+        if self.heartbeat_timeout_seconds <= self.heartbeat_seconds:
+            raise ValueError("heartbeat_timeout_seconds must be greater than heartbeat_seconds")
+        if not isinstance(self.telemetry, bool):
+            raise ValueError("telemetry must be a bool")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
+        """Settings from ``CHARLOTTE_DATABASE_URL``, ``_MODEL``, ``_QUEUE`` and ``_BROKER_URL``.
+
+        Unset or blank variables keep the defaults; ``overrides`` (field names)
+        win over the environment. The library itself never reads ``os.environ``:
+        the caller passes it.
+        """
+        values: dict[str, Any] = {}
+        for variable, field in ENV_VARIABLES.items():
+            value = environ.get(variable, "").strip()
+            if value:
+                values[field] = value
+        values.update(overrides)
+        return cls(**values)
+
+
+def _text(name: str, value: object) -> None:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must be a non-empty string")
+
+
+def _int(name: str, value: object, *, minimum: int) -> None:
+    # bool is an int subclass; True is not a count.
+    if type(value) is not int or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}")
+
+
+def _seconds(name: str, value: object, *, positive: bool) -> None:
+    if type(value) not in (int, float):
+        raise ValueError(f"{name} must be a number of seconds")
+    assert isinstance(value, int | float)
+    if value != value or value == float("inf"):
+        raise ValueError(f"{name} must be finite")
+    if value < 0 or (positive and value == 0):
+        raise ValueError(f"{name} must be {'> 0' if positive else '>= 0'}")
+
+
+def _origins(value: object) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise ValueError("allowed_origins must be a sequence of origin strings")
+    origins = tuple(value)
+    for origin in origins:
+        _text("allowed_origins item", origin)
+    return origins

@@ -1,0 +1,128 @@
+"""Settings: defaults, range checks, and building from an environment mapping."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from charlotte.settings import ENV_VARIABLES, QUEUES, Settings
+
+
+def test_defaults() -> None:
+    settings = Settings()
+    assert settings.database_url == "sqlite:///./.charlotte/charlotte.db"
+    assert settings.model == "offline"
+    assert settings.queue == "thread"
+    assert settings.max_continuations == 2
+    assert settings.broker_url is None
+    assert settings.site_origin == "https://site.invalid"
+    assert settings.allowed_origins == ()
+    assert settings.brand_rules == ""
+    assert (settings.request_limit, settings.tool_calls_limit) == (50, 200)
+    assert settings.total_tokens_limit is None
+    assert (settings.heartbeat_seconds, settings.heartbeat_timeout_seconds) == (5.0, 120.0)
+    assert settings.thread_workers == 2
+    assert settings.telemetry is False
+    assert (settings.text_flush_chars, settings.text_flush_seconds) == (200, 0.25)
+
+
+def test_frozen_and_slotted() -> None:
+    settings = Settings()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.model = "openai:gpt-4o"  # type: ignore[misc]
+    assert not hasattr(settings, "__dict__")
+    assert hash(settings) == hash(Settings())
+
+
+@pytest.mark.parametrize("queue", QUEUES)
+def test_every_queue_is_accepted(queue: str) -> None:
+    assert Settings(queue=queue).queue == queue
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("queue", "redis"),
+        ("queue", ""),
+        ("database_url", ""),
+        ("model", "  "),
+        ("broker_url", ""),
+        ("site_origin", ""),
+        ("allowed_origins", "https://a.example"),
+        ("allowed_origins", ("https://a.example", "")),
+        ("brand_rules", None),
+        ("max_continuations", -1),
+        ("max_continuations", True),
+        ("max_continuations", 1.5),
+        ("request_limit", 0),
+        ("tool_calls_limit", 0),
+        ("total_tokens_limit", 0),
+        ("thread_workers", 0),
+        ("text_flush_chars", 0),
+        ("heartbeat_seconds", 0),
+        ("heartbeat_seconds", float("nan")),
+        ("heartbeat_timeout_seconds", 5.0),
+        ("heartbeat_timeout_seconds", float("inf")),
+        ("text_flush_seconds", -0.1),
+        ("text_flush_seconds", "0.25"),
+        ("telemetry", 1),
+    ],
+)
+def test_out_of_range_values_are_refused(field: str, value: Any) -> None:
+    with pytest.raises(ValueError, match=field.split("_")[0]):
+        Settings(**{field: value})
+
+
+def test_queue_error_names_the_choices() -> None:
+    with pytest.raises(ValueError, match="inline, thread, celery"):
+        Settings(queue="rq")
+
+
+def test_edges_are_accepted() -> None:
+    settings = Settings(
+        max_continuations=0,
+        total_tokens_limit=1,
+        text_flush_seconds=0,
+        heartbeat_seconds=1,
+        heartbeat_timeout_seconds=1.5,
+        allowed_origins=["https://maps.example.com"],  # type: ignore[arg-type]
+    )
+    assert settings.allowed_origins == ("https://maps.example.com",)
+
+
+def test_from_env_reads_the_four_variables() -> None:
+    environ = {
+        "CHARLOTTE_DATABASE_URL": "postgresql+psycopg://u@db/charlotte",
+        "CHARLOTTE_MODEL": "anthropic:claude-x",
+        "CHARLOTTE_QUEUE": "celery",
+        "CHARLOTTE_BROKER_URL": "redis://127.0.0.1:6379/0",
+        "CHARLOTTE_TELEMETRY": "1",  # not one of ours: ignored
+        "PATH": "/usr/bin",
+    }
+    settings = Settings.from_env(environ)
+    assert settings == Settings(
+        database_url="postgresql+psycopg://u@db/charlotte",
+        model="anthropic:claude-x",
+        queue="celery",
+        broker_url="redis://127.0.0.1:6379/0",
+    )
+    assert set(ENV_VARIABLES) == {
+        "CHARLOTTE_DATABASE_URL",
+        "CHARLOTTE_MODEL",
+        "CHARLOTTE_QUEUE",
+        "CHARLOTTE_BROKER_URL",
+    }
+
+
+def test_from_env_keeps_defaults_for_unset_or_blank() -> None:
+    assert Settings.from_env({}) == Settings()
+    assert Settings.from_env({"CHARLOTTE_MODEL": " ", "CHARLOTTE_BROKER_URL": ""}) == Settings()
+
+
+def test_from_env_overrides_win_and_bad_values_are_refused() -> None:
+    settings = Settings.from_env({"CHARLOTTE_QUEUE": "celery"}, queue="inline", telemetry=True)
+    assert (settings.queue, settings.telemetry) == ("inline", True)
+    with pytest.raises(ValueError, match="queue"):
+        Settings.from_env({"CHARLOTTE_QUEUE": "nope"})
