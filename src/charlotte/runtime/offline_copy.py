@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from charlotte.checks.contacts import parse_phone
 from charlotte.runtime.offline_style import Palette, palette_for, style_of
 
 __all__ = ["Batch", "PagePlan", "Section", "plan_page"]
@@ -297,7 +298,10 @@ def _contact_items(facts: Mapping[str, Any]) -> list[tuple[str, str, str | None]
     phone = _scalar(_fact(facts, _PHONE_KEYS))
     if phone:
         digits = re.sub(r"[^\d+]", "", phone)
-        out.append(("phone", phone, f"tel:{digits}" if len(digits) >= 6 else None))
+        said, dialled = parse_phone(phone), parse_phone(digits, dialled=True)
+        # A tel: link is a phone claim of its own: only for text that reads as that number.
+        linked = said is not None and dialled is not None and said.matches(dialled)
+        out.append(("phone", phone, f"tel:{digits}" if linked else None))
     email = _scalar(_fact(facts, _EMAIL_KEYS))
     if email:
         plain = re.fullmatch(r"[^\s@<>\"]+@[^\s@<>\"]+\.[A-Za-z]{2,}", email)
