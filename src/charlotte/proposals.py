@@ -24,8 +24,12 @@ the draft. Its writes go to the session's one *open* change set (a row of
   ``agent``); human edits made to the draft since are not part of it.
 - **Approving** replays the set's ops on the *current* draft (a person may
   have edited it meanwhile) in chunks of ``REPLAY_CHUNK`` ops, actor
-  ``agent``, inside a savepoint: LinkPolicy (the tenant's rules of today) and
-  AssetPolicy apply as to any agent write. Any ``PageSessionError`` or
+  ``agent``, inside a savepoint. Each chunk is applied in slices of
+  ``MAX_OPS_PER_APPLY`` (the agent's own bound): measured faster than one
+  1,000-op apply, because less undo data is alive at once for the garbage
+  collector to walk. As for any agent write, LinkPolicy (the tenant's
+  rules of today) checks the whole set first and AssetPolicy checks the
+  nodes each chunk touched. Any ``PageSessionError`` or
   ``Refused`` rolls the savepoint back — no op of the set reaches the draft —
   and resolves the set ``conflicted`` with the code and op index
   (``proposal.conflicted``). Success stores the draft and its op history,
@@ -62,6 +66,7 @@ import sqlalchemy as sa
 
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, utc_now
 from charlotte.page.errors import PageSessionError
+from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy, LinkPolicy, Refused
 from charlotte.proposal_diff import ChangeSetDiff, diff_docs
@@ -72,7 +77,7 @@ from charlotte.workspace import SiteLinks, Workspace, Written, touched_node_ids
 
 __all__ = ["REPLAY_CHUNK", "ChangeSet", "ChangeSets", "Resolution"]
 
-#: Ops per ``PageSession.apply`` call when a set is replayed on approval.
+#: Ops replayed between two AssetPolicy checks when a set is approved.
 REPLAY_CHUNK: Final = 1_000
 
 #: What the agent is told about each resolution (our own fixed sentences).
@@ -425,19 +430,20 @@ class ChangeSets:
             raise _Conflict(e.code, e.at or 0) from None
         replayed: list[dict[str, Any]] = []
         for start in range(0, len(ops), self.chunk):
-            part = ops[start : start + self.chunk]
+            part: list[dict[str, Any]] = []
+            for at in range(start, min(start + self.chunk, len(ops)), MAX_OPS_PER_APPLY):
+                piece = ops[at : min(at + MAX_OPS_PER_APPLY, start + self.chunk)]
+                try:
+                    applied = page.apply(piece, based_on=page.revision, actor=AGENT_ACTOR)
+                except PageSessionError as e:
+                    raise _Conflict(e.code, at + (e.at or 0)) from None
+                part += applied.ops
             try:
-                applied = page.apply(
-                    part, based_on=page.revision, actor=AGENT_ACTOR, max_ops=self.chunk
-                )
-            except PageSessionError as e:
-                raise _Conflict(e.code, start + (e.at or 0)) from None
-            try:
-                self._assets.assert_nodes(page.doc, touched_node_ids(applied.ops))
+                self._assets.assert_nodes(page.doc, touched_node_ids(part))
             except Refused as e:
                 node = e.detail.get("node") if e.detail else None
-                raise _Conflict(e.code, start + _last_touching(applied.ops, node)) from None
-            replayed += applied.ops
+                raise _Conflict(e.code, start + _last_touching(part, node)) from None
+            replayed += part
         # The inverse of a whole replay is never used: undoing an approval is a new edit.
         return Applied(page.revision, replayed, [])
 

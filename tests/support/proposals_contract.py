@@ -17,7 +17,7 @@ from tests.support.workspace_contract import MutableAssets, heading, link, secti
 from charlotte.events import EventTypes, schema_errors
 from charlotte.page.errors import PageSessionError
 from charlotte.page.session import PageSession
-from charlotte.policy import Refused
+from charlotte.policy import AssetPolicy, Refused
 from charlotte.proposals import ChangeSets
 from charlotte.storage import (
     DatabaseEventLog,
@@ -403,16 +403,24 @@ class ProposalsContract:
         open_set = sets.current(session.id, session.tenant)
         assert open_set is not None and open_set.op_count == 10_000 and revision == 10_002
         sizes: list[int] = []
-        real_apply = PageSession.apply
+        checked: list[int] = []
+        real_apply, real_check = PageSession.apply, AssetPolicy.assert_nodes
 
         def counting(page: PageSession, ops: Any, **kwargs: Any) -> Any:
             sizes.append(len(ops))
             return real_apply(page, ops, **kwargs)
 
+        def checking(policy: AssetPolicy, doc: Any, node_ids: Any) -> None:
+            checked.append(len(node_ids))
+            real_check(policy, doc, node_ids)
+
         monkeypatch.setattr(PageSession, "apply", counting)
+        monkeypatch.setattr(AssetPolicy, "assert_nodes", checking)
         resolution = sets.approve(session.id, session.tenant, "ann")
         assert (resolution.status, resolution.revision) == ("approved", 10_002)
-        assert sizes == [1_000] * 10
+        # Chunks of 1,000 (one AssetPolicy check each), applied in slices of 200.
+        assert sizes == [200] * 50
+        assert len(checked) == 10
         doc, current = ws.draft(session.id, session.tenant)
         assert current == 10_002 and doc == open_set.working
         assert len(self.history(engine, session)) == 10_002

@@ -153,21 +153,13 @@ class PageSession:
         return self._history.since(revision)
 
     def apply(
-        self,
-        ops: Sequence[object],
-        *,
-        based_on: int,
-        actor: str,
-        fill_defaults: bool = False,
-        max_ops: int = MAX_OPS_PER_APPLY,
+        self, ops: Sequence[object], *, based_on: int, actor: str, fill_defaults: bool = False
     ) -> Applied:
         """Validate and apply a batch atomically; raise ``PageSessionError`` on the first bad op.
 
         With ``fill_defaults``, an ``insert_node`` may omit ``order`` (appended
         after the last sibling in the batch's working state), ``props`` (``{}``)
-        and ``style`` (``{"base": {}}``). ``max_ops`` bounds the batch
-        (``limit_exceeded`` above it); only trusted replays (an approved change
-        set) raise it above the agent's ``MAX_OPS_PER_APPLY``.
+        and ``style`` (``{"base": {}}``).
         """
         if not isinstance(actor, str) or not actor:
             raise ValueError("actor must be a non-empty string")
@@ -175,8 +167,8 @@ class PageSession:
             raise PageSessionError("stale_revision", detail={"revision": self.revision})
         if not isinstance(ops, list | tuple):
             _fail("unknown_op", "ops: must be a list")
-        if len(ops) > max_ops:
-            _fail("limit_exceeded", f"ops: more than {max_ops}")
+        if len(ops) > MAX_OPS_PER_APPLY:
+            _fail("limit_exceeded", f"ops: more than {MAX_OPS_PER_APPLY}")
         batch = _Batch(self._doc, self._types, self._breakpoints)
         applied: list[Op] = []
         undo: list[list[Op]] = []
