@@ -1,26 +1,53 @@
-"""The runtime: turns in the database, the queue that delivers them, the models.
+"""The runtime: turns in the database, the queue that delivers them, the model run.
 
-Modules: ``turns`` (``Turns``, ``TurnRecord``: send, stop, claim, heartbeat,
-end and sweep, each one transaction), ``queue`` (``TurnQueue``, ``InlineQueue``),
-``models`` (``resolve_model`` from a settings string; ``UnknownModel``,
-``ModelUnavailable``). Only this package (and ``charlotte.testing``) imports
-the model library.
+Modules: ``turns`` (``Turns``: send, stop, claim, heartbeat, end and sweep, each
+one transaction), ``queue`` (``TurnQueue``, ``InlineQueue``), ``runner``
+(``TurnRunner``: one turn through the model with the nine tools), ``recorder``
+(``StreamRecorder``: stream events → log events), ``guide`` and ``modes``
+(the builder guide, its hash, the mode registry), ``models`` (``resolve_model``),
+``offline`` (the deterministic offline builder), ``telemetry``
+(``UsageTelemetry``). Only this package (and ``charlotte.testing``) imports the
+model library.
 """
 
 from __future__ import annotations
 
+from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import ModelUnavailable, UnknownModel, resolve_model
+from charlotte.runtime.modes import BUILDER_MODE, Mode, ModeRegistry, check_mode
 from charlotte.runtime.queue import InlineQueue, TurnQueue
+from charlotte.runtime.recorder import StreamRecorder
+from charlotte.runtime.runner import (
+    CONTINUATION,
+    HarnessDefaults,
+    TurnContext,
+    TurnContextFactory,
+    TurnRunner,
+)
+from charlotte.runtime.telemetry import UsageTelemetry
 from charlotte.runtime.turns import DEFAULT_HEARTBEAT_TIMEOUT, MAX_MESSAGE, TurnRecord, Turns
 
 __all__ = [
+    "BUILDER_MODE",
+    "CONTINUATION",
     "DEFAULT_HEARTBEAT_TIMEOUT",
     "MAX_MESSAGE",
+    "Guide",
+    "HarnessDefaults",
     "InlineQueue",
+    "Mode",
+    "ModeRegistry",
     "ModelUnavailable",
+    "StreamRecorder",
+    "TurnContext",
+    "TurnContextFactory",
     "TurnQueue",
     "TurnRecord",
+    "TurnRunner",
     "Turns",
     "UnknownModel",
+    "UsageTelemetry",
+    "build_guide",
+    "check_mode",
     "resolve_model",
 ]

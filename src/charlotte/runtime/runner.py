@@ -1,0 +1,401 @@
+"""``TurnRunner``: runs one queued turn through the model with the nine page tools.
+
+One turn, step by step (each step's events are committed as they happen, so
+the browser follows live):
+
+1. Claim the turn in the database (``turn.started``); a turn already claimed
+   — delivered twice — is skipped.
+2. Refuse ``guide_mode_stale`` when the current guide's hash differs from the
+   session's, or the mode prompt does not embed it exactly once.
+3. Inside the try: the host's ``TurnContextFactory.for_turn`` — called
+   **once per turn** — gives per-turn caps; a ``Refused`` there fails the turn
+   with its code before any model call.
+4. Bind the tools to this session (``ToolBinding``, scope
+   ``charlotte:<session_id>``) and run the model, streaming; the
+   ``StreamRecorder`` turns stream events into log events. The stop flag is
+   checked between stream events and before every tool call.
+5. A run that ends with finish reason ``length`` before a successful
+   ``cms_ready`` is continued with ``CONTINUATION`` on the same history, at
+   most ``max_continuations`` times, then fails ``output_limit``. All runs of
+   a turn share one usage tally, so the host's caps bound the whole turn.
+6. ``turn.finished`` (with ``ready``), ``turn.stopped`` or ``run.failed`` with a
+   code — never an exception message — and the session is idle again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, Final, Protocol
+
+import sqlalchemy as sa
+from pydantic_ai import Agent, RunContext, Tool
+from pydantic_ai.exceptions import OutputTokenLimitExceeded, UsageLimitExceeded
+from pydantic_ai.messages import ModelMessage, ModelResponse
+from pydantic_ai.models import Model
+from pydantic_ai.usage import RunUsage, UsageLimits
+
+from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
+from charlotte.page.errors import CharlotteError
+from charlotte.policy import Refused
+from charlotte.runtime.guide import Guide, build_guide
+from charlotte.runtime.models import resolve_model
+from charlotte.runtime.modes import ModeRegistry, check_mode
+from charlotte.runtime.offline import offline_model
+from charlotte.runtime.queue import InlineQueue
+from charlotte.runtime.recorder import StreamRecorder
+from charlotte.runtime.telemetry import UsageTelemetry
+from charlotte.runtime.turns import TurnRecord, Turns
+from charlotte.settings import Settings
+from charlotte.storage import SessionRecord, SessionStore, open_engine, read_connection
+from charlotte.tools import PageTools, ToolBinding
+from charlotte.workspace import SiteLinks, Workspace
+
+__all__ = [
+    "CONTINUATION",
+    "HarnessDefaults",
+    "TurnContext",
+    "TurnContextFactory",
+    "TurnRunner",
+]
+
+log = logging.getLogger(__name__)
+
+#: The fixed message that continues a run cut off by the output limit.
+CONTINUATION: Final = (
+    "Your previous reply was cut off by the output limit. Continue exactly where "
+    "you stopped: re-read the page with cms_outline if you need to, finish the "
+    "work, run cms_check and call cms_ready."
+)
+
+_CODE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+@dataclass(frozen=True, slots=True)
+class TurnContext:
+    """The host's caps for one turn (all optional). They narrow charlotte's own limits."""
+
+    usage_limits: UsageLimits | None = None
+
+
+class TurnContextFactory(Protocol):
+    """The host's per-turn hook (e.g. billing caps); raise ``Refused`` to refuse the turn."""
+
+    def for_turn(self, session: SessionRecord, turn: TurnRecord) -> TurnContext | None:
+        """Caps for this turn, or None for charlotte's defaults."""
+        ...
+
+
+class HarnessDefaults:
+    """The default ``TurnContextFactory``: no caps beyond the settings."""
+
+    def for_turn(self, session: SessionRecord, turn: TurnRecord) -> TurnContext | None:
+        """Always None."""
+        return None
+
+
+class _StopRequested(Exception):
+    """Raised inside a tool wrapper when the session's stop flag is set."""
+
+
+@dataclass
+class _RunState:
+    """What the runner learns while one turn runs."""
+
+    stop_seen: bool = False
+    messages: list[ModelMessage] = field(default_factory=list)
+
+
+def _merge_limits(settings: Settings, host: UsageLimits | None) -> UsageLimits:
+    """Charlotte's limits, narrowed by the host's (the smaller of each wins)."""
+
+    def smaller(a: int | None, b: int | None) -> int | None:
+        if a is None:
+            return b
+        if b is None:
+            return a
+        return min(a, b)
+
+    if host is None:
+        return UsageLimits(
+            request_limit=settings.request_limit,
+            tool_calls_limit=settings.tool_calls_limit,
+            total_tokens_limit=settings.total_tokens_limit,
+        )
+    return UsageLimits(
+        request_limit=smaller(settings.request_limit, host.request_limit),
+        tool_calls_limit=smaller(settings.tool_calls_limit, host.tool_calls_limit),
+        total_tokens_limit=smaller(settings.total_tokens_limit, host.total_tokens_limit),
+        input_tokens_limit=host.input_tokens_limit,
+        output_tokens_limit=host.output_tokens_limit,
+        cost_limit=host.cost_limit,
+    )
+
+
+def _finish_reason(messages: list[ModelMessage]) -> str | None:
+    for message in reversed(messages):
+        if isinstance(message, ModelResponse):
+            return message.finish_reason
+    return None
+
+
+def error_code(error: BaseException) -> str:
+    """The stable code of an error: ``Refused.reason``, a ``code`` attribute, else ``run_failed``."""
+    if isinstance(error, Refused):
+        return error.reason
+    if isinstance(error, UsageLimitExceeded):
+        return "usage_limit"
+    code = getattr(error, "code", None)
+    if isinstance(error, CharlotteError) and isinstance(code, str) and _CODE.match(code):
+        return code
+    return "run_failed"
+
+
+class TurnRunner:
+    """Runs queued turns (see the module docstring for the steps)."""
+
+    def __init__(
+        self,
+        *,
+        engine: sa.Engine,
+        settings: Settings,
+        tools: PageTools,
+        turns: Turns,
+        model_factory: Callable[[], Model],
+        guide: Callable[[], Guide],
+        modes: ModeRegistry,
+        context_factory: TurnContextFactory | None = None,
+        telemetry: UsageTelemetry | None = None,
+        sessions: SessionStore | None = None,
+    ) -> None:
+        self.engine = engine
+        self.settings = settings
+        self.tools = tools
+        self.turns = turns
+        self.model_factory = model_factory
+        self.guide = guide
+        self.modes = modes
+        self.context_factory: TurnContextFactory = context_factory or HarnessDefaults()
+        self.telemetry = telemetry or UsageTelemetry(enabled=settings.telemetry)
+        self.sessions = sessions or SessionStore()
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: Settings,
+        *,
+        engine: sa.Engine | None = None,
+        model_factory: Callable[[], Model] | None = None,
+        assets: AssetLibrary | None = None,
+        context_factory: TurnContextFactory | None = None,
+        modes: ModeRegistry | None = None,
+        guide: Callable[[], Guide] | None = None,
+    ) -> TurnRunner:
+        """A runner built from ``settings`` alone (what a queue worker process does).
+
+        The model comes from ``settings.model`` unless ``model_factory`` is
+        given (tests pass a scripted model). Its ``turns`` run inline through
+        this runner.
+        """
+        engine = engine or open_engine(settings.database_url)
+        workspace = Workspace(
+            engine,
+            assets=assets or InMemoryAssetLibrary(),
+            links=SiteLinks(settings.site_origin, settings.allowed_origins),
+        )
+        if model_factory is None:
+            spec = settings.model
+
+            def model_factory() -> Model:
+                return resolve_model(spec, offline_factory=offline_model)
+
+        runner_ref: list[TurnRunner] = []
+        turns = Turns(
+            engine,
+            InlineQueue(lambda turn_id: runner_ref[0].run(turn_id)),
+            heartbeat_timeout=timedelta(seconds=settings.heartbeat_timeout_seconds),
+        )
+        brand_rules = settings.brand_rules
+        runner = cls(
+            engine=engine,
+            settings=settings,
+            tools=PageTools(workspace),
+            turns=turns,
+            model_factory=model_factory,
+            guide=guide or (lambda: build_guide(brand_rules)),
+            modes=modes or ModeRegistry(),
+            context_factory=context_factory,
+        )
+        runner_ref.append(runner)
+        return runner
+
+    # -- entry point -------------------------------------------------------------
+
+    def run(self, turn_id: str) -> None:
+        """Claim and run one turn to its end; a turn already claimed is skipped."""
+        turn = self.turns.claim(turn_id)
+        if turn is None:
+            return
+        stop_beating = threading.Event()
+        beater = threading.Thread(
+            target=self._heartbeat, args=(turn.id, stop_beating), name=f"heartbeat-{turn.id}", daemon=True
+        )
+        beater.start()
+        try:
+            asyncio.run(self._run(turn))
+        finally:
+            stop_beating.set()
+            beater.join(timeout=5)
+
+    def _heartbeat(self, turn_id: str, stop: threading.Event) -> None:
+        while not stop.wait(self.settings.heartbeat_seconds):
+            try:
+                if not self.turns.heartbeat(turn_id):
+                    return
+            except Exception:  # a missed beat is the sweeper's business, never the turn's
+                log.warning("heartbeat failed for turn %s", turn_id)
+
+    # -- one turn ----------------------------------------------------------------
+
+    async def _run(self, turn: TurnRecord) -> None:
+        recorder: StreamRecorder | None = None
+        state = _RunState()
+        try:
+            session = self._session(turn)
+            guide = self.guide()
+            mode = self.modes.resolve(session.mode, guide)
+            check_mode(mode, guide, session.guide_hash)
+            context = self.context_factory.for_turn(session, turn)
+            limits = _merge_limits(self.settings, context.usage_limits if context else None)
+            binding = ToolBinding.for_session(session.id, session.tenant, session.page)
+            recorder = StreamRecorder(
+                self.engine,
+                session.id,
+                session.tenant,
+                flush_chars=self.settings.text_flush_chars,
+                flush_seconds=self.settings.text_flush_seconds,
+            )
+            agent = self._agent(mode.prompt, turn, state)
+            model = self.model_factory()
+            usage = RunUsage()
+            prompt = turn.message
+            history: list[ModelMessage] | None = None
+            for run in range(1, 2 + self.settings.max_continuations):
+                recorder.run_started(run, turn.id)
+                reason = await self._one_run(
+                    agent, model, prompt, history, binding, limits, usage, recorder, turn, state
+                )
+                if state.stop_seen:
+                    recorder.flush()
+                    self.turns.stopped(turn.id)
+                    return
+                recorder.run_finished(run, reason or "stop")
+                if reason == "length" and not recorder.ready:
+                    history, prompt = state.messages, CONTINUATION
+                    continue
+                self.telemetry.observe(
+                    self.engine, session.id, session.tenant, turn.id, model.model_name, usage
+                )
+                self.turns.finish(turn.id, ready=recorder.ready)
+                return
+            self.turns.fail(turn.id, "output_limit")
+        except Exception as error:  # every failure ends as a code, never a message
+            if recorder is not None:
+                try:
+                    recorder.flush()
+                except Exception:
+                    log.warning("could not flush the recorder of turn %s", turn.id)
+            if state.stop_seen:
+                # The stop surfaced as an error from inside the model library.
+                self.turns.stopped(turn.id)
+                return
+            code = error_code(error)
+            if code == "run_failed":
+                correlation = uuid.uuid4().hex[:12]
+                log.error("turn %s failed (correlation %s)", turn.id, correlation, exc_info=error)
+            self.turns.fail(turn.id, code)
+
+    async def _one_run(
+        self,
+        agent: Agent[ToolBinding, str],
+        model: Model,
+        prompt: str,
+        history: list[ModelMessage] | None,
+        binding: ToolBinding,
+        limits: UsageLimits,
+        usage: RunUsage,
+        recorder: StreamRecorder,
+        turn: TurnRecord,
+        state: _RunState,
+    ) -> str | None:
+        """One model run; returns its finish reason (``length`` when cut off)."""
+        async with agent.run_stream_events(
+            prompt,
+            model=model,
+            deps=binding,
+            message_history=history,
+            usage_limits=limits,
+            usage=usage,
+        ) as events:
+            try:
+                async for event in events:
+                    recorder.record(event)
+                    if self.turns.should_stop(turn.id):
+                        state.stop_seen = True
+                        break
+            except _StopRequested:
+                state.stop_seen = True
+            except OutputTokenLimitExceeded:
+                state.messages = list(events.all_messages())
+                return "length"
+            if state.stop_seen:
+                return None
+            state.messages = list(events.all_messages())
+        return _finish_reason(state.messages)
+
+    def _agent(self, prompt: str, turn: TurnRecord, state: _RunState) -> Agent[ToolBinding, str]:
+        tools = [self._tool(d.name, d.description, d.parameters_json_schema, turn, state)
+                 for d in self.tools.definitions()]
+        return Agent(
+            instructions=prompt,
+            deps_type=ToolBinding,
+            output_type=str,
+            tools=tools,
+            name="charlotte_builder",
+        )
+
+    def _tool(
+        self,
+        name: str,
+        description: str,
+        schema: dict[str, Any],
+        turn: TurnRecord,
+        state: _RunState,
+    ) -> Tool[ToolBinding]:
+        page_tools = self.tools
+        turns = self.turns
+
+        def call(ctx: RunContext[ToolBinding], **arguments: Any) -> dict[str, Any]:
+            # The stop flag is honoured between tool calls: a stopped turn
+            # writes nothing more.
+            if turns.should_stop(turn.id):
+                state.stop_seen = True
+                raise _StopRequested
+            return page_tools.call(name, arguments, ctx.deps)
+
+        return Tool.from_schema(
+            function=call, name=name, description=description, json_schema=schema, takes_ctx=True
+        )
+
+    def _session(self, turn: TurnRecord) -> SessionRecord:
+        with read_connection(self.engine) as conn:
+            session = self.sessions.get(conn, turn.session_id, turn.tenant)
+        if session is None:
+            raise Refused("not_found")
+        return session
