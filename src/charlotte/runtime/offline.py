@@ -120,7 +120,10 @@ class _Transcript:
             for rpart in message.parts:
                 if isinstance(rpart, UserPromptPart):
                     t.turn = []
-                elif isinstance(rpart, ToolReturnPart | RetryPromptPart) and rpart.tool_call_id in pending:
+                elif (
+                    isinstance(rpart, ToolReturnPart | RetryPromptPart)
+                    and rpart.tool_call_id in pending
+                ):
                     name, args = pending.pop(rpart.tool_call_id)
                     result = _result(rpart.content) if isinstance(rpart, ToolReturnPart) else None
                     t.turn.append(_Exchange(name, args, result))
@@ -153,7 +156,12 @@ def _removed_by_people(result: Mapping[str, Any]) -> set[str]:
     for change in changes if isinstance(changes, list) else []:
         op = change.get("op") if isinstance(change, dict) else None
         human = isinstance(change, dict) and change.get("actor") == "human"
-        if human and isinstance(op, dict) and op.get("t") == "remove_node" and isinstance(op.get("id"), str):
+        if (
+            human
+            and isinstance(op, dict)
+            and op.get("t") == "remove_node"
+            and isinstance(op.get("id"), str)
+        ):
             out.add(op["id"])
     return out
 
@@ -186,7 +194,10 @@ class _Page:
             node = op.get("node")
             if op.get("t") == "insert_node" and isinstance(node, dict):
                 parent = node.get("parent")
-                self.nodes[node["id"]] = (str(node.get("type")), parent if isinstance(parent, str) else None)
+                self.nodes[node["id"]] = (
+                    str(node.get("type")),
+                    parent if isinstance(parent, str) else None,
+                )
                 if parent is None:
                     self.roots.append(node["id"])
             elif op.get("t") == "remove_node" and isinstance(op.get("id"), str):
@@ -239,7 +250,12 @@ def _fixes(findings: object, page: _Page, plan: PagePlan) -> list[dict[str, Any]
             continue
         node_id = finding.get("node")
         serious = finding.get("severity") == "error" or finding.get("check") == "facts"
-        if not serious or not isinstance(node_id, str) or node_id in done or node_id not in page.nodes:
+        if (
+            not serious
+            or not isinstance(node_id, str)
+            or node_id in done
+            or node_id not in page.nodes
+        ):
             continue
         node_type = page.nodes[node_id][0]
         if node_type == "heading":
@@ -275,7 +291,9 @@ def next_step(messages: Sequence[ModelMessage]) -> _Call:
     if plan is None:
         if t.count("cms_facts") < MAX_READS:
             return _Call("cms_facts")
-        return _Call(None, text="The brief and the facts could not be read, so the page was left as it is.")
+        return _Call(
+            None, text="The brief and the facts could not be read, so the page was left as it is."
+        )
     if t.last_ok("cms_types") is None and t.count("cms_types") < MAX_READS:
         return _Call("cms_types")
     return _build(t, plan) or _finish(t, plan)
@@ -283,13 +301,21 @@ def next_step(messages: Sequence[ModelMessage]) -> _Call:
 
 def _build(t: _Transcript, plan: PagePlan) -> _Call | None:
     """Read the page and write the next missing batch; None when there is nothing left to write."""
-    stale = [i for i, e in enumerate(t.turn) if e.name == "cms_apply" and e.code == "stale_revision"]
+    stale = [
+        i for i, e in enumerate(t.turn) if e.name == "cms_apply" and e.code == "stale_revision"
+    ]
     now = _page_now(t)
     if now is None or (stale and stale[-1] > now[1]):
         if t.count("cms_outline") >= MAX_READS + len(stale):
             return None
-        if stale and (now is None or stale[-1] > now[1]) and t.count("cms_changes_since", after=stale[-1]) == 0:
-            return _Call("cms_changes_since", {"revision": t.turn[stale[-1]].args.get("basedOn", 0)})
+        if (
+            stale
+            and (now is None or stale[-1] > now[1])
+            and t.count("cms_changes_since", after=stale[-1]) == 0
+        ):
+            return _Call(
+                "cms_changes_since", {"revision": t.turn[stale[-1]].args.get("basedOn", 0)}
+            )
         return _Call("cms_outline")
     if len(stale) >= MAX_STALE or t.count("cms_check"):
         return None
@@ -297,7 +323,9 @@ def _build(t: _Transcript, plan: PagePlan) -> _Call | None:
     refused = {
         root
         for e in t.turn
-        if e.name == "cms_apply" and not e.ok and e.code != "stale_revision"
+        if e.name == "cms_apply"
+        and not e.ok
+        and e.code != "stale_revision"
         and (root := _is_batch(plan, e.args)) is not None
     }
     for batch in plan.batches:
@@ -310,7 +338,9 @@ def _build(t: _Transcript, plan: PagePlan) -> _Call | None:
 def _finish(t: _Transcript, plan: PagePlan) -> _Call:
     """Check, fix what the checks report, read the result back, say it is ready."""
     checked = t.last_ok("cms_check")
-    last_write = max((i for i, e in enumerate(t.turn) if e.name == "cms_apply" and e.ok), default=-1)
+    last_write = max(
+        (i for i, e in enumerate(t.turn) if e.name == "cms_apply" and e.ok), default=-1
+    )
     if (checked is None or checked[0] < last_write) and t.count("cms_check") < MAX_CHECKS:
         return _Call("cms_check")
     now = _page_now(t)
@@ -332,7 +362,9 @@ def _finish(t: _Transcript, plan: PagePlan) -> _Call:
     present = [n.get("id") for n in _nodes(got[1].result if got else None)]
     found = t.last_ok("cms_find")
     total = found[1].result.get("total") if found and found[1].result else None
-    summary = plan.summary([p for p in present if isinstance(p, str)], total if type(total) is int else None)
+    summary = plan.summary(
+        [p for p in present if isinstance(p, str)], total if type(total) is int else None
+    )
     return _Call("cms_ready", {"summary": summary})
 
 
@@ -354,7 +386,9 @@ async def _respond(messages: list[ModelMessage], info: AgentInfo) -> ModelRespon
     return ModelResponse(parts=parts, finish_reason="tool_call")
 
 
-async def _stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
+async def _stream(
+    messages: list[ModelMessage], info: AgentInfo
+) -> AsyncIterator[str | DeltaToolCalls]:
     step = next_step(messages)
     if step.name is None:
         # Word by word, so a streaming consumer sees real deltas.

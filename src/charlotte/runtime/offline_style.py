@@ -33,12 +33,18 @@ _SANS: Final = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 _SERIF: Final = "Georgia, Times New Roman, serif"
 
 _PALETTES: Final[tuple[tuple[str, Palette], ...]] = (
-    (r"bak|caf[eé]|coffee|restaurant|bistro|kitchen|food|patisserie|deli",
-     Palette("#4a2c1d", "#fff8f0", "#c2410c", "#fdf3e7", "#2b1d14", _SANS, _SERIF)),
-    (r"dent|clinic|health|doctor|physio|care|medical|vet",
-     Palette("#0f4c5c", "#f0fbfc", "#0e7490", "#eef7f8", "#16323a", _SANS, _SANS)),
-    (r"saas|software|app|platform|cloud|api|startup|product|developer",
-     Palette("#1e1b4b", "#eef2ff", "#4f46e5", "#f5f5ff", "#1f2937", _SANS, _SANS)),
+    (
+        r"bak|caf[eé]|coffee|restaurant|bistro|kitchen|food|patisserie|deli",
+        Palette("#4a2c1d", "#fff8f0", "#c2410c", "#fdf3e7", "#2b1d14", _SANS, _SERIF),
+    ),
+    (
+        r"dent|clinic|health|doctor|physio|care|medical|vet",
+        Palette("#0f4c5c", "#f0fbfc", "#0e7490", "#eef7f8", "#16323a", _SANS, _SANS),
+    ),
+    (
+        r"saas|software|app|platform|cloud|api|startup|product|developer",
+        Palette("#1e1b4b", "#eef2ff", "#4f46e5", "#f5f5ff", "#1f2937", _SANS, _SANS),
+    ),
 )
 _FALLBACKS: Final[tuple[Palette, ...]] = (
     Palette("#14532d", "#f0fdf4", "#15803d", "#f3faf5", "#1c2b22", _SANS, _SERIF),
@@ -70,27 +76,55 @@ _Style = tuple[dict[str, Any], dict[str, Any]]
 
 def _band(background: str, color: str, p: Palette) -> _Style:
     return (
-        {"background": background, "color": color, "padding": _px(48), "gap": _px(16),
-         "fontFamily": p.font, "direction": "column"},
+        {
+            "background": background,
+            "color": color,
+            "padding": _px(48),
+            "gap": _px(16),
+            "fontFamily": p.font,
+            "direction": "column",
+        },
         {"padding": _px(80)},
     )
 
 
 _ROLES: Final[Mapping[str, Any]] = {
     "hero": lambda p: (
-        {"background": p.hero, "color": p.on_hero, "padding": _px(64), "gap": _px(20),
-         "align": "center", "textAlign": "center", "fontFamily": p.font, "direction": "column"},
+        {
+            "background": p.hero,
+            "color": p.on_hero,
+            "padding": _px(64),
+            "gap": _px(20),
+            "align": "center",
+            "textAlign": "center",
+            "fontFamily": p.font,
+            "direction": "column",
+        },
         {"padding": _px(120)},
     ),
     "hero-heading": lambda p: (
-        {"fontSize": _px(40), "fontWeight": 800, "lineHeight": 1.1, "fontFamily": p.heading_font,
-         "letterSpacing": _px(-1)},
+        {
+            "fontSize": _px(40),
+            "fontWeight": 800,
+            "lineHeight": 1.1,
+            "fontFamily": p.heading_font,
+            "letterSpacing": _px(-1),
+        },
         {"fontSize": _px(64)},
     ),
-    "hero-text": lambda p: ({"fontSize": _px(20), "lineHeight": 1.5, "opacity": 0.9}, {"fontSize": _px(24)}),
+    "hero-text": lambda p: (
+        {"fontSize": _px(20), "lineHeight": 1.5, "opacity": 0.9},
+        {"fontSize": _px(24)},
+    ),
     "hero-button": lambda p: (
-        {"background": p.accent, "color": "#ffffff", "padding": _px(14), "radius": _px(999),
-         "fontWeight": 600, "fontSize": _px(18)},
+        {
+            "background": p.accent,
+            "color": "#ffffff",
+            "padding": _px(14),
+            "radius": _px(999),
+            "fontWeight": 600,
+            "fontSize": _px(18),
+        },
         {},
     ),
     "section": lambda p: _band("#ffffff", p.ink, p),
@@ -107,22 +141,43 @@ _ROLES: Final[Mapping[str, Any]] = {
     "grid-2": lambda p: ({"columns": 2, "gap": _px(20)}, {}),
     "grid-3": lambda p: ({"columns": 3, "gap": _px(20)}, {}),
     "card": lambda p: (
-        {"background": "#ffffff", "padding": _px(24), "radius": _px(16), "gap": _px(8),
-         "border": "1px solid #e5e7eb", "boxShadow": "0 1px 3px rgba(0, 0, 0, 0.08)",
-         "direction": "column"},
+        {
+            "background": "#ffffff",
+            "padding": _px(24),
+            "radius": _px(16),
+            "gap": _px(8),
+            "border": "1px solid #e5e7eb",
+            "boxShadow": "0 1px 3px rgba(0, 0, 0, 0.08)",
+            "direction": "column",
+        },
         {},
     ),
     "cta": lambda p: (
-        {"background": p.accent, "color": "#ffffff", "padding": _px(56), "gap": _px(20),
-         "align": "center", "textAlign": "center", "fontFamily": p.font, "direction": "column"},
+        {
+            "background": p.accent,
+            "color": "#ffffff",
+            "padding": _px(56),
+            "gap": _px(20),
+            "align": "center",
+            "textAlign": "center",
+            "fontFamily": p.font,
+            "direction": "column",
+        },
         {"padding": _px(96)},
     ),
     "cta-heading": lambda p: (
-        {"fontSize": _px(30), "fontWeight": 700, "fontFamily": p.heading_font}, {"fontSize": _px(40)}
+        {"fontSize": _px(30), "fontWeight": 700, "fontFamily": p.heading_font},
+        {"fontSize": _px(40)},
     ),
     "cta-button": lambda p: (
-        {"background": "#ffffff", "color": p.accent, "padding": _px(14), "radius": _px(999),
-         "fontWeight": 600, "fontSize": _px(18)},
+        {
+            "background": "#ffffff",
+            "color": p.accent,
+            "padding": _px(14),
+            "radius": _px(999),
+            "fontWeight": 600,
+            "fontSize": _px(18),
+        },
         {},
     ),
 }

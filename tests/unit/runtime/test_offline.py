@@ -22,7 +22,8 @@ from charlotte.page.node_types import ID_PATTERN, MAX_OPS_PER_APPLY
 from charlotte.page.session import PageSession
 from charlotte.policy import AssetPolicy
 from charlotte.runtime.offline import MAX_FAILURES, offline_model
-from charlotte.runtime.offline_copy import business_name, plan_page
+from charlotte.runtime.offline_brief import business_name
+from charlotte.runtime.offline_copy import plan_page
 from charlotte.storage import SessionRecord, SessionStore, transaction
 from charlotte.tools import PageTools, ToolBinding, fact_texts, failure
 from charlotte.workspace import SiteLinks, Workspace
@@ -53,15 +54,26 @@ SAAS = (
     "Ledgerly is invoicing software for freelancers. Show features and pricing, and a call to action.",
     {
         "product": "Ledgerly",
-        "features": {"Invoices": "Send invoices in seconds", "Reminders": "Automatic payment reminders"},
+        "features": {
+            "Invoices": "Send invoices in seconds",
+            "Reminders": "Automatic payment reminders",
+        },
         "pricing": {"Starter": "$9/month", "Pro": "$29/month"},
         "email": "sales@ledgerly.test",
     },
 )
 # (brief, facts, business name, fact texts the page must show verbatim)
 CASES = {
-    "bakery": (*BAKERY, "Crumb & Co", ["0113 496 0321", "£4.50", "Tue-Fri: 08:00-16:00", "12 Kirkgate, Leeds LS1 6BY"]),
-    "dentist": (*DENTIST, "Brightsmile Dental", ["+44 117 496 0123", "Whitening", "Mon-Fri 8:30-17:30"]),
+    "bakery": (
+        *BAKERY,
+        "Crumb & Co",
+        ["0113 496 0321", "£4.50", "Tue-Fri: 08:00-16:00", "12 Kirkgate, Leeds LS1 6BY"],
+    ),
+    "dentist": (
+        *DENTIST,
+        "Brightsmile Dental",
+        ["+44 117 496 0123", "Whitening", "Mon-Fri 8:30-17:30"],
+    ),
     "saas": (*SAAS, "Ledgerly", ["$9/month", "$29/month", "sales@ledgerly.test"]),
 }
 
@@ -80,7 +92,11 @@ class Harness:
     before_apply: ApplyHook | None = None
 
     def agent(self) -> Agent[ToolBinding, str]:
-        return Agent(offline_model(), deps_type=ToolBinding, tools=[self._tool(d.name) for d in self.tools.definitions()])
+        return Agent(
+            offline_model(),
+            deps_type=ToolBinding,
+            tools=[self._tool(d.name) for d in self.tools.definitions()],
+        )
 
     def _tool(self, name: str) -> Tool[ToolBinding]:
         definition = next(d for d in self.tools.definitions() if d.name == name)
@@ -95,7 +111,9 @@ class Harness:
             run, name, definition.description, definition.parameters_json_schema, takes_ctx=True
         )
 
-    def run(self, prompt: str = "Build the page.", history: list[ModelMessage] | None = None) -> AgentRunResult[str]:
+    def run(
+        self, prompt: str = "Build the page.", history: list[ModelMessage] | None = None
+    ) -> AgentRunResult[str]:
         return asyncio.run(self.agent().run(prompt, deps=self.binding, message_history=history))
 
     def doc(self) -> dict[str, Any]:
@@ -103,7 +121,9 @@ class Harness:
 
     def human_edit(self, ops: list[dict[str, Any]]) -> None:
         _doc, revision = self.ws.draft(self.session.id, self.session.tenant)
-        self.ws.human_edit(self.session.id, self.session.tenant, ops, based_on=revision, user="user-1")
+        self.ws.human_edit(
+            self.session.id, self.session.tenant, ops, based_on=revision, user="user-1"
+        )
 
 
 @pytest.fixture
@@ -115,8 +135,12 @@ def make(sqlite_engine: sa.Engine) -> Callable[..., Harness]:
     def build(brief: str, facts: dict[str, Any], page: str | None = None) -> Harness:
         with transaction(sqlite_engine) as conn:
             session = SessionStore().create(
-                conn, tenant="tenant-a", page=page or f"page-{next(count)}", created_by="user-1",
-                brief=brief, facts=facts,
+                conn,
+                tenant="tenant-a",
+                page=page or f"page-{next(count)}",
+                created_by="user-1",
+                brief=brief,
+                facts=facts,
             )
         binding = ToolBinding.for_session(session.id, session.tenant, session.page)
         return Harness(ws, tools, session, binding, [])
@@ -152,7 +176,9 @@ def _errors(h: Harness) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_builds_a_valid_checked_page_through_the_tools(make: Callable[..., Harness], case: str) -> None:
+def test_builds_a_valid_checked_page_through_the_tools(
+    make: Callable[..., Harness], case: str
+) -> None:
     brief, facts, name, shown = CASES[case]
     h = make(brief, facts)
 
@@ -212,7 +238,9 @@ def test_three_briefs_give_three_different_pages(make: Callable[..., Harness]) -
         h = make(brief, facts)
         h.run()
         docs.append(h.doc())
-    roots = [tuple(sorted(n["id"] for n in d["nodes"].values() if n["parent"] is None)) for d in docs]
+    roots = [
+        tuple(sorted(n["id"] for n in d["nodes"].values() if n["parent"] is None)) for d in docs
+    ]
     assert len(set(roots)) == 3
     backgrounds = {d["nodes"]["hero"]["style"]["base"]["background"] for d in docs}
     assert len(backgrounds) == 3
@@ -238,7 +266,9 @@ def test_streamed_run_builds_the_same_page(make: Callable[..., Harness]) -> None
 
     async def stream() -> list[Any]:
         seen = []
-        async with streamed.agent().run_stream_events("Build the page.", deps=streamed.binding) as events:
+        async with streamed.agent().run_stream_events(
+            "Build the page.", deps=streamed.binding
+        ) as events:
             async for event in events:
                 seen.append(event)
         return seen
@@ -288,19 +318,37 @@ def test_a_human_edit_between_batches_is_recovered(make: Callable[..., Harness])
 
     def edit(n: int) -> None:
         if n == 2:
-            h.human_edit([{"t": "set_node_props", "id": "hero-text", "patch": {"content": "Fresh every day."}}])
+            h.human_edit(
+                [
+                    {
+                        "t": "set_node_props",
+                        "id": "hero-text",
+                        "patch": {"content": "Fresh every day."},
+                    }
+                ]
+            )
 
     h.before_apply = edit
 
     result = h.run()
 
     names = [name for name, _, _ in _exchanges(result.all_messages())]
-    stale = [r for name, _, r in _exchanges(result.all_messages()) if name == "cms_apply" and r.get("isError")]
+    stale = [
+        r
+        for name, _, r in _exchanges(result.all_messages())
+        if name == "cms_apply" and r.get("isError")
+    ]
     assert [r["error"]["code"] for r in stale] == ["stale_revision"]
     at = names.index("cms_changes_since")
-    assert names[at - 1] == "cms_apply" and names[at + 1] == "cms_outline" and names[at + 2] == "cms_apply"
+    assert (
+        names[at - 1] == "cms_apply"
+        and names[at + 1] == "cms_outline"
+        and names[at + 2] == "cms_apply"
+    )
     doc = h.doc()
-    assert doc["nodes"]["hero-text"]["props"]["content"] == "Fresh every day."  # the person's edit stands
+    assert (
+        doc["nodes"]["hero-text"]["props"]["content"] == "Fresh every day."
+    )  # the person's edit stands
     roots = sorted(n["id"] for n in doc["nodes"].values() if n["parent"] is None)
     assert roots == sorted(b.root for b in plan_page(*BAKERY).batches)
     assert names[-1] == "cms_ready" and _errors(h) == []
@@ -327,8 +375,15 @@ def test_check_findings_are_fixed_before_ready(make: Callable[..., Harness]) -> 
     h.human_edit(
         [
             {"t": "insert_node", "node": {"id": "promo", "type": "section", "parent": None}},
-            {"t": "insert_node", "node": {"id": "promo-text", "type": "text", "parent": "promo",
-                                          "props": {"content": "Loaves from £7.99 today only."}}},
+            {
+                "t": "insert_node",
+                "node": {
+                    "id": "promo-text",
+                    "type": "text",
+                    "parent": "promo",
+                    "props": {"content": "Loaves from £7.99 today only."},
+                },
+            },
         ]
     )
     assert [f["code"] for f in _errors(h)] == ["unsupported_price"]
@@ -339,7 +394,9 @@ def test_check_findings_are_fixed_before_ready(make: Callable[..., Harness]) -> 
     checks = [r for name, _, r in exchanges if name == "cms_check"]
     assert len(checks) == 2
     assert [f["node"] for f in checks[0]["findings"] if f["severity"] == "error"] == ["promo-text"]
-    fix = next(a for name, a, _ in exchanges if name == "cms_apply" and a["ops"][0]["t"] == "remove_node")
+    fix = next(
+        a for name, a, _ in exchanges if name == "cms_apply" and a["ops"][0]["t"] == "remove_node"
+    )
     assert fix["ops"] == [{"t": "remove_node", "id": "promo-text"}]
     assert "promo-text" not in h.doc()["nodes"] and "promo" in h.doc()["nodes"]
     assert exchanges[-1][0] == "cms_ready" and exchanges[-1][2]["ready"] is True
@@ -368,7 +425,9 @@ def _always_failing(session: SessionRecord, links: SiteLinks) -> Any:
 
 def test_tools_that_always_fail_end_the_run(make: Callable[..., Harness]) -> None:
     h = make(*BAKERY)
-    h.binding = ToolBinding(h.session.id, h.session.tenant, h.session.page, "charlotte:someone-else")
+    h.binding = ToolBinding(
+        h.session.id, h.session.tenant, h.session.page, "charlotte:someone-else"
+    )
 
     result = h.run()
 
@@ -393,7 +452,12 @@ def test_business_name(brief: str, facts: dict[str, Any], name: str | None) -> N
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_plan_ids_are_unique_and_valid(case: str) -> None:
     brief, facts, _name, _shown = CASES[case]
-    ids = [op["node"]["id"] for b in plan_page(brief, facts).batches for op in b.ops if op["t"] == "insert_node"]
+    ids = [
+        op["node"]["id"]
+        for b in plan_page(brief, facts).batches
+        for op in b.ops
+        if op["t"] == "insert_node"
+    ]
     assert len(ids) == len(set(ids))
     assert all(re.match(ID_PATTERN, i) for i in ids)
 
@@ -410,14 +474,25 @@ def test_a_refused_batch_is_skipped_and_the_rest_is_built(make: Callable[..., Ha
     h.human_edit(
         [
             {"t": "insert_node", "node": {"id": "specials", "type": "section", "parent": None}},
-            {"t": "insert_node", "node": {"id": "menu-heading", "type": "heading", "parent": "specials",
-                                          "props": {"content": "Specials", "level": 2}}},
+            {
+                "t": "insert_node",
+                "node": {
+                    "id": "menu-heading",
+                    "type": "heading",
+                    "parent": "specials",
+                    "props": {"content": "Specials", "level": 2},
+                },
+            },
         ]
     )
 
     result = h.run()
 
-    refused = [r["error"] for n, _, r in _exchanges(result.all_messages()) if n == "cms_apply" and r.get("isError")]
+    refused = [
+        r["error"]
+        for n, _, r in _exchanges(result.all_messages())
+        if n == "cms_apply" and r.get("isError")
+    ]
     assert [e["code"] for e in refused] == ["duplicate_id"]
     nodes = h.doc()["nodes"]
     assert "menu" not in nodes and {"hero", "about-us", "opening-hours", "contact"} <= set(nodes)
@@ -447,17 +522,64 @@ def test_a_page_it_cannot_read_is_never_called_ready(make: Callable[..., Harness
 
 
 _WORDS = st.sampled_from(
-    ["fresh", "bread", "Leeds", "cakes", "friendly", "open", "daily", "local", "team", "menu",
-     "pricing", "about us", "contact", "reviews", "faq", "opening hours", "services", "features"]
+    [
+        "fresh",
+        "bread",
+        "Leeds",
+        "cakes",
+        "friendly",
+        "open",
+        "daily",
+        "local",
+        "team",
+        "menu",
+        "pricing",
+        "about us",
+        "contact",
+        "reviews",
+        "faq",
+        "opening hours",
+        "services",
+        "features",
+    ]
 )
 _VALUE = st.one_of(
-    st.sampled_from(["£4.50", "$9/month", "Mon-Fri 8:00-17:00", "0113 496 0321", "hi@shop.test",
-                     "12 High Street", "Seeded rye", "Great coffee", "since 1998", "20% off"]),
+    st.sampled_from(
+        [
+            "£4.50",
+            "$9/month",
+            "Mon-Fri 8:00-17:00",
+            "0113 496 0321",
+            "hi@shop.test",
+            "12 High Street",
+            "Seeded rye",
+            "Great coffee",
+            "since 1998",
+            "20% off",
+        ]
+    ),
     st.text(st.characters(whitelist_categories=("Ll", "Lu")), min_size=1, max_size=30),
 )
 _FACTS = st.dictionaries(
-    st.sampled_from(["name", "tagline", "menu", "pricing", "team", "hours", "phone", "email",
-                     "address", "about", "reviews", "faq", "services", "features", "Extra"]),
+    st.sampled_from(
+        [
+            "name",
+            "tagline",
+            "menu",
+            "pricing",
+            "team",
+            "hours",
+            "phone",
+            "email",
+            "address",
+            "about",
+            "reviews",
+            "faq",
+            "services",
+            "features",
+            "Extra",
+        ]
+    ),
     st.one_of(
         _VALUE,
         st.lists(_VALUE, max_size=5),
@@ -469,7 +591,9 @@ _FACTS = st.dictionaries(
 
 @settings(max_examples=60, deadline=None)
 @given(words=st.lists(_WORDS, max_size=12), facts=_FACTS)
-def test_any_plan_is_a_valid_page_whose_checks_report_no_errors(words: list[str], facts: dict[str, Any]) -> None:
+def test_any_plan_is_a_valid_page_whose_checks_report_no_errors(
+    words: list[str], facts: dict[str, Any]
+) -> None:
     brief = "Oak & Ash is a " + " ".join(words) + "."
     plan = plan_page(brief, facts)
     page = PageSession(empty_doc("home"))
