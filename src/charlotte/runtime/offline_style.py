@@ -9,7 +9,7 @@ padding and type.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -88,7 +88,7 @@ def _band(background: str, color: str, p: Palette) -> _Style:
     )
 
 
-_ROLES: Final[Mapping[str, Any]] = {
+_ROLES: Final[Mapping[str, Callable[[Palette], _Style]]] = {
     "hero": lambda p: (
         {
             "background": p.hero,
