@@ -267,7 +267,8 @@ class ChangeSets:
         LinkPolicy before, AssetPolicy on the touched nodes after, as for a
         draft write; one transaction with the set's row locked, recording
         ``page.changed`` at the working revision (and ``proposal.opened`` when
-        this write opened the set).
+        this write opened the set). ``forbidden`` for a session without
+        ``approve_on_save``: its agent writes go to the draft.
         """
         ws = self.workspace
         rules = links or ws.links
@@ -278,6 +279,8 @@ class ChangeSets:
         )
         with transaction(ws.engine) as conn:
             session = self._session(conn, session_id, tenant)
+            if not session.approve_on_save:
+                raise Refused("forbidden")
             open_set = self.open_set(conn, session, for_update=True)
             doc = open_set.working if open_set is not None else ws.load_draft(conn, session)[0]
             page = PageSession(doc, node_types=ws.node_types)

@@ -354,6 +354,19 @@ class ProposalsContract:
             EventTypes.PAGE_CHANGED,
         ]
 
+    def test_sessions_without_approve_on_save_have_no_change_sets(
+        self, sets: ChangeSets, engine: sa.Engine
+    ) -> None:
+        with transaction(engine) as conn:
+            plain = SessionStore().create(
+                conn, tenant=unique("tenant"), page=unique("page"), created_by="user-1"
+            )
+        with pytest.raises(Refused) as refused:
+            sets.apply_agent_ops(plain.id, plain.tenant, [section("hero")], based_on=0)
+        assert refused.value.code == "forbidden"
+        assert sets.current(plain.id, plain.tenant) is None
+        assert self.events(engine, plain) == []
+
     def test_publishing_publishes_the_draft_and_leaves_the_set_open(
         self, ws: Workspace, sets: ChangeSets, session: SessionRecord
     ) -> None:
