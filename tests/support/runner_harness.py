@@ -11,11 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
+from pydantic_ai.models import Model
 from tests.support.databases import unique
 
 from charlotte.events import Event
 from charlotte.runtime.guide import build_guide
 from charlotte.runtime.modes import ModeRegistry
+from charlotte.runtime.offline import offline_model
 from charlotte.runtime.queue import InlineQueue
 from charlotte.runtime.runner import TurnContextFactory, TurnRunner
 from charlotte.runtime.turns import Turns
@@ -35,6 +37,8 @@ class Harness:
     context_factory: TurnContextFactory | None = None
     script: list[Step] = field(default_factory=list)
     models: list[ScriptedModel] = field(default_factory=list)
+    #: Use the real offline builder instead of the script.
+    offline: bool = False
 
     def __post_init__(self) -> None:
         self.guide = build_guide(self.settings.brand_rules)
@@ -54,7 +58,9 @@ class Harness:
         )
         self.turns = self.runner.turns
 
-    def _model(self) -> ScriptedModel:
+    def _model(self) -> Model:
+        if self.offline:
+            return offline_model()
         model = ScriptedModel(list(self.script))
         self.models.append(model)
         return model

@@ -15,6 +15,7 @@ from __future__ import annotations
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import ModelUnavailable, UnknownModel, resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, Mode, ModeRegistry, check_mode
+from charlotte.runtime.offline import OFFLINE_MODEL_NAME, offline_model
 from charlotte.runtime.queue import InlineQueue, TurnQueue
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.runner import (
@@ -32,6 +33,7 @@ __all__ = [
     "CONTINUATION",
     "DEFAULT_HEARTBEAT_TIMEOUT",
     "MAX_MESSAGE",
+    "OFFLINE_MODEL_NAME",
     "Guide",
     "HarnessDefaults",
     "InlineQueue",
@@ -49,5 +51,6 @@ __all__ = [
     "UsageTelemetry",
     "build_guide",
     "check_mode",
+    "offline_model",
     "resolve_model",
 ]

@@ -258,3 +258,22 @@ def test_settings_limits_apply_without_a_host_factory(sqlite_engine: sa.Engine) 
     s = h.open()
     h.send(s, [ToolCall("cms_facts", {}), ToolCall("cms_types", {}), Text("x")])
     assert _payloads(h, s, EventTypes.RUN_FAILED) == [{"code": "usage_limit"}]
+
+
+def test_the_offline_builder_builds_a_ready_page_through_a_real_turn(sqlite_engine: sa.Engine) -> None:
+    h = Harness(sqlite_engine, offline=True)
+    s = h.open(
+        brief="A landing page for Rosa's Bakery: our menu, opening hours and contact. Warm tone.",
+        facts={"name": "Rosa's Bakery", "hours": "Tue-Sun 7:00-15:00", "phone": "+1 555 010 2000"},
+    )
+    h.send(s, [], message="Build the page from the brief.")
+    finished = _payloads(h, s, EventTypes.TURN_FINISHED)
+    assert finished and finished[0]["ready"] is True
+    doc, revision = h.workspace.draft(s.id, s.tenant)
+    assert revision > 0
+    texts = json.dumps(doc)
+    assert "Rosa's Bakery" in texts and "Tue-Sun 7:00-15:00" in texts
+    called = {p["name"] for p in _payloads(h, s, EventTypes.TOOL_CALLED)}
+    assert {"cms_facts", "cms_types", "cms_apply", "cms_check", "cms_ready"} <= called
+    for event in h.events(s):
+        assert schema_errors(event) == []
