@@ -101,6 +101,38 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
         admin.dispose()
 
 
+@dataclass(frozen=True)
+class Broker:
+    """A Redis URL, plus a key prefix and queue name no other run uses."""
+
+    url: str
+    prefix: str
+    queue: str
+
+    @classmethod
+    def fresh(cls) -> Broker:
+        tag = uuid.uuid4().hex[:10]
+        return cls(_redis_url(), f"charlotte-test-{tag}:", f"charlotte-test-{tag}")
+
+    def queue_for_turns(self) -> CeleryQueue:
+        app = celery_app(
+            Settings(broker_url=self.url),
+            queue=self.queue,
+            transport_options={"global_keyprefix": self.prefix},
+        )
+        return CeleryQueue(app)
+
+    def clear(self) -> None:
+        import redis
+
+        client = redis.Redis.from_url(self.url)
+        try:
+            for key in client.scan_iter(match=f"{self.prefix}*"):
+                client.delete(key)
+        finally:
+            client.close()
+
+
 class Worker:
     """One ``tests.support.celery_worker`` process; its output goes to a file."""
 
@@ -129,16 +161,17 @@ class Worker:
 
 @contextmanager
 def worker(
-    tmp: Path, database: Database, broker: str, queue: str, mode: str, **extra: str
+    tmp: Path, database: Database, broker: Broker, mode: str, **extra: str
 ) -> Iterator[Worker]:
-    log = tmp / f"worker-{queue}.log"
+    log = tmp / f"worker-{uuid.uuid4().hex[:8]}.log"
     command = [
         sys.executable,
         "-m",
         "tests.support.celery_worker",
         f"--database-url={database.url}",
-        f"--broker-url={broker}",
-        f"--queue={queue}",
+        f"--broker-url={broker.url}",
+        f"--queue={broker.queue}",
+        f"--key-prefix={broker.prefix}",
         f"--mode={mode}",
         *(f"--{name.replace('_', '-')}={value}" for name, value in extra.items()),
     ]
@@ -203,16 +236,6 @@ def ended(turns: Turns, turn_id: str) -> Callable[[], str | None]:
         return None if turn is None or turn.active else turn.status
 
     return check
-
-
-def _clear_queue(broker: str, queue: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(broker)
-    try:
-        client.delete(queue)
-    finally:
-        client.close()
 
 
 # -- configuration (no broker needed) ---------------------------------------------------
@@ -289,14 +312,12 @@ def test_core_imports_without_celery() -> None:
 def offline_worker(
     database: Database, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[Worker, CeleryQueue]]:
-    broker = _redis_url()
-    queue = f"charlotte-test-{uuid.uuid4().hex[:10]}"
-    app = celery_app(Settings(broker_url=broker), queue=queue)
+    broker = Broker.fresh()
     try:
-        with worker(tmp_path_factory.mktemp("offline"), database, broker, queue, "offline") as w:
-            yield w, CeleryQueue(app)
+        with worker(tmp_path_factory.mktemp("offline"), database, broker, "offline") as w:
+            yield w, broker.queue_for_turns()
     finally:
-        _clear_queue(broker, queue)
+        broker.clear()
 
 
 @pytest.mark.redis
@@ -310,8 +331,9 @@ def test_a_worker_process_runs_a_full_turn(
 
     turn = turns.send(session.id, session.tenant, "Build the bakery landing page", "ann")
 
-    assert wait_until(ended(turns, turn.id), WORKER_START + TURN, "the turn to end", w) == "finished"
+    status = wait_until(ended(turns, turn.id), WORKER_START + TURN, "the turn to end", w)
     log = events(database.engine, session)
+    assert status == "finished", [(e.type, dict(e.payload)) for e in log][-3:]
     types = [e.type for e in log]
     assert types[:2] == [EventTypes.TURN_QUEUED, EventTypes.TURN_STARTED]
     assert types[-1] == EventTypes.TURN_FINISHED
@@ -352,16 +374,16 @@ def test_a_turn_delivered_three_times_runs_once(
 def test_a_worker_killed_mid_turn_is_swept_worker_lost_and_never_rerun(
     database: Database, tmp_path: Path
 ) -> None:
-    broker = _redis_url()
-    queue_name = f"charlotte-test-{uuid.uuid4().hex[:10]}"
-    queue = CeleryQueue(celery_app(Settings(broker_url=broker), queue=queue_name))
+    broker = Broker.fresh()
+    queue = broker.queue_for_turns()
     # The worker beats every 0.2 s; 2 s without a beat means it is gone.
     turns = Turns(database.engine, queue, heartbeat_timeout=timedelta(seconds=2))
     session = open_session(database.engine)
     reached = tmp_path / "reached"
+    handled = tmp_path / "handled"
     try:
         with worker(
-            tmp_path, database, broker, queue_name, "block", reached=str(reached), heartbeat_seconds="0.2"
+            tmp_path, database, broker, "block", reached=str(reached), heartbeat_seconds="0.2"
         ) as w:
             turn = turns.send(session.id, session.tenant, "Build it", "ann")
             wait_until(reached.exists, WORKER_START + TURN, "the turn to block in its tool call", w)
@@ -375,33 +397,45 @@ def test_a_worker_killed_mid_turn_is_swept_worker_lost_and_never_rerun(
             swept = wait_until(
                 lambda: [t for t in turns.sweep() if t == turn.id], TURN, "the sweep", w, dead=True
             )
+        after_sweep = events(database.engine, session)
+        draft_after_sweep = draft(database.engine, session)
+
+        # A new worker that gives up on unacked messages after 1 s redelivers
+        # the dead worker's message: the claim refuses it, nothing runs again.
+        # Then the freed session takes a new turn, and that worker runs it.
+        with worker(
+            tmp_path, database, broker, "offline", handled=str(handled),
+            visibility_timeout="1", restore_interval="1",
+        ) as w2:
+            wait_until(
+                lambda: handled.exists() and turn.id in handled.read_text().split(),
+                WORKER_START + TURN,
+                "the lost turn's redelivery",
+                w2,
+            )
+            after_redelivery = events(database.engine, session)
+            again = turns.send(session.id, session.tenant, "Try again", "ann")
+            assert wait_until(ended(turns, again.id), TURN, "the new turn", w2) == "finished"
     finally:
-        _clear_queue(broker, queue_name)
+        broker.clear()
 
     assert swept == [turn.id]
     lost = turns.get(turn.id)
     assert lost is not None and (lost.status, lost.error_code) == ("failed", "worker_lost")
-    log = events(database.engine, session)
-    assert [(e.type, dict(e.payload)) for e in log][-1] == (
+    assert [(e.type, dict(e.payload)) for e in after_sweep][-1] == (
         EventTypes.RUN_FAILED,
         {"code": "worker_lost"},
     )
-    assert [e.type for e in log].count(EventTypes.PAGE_CHANGED) == 1
+    assert [e.type for e in after_sweep].count(EventTypes.PAGE_CHANGED) == 1
     # Exactly the committed tool write: one applied batch, its two nodes.
-    stored = draft(database.engine, session)
-    assert stored is not None
-    document, revision = stored
+    assert draft_after_sweep is not None
+    document, revision = draft_after_sweep
     assert revision == len(BLOCK_OPS)
     assert set(document["nodes"]) == {"hero", "title"}
     assert document["nodes"]["title"]["props"]["content"] == "Rosa's Bakery"
-    # Never re-run, and the session takes a new turn.
-    assert turns.claim(turn.id) is None
-    again = Turns(database.engine, _Dropped()).send(session.id, session.tenant, "Try again", "ann")
-    assert again.status == "queued"
-
-
-class _Dropped:
-    """A queue that keeps the turn (no worker is listening any more)."""
-
-    def enqueue(self, turn_id: str) -> None:
-        return None
+    # The redelivery changed nothing; every later event belongs to the new turn.
+    assert after_redelivery == after_sweep
+    later = events(database.engine, session)[len(after_sweep):]
+    assert later[0].type == EventTypes.TURN_QUEUED and later[0].payload["turn_id"] == again.id
+    assert [e.type for e in later].count(EventTypes.TURN_STARTED) == 1
+    assert all(e.payload.get("turn_id") in (None, again.id) for e in later)

@@ -53,6 +53,10 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--mode", choices=("claim", "offline", "block"), required=True)
     parser.add_argument("--reached", type=Path, default=None)
     parser.add_argument("--heartbeat-seconds", type=float, default=0.2)
+    parser.add_argument("--key-prefix", default="", help="Redis global_keyprefix (isolation)")
+    parser.add_argument("--visibility-timeout", type=float, default=None)
+    parser.add_argument("--restore-interval", type=int, default=None)
+    parser.add_argument("--handled", type=Path, default=None, help="append each handled turn id")
     return parser.parse_args(argv)
 
 
@@ -67,6 +71,21 @@ def _block_until_killed(reached: Path) -> Callable[[list[Any]], dict[str, Any]]:
     return arguments
 
 
+def _noting(run: Callable[[str], None], handled: Path | None) -> Callable[[str], None]:
+    """``run``, then append the turn id to ``handled`` (how a test sees a delivery)."""
+    if handled is None:
+        return run
+
+    def noted(turn_id: str) -> None:
+        try:
+            run(turn_id)
+        finally:
+            with handled.open("a", encoding="utf-8") as out:
+                out.write(turn_id + "\n")
+
+    return noted
+
+
 def _run_factory(
     options: argparse.Namespace, settings: Settings, engine: sa.Engine
 ) -> Callable[[], Callable[[str], None]]:
@@ -79,7 +98,7 @@ def _run_factory(
                 if turns.claim(turn_id) is not None:
                     turns.finish(turn_id, ready=False)
 
-            return run
+            return _noting(run, options.handled)
 
         return claim_only
 
@@ -100,7 +119,8 @@ def _run_factory(
                     ]
                 )
 
-        return TurnRunner.from_settings(settings, engine=engine, model_factory=model_factory).run
+        made = TurnRunner.from_settings(settings, engine=engine, model_factory=model_factory)
+        return _noting(made.run, options.handled)
 
     return runner
 
@@ -117,7 +137,21 @@ def main(argv: Sequence[str] | None = None) -> None:
         heartbeat_timeout_seconds=options.heartbeat_seconds * 5,
     )
     engine = open_engine(settings.database_url, schema=options.schema)
-    app = celery_app(settings, _run_factory(options, settings, engine), queue=options.queue)
+    transport: dict[str, Any] = {}
+    if options.key_prefix:
+        transport["global_keyprefix"] = options.key_prefix
+    if options.restore_interval is not None:
+        # Look for abandoned messages every N seconds, scanning on every look.
+        transport["unacked_restore_interval"] = options.restore_interval
+        transport["unacked_restore_throttle"] = 1
+    visibility = {} if options.visibility_timeout is None else {"visibility_timeout": options.visibility_timeout}
+    app = celery_app(
+        settings,
+        _run_factory(options, settings, engine),
+        queue=options.queue,
+        transport_options=transport,
+        **visibility,
+    )
     app.worker_main(
         [
             "worker",

@@ -29,8 +29,8 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from collections.abc import Callable
-from typing import Final
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 from celery import Celery
 from kombu.exceptions import KombuError
@@ -80,12 +80,15 @@ def celery_app(
     *,
     queue: str = DEFAULT_QUEUE,
     visibility_timeout: float = VISIBILITY_TIMEOUT_SECONDS,
+    transport_options: Mapping[str, Any] | None = None,
 ) -> Celery:
     """A Celery app on ``settings.broker_url`` with the task ``charlotte.run_turn``.
 
     ``run_factory`` makes the function that runs a turn; it is called once,
     on the first task a worker process receives (a producer never calls it).
     The default builds ``TurnRunner.from_settings(settings).run``.
+    ``transport_options`` go to the broker transport beside the visibility
+    timeout (e.g. Redis ``global_keyprefix``); producer and worker must agree.
     """
     if not settings.broker_url:
         raise ValueError("settings.broker_url is required for the Celery queue")
@@ -98,7 +101,10 @@ def celery_app(
         task_acks_late=True,
         task_reject_on_worker_lost=False,
         task_acks_on_failure_or_timeout=True,
-        broker_transport_options={"visibility_timeout": visibility_timeout},
+        broker_transport_options={
+            **(transport_options or {}),
+            "visibility_timeout": visibility_timeout,
+        },
         task_serializer="json",
         accept_content=["json"],
         result_serializer="json",
