@@ -1,0 +1,230 @@
+"""The Notifier: one thread, one query per tick for every watched session, wakes only who waits."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy import event
+from tests.support.databases import new_session
+
+from charlotte.events import AGENT_ACTOR, EventTypes
+from charlotte.http.sse import Notifier, Subscription
+from charlotte.storage import DatabaseEventLog, transaction
+
+LOG = DatabaseEventLog()
+
+
+def _append(engine: sa.Engine, session_id: str, count: int = 1) -> None:
+    with transaction(engine) as conn:
+        for index in range(count):
+            LOG.append(conn, session_id, EventTypes.TEXT_DELTA, {"text": f"t{index}"}, actor=AGENT_ACTOR)
+
+
+def _eventually(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "condition not reached before the deadline"
+        time.sleep(0.005)
+
+
+def _wakes_promptly(subscription: Subscription) -> None:
+    """The wait ends by a wake-up, well before its timeout."""
+    started = time.monotonic()
+    assert subscription.wait(10.0)
+    assert time.monotonic() - started < 5.0
+
+
+@pytest.fixture
+def notifier(sqlite_engine: sa.Engine) -> Iterator[Notifier]:
+    made = Notifier(sqlite_engine, interval=0.02)
+    yield made
+    made.close()
+
+
+def _ticked(notifier: Notifier) -> None:
+    """Wait until the notifier has completed one more tick than now (so it knows every watch)."""
+    start = notifier.ticks
+    notifier.notify()
+    _eventually(lambda: notifier.ticks >= start + 2)
+
+
+def test_subscriber_wakes_when_its_session_advances(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(sqlite_engine)
+    subscription = notifier.subscribe(session.id)
+    _ticked(notifier)
+    assert not subscription.pending()
+    _append(sqlite_engine, session.id)
+    _wakes_promptly(subscription)
+    subscription.seen(1)
+    assert not subscription.pending()
+
+
+def test_wait_times_out_when_nothing_happens(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(sqlite_engine)
+    subscription = notifier.subscribe(session.id)
+    _ticked(notifier)
+    assert subscription.wait(0.05) is False
+
+
+def test_events_committed_before_the_first_tick_are_not_missed(
+    sqlite_engine: sa.Engine, notifier: Notifier
+) -> None:
+    session = new_session(sqlite_engine)
+    subscription = notifier.subscribe(session.id)
+    _append(sqlite_engine, session.id, 2)
+    _wakes_promptly(subscription)
+    # First sight caches nothing: the reader replays from the log.
+    assert subscription.cached(0) is None
+
+
+def test_new_events_are_framed_once_into_the_cache(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(sqlite_engine)
+    subscription = notifier.subscribe(session.id)
+    _ticked(notifier)
+    _append(sqlite_engine, session.id, 3)
+    _wakes_promptly(subscription)
+    _eventually(lambda: len(subscription.cached(0) or []) == 3)
+    frames = subscription.cached(0)
+    assert frames is not None
+    seqs = [int(frame.split(b"\n")[0].removeprefix(b"id: ")) for frame in frames]
+    assert seqs == [1, 2, 3]
+    assert subscription.cached(2) == frames[2:]
+    assert subscription.cached(3) == []
+    data = json.loads(frames[0].split(b"\n")[2].removeprefix(b"data: "))
+    assert data["payload"] == {"text": "t0"}
+
+
+def test_cache_keeps_only_the_newest_frames(sqlite_engine: sa.Engine) -> None:
+    notifier = Notifier(sqlite_engine, interval=0.02, cache_size=2)
+    try:
+        session = new_session(sqlite_engine)
+        subscription = notifier.subscribe(session.id)
+        _ticked(notifier)
+        _append(sqlite_engine, session.id, 1)
+        _ticked(notifier)
+        _append(sqlite_engine, session.id, 2)
+        _ticked(notifier)
+        assert subscription.cached(0) is None  # seq 1 fell out: read the log
+        assert subscription.cached(1) is not None
+        _append(sqlite_engine, session.id, 5)  # more than the cache holds at once
+        _ticked(notifier)
+        assert subscription.cached(3) is None
+        assert subscription.cached(8) == []
+    finally:
+        notifier.close()
+
+
+def test_one_query_per_tick_whatever_the_number_of_subscribers(sqlite_engine: sa.Engine) -> None:
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if "charlotte_sessions" in statement:
+            statements.append(statement)
+
+    event.listen(sqlite_engine, "before_cursor_execute", record)
+    notifier = Notifier(sqlite_engine, interval=0.02)
+    try:
+        sessions = [new_session(sqlite_engine) for _ in range(5)]
+        subscriptions = [notifier.subscribe(s.id) for s in sessions for _ in range(20)]
+        assert notifier.subscriber_count() == 100
+        _ticked(notifier)
+        statements.clear()
+        before = notifier.ticks
+        _ticked(notifier)
+        ticks = notifier.ticks - before
+        assert ticks >= 2
+        # A tick may be under way when we read the counters: allow one.
+        assert ticks <= len(statements) <= ticks + 1
+        for subscription in subscriptions:
+            subscription.close()
+    finally:
+        notifier.close()
+        event.remove(sqlite_engine, "before_cursor_execute", record)
+
+
+def test_idle_notifier_runs_no_queries(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(sqlite_engine)
+    subscription = notifier.subscribe(session.id)
+    _ticked(notifier)
+    subscription.close()
+    assert notifier.subscriber_count(session.id) == 0
+    _eventually(lambda: notifier._kick.is_set() is False)
+    ticks = notifier.ticks
+    # Nobody subscribed: the thread sleeps until a subscribe, notify or close.
+    assert not notifier._kick.wait(0.1)
+    assert notifier.ticks <= ticks + 1
+
+
+def test_wait_async_wakes_the_event_loop_reader(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(sqlite_engine)
+
+    async def follow() -> bool:
+        subscription = notifier.subscribe(session.id)
+        await asyncio.to_thread(_ticked, notifier)
+        writer = threading.Thread(target=_append, args=(sqlite_engine, session.id))
+        writer.start()
+        started = time.monotonic()
+        woke = await subscription.wait_async(10.0)
+        writer.join()
+        subscription.close()
+        return woke and time.monotonic() - started < 5.0
+
+    assert asyncio.run(follow())
+
+
+def test_wait_async_times_out(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(sqlite_engine)
+
+    async def follow() -> bool:
+        subscription = notifier.subscribe(session.id)
+        await asyncio.to_thread(_ticked, notifier)
+        return await subscription.wait_async(0.05)
+
+    assert asyncio.run(follow()) is False
+
+
+def test_closing_the_notifier_wakes_waiters_and_stops_the_thread(
+    sqlite_engine: sa.Engine,
+) -> None:
+    notifier = Notifier(sqlite_engine, interval=0.02)
+    session = new_session(sqlite_engine)
+    subscription = notifier.subscribe(session.id)
+    _ticked(notifier)
+    result: list[bool] = []
+    waiter = threading.Thread(target=lambda: result.append(subscription.wait(30.0)))
+    waiter.start()
+    _eventually(lambda: subscription._armed)
+    notifier.close()
+    waiter.join(5.0)
+    assert not waiter.is_alive()
+    assert subscription.closed
+    assert notifier._thread is not None and not notifier._thread.is_alive()
+    with pytest.raises(RuntimeError):
+        notifier.subscribe(session.id)
+
+
+def test_notify_makes_the_next_tick_happen_at_once(sqlite_engine: sa.Engine) -> None:
+    notifier = Notifier(sqlite_engine, interval=30.0)  # no tick would come on its own
+    try:
+        session = new_session(sqlite_engine)
+        subscription = notifier.subscribe(session.id)
+        _eventually(lambda: notifier.ticks >= 1)
+        _append(sqlite_engine, session.id)
+        notifier.notify(session.id)
+        _wakes_promptly(subscription)
+    finally:
+        notifier.close()
+
+
+def test_session_of_no_interest_is_not_watched(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(sqlite_engine)
+    notifier.notify("someone-else")
+    assert notifier.subscriber_count(session.id) == 0
+    assert notifier.ticks == 0
