@@ -114,6 +114,23 @@ class TurnsContract:
         Turns(engine, InlineQueue(run)).send(session_id, TENANT, "Hi", "user-1")
         assert seen == ["queued"]
 
+    def test_a_queue_that_refuses_the_turn_does_not_leave_the_session_busy(
+        self, engine: sa.Engine, session_id: str
+    ) -> None:
+        class BrokerDown(Exception):
+            code = "queue_unavailable"
+
+        def refuse(_turn_id: str) -> None:
+            raise BrokerDown
+
+        with pytest.raises(BrokerDown):
+            Turns(engine, InlineQueue(refuse)).send(session_id, TENANT, "Hi", "user-1")
+        assert _session(engine, session_id).status == "idle"
+        failed = [e.payload for e in _events(engine, session_id) if e.type == EventTypes.RUN_FAILED]
+        assert failed == [{"code": "queue_unavailable"}]
+        # The session takes a new turn.
+        Turns(engine, InlineQueue(lambda _: None)).send(session_id, TENANT, "Again", "user-1")
+
     def test_send_refuses_busy_while_a_turn_is_queued_or_running(
         self, engine: sa.Engine, turns: Turns, recorder: _Recorder, session_id: str
     ) -> None:

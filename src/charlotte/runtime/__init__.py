@@ -25,7 +25,9 @@ from charlotte.runtime.runner import (
     TurnContextFactory,
     TurnRunner,
 )
+from charlotte.runtime.sweeper import Sweeper
 from charlotte.runtime.telemetry import UsageTelemetry
+from charlotte.runtime.threads import ThreadQueue
 from charlotte.runtime.turns import DEFAULT_HEARTBEAT_TIMEOUT, MAX_MESSAGE, TurnRecord, Turns
 
 __all__ = [
@@ -41,6 +43,8 @@ __all__ = [
     "ModeRegistry",
     "ModelUnavailable",
     "StreamRecorder",
+    "Sweeper",
+    "ThreadQueue",
     "TurnContext",
     "TurnContextFactory",
     "TurnQueue",

@@ -159,7 +159,16 @@ class Turns:
                 # The active-turn index fired: another turn got in first.
                 raise Refused("busy") from error
             raise
-        self._queue.enqueue(record.id)
+        try:
+            self._queue.enqueue(record.id)
+        except Exception as error:
+            # The turn is committed but no queue took it: end it now with a
+            # code, or the session would stay busy for good (the sweeper only
+            # looks at running turns). A turn an inline queue already ran and
+            # ended is left as it is.
+            code = getattr(error, "code", None)
+            self.fail(record.id, code if isinstance(code, str) else "queue_unavailable")
+            raise
         return record
 
     def stop(self, session_id: str, tenant: str, user: str) -> bool:
