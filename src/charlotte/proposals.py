@@ -2,7 +2,7 @@
 
 A session opened with ``approve_on_save=True`` never writes the agent's ops to
 the draft. Its writes go to the session's one *open* change set (a row of
-``charlotte_proposals``):
+``charlotte_proposals``, read and written by ``charlotte.proposal_rows``):
 
 - **Opening.** The first agent write with no open set opens one: its working
   copy is seeded from the draft as it is then (``base_revision``), and
@@ -56,85 +56,27 @@ Resolution(proposal_id='…', status='approved', ops=2, revision=5, code=None, a
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Final
 
 import sqlalchemy as sa
 
-from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, utc_now
+from charlotte import proposal_rows as rows
+from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.errors import PageSessionError
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy, LinkPolicy, Refused
 from charlotte.proposal_diff import ChangeSetDiff, diff_docs
+from charlotte.proposal_rows import NOTICE_MESSAGES, ChangeSet
 from charlotte.storage import SessionRecord, read_connection, transaction
-from charlotte.storage.errors import translated
-from charlotte.storage.tables import proposals
 from charlotte.workspace import SiteLinks, Workspace, Written, touched_node_ids
 
-__all__ = ["REPLAY_CHUNK", "ChangeSet", "ChangeSets", "Resolution"]
+__all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSet", "ChangeSets", "Resolution"]
 
 #: Ops replayed between two AssetPolicy checks when a set is approved.
 REPLAY_CHUNK: Final = 1_000
-
-#: What the agent is told about each resolution (our own fixed sentences).
-NOTICE_MESSAGES: Final = {
-    "approved": "A person approved your change set: its changes are now in the draft.",
-    "rejected": "A person rejected your change set: the draft does not have its changes.",
-    "conflicted": (
-        "Your change set could not be applied to the current draft (the person had "
-        "changed it); the draft does not have its changes. Read the page again."
-    ),
-}
-
-_COLUMNS: Final[list[sa.ColumnElement[Any]]] = [
-    proposals.c.id,
-    proposals.c.session_id,
-    proposals.c.tenant,
-    proposals.c.page,
-    proposals.c.status,
-    proposals.c.working,
-    proposals.c.ops,
-    proposals.c.op_count,
-    proposals.c.conflict_code,
-    proposals.c.conflict_at,
-    proposals.c.notified,
-    proposals.c.created_at,
-    proposals.c.resolved_at,
-]
-
-
-@dataclass(frozen=True, slots=True)
-class ChangeSet:
-    """One stored change set: its working copy and the agent ops it holds."""
-
-    id: str
-    session_id: str
-    tenant: str
-    page: str
-    status: str
-    working: dict[str, Any]
-    ops: list[dict[str, Any]]
-    op_count: int
-    conflict_code: str | None
-    conflict_at: int | None
-    notified: bool
-    created_at: datetime
-    resolved_at: datetime | None
-
-    @property
-    def revision(self) -> int:
-        """The working copy's revision (what the agent sees while the set is open)."""
-        revision: int = self.working["seq"]
-        return revision
-
-    @property
-    def base_revision(self) -> int:
-        """The draft revision the working copy was seeded from."""
-        return self.revision - self.op_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,16 +129,7 @@ class ChangeSets:
         self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False
     ) -> ChangeSet | None:
         """The open set of ``session`` inside ``conn`` (``for_update`` locks its row)."""
-        query = sa.select(*_COLUMNS).where(
-            proposals.c.session_id == session.id,
-            proposals.c.tenant == session.tenant,
-            proposals.c.status == "open",
-        )
-        if for_update:
-            query = query.with_for_update()
-        with translated():
-            row = conn.execute(query).first()
-        return None if row is None else ChangeSet(*row)
+        return rows.open_set(conn, session, for_update=for_update)
 
     def view(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
         """What the agent reads: the open set's working copy, else the draft."""
@@ -292,33 +225,11 @@ class ChangeSets:
             self._assets.assert_nodes(page.doc, node_ids)
             new: list[NewEvent] = []
             if open_set is None:
-                proposal_id = uuid.uuid4().hex
-                values = {
-                    "id": proposal_id,
-                    "session_id": session.id,
-                    "tenant": session.tenant,
-                    "page": session.page,
-                    "status": "open",
-                    "working": page.doc,
-                    "ops": applied.ops,
-                    "op_count": len(applied.ops),
-                    "notified": False,
-                    "created_at": utc_now(),
-                }
-                with translated():
-                    conn.execute(sa.insert(proposals).values(**values))
+                proposal_id = rows.insert_open(conn, session, page.doc, applied.ops)
                 opened = {"proposal_id": proposal_id, "base_revision": base}
                 new.append(NewEvent(EventTypes.PROPOSAL_OPENED, opened, AGENT_ACTOR))
             else:
-                values = {
-                    "working": page.doc,
-                    "ops": [*open_set.ops, *applied.ops],
-                    "op_count": open_set.op_count + len(applied.ops),
-                }
-                with translated():
-                    conn.execute(
-                        sa.update(proposals).where(proposals.c.id == open_set.id).values(**values)
-                    )
+                rows.extend(conn, open_set, page.doc, applied.ops)
             new.append(_page_changed(applied.revision, len(applied.ops), node_ids))
             seqs = ws.events.append_many(conn, session.id, new, tenant=session.tenant)
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seqs[-1])
@@ -408,18 +319,11 @@ class ChangeSets:
         with read_connection(ws.engine) as conn:
             # Most calls find nothing: look before taking the write lock.
             session = self._session(conn, session_id, tenant)
-            if not conn.execute(_unnotified(session).limit(1)).first():
+            if not rows.has_unnotified(conn, session):
                 return []
-        with transaction(ws.engine) as conn, translated():
-            rows = conn.execute(_unnotified(session).with_for_update()).all()
-            if not rows:
-                return []
-            conn.execute(
-                sa.update(proposals)
-                .where(proposals.c.id.in_([row.id for row in rows]))
-                .values(notified=True)
-            )
-        return [_notice(ChangeSet(*row)) for row in rows]
+        with transaction(ws.engine) as conn:
+            resolved = rows.take_unnotified(conn, session)
+        return [rows.notice(change_set) for change_set in resolved]
 
     # -- helpers ---------------------------------------------------------------
 
@@ -459,18 +363,9 @@ class ChangeSets:
         payload: dict[str, Any],
         user: str,
     ) -> None:
-        values = {
-            "status": resolution.status,
-            "conflict_code": resolution.code,
-            "conflict_at": resolution.at,
-            "resolved_at": utc_now(),
-        }
-        with translated():
-            conn.execute(
-                sa.update(proposals)
-                .where(proposals.c.id == resolution.proposal_id)
-                .values(**values)
-            )
+        rows.mark_resolved(
+            conn, resolution.proposal_id, resolution.status, code=resolution.code, at=resolution.at
+        )
         self.workspace.events.append(
             conn, session.id, event_type, payload, actor=user, tenant=session.tenant
         )
@@ -485,33 +380,6 @@ class ChangeSets:
 def _page_changed(revision: int, ops: int, node_ids: tuple[str, ...]) -> NewEvent:
     payload = {"revision": revision, "actor": AGENT_ACTOR, "ops": ops, "node_ids": list(node_ids)}
     return NewEvent(EventTypes.PAGE_CHANGED, payload, AGENT_ACTOR)
-
-
-def _unnotified(session: SessionRecord) -> sa.Select[Any]:
-    return (
-        sa.select(*_COLUMNS)
-        .where(
-            proposals.c.session_id == session.id,
-            proposals.c.tenant == session.tenant,
-            proposals.c.status != "open",
-            proposals.c.notified.is_(False),
-        )
-        .order_by(proposals.c.resolved_at, proposals.c.id)
-    )
-
-
-def _notice(change_set: ChangeSet) -> dict[str, Any]:
-    notice: dict[str, Any] = {
-        "kind": "change_set",
-        "proposal_id": change_set.id,
-        "status": change_set.status,
-        "ops": change_set.op_count,
-        "message": NOTICE_MESSAGES[change_set.status],
-    }
-    if change_set.status == "conflicted":
-        notice["code"] = change_set.conflict_code
-        notice["at"] = change_set.conflict_at
-    return notice
 
 
 def _last_touching(ops: list[dict[str, Any]], node: object) -> int:
