@@ -1,0 +1,394 @@
+"""``Charlotte``: what a host builds once and asks for sessions.
+
+>>> charlotte = Charlotte(Settings(database_url="sqlite:///./.charlotte/charlotte.db"))  # doctest: +SKIP
+>>> charlotte.migrate()                                                                  # doctest: +SKIP
+>>> charlotte.authorize_using(lambda user, ability, session: user.is_staff)              # doctest: +SKIP
+>>> handle = (charlotte.for_user(user).tenant("acme").page("home")                       # doctest: +SKIP
+...           .brief("A landing page for our bakery").open())
+>>> charlotte.find(handle.id, "acme", user=user).draft()["revision"]                     # doctest: +SKIP
+0
+
+One ``Charlotte`` owns its engine, workspace, page tools, turns, queue,
+runner, sweeper, guide and mode registry; nothing is process-global, so two
+instances on different databases in one process never see each other.
+
+**The default authorizer allows every ability to any user the host resolved
+(anyone who is not None).** A host with more than one kind of user must
+install its own with ``authorize_using``.
+
+The queue follows ``settings.queue``: ``inline`` runs a turn inside ``send``;
+``thread`` runs turns on ``settings.thread_workers`` threads of this process
+(and a sweeper fails turns whose heartbeat stopped); ``celery`` sends turn ids
+to ``settings.broker_url``, where a worker built with
+``charlotte.contrib.celery.worker_app_from(settings)`` runs them with its own
+runner (the host's modes and ``context_using`` factory must be set up there
+too).
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from datetime import timedelta
+from typing import Any, Final
+
+from charlotte.events import EventTypes
+from charlotte.handle import ABILITIES, Authorizer, CharlotteSession, OpenRequest, actor_of
+from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
+from charlotte.policy.refused import Refused
+from charlotte.proposals import ChangeSets
+from charlotte.runtime.guide import Guide, build_guide
+from charlotte.runtime.models import resolve_model
+from charlotte.runtime.modes import BUILDER_MODE, MAX_MODE_NAME, ModeRegistry
+from charlotte.runtime.offline import offline_model
+from charlotte.runtime.queue import InlineQueue, TurnQueue
+from charlotte.runtime.runner import TurnContextFactory, TurnRunner
+from charlotte.runtime.sweeper import Sweeper
+from charlotte.runtime.threads import ThreadQueue
+from charlotte.runtime.turns import Turns
+from charlotte.settings import Settings
+from charlotte.storage import (
+    DatabaseEventLog,
+    DatabasePageRepository,
+    PageRepository,
+    SessionRecord,
+    SessionStore,
+    open_engine,
+    read_connection,
+    transaction,
+)
+from charlotte.storage import migrate as migrate_database
+from charlotte.tools import PageTools
+from charlotte.workspace import SiteLinks, Workspace
+
+__all__ = [
+    "MAX_BRIEF",
+    "MAX_FACTS",
+    "MAX_FACT_KEY",
+    "MAX_FACT_VALUE",
+    "MAX_PAGE",
+    "MAX_TENANT",
+    "Charlotte",
+    "SessionBuilder",
+]
+
+#: Bounds of what a session is opened with (characters, entries).
+MAX_PAGE: Final = 200
+MAX_BRIEF: Final = 20_000
+MAX_FACTS: Final = 100
+MAX_FACT_KEY: Final = 200
+MAX_FACT_VALUE: Final = 20_000
+MAX_TENANT: Final = 128
+_MAX_SESSION_ID: Final = 64
+
+#: Resolves the host's user (or tenant) from the host's request object.
+Resolver = Callable[[Any], Any]
+
+
+def _allow_resolved_users(user: object, ability: str, session: object) -> bool:
+    # The documented default: any user the host resolved may do everything.
+    return user is not None
+
+
+def _no_one(request: object) -> None:
+    return None
+
+
+class Charlotte:
+    """The host's entry point: settings in, sessions out (see module docstring)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        page_repository: PageRepository | None = None,
+        assets: AssetLibrary | None = None,
+        model_factory: Callable[[], Any] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.engine = open_engine(settings.database_url)
+        self.assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
+        self.workspace = Workspace(
+            self.engine,
+            pages=page_repository if page_repository is not None else DatabasePageRepository(),
+            assets=self.assets,
+            links=SiteLinks(settings.site_origin, settings.allowed_origins),
+        )
+        self.change_sets = ChangeSets(self.workspace)
+        self.tools = PageTools(self.workspace, change_sets=self.change_sets)
+        self.modes = ModeRegistry()
+        self._guide = build_guide(settings.brand_rules)
+        self._authorize: Authorizer = _allow_resolved_users
+        self._resolve_user: Resolver = _no_one
+        self._resolve_tenant: Resolver = _no_one
+        self._lock = threading.Lock()
+        self._started = False
+        self._closed = False
+        self.queue: TurnQueue = self._make_queue()
+        self.turns = Turns(
+            self.engine,
+            self.queue,
+            heartbeat_timeout=timedelta(seconds=settings.heartbeat_timeout_seconds),
+        )
+        self.runner = TurnRunner(
+            engine=self.engine,
+            settings=settings,
+            tools=self.tools,
+            turns=self.turns,
+            model_factory=model_factory or self._default_model,
+            guide=lambda: self._guide,
+            modes=self.modes,
+        )
+        # Only an in-process worker pool needs this process to sweep for it.
+        self.sweeper: Sweeper | None = (
+            Sweeper(self.turns, interval_seconds=settings.heartbeat_timeout_seconds / 2)
+            if settings.queue == "thread"
+            else None
+        )
+
+    # -- host hooks (each returns self, for chaining) -------------------------------
+
+    def authorize_using(self, authorizer: Authorizer) -> Charlotte:
+        """Install ``fn(user, ability, session) -> bool`` (abilities: ``ABILITIES``)."""
+        self._authorize = _callable(authorizer)
+        return self
+
+    def resolve_user_using(self, resolver: Resolver) -> Charlotte:
+        """Install ``fn(request) -> user | None`` (None answers 401)."""
+        self._resolve_user = _callable(resolver)
+        return self
+
+    def resolve_tenant_using(self, resolver: Resolver) -> Charlotte:
+        """Install ``fn(request) -> tenant | None``: the tenant comes from the request, never the body."""
+        self._resolve_tenant = _callable(resolver)
+        return self
+
+    def context_using(self, factory: TurnContextFactory) -> Charlotte:
+        """Install the per-turn ``TurnContextFactory`` (e.g. billing caps) of this process's runner."""
+        if not callable(getattr(factory, "for_turn", None)):
+            raise TypeError("a context factory needs a for_turn(session, turn) method")
+        self.runner.context_factory = factory
+        return self
+
+    def resolve_user(self, request: object) -> Any:
+        """The host's user for ``request`` (the ``resolve_user_using`` hook), or None."""
+        return self._resolve_user(request)
+
+    def resolve_tenant(self, request: object) -> str | None:
+        """The tenant for ``request`` (the ``resolve_tenant_using`` hook); None unless a valid key."""
+        tenant = self._resolve_tenant(request)
+        return tenant if _valid_tenant(tenant) else None
+
+    def allows(self, user: object, ability: str, session: SessionRecord | OpenRequest) -> bool:
+        """Ask the host's authorizer; anything but ``True`` is a no."""
+        if ability not in ABILITIES:
+            raise ValueError(f"unknown ability {ability!r}")
+        return self._authorize(user, ability, session) is True
+
+    # -- sessions --------------------------------------------------------------------
+
+    def for_user(self, user: object) -> SessionBuilder:
+        """Start opening a session as ``user``: ``.tenant(t).page(p).brief(b)…open()``."""
+        return SessionBuilder(self, user)
+
+    def find(self, session_id: str, tenant: str, *, user: object = None) -> CharlotteSession | None:
+        """A handle on the session, or None when there is none with this id in ``tenant``."""
+        if not _valid_tenant(tenant) or not _valid_session_id(session_id):
+            return None
+        self._start()
+        with read_connection(self.engine) as conn:
+            record = SessionStore().get(conn, session_id, tenant)
+        return None if record is None else CharlotteSession(self, record.id, record.tenant, user)
+
+    def guide(self) -> tuple[str, str]:
+        """The builder guide's ``(text, hash)``; sessions remember the hash they were opened with."""
+        return self._guide.text, self._guide.hash
+
+    def current_guide(self) -> Guide:
+        """The builder guide as a ``Guide`` value."""
+        return self._guide
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    def migrate(self) -> None:
+        """Create or upgrade charlotte's tables in this instance's database."""
+        migrate_database(self.engine)
+        self._start()
+
+    def asgi_app(self) -> Any:
+        """The Starlette app for this instance (``charlotte.http.asgi.create_app``)."""
+        # Imported by name, here: only the adapter loads the web framework.
+        adapter = importlib.import_module("charlotte.http.asgi")
+        self._start()
+        return adapter.create_app(self)
+
+    def close(self) -> None:
+        """Stop the sweeper, let the worker threads finish their turns, dispose the engine."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        if self.sweeper is not None:
+            self.sweeper.stop()
+        if isinstance(self.queue, ThreadQueue):
+            self.queue.close()
+        self.engine.dispose()
+
+    def __enter__(self) -> Charlotte:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- internals -------------------------------------------------------------------
+
+    def _start(self) -> None:
+        # The sweeper starts on first use, not in __init__: before migrate()
+        # there are no tables to sweep.
+        with self._lock:
+            if self._started or self._closed:
+                return
+            self._started = True
+        if self.sweeper is not None:
+            self.sweeper.start()
+
+    def _make_queue(self) -> TurnQueue:
+        queue = self.settings.queue
+        if queue == "inline":
+            return InlineQueue(self._run)
+        if queue == "thread":
+            return ThreadQueue(self._run, workers=self.settings.thread_workers)
+        # Imported here: Celery is an optional extra.
+        from charlotte.contrib.celery import CeleryQueue, celery_app
+
+        return CeleryQueue(celery_app(self.settings))
+
+    def _run(self, turn_id: str) -> None:
+        self.runner.run(turn_id)
+
+    def _default_model(self) -> Any:
+        return resolve_model(self.settings.model, offline_factory=offline_model)
+
+    def _open(self, builder: SessionBuilder) -> CharlotteSession:
+        request = _checked(builder)
+        try:
+            self.modes.resolve(request.mode, self._guide)
+        except Refused:
+            raise Refused("invalid_request", detail={"field": "mode"}) from None
+        if not self.allows(builder.user, "open", request):
+            raise Refused("unauthorized" if builder.user is None else "forbidden")
+        actor = actor_of(builder.user)
+        self._start()
+        guide_hash = self._guide.hash
+        with transaction(self.engine) as conn:
+            record = SessionStore().create(
+                conn,
+                tenant=request.tenant,
+                page=request.page,
+                created_by=actor,
+                brief=request.brief,
+                facts=dict(request.facts),
+                mode=request.mode,
+                approve_on_save=request.approve_on_save,
+                guide_hash=guide_hash,
+            )
+            DatabaseEventLog().append(
+                conn,
+                record.id,
+                EventTypes.SESSION_OPENED,
+                {
+                    "page": record.page,
+                    "mode": record.mode,
+                    "approve_on_save": record.approve_on_save,
+                    "guide_hash": guide_hash,
+                },
+                actor=actor,
+                tenant=record.tenant,
+            )
+        return CharlotteSession(self, record.id, record.tenant, builder.user)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionBuilder:
+    """Collects what a new session is opened with; each step returns a new builder."""
+
+    charlotte: Charlotte
+    user: object
+    tenant_key: object = None
+    page_key: object = None
+    brief_text: object = None
+    facts_map: object = None
+    approve: object = False
+    mode_name: object = BUILDER_MODE
+
+    def tenant(self, tenant: str) -> SessionBuilder:
+        """The tenant (from the host's request, never from a request body)."""
+        return replace(self, tenant_key=tenant)
+
+    def page(self, page: str) -> SessionBuilder:
+        """The host page key (1-200 characters)."""
+        return replace(self, page_key=page)
+
+    def brief(self, brief: str) -> SessionBuilder:
+        """What the page is for (1-20,000 characters)."""
+        return replace(self, brief_text=brief)
+
+    def facts(self, facts: Mapping[str, str]) -> SessionBuilder:
+        """The site's facts: up to 100 names with string values."""
+        return replace(self, facts_map=facts)
+
+    def approve_on_save(self, approve: bool) -> SessionBuilder:
+        """When True the agent's writes wait in a change set for a person's approval."""
+        return replace(self, approve=approve)
+
+    def mode(self, name: str) -> SessionBuilder:
+        """The builder mode (default ``charlotte_builder``; hosts register others on ``charlotte.modes``)."""
+        return replace(self, mode_name=name)
+
+    def open(self) -> CharlotteSession:
+        """Check everything (``invalid_request``), ask for ``open``, store the session and ``session.opened``."""
+        return self.charlotte._open(self)
+
+
+def _checked(builder: SessionBuilder) -> OpenRequest:
+    def refuse(name: str) -> Refused:
+        return Refused("invalid_request", detail={"field": name})
+
+    tenant, page, brief = builder.tenant_key, builder.page_key, builder.brief_text
+    if not _valid_tenant(tenant):
+        raise refuse("tenant")
+    if not isinstance(page, str) or not 1 <= len(page) <= MAX_PAGE or not page.strip():
+        raise refuse("page")
+    if not isinstance(brief, str) or not 1 <= len(brief) <= MAX_BRIEF or not brief.strip():
+        raise refuse("brief")
+    facts = {} if builder.facts_map is None else builder.facts_map
+    if not isinstance(facts, Mapping) or len(facts) > MAX_FACTS:
+        raise refuse("facts")
+    for name, value in facts.items():
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_FACT_KEY:
+            raise refuse("facts")
+        if not isinstance(value, str) or len(value) > MAX_FACT_VALUE:
+            raise refuse("facts")
+    if not isinstance(builder.approve, bool):
+        raise refuse("approve_on_save")
+    mode = builder.mode_name
+    if not isinstance(mode, str) or not 1 <= len(mode) <= MAX_MODE_NAME:
+        raise refuse("mode")
+    assert isinstance(tenant, str)
+    return OpenRequest(tenant, page, brief, dict(facts), builder.approve, mode)
+
+
+def _valid_tenant(tenant: object) -> bool:
+    return isinstance(tenant, str) and 1 <= len(tenant) <= MAX_TENANT and bool(tenant.strip())
+
+
+def _valid_session_id(session_id: object) -> bool:
+    return isinstance(session_id, str) and 1 <= len(session_id) <= _MAX_SESSION_ID
+
+
+def _callable(hook: Any) -> Any:
+    if not callable(hook):
+        raise TypeError("a hook must be callable")
+    return hook

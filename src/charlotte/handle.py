@@ -1,0 +1,263 @@
+"""``CharlotteSession``: a host's handle on one stored builder session.
+
+A handle holds only the session's id, its tenant and the acting user. Every
+method **re-reads the stored session** first, so a handle kept across
+requests never acts on a stale status or stop flag, then asks the host's
+authorizer for the method's ability:
+
+=================================  ==========
+``status``, ``events``, ``draft``,  ``view``
+``change_set``, ``published``
+``send``                            ``send``
+``stop``                            ``stop``
+``edit``                            ``edit``
+``approve``, ``reject``             ``approve``
+``publish``                         ``publish``
+=================================  ==========
+
+A session that does not exist in the handle's tenant is ``Refused("not_found")``
+(another tenant's session is indistinguishable from an unknown one); an
+ability the authorizer denies is ``Refused("forbidden")`` (``unauthorized``
+when there is no user at all).
+
+>>> handle = charlotte.find(session_id, "acme", user=user)   # doctest: +SKIP
+>>> handle.send("Make the hero warmer")                       # doctest: +SKIP
+{'id': '…', 'session_id': '…', 'status': 'queued', 'ready': False, 'error_code': None}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from charlotte.events import AGENT_ACTOR, format_at
+from charlotte.page.render import render_html
+from charlotte.policy.refused import Refused
+from charlotte.proposal_diff import diff_docs
+from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, read_connection
+
+if TYPE_CHECKING:
+    from charlotte.app import Charlotte
+
+__all__ = [
+    "ABILITIES",
+    "MAX_EVENTS",
+    "Authorizer",
+    "CharlotteSession",
+    "OpenRequest",
+    "actor_of",
+]
+
+#: Every ability the host's authorizer is asked about.
+ABILITIES: Final = ("open", "view", "send", "stop", "edit", "approve", "publish")
+
+#: The most events one ``events`` call returns.
+MAX_EVENTS: Final = 1_000
+
+_MAX_ACTOR: Final = 255
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRequest:
+    """What the authorizer sees for ``open``: the session about to be created."""
+
+    tenant: str
+    page: str
+    brief: str
+    facts: Mapping[str, str]
+    approve_on_save: bool
+    mode: str
+
+
+#: ``fn(user, ability, session) -> bool``; ``session`` is the stored
+#: ``SessionRecord``, or an ``OpenRequest`` for the ``open`` ability.
+Authorizer = Callable[[Any, str, "SessionRecord | OpenRequest"], bool]
+
+
+def actor_of(user: object) -> str:
+    """The id events record for ``user``: a string itself, else its ``id`` (attribute or key).
+
+    ``Refused("invalid_request")`` when there is none, or it would read as the agent.
+    """
+    raw: object = user
+    if not isinstance(user, str):
+        raw = user.get("id") if isinstance(user, Mapping) else getattr(user, "id", None)
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = str(raw)
+    # A person can never act as the agent: "agent" is the actor of tool writes only.
+    if not isinstance(raw, str) or not raw or len(raw) > _MAX_ACTOR or raw == AGENT_ACTOR:
+        raise Refused("invalid_request", detail={"field": "user"})
+    return raw
+
+
+class CharlotteSession:
+    """A handle on one session of one tenant, acting as one user (see module docstring)."""
+
+    __slots__ = ("_app", "_events", "_sessions", "id", "tenant", "user")
+
+    def __init__(self, app: Charlotte, session_id: str, tenant: str, user: object) -> None:
+        self._app = app
+        self._sessions = SessionStore()
+        self._events = DatabaseEventLog()
+        self.id = session_id
+        self.tenant = tenant
+        self.user = user
+
+    def __repr__(self) -> str:
+        return f"CharlotteSession(id={self.id!r}, tenant={self.tenant!r})"
+
+    # -- reads -------------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        """The stored session: ids, page, status, brief, facts, the draft revision, times."""
+        record = self._load("view")
+        sets = self._app.change_sets
+        with read_connection(self._app.engine) as conn:
+            _doc, revision = self._app.workspace.load_draft(conn, record)
+            open_set = sets.open_set(conn, record) if record.approve_on_save else None
+        return {
+            "id": record.id,
+            "tenant": record.tenant,
+            "page": record.page,
+            "status": record.status,
+            "stop_requested": record.stop_requested,
+            "mode": record.mode,
+            "approve_on_save": record.approve_on_save,
+            "brief": record.brief,
+            "facts": dict(record.facts) if isinstance(record.facts, Mapping) else {},
+            "revision": revision,
+            "change_set_open": open_set is not None,
+            "last_seq": record.last_seq,
+            "created_by": record.created_by,
+            "created_at": format_at(record.created_at),
+            "updated_at": format_at(record.updated_at),
+        }
+
+    def events(self, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
+        """Events with seq > ``after``, oldest first, at most ``limit`` (1 … 1,000)."""
+        if type(after) is not int or after < 0:
+            raise Refused("invalid_request", detail={"field": "after"})
+        if type(limit) is not int or not 1 <= limit <= MAX_EVENTS:
+            raise Refused("invalid_request", detail={"field": "limit"})
+        record = self._load("view")
+        found = self._events.read(self._app.engine, record.id, after, limit, tenant=record.tenant)
+        return [
+            {"seq": e.seq, "type": e.type, "at": e.at, "actor": e.actor, "payload": dict(e.payload)}
+            for e in found
+        ]
+
+    def draft(self) -> dict[str, Any]:
+        """``{"revision", "page", "html"}``: the draft document and its rendered HTML."""
+        record = self._load("view")
+        doc, revision = self._app.workspace.draft(record.id, record.tenant)
+        return {"revision": revision, "page": doc, "html": render_html(doc, assets=self._app.assets)}
+
+    def change_set(self) -> dict[str, Any] | None:
+        """The open change set (its working copy's revision and HTML, and the diff), or None."""
+        record = self._load("view")
+        app = self._app
+        with read_connection(app.engine) as conn:
+            open_set = app.change_sets.open_set(conn, record)
+            if open_set is None:
+                return None
+            draft, draft_revision = app.workspace.load_draft(conn, record)
+        return {
+            "id": open_set.id,
+            "status": open_set.status,
+            "ops": open_set.op_count,
+            "base_revision": open_set.base_revision,
+            "revision": open_set.revision,
+            "draft_revision": draft_revision,
+            "created_at": format_at(open_set.created_at),
+            "html": render_html(open_set.working, assets=app.assets),
+            "diff": diff_docs(draft, open_set.working).to_json(),
+        }
+
+    def published(self) -> dict[str, Any] | None:
+        """``{"revision", "page", "html"}`` of the published copy, or None before the first publish."""
+        record = self._load("view")
+        found = self._app.workspace.published(record.id, record.tenant)
+        if found is None:
+            return None
+        doc, revision = found
+        return {"revision": revision, "page": doc, "html": render_html(doc, assets=self._app.assets)}
+
+    # -- writes ------------------------------------------------------------------
+
+    def send(self, message: str) -> dict[str, Any]:
+        """Queue a turn for ``message`` (1-20,000 characters); ``busy`` while one is active."""
+        record = self._load("send")
+        actor = actor_of(self.user)
+        turns = self._app.turns
+        queued = turns.send(record.id, record.tenant, message, actor)
+        # An inline queue has already run the turn: report where it is now.
+        turn = turns.get(queued.id) or queued
+        return {
+            "id": turn.id,
+            "session_id": turn.session_id,
+            "status": turn.status,
+            "ready": turn.ready,
+            "error_code": turn.error_code,
+        }
+
+    def stop(self) -> dict[str, Any]:
+        """Ask the running or queued turn to stop; ``stop_requested`` is False when idle."""
+        record = self._load("stop")
+        requested = self._app.turns.stop(record.id, record.tenant, actor_of(self.user))
+        with read_connection(self._app.engine) as conn:
+            now = self._sessions.get(conn, record.id, record.tenant)
+        return {"stop_requested": requested, "status": now.status if now else record.status}
+
+    def edit(self, ops: list[Any], based_on: int) -> dict[str, Any]:
+        """A person's edit of the draft (``stale_revision`` when ``based_on`` is not current)."""
+        record = self._load("edit")
+        written = self._app.workspace.human_edit(
+            record.id, record.tenant, ops, based_on=based_on, user=actor_of(self.user)
+        )
+        return {
+            "revision": written.revision,
+            "applied": len(written.ops),
+            "node_ids": list(written.node_ids),
+        }
+
+    def approve(self) -> dict[str, Any]:
+        """Approve the open change set (``no_open_change_set`` without one); a conflict is a result."""
+        record = self._load("approve")
+        resolution = self._app.change_sets.approve(record.id, record.tenant, actor_of(self.user))
+        return _resolution(resolution.proposal_id, resolution.status, resolution.ops,
+                           resolution.revision, resolution.code, resolution.at)
+
+    def reject(self) -> dict[str, Any]:
+        """Reject the open change set; the draft is untouched."""
+        record = self._load("approve")
+        resolution = self._app.change_sets.reject(record.id, record.tenant, actor_of(self.user))
+        return _resolution(resolution.proposal_id, resolution.status, resolution.ops,
+                           resolution.revision, resolution.code, resolution.at)
+
+    def publish(self) -> dict[str, Any]:
+        """Publish the draft; ``{"revision"}`` of the published copy."""
+        record = self._load("publish")
+        revision = self._app.workspace.publish(record.id, record.tenant, actor_of(self.user))
+        return {"revision": revision}
+
+    # -- helpers -----------------------------------------------------------------
+
+    def _load(self, ability: str) -> SessionRecord:
+        with read_connection(self._app.engine) as conn:
+            record = self._sessions.get(conn, self.id, self.tenant)
+        if record is None:
+            raise Refused("not_found")
+        if not self._app.allows(self.user, ability, record):
+            raise Refused("unauthorized" if self.user is None else "forbidden")
+        return record
+
+
+def _resolution(
+    proposal_id: str, status: str, ops: int, revision: int, code: str | None, at: int | None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": proposal_id, "status": status, "ops": ops, "revision": revision}
+    if code is not None:
+        out["code"] = code
+        out["at"] = at
+    return out

@@ -1,0 +1,280 @@
+"""``Api``: the whole HTTP contract of charlotte, without a web framework.
+
+``Api(charlotte).handle(method, path, query, body, user, tenant)`` answers a
+``Response(status, json, headers)``; the ASGI adapter only adds the body
+limit, JSON content-type checks, the host's user and tenant, and the live
+stream. The routes are ``charlotte.http.routes.ROUTES``; the OpenAPI 3.1
+document (``charlotte/schema/openapi.v1.json``) describes them and is served
+at ``GET /openapi.json``.
+
+In order, a request is: matched (unknown path 404 ``not_found``, wrong
+method 405 ``invalid_request``), size-checked (413 ``body_too_large``), given
+a user (None: 401 ``unauthorized``) and a tenant (None: 403 ``forbidden``),
+decoded (400 ``invalid_json`` / ``invalid_request``) and run. Errors are
+``{"error": {"code", "message"}}`` with ``message = Refused.MESSAGES[code]``,
+plus ``revision`` for ``stale_revision`` and ``at`` (an op index) when known:
+
+===  =============================================================
+400  ``invalid_json``, ``invalid_request``
+401  ``unauthorized``
+403  ``forbidden``
+404  ``not_found`` (unknown route, unknown session, another tenant's)
+405  ``invalid_request`` (wrong method; ``Allow`` header)
+409  ``busy``, ``stale_revision``, ``no_open_change_set``,
+     ``publish_refused``, ``guide_mode_stale``
+413  ``body_too_large``
+422  every other refusal and page-document code (``unsafe_link``,
+     ``css_fetch``, ``node_not_found``, …)
+500  ``internal``: ``invalid_state`` (a corrupt stored page) and any
+     unexpected exception, logged with a correlation id (also sent in
+     the ``X-Correlation-Id`` header), never its message
+===  =============================================================
+
+>>> api = Api(charlotte)                                             # doctest: +SKIP
+>>> api.handle("GET", f"/sessions/{sid}/draft", {}, b"", user, "acme").status  # doctest: +SKIP
+200
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Final
+
+from charlotte.handle import CharlotteSession
+from charlotte.http.bodies import events_query, json_body, no_body, object_with
+from charlotte.http.routes import ROUTES, STREAM_ROUTE, Route, match
+from charlotte.page.errors import CharlotteError, PageSessionError
+from charlotte.policy.refused import Refused
+
+if TYPE_CHECKING:
+    from charlotte.app import Charlotte
+
+__all__ = [
+    "DEFAULT_MAX_BODY",
+    "ROUTES",
+    "STATUS_OF",
+    "STREAM_ROUTE",
+    "Api",
+    "Response",
+    "error_body",
+    "openapi_document",
+]
+
+log = logging.getLogger(__name__)
+
+#: The largest request body the API reads (bytes).
+DEFAULT_MAX_BODY: Final = 256 * 1024
+
+#: The HTTP status of each error code that is not a 422.
+STATUS_OF: Final[Mapping[str, int]] = {
+    "invalid_json": 400,
+    "invalid_request": 400,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "busy": 409,
+    "stale_revision": 409,
+    "no_open_change_set": 409,
+    "publish_refused": 409,
+    "guide_mode_stale": 409,
+    "body_too_large": 413,
+    "unsupported_media_type": 415,
+    "internal": 500,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """An answer of the API: status, JSON body, extra headers."""
+
+    status: int
+    json: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def error_body(code: str, **extra: int) -> dict[str, Any]:
+    """``{"error": {"code", "message", …extra}}`` with the fixed sentence of ``code``."""
+    error: dict[str, Any] = {"code": code, "message": Refused.MESSAGES[code]}
+    error.update(extra)
+    return {"error": error}
+
+
+def error_response(code: str, *, status: int | None = None, **extra: int) -> Response:
+    """The error response for ``code`` (status from ``STATUS_OF``, else 422)."""
+    return Response(status or STATUS_OF.get(code, 422), error_body(code, **extra))
+
+
+@cache
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI 3.1 document shipped in ``charlotte/schema/openapi.v1.json``."""
+    text = resources.files("charlotte").joinpath("schema/openapi.v1.json").read_text("utf-8")
+    document: dict[str, Any] = json.loads(text)
+    return document
+
+
+class Api:
+    """The framework-free HTTP API over one ``Charlotte`` (see module docstring)."""
+
+    def __init__(self, charlotte: Charlotte, *, max_body: int = DEFAULT_MAX_BODY) -> None:
+        if type(max_body) is not int or max_body < 1:
+            raise ValueError("max_body must be a positive integer")
+        self.charlotte = charlotte
+        self.max_body = max_body
+
+    def handle(
+        self,
+        method: str,
+        path: str,
+        query: Mapping[str, str],
+        body: bytes,
+        user: object,
+        tenant: str | None,
+    ) -> Response:
+        """Answer one request; never raises, never puts an exception's text in a body."""
+        template = "?"
+        try:
+            found = match(method, path)
+            if found is None:
+                return error_response("not_found")
+            if found.route is None:
+                response = error_response("invalid_request", status=405)
+                return Response(405, response.json, {"Allow": ", ".join(found.allowed)})
+            route = found.route
+            template = route.template
+            if not isinstance(body, bytes | bytearray) or len(body) > self.max_body:
+                return error_response("body_too_large")
+            if route.action == "openapi":
+                return Response(200, openapi_document())
+            if user is None:
+                return error_response("unauthorized")
+            if not isinstance(tenant, str) or not tenant:
+                return error_response("forbidden")
+            return self._run(route, found.session_id, query, bytes(body), user, tenant)
+        except Refused as refused:
+            return _refusal(refused)
+        except PageSessionError as error:
+            return _page_error(error, method, template)
+        except Exception as error:
+            return _internal(error, method, template)
+
+    # -- one route ---------------------------------------------------------------
+
+    def _run(
+        self,
+        route: Route,
+        session_id: str | None,
+        query: Mapping[str, str],
+        body: bytes,
+        user: object,
+        tenant: str,
+    ) -> Response:
+        if route.action == "open_session":
+            return self._open(json_body(body), user, tenant)
+        handle = self.charlotte.find(session_id or "", tenant, user=user)
+        if handle is None:
+            raise Refused("not_found")
+        if route.takes_body:
+            value = json_body(body)
+        else:
+            no_body(body)
+            value = None
+        return Response(route.success, self._act(route.action, handle, value, query))
+
+    def _open(self, value: Any, user: object, tenant: str) -> Response:
+        fields = object_with(
+            value,
+            {"page": str, "brief": str},
+            {"facts": dict, "approve_on_save": bool},
+        )
+        handle = (
+            self.charlotte.for_user(user)
+            .tenant(tenant)
+            .page(fields["page"])
+            .brief(fields["brief"])
+            .facts(fields.get("facts") or {})
+            .approve_on_save(fields.get("approve_on_save", False))
+            .open()
+        )
+        try:
+            session = handle.status()
+        except Refused:
+            # Allowed to open but not to view: say what was created, nothing more.
+            session = {"id": handle.id, "tenant": handle.tenant, "page": fields["page"], "status": "idle"}
+        return Response(201, {"session": session})
+
+    def _act(
+        self, action: str, handle: CharlotteSession, value: Any, query: Mapping[str, str]
+    ) -> dict[str, Any]:
+        if action == "status":
+            return {"session": handle.status()}
+        if action == "send":
+            fields = object_with(value, {"message": str}, {})
+            return {"turn": handle.send(fields["message"])}
+        if action == "stop":
+            return handle.stop()
+        if action == "events":
+            after, limit = events_query(query)
+            found = handle.events(after, limit)
+            return {"events": found, "next_after": found[-1]["seq"] if found else after}
+        if action == "draft":
+            return handle.draft()
+        if action == "edit":
+            fields = object_with(value, {"basedOn": int, "ops": list}, {})
+            if fields["basedOn"] < 0:
+                raise Refused("invalid_request", detail={"field": "basedOn"})
+            return handle.edit(fields["ops"], fields["basedOn"])
+        if action == "change_set":
+            return {"change_set": handle.change_set()}
+        if action == "approve":
+            return {"resolution": handle.approve()}
+        if action == "reject":
+            return {"resolution": handle.reject()}
+        if action == "publish":
+            return handle.publish()
+        if action == "published":
+            published = handle.published()
+            if published is None:
+                raise Refused("not_found")
+            return published
+        raise AssertionError(f"route without a handler: {action}")
+
+
+def _refusal(refused: Refused) -> Response:
+    if refused.code == "internal":
+        return _internal(refused, "?", "?")
+    at = refused.at
+    return error_response(refused.code, **({"at": at} if at is not None else {}))
+
+
+def _page_error(error: PageSessionError, method: str, template: str) -> Response:
+    if error.code == "invalid_state":
+        # A corrupt stored page is the host's problem, not the caller's mistake.
+        return _internal(error, method, template)
+    extra: dict[str, int] = {}
+    if error.code == "stale_revision" and isinstance(error.detail, Mapping):
+        revision = error.detail.get("revision")
+        if isinstance(revision, int):
+            extra["revision"] = revision
+    if error.at is not None:
+        extra["at"] = error.at
+    return error_response(error.code, **extra)
+
+
+def _internal(error: BaseException, method: str, template: str) -> Response:
+    correlation = uuid.uuid4().hex
+    code = error.code if isinstance(error, CharlotteError) else type(error).__name__
+    log.error(
+        "%s %s failed with %s (correlation id %s)",
+        method if isinstance(method, str) else "?",
+        template,
+        code,
+        correlation,
+        exc_info=error,
+    )
+    return Response(500, error_body("internal"), {"X-Correlation-Id": correlation})

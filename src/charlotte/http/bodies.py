@@ -1,0 +1,109 @@
+"""Request bodies and query strings of the HTTP API: bytes in, checked values out.
+
+Every failure is a ``Refused`` with a stable code: ``invalid_json`` for bytes
+that are not one JSON value (also: not UTF-8, ``NaN``/``Infinity``, nesting
+deeper than ``MAX_DEPTH``), ``invalid_request`` for JSON of the wrong shape.
+Values themselves (lengths, facts, ops) are checked by the layer that owns
+them (``Charlotte``, ``Turns``, ``PageSession``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+
+from charlotte.policy.refused import Refused
+
+__all__ = [
+    "MAX_DEPTH",
+    "events_query",
+    "json_body",
+    "no_body",
+    "object_with",
+]
+
+#: The deepest nesting of arrays and objects a body may have.
+MAX_DEPTH: Final = 64
+
+_COUNT: Final = re.compile(r"[0-9]{1,9}")
+
+
+def _refuse_constant(_name: str) -> Any:
+    # NaN and Infinity are not JSON, whatever the json module accepts.
+    raise ValueError("not JSON")
+
+
+def json_body(body: bytes) -> Any:
+    """The one JSON value in ``body`` (UTF-8); ``invalid_json`` otherwise."""
+    try:
+        text = body.decode("utf-8")
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise Refused("invalid_json") from None
+    if _depth_over(value, MAX_DEPTH):
+        raise Refused("invalid_json")
+    return value
+
+
+def no_body(body: bytes) -> None:
+    """A route that takes no body accepts an empty one or a JSON object (``{}``)."""
+    if body.strip() and not isinstance(json_body(body), dict):
+        raise Refused("invalid_request", detail={"field": "body"})
+
+
+def object_with(
+    value: Any, required: Mapping[str, type | tuple[type, ...]], optional: Mapping[str, type | tuple[type, ...]]
+) -> dict[str, Any]:
+    """``value`` as an object holding exactly these keys with these JSON types (``invalid_request``)."""
+    if not isinstance(value, dict):
+        raise Refused("invalid_request", detail={"field": "body"})
+    for key in value:
+        if key not in required and key not in optional:
+            raise Refused("invalid_request", detail={"field": str(key)[:64]})
+    for key in required:
+        if key not in value:
+            raise Refused("invalid_request", detail={"field": key})
+    for key, kind in {**required, **optional}.items():
+        if key in value and not _is(value[key], kind):
+            raise Refused("invalid_request", detail={"field": key})
+    return value
+
+
+def events_query(query: Mapping[str, str]) -> tuple[int, int]:
+    """``after`` (default 0) and ``limit`` (default 100) as non-negative integers."""
+    return _count(query, "after", 0), _count(query, "limit", 100)
+
+
+def _count(query: Mapping[str, str], name: str, default: int) -> int:
+    raw = query.get(name)
+    if raw is None:
+        return default
+    if not isinstance(raw, str) or _COUNT.fullmatch(raw) is None:
+        raise Refused("invalid_request", detail={"field": name})
+    return int(raw)
+
+
+def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    # JSON true is not a number: bool is an int subclass in Python.
+    if isinstance(value, bool) and bool not in kinds:
+        return False
+    return isinstance(value, kinds)
+
+
+def _depth_over(value: Any, limit: int) -> bool:
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False

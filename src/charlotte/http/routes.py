@@ -1,0 +1,93 @@
+"""The route table of the HTTP API and the matcher that finds a request's route.
+
+``ROUTES`` is the one list of what the API answers; the OpenAPI document is
+checked against it by a test. ``STREAM_ROUTE`` is served by the ASGI adapter
+(Server-Sent Events cannot be a status + JSON answer) but belongs to the
+same contract, so the document describes it too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+__all__ = ["ROUTES", "STREAM_ROUTE", "Match", "Route", "match"]
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """One route: method, path template (``{id}`` = session id), the handler's name, the success status."""
+
+    method: str
+    template: str
+    action: str
+    success: int = 200
+    #: True when the route reads a JSON object body; other POSTs take none (or ``{}``).
+    takes_body: bool = False
+    #: False only for routes any caller may read (the OpenAPI document).
+    needs_user: bool = True
+
+
+ROUTES: Final[tuple[Route, ...]] = (
+    Route("GET", "/openapi.json", "openapi", needs_user=False),
+    Route("POST", "/sessions", "open_session", 201, takes_body=True),
+    Route("GET", "/sessions/{id}", "status"),
+    Route("POST", "/sessions/{id}/turns", "send", 202, takes_body=True),
+    Route("POST", "/sessions/{id}/stop", "stop"),
+    Route("GET", "/sessions/{id}/events", "events"),
+    Route("GET", "/sessions/{id}/draft", "draft"),
+    Route("POST", "/sessions/{id}/edits", "edit", takes_body=True),
+    Route("GET", "/sessions/{id}/change-set", "change_set"),
+    Route("POST", "/sessions/{id}/change-set/approve", "approve"),
+    Route("POST", "/sessions/{id}/change-set/reject", "reject"),
+    Route("POST", "/sessions/{id}/publish", "publish"),
+    Route("GET", "/sessions/{id}/published", "published"),
+)
+
+#: The live stream: served by ``charlotte.http.asgi``, described in the OpenAPI document.
+STREAM_ROUTE: Final = ("GET", "/sessions/{id}/stream")
+
+_MAX_PATH: Final = 2_048
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """The outcome of matching: a route with its session id, or the methods the path allows."""
+
+    route: Route | None
+    session_id: str | None = None
+    allowed: tuple[str, ...] = ()
+
+
+def match(method: str, path: str) -> Match | None:
+    """The route for ``method path``; a ``Match`` without route (405) or None (404)."""
+    if not isinstance(path, str) or len(path) > _MAX_PATH or not path.startswith("/"):
+        return None
+    segments = path.split("/")[1:]
+    allowed: list[str] = []
+    for route in ROUTES:
+        session_id = _fit(route.template, segments)
+        if session_id is False:
+            continue
+        if route.method == method:
+            return Match(route, session_id if isinstance(session_id, str) else None)
+        allowed.append(route.method)
+    if allowed:
+        return Match(None, allowed=tuple(sorted(set(allowed))))
+    return None
+
+
+def _fit(template: str, segments: list[str]) -> str | bool:
+    """The ``{id}`` segment when ``segments`` fit ``template`` (True without one), else False."""
+    parts = template.split("/")[1:]
+    if len(parts) != len(segments):
+        return False
+    found: str | bool = True
+    for part, segment in zip(parts, segments, strict=True):
+        if part == "{id}":
+            if not segment:
+                return False
+            found = segment
+        elif part != segment:
+            return False
+    return found

@@ -1,0 +1,139 @@
+"""The shipped OpenAPI document matches the router, and real answers validate against it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator, FormatChecker
+from tests.support.app_harness import WRITE_HERO, AppHarness
+
+from charlotte.http.api import Response, openapi_document
+from charlotte.http.routes import ROUTES, STREAM_ROUTE, match
+from charlotte.policy.refused import Refused
+
+METHODS = {"get", "post", "put", "delete", "patch", "head", "options"}
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[AppHarness]:
+    harness = AppHarness(tmp_path / "openapi.db")
+    yield harness
+    harness.close()
+
+
+def _document() -> dict[str, Any]:
+    text = resources.files("charlotte").joinpath("schema/openapi.v1.json").read_text("utf-8")
+    document: dict[str, Any] = json.loads(text)
+    return document
+
+
+def _operations(document: dict[str, Any]) -> set[tuple[str, str]]:
+    return {
+        (method.upper(), path)
+        for path, item in document["paths"].items()
+        for method in item
+        if method in METHODS
+    }
+
+
+def test_the_document_lists_exactly_the_routes() -> None:
+    routes = {(route.method, route.template) for route in ROUTES} | {STREAM_ROUTE}
+    assert _operations(_document()) == routes
+
+
+def test_each_route_declares_its_success_status() -> None:
+    document = _document()
+    for route in ROUTES:
+        responses = document["paths"][route.template][route.method.lower()]["responses"]
+        assert str(route.success) in responses, route
+        if route.takes_body:
+            assert "requestBody" in document["paths"][route.template][route.method.lower()]
+
+
+def test_the_document_is_openapi_31_with_valid_schemas() -> None:
+    document = _document()
+    assert document["openapi"].startswith("3.1.")
+    for schema in document["components"]["schemas"].values():
+        Draft202012Validator.check_schema(schema)
+    error_codes = document["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"]
+    assert set(error_codes) == set(Refused.MESSAGES)
+
+
+def test_the_document_is_served_as_shipped(app: AppHarness) -> None:
+    assert app.call("GET", "/openapi.json", user=None).json == _document() == openapi_document()
+
+
+def _schema_for(document: dict[str, Any], method: str, path: str, status: int) -> dict[str, Any]:
+    found = match(method, path)
+    assert found is not None and found.route is not None, (method, path)
+    operation = document["paths"][found.route.template][method.lower()]
+    declared = operation["responses"].get(str(status))
+    assert declared is not None, f"{method} {found.route.template} does not declare {status}"
+    if "$ref" in declared:
+        declared = document["components"]["responses"][declared["$ref"].rsplit("/", 1)[1]]
+    schema: dict[str, Any] = declared["content"]["application/json"]["schema"]
+    return schema
+
+
+def _validate(document: dict[str, Any], method: str, path: str, response: Response) -> None:
+    schema = {**_schema_for(document, method, path, response.status), "components": document["components"]}
+    validator = Draft202012Validator(schema, format_checker=FormatChecker())
+    errors = [f"{e.json_path}: {e.message}" for e in validator.iter_errors(response.json)]
+    assert not errors, (method, path, response.status, errors)
+
+
+def test_real_answers_validate_against_the_document(app: AppHarness) -> None:
+    document = _document()
+    seen: set[tuple[str, str, int]] = set()
+
+    def call(method: str, path: str, body: Any = None, **kwargs: Any) -> Response:
+        response = app.call(method, path, body, **kwargs)
+        _validate(document, method, path, response)
+        found = match(method, path)
+        assert found is not None and found.route is not None
+        seen.add((method, found.route.template, response.status))
+        return response
+
+    call("GET", "/openapi.json", user=None)
+    call("POST", "/sessions", {"page": "p", "brief": ""})
+    call("POST", "/sessions", b"{")
+    call("POST", "/sessions", {"page": "p", "brief": "b"}, user=None)
+    call("POST", "/sessions", {"page": "p", "brief": "b"}, tenant=None)
+    sid = call("POST", "/sessions", {"page": "home", "brief": "Bakery", "facts": {"phone": "555"}}).json["session"]["id"]
+    gated = call("POST", "/sessions", {"page": "about", "brief": "About", "approve_on_save": True}).json["session"]["id"]
+    for session_id in (sid, gated):
+        base = f"/sessions/{session_id}"
+        call("GET", base)
+        call("GET", f"{base}/published")
+        call("GET", f"{base}/change-set")
+        call("POST", f"{base}/change-set/approve")
+        call("POST", f"{base}/turns", {"message": ""})
+        app.script = list(WRITE_HERO)
+        call("POST", f"{base}/turns", {"message": "Build it"})
+        call("GET", f"{base}/events", query={"limit": "1000"})
+        call("GET", f"{base}/events", query={"limit": "0"})
+        call("GET", f"{base}/draft")
+        call("POST", f"{base}/stop")
+        call("GET", f"{base}/change-set")
+    call("POST", f"/sessions/{gated}/change-set/approve")
+    rejected = app.open(approve_on_save=True, page="contact")
+    app.run_turn(rejected)
+    call("POST", f"/sessions/{rejected}/change-set/reject")
+    call("POST", f"/sessions/{rejected}/change-set/reject")
+    call("POST", f"/sessions/{sid}/edits", {"basedOn": 2, "ops": [{"t": "set_node_props", "id": "title", "patch": {"content": "Hi"}}]})
+    call("POST", f"/sessions/{sid}/edits", {"basedOn": 2, "ops": []})
+    call("POST", f"/sessions/{sid}/edits", {"basedOn": 3, "ops": [{"t": "remove_node", "id": "nope"}]})
+    call("POST", f"/sessions/{sid}/publish")
+    call("GET", f"/sessions/{sid}/published")
+    call("GET", "/sessions/unknown/draft")
+    call("GET", f"/sessions/{sid}", tenant="globex")
+    call("GET", f"/sessions/{sid}", user=None)
+    app.charlotte.authorize_using(lambda user, ability, session: False)
+    call("GET", f"/sessions/{sid}/draft")
+    # Every success status of the table was seen and validated.
+    assert {(r.method, r.template, r.success) for r in ROUTES} <= seen
