@@ -508,7 +508,15 @@ function renderFrame(html, css, revision) {
   frame.addEventListener(
     "load",
     () => {
+      // The frame runs no scripts (no allow-scripts), so this page does the
+      // little the preview needs: keep links from navigating it away.
       try {
+        frame.contentDocument.addEventListener("click", (event) => {
+          const target = event.target;
+          if (target && typeof target.closest === "function" && target.closest("a[href]")) {
+            event.preventDefault();
+          }
+        });
         if (scrollY) frame.contentWindow.scrollTo(0, scrollY);
       } catch {
         // Not reachable: the reader starts at the top.
@@ -725,7 +733,12 @@ function addToolCall(payload) {
   );
   row.title = name;
   if (typeof payload.call_id === "string") state.tools.set(payload.call_id, row);
-  append(row);
+  // Consecutive tool calls share one block: activity reads as one step, not a wall.
+  const last = chatLog().lastElementChild;
+  const block = last && last.classList.contains("activity") ? last : append(el("div", "activity"));
+  block.append(row);
+  const log = chatLog();
+  if (state.pinned) log.scrollTop = log.scrollHeight;
 }
 
 function addToolResult(payload) {
@@ -734,7 +747,7 @@ function addToolResult(payload) {
   if (!row) {
     // A result without its call (a replay that starts mid-turn): show it alone.
     addToolCall({ name: payload.name, call_id: payload.call_id });
-    row = state.tools.get(payload.call_id) || chatLog().lastElementChild;
+    row = state.tools.get(payload.call_id) || $(".activity:last-child .tool:last-child", chatLog());
   }
   const failed = payload.is_error === true;
   row.dataset.state = failed ? "error" : "ok";
