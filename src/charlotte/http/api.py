@@ -37,6 +37,7 @@ plus ``revision`` for ``stale_revision`` and ``at`` (an op index) when known:
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import uuid
@@ -147,10 +148,13 @@ class Api:
                 return Response(405, response.json, {"Allow": ", ".join(found.allowed)})
             route = found.route
             template = route.template
-            if not isinstance(body, bytes | bytearray) or len(body) > self.max_body:
+            if not isinstance(body, bytes | bytearray):
+                return error_response("invalid_request")
+            if len(body) > self.max_body:
                 return error_response("body_too_large")
             if route.action == "openapi":
-                return Response(200, openapi_document())
+                # A copy: the cached document must survive a caller that edits its answer.
+                return Response(200, copy.deepcopy(openapi_document()))
             if user is None:
                 return error_response("unauthorized")
             if not isinstance(tenant, str) or not tenant:

@@ -71,6 +71,11 @@ def test_open_session_refuses_bytes_that_are_not_json(app: AppHarness) -> None:
         assert_error(app.call("POST", "/sessions", raw), 400, "invalid_json")
 
 
+def test_bodies_nested_deeper_than_64_are_invalid_json(app: AppHarness) -> None:
+    assert_error(app.call("POST", "/sessions", b"[" * 65 + b"]" * 65), 400, "invalid_json")
+    assert_error(app.call("POST", "/sessions", b"[" * 64 + b"]" * 64), 400, "invalid_request")
+
+
 def test_open_session_needs_a_user_a_tenant_and_the_open_ability(app: AppHarness) -> None:
     body = {"page": "home", "brief": "b"}
     assert_error(app.call("POST", "/sessions", body, user=None), 401, "unauthorized")
