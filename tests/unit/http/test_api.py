@@ -11,6 +11,7 @@ import pytest
 from tests.support.app_harness import WRITE_HERO, AppHarness
 
 from charlotte.http.api import Api, Response
+from charlotte.http.routes import ROUTES
 from charlotte.policy.refused import Refused
 
 TITLE_ID = "title"
@@ -357,6 +358,23 @@ def test_an_unexpected_exception_is_500_internal_with_a_logged_correlation_id(
     assert "hunter2" not in repr(response.json) and "hunter2" not in repr(response.headers)
     correlation = response.headers["X-Correlation-Id"]
     assert any(correlation in record.getMessage() for record in caplog.records)
+
+
+@pytest.mark.parametrize("route", [r for r in ROUTES if r.needs_user], ids=lambda r: f"{r.method} {r.template}")
+def test_no_route_lets_an_exception_message_out(
+    app: AppHarness, monkeypatch: pytest.MonkeyPatch, route: Any
+) -> None:
+    secret = "DSN=postgresql://admin:s3cr3t@db.internal/prod"
+
+    def explode(*_args: object, **_kwargs: object) -> None:
+        raise ValueError(secret)
+
+    monkeypatch.setattr(app.charlotte, "find", explode)
+    monkeypatch.setattr(app.charlotte, "for_user", explode)
+    body = {"page": "p", "brief": "b"} if route.action == "open_session" else None
+    response = app.call(route.method, route.template.replace("{id}", "abc"), body)
+    assert_error(response, 500, "internal")
+    assert "s3cr3t" not in repr(response)
 
 
 def test_a_corrupt_stored_page_is_500_internal(app: AppHarness, monkeypatch: pytest.MonkeyPatch) -> None:
