@@ -205,8 +205,27 @@ def _style_text(css: str) -> str:
     return _clean(css).replace("<", "\\3c ")
 
 
+#: Base rules for a standalone page: the element defaults the fancy-cms
+#: renderers leave to the host's theme (button and callout looks, body
+#: margin). They come *before* the page's own stylesheet, and select by class
+#: only, so every ``[data-cms]`` rule of the document still wins.
+BASE_CSS = """\
+*, *::before, *::after { box-sizing: border-box; }
+body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.5; }
+img { max-width: 100%; height: auto; }
+.cms-button { display: inline-block; padding: 0.75em 1.5em; border-radius: 999px; font: inherit; font-weight: 600; text-decoration: none; cursor: pointer; border: 2px solid transparent; }
+.cms-button--primary { background: #1f2937; color: #fff; }
+.cms-button--secondary { background: transparent; color: inherit; border-color: currentColor; }
+.cms-button--ghost { background: transparent; color: inherit; text-decoration: underline; }
+.cms-callout { padding: 1em 1.25em; border-radius: 8px; border-left: 4px solid #2563eb; background: #eff6ff; }
+.cms-callout--success { border-color: #16a34a; background: #f0fdf4; }
+.cms-callout--warning { border-color: #d97706; background: #fffbeb; }
+.cms-callout--danger { border-color: #dc2626; background: #fef2f2; }
+"""
+
+
 def render_page(doc: object, *, assets: AssetLibrary, title: str | None = None) -> str:
-    """A complete HTML5 document: the page's stylesheet and its roots.
+    """A complete HTML5 document: ``BASE_CSS``, the page's stylesheet and its roots.
 
     The title is ``title`` when given, else ``meta.title`` (empty when missing).
     """
@@ -221,6 +240,7 @@ def render_page(doc: object, *, assets: AssetLibrary, title: str | None = None) 
         '<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{_esc(title)}</title>\n"
+        f"<style data-charlotte-base>{BASE_CSS}</style>\n"
         f"<style data-cms-styles>{_style_text(emit_css(doc))}</style>\n"
         "</head>\n"
         f"<body>{body}</body>\n"

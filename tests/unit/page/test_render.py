@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.page.css import emit_css
-from charlotte.page.render import render_html, render_page
+from charlotte.page.render import BASE_CSS, render_html, render_page
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "css"
 ASSETS = InMemoryAssetLibrary({"logo": "/media/logo.png", "odd": '/m/"a<b>.png'})
@@ -317,6 +317,7 @@ def test_full_page() -> None:
         '<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         "<title>Our &lt;bakery&gt;</title>\n"
+        f"<style data-charlotte-base>{BASE_CSS}</style>\n"
         "<style data-cms-styles>"
         '[data-cms="s"] {\n  display: flex;\n  flex-direction: column;\n}\n'
         "</style>\n</head>\n"
@@ -331,7 +332,7 @@ def test_full_page() -> None:
 def test_stylesheet_cannot_close_the_style_element() -> None:
     d = doc(node("s", style={"base": {"background": "red</style><script>alert(1)</script>"}}))
     page = render_page(d, assets=ASSETS)
-    assert page.count("</style>") == 1 and "<script>" not in page
+    assert page.count("</style>") == 2 and "<script>" not in page  # base + page styles
     assert "background: red\\3c /style>\\3c script>" in page
     assert "<" in emit_css(d)  # emit_css itself stays byte-identical to upstream
 
