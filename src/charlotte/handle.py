@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.events import AGENT_ACTOR, format_at
+from charlotte.page.css import emit_css
 from charlotte.page.render import render_html
 from charlotte.policy.refused import Refused
 from charlotte.proposal_diff import diff_docs
@@ -148,10 +149,15 @@ class CharlotteSession:
         ]
 
     def draft(self) -> dict[str, Any]:
-        """``{"revision", "page", "html"}``: the draft document and its rendered HTML."""
+        """``{"revision", "page", "html", "css"}``: the draft, its rendered HTML and its stylesheet."""
         record = self._load("view")
         doc, revision = self._app.workspace.draft(record.id, record.tenant)
-        return {"revision": revision, "page": doc, "html": render_html(doc, assets=self._app.assets)}
+        return {
+            "revision": revision,
+            "page": doc,
+            "html": render_html(doc, assets=self._app.assets),
+            "css": emit_css(doc),
+        }
 
     def change_set(self) -> dict[str, Any] | None:
         """The open change set (its working copy's revision and HTML, and the diff), or None."""
@@ -171,17 +177,23 @@ class CharlotteSession:
             "draft_revision": draft_revision,
             "created_at": format_at(open_set.created_at),
             "html": render_html(open_set.working, assets=app.assets),
+            "css": emit_css(open_set.working),
             "diff": diff_docs(draft, open_set.working).to_json(),
         }
 
     def published(self) -> dict[str, Any] | None:
-        """``{"revision", "page", "html"}`` of the published copy, or None before the first publish."""
+        """``{"revision", "page", "html", "css"}`` of the published copy, or None before the first publish."""
         record = self._load("view")
         found = self._app.workspace.published(record.id, record.tenant)
         if found is None:
             return None
         doc, revision = found
-        return {"revision": revision, "page": doc, "html": render_html(doc, assets=self._app.assets)}
+        return {
+            "revision": revision,
+            "page": doc,
+            "html": render_html(doc, assets=self._app.assets),
+            "css": emit_css(doc),
+        }
 
     # -- writes ------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from tests.support.app_harness import WRITE_HERO, AppHarness
 
 from charlotte.http.api import Api, Response
 from charlotte.http.routes import ROUTES
+from charlotte.page.css import emit_css
 from charlotte.policy.refused import Refused
 
 TITLE_ID = "title"
@@ -212,8 +213,10 @@ def test_draft_carries_the_document_and_its_html(app: AppHarness) -> None:
     assert empty.status == 200 and empty.json["revision"] == 0 and empty.json["html"] == ""
     app.run_turn(sid)
     draft = app.call("GET", f"/sessions/{sid}/draft").json
-    assert set(draft) == {"revision", "page", "html"}
+    assert set(draft) == {"revision", "page", "html", "css"}
     assert TITLE_ID in draft["page"]["nodes"]
+    # The preview styles the page exactly as a publish would.
+    assert draft["css"] == emit_css(draft["page"])
     assert "<h1>Rosa&#39;s Bakery</h1>" in draft["html"]
 
 
