@@ -206,17 +206,16 @@ def _style_text(css: str) -> str:
 
 
 #: Base rules for a standalone page: the element defaults the fancy-cms
-#: renderers leave to the host's theme (button and callout looks, body
-#: margin). They come *before* the page's own stylesheet, and select by class
-#: only, so every ``[data-cms]`` rule of the document still wins.
+#: renderers leave to the host's theme (body margin, callout boxes). A button's
+#: look comes from its node's style on the ``[data-cms]`` wrapper, so the link
+#: inside only inherits it. They come *before* the page's own stylesheet and
+#: select by class only, so every ``[data-cms]`` rule of the document still wins.
 BASE_CSS = """\
 *, *::before, *::after { box-sizing: border-box; }
 body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.5; }
 img { max-width: 100%; height: auto; }
-.cms-button { display: inline-block; padding: 0.75em 1.5em; border-radius: 999px; font: inherit; font-weight: 600; text-decoration: none; cursor: pointer; border: 2px solid transparent; }
-.cms-button--primary { background: #1f2937; color: #fff; }
-.cms-button--secondary { background: transparent; color: inherit; border-color: currentColor; }
-.cms-button--ghost { background: transparent; color: inherit; text-decoration: underline; }
+.cms-button { display: inline-block; color: inherit; font: inherit; font-weight: 600; text-decoration: none; cursor: pointer; }
+.cms-button--secondary, .cms-button--ghost { text-decoration: underline; text-underline-offset: 0.2em; }
 .cms-callout { padding: 1em 1.25em; border-radius: 8px; border-left: 4px solid #2563eb; background: #eff6ff; }
 .cms-callout--success { border-color: #16a34a; background: #f0fdf4; }
 .cms-callout--warning { border-color: #d97706; background: #fffbeb; }
