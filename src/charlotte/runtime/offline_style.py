@@ -137,6 +137,17 @@ _ROLES: Final[Mapping[str, Callable[[Palette], _Style]]] = {
     "title": lambda p: ({"fontSize": _px(20), "fontWeight": 600, "margin": _px(0)}, {}),
     "link": lambda p: ({"color": p.accent, "fontSize": _px(18), "fontWeight": 600}, {}),
     "list": lambda p: ({"gap": _px(8), "direction": "column"}, {}),
+    "label": lambda p: (
+        {
+            "color": p.accent,
+            "fontSize": _px(13),
+            "fontWeight": 700,
+            "letterSpacing": _px(1),
+            "margin": _px(0),
+        },
+        {},
+    ),
+    # Columns come from the base style only (the stylesheet reads no breakpoint columns).
     "grid-1": lambda p: ({"columns": 1, "gap": _px(20)}, {}),
     "grid-2": lambda p: ({"columns": 2, "gap": _px(20)}, {}),
     "grid-3": lambda p: ({"columns": 3, "gap": _px(20)}, {}),
@@ -151,6 +162,17 @@ _ROLES: Final[Mapping[str, Callable[[Palette], _Style]]] = {
             "direction": "column",
         },
         {},
+    ),
+    "card-featured": lambda p: (
+        {
+            "background": "#ffffff",
+            "padding": _px(24),
+            "radius": _px(16),
+            "gap": _px(6),
+            "border": f"2px solid {p.accent}",
+            "direction": "column",
+        },
+        {"padding": _px(32)},
     ),
     "cta": lambda p: (
         {

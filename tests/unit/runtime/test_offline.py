@@ -16,13 +16,14 @@ from pydantic_ai import Agent, AgentRunResult, RunContext, Tool
 from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart, ToolReturnPart
 
 from charlotte.checks import PageChecks
+from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
 from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.page.model import empty_doc
 from charlotte.page.node_types import ID_PATTERN, MAX_OPS_PER_APPLY
 from charlotte.page.session import PageSession
 from charlotte.policy import AssetPolicy
 from charlotte.runtime.offline import MAX_FAILURES, offline_model
-from charlotte.runtime.offline_brief import business_name
+from charlotte.runtime.offline_brief import business_name, is_direction, statements
 from charlotte.runtime.offline_copy import plan_page
 from charlotte.storage import SessionRecord, SessionStore, transaction
 from charlotte.tools import PageTools, ToolBinding, fact_texts, failure
@@ -604,3 +605,158 @@ def test_any_plan_is_a_valid_page_whose_checks_report_no_errors(
     findings = PageChecks(facts=fact_texts(facts), brief=brief).run(page.doc)
     assert [f for f in findings if f.severity == "error"] == []
     assert not [f for f in findings if f.check == "facts"]
+
+
+# Briefs that mix description with directions to the builder (sections, tone, calls to visit).
+# (brief, facts, directions that must never be copy, offerings the brief names, contact links)
+DIRECTED = {
+    "sample": (
+        SAMPLE_BRIEF,
+        dict(SAMPLE_FACTS),
+        ["tone", "Warm", "friendly", "invite", "Sections:"],
+        ["Sourdough", "Pastel de nata", "Seasonal cakes"],
+        {"tel:+351213456789": "+351 21 345 6789", "mailto:hello@rosasbakery.example": None},
+    ),
+    "dentist": (
+        "A landing page for Brightsmile Dental, a family dentist in Bristol offering check-ups, "
+        "hygiene visits and teeth whitening. Sections: services, team, contact. "
+        "Calm, reassuring tone; encourage people to book a first visit.",
+        {
+            "phone": "+44 117 496 0123",
+            "email": "hello@brightsmile.test",
+            "address": "4 Park Row, Bristol BS1 5LJ",
+            "team": {"Dr Asha Patel": "Principal dentist"},
+        },
+        ["tone", "Calm", "reassuring", "encourage", "first visit", "Sections:"],
+        ["Check-ups", "Hygiene visits", "Teeth whitening"],
+        {"tel:+441174960123": "+44 117 496 0123", "mailto:hello@brightsmile.test": None},
+    ),
+    "saas": (
+        "Ledgerly is invoicing software for freelancers. It offers one-click invoices, automatic "
+        "payment reminders and expense reports. Show features and pricing. Keep the tone "
+        "confident and concise; invite visitors to start a free trial.",
+        {
+            "product": "Ledgerly",
+            "pricing": {"Starter": "$9/month", "Pro": "$29/month"},
+            "email": "sales@ledgerly.test",
+            "phone": "+1 415 555 0134",
+        },
+        ["tone", "confident", "concise", "invite", "free trial", "Show features"],
+        ["One-click invoices", "Automatic payment reminders", "Expense reports"],
+        {"tel:+14155550134": "+1 415 555 0134", "mailto:sales@ledgerly.test": None},
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DIRECTED))
+def test_directions_in_the_brief_never_become_copy(
+    make: Callable[..., Harness], case: str
+) -> None:
+    brief, facts, directions, _offers, _links = DIRECTED[case]
+    h = make(brief, facts)
+
+    h.run()
+
+    copy = _copy(h.doc())
+    for words in directions:
+        assert words.lower() not in copy.lower()
+
+
+@pytest.mark.parametrize("case", sorted(DIRECTED))
+def test_the_offerings_the_brief_names_are_shown_as_cards(
+    make: Callable[..., Harness], case: str
+) -> None:
+    brief, facts, _directions, offers, _links = DIRECTED[case]
+    h = make(brief, facts)
+
+    h.run()
+
+    nodes = h.doc()["nodes"]
+    titles = [
+        n["props"]["content"]
+        for n in nodes.values()
+        if n["type"] == "heading" and nodes[n["parent"]]["type"] == "card"
+    ]
+    for offer in offers:
+        assert offer in titles
+    assert not [n for n in nodes.values() if "what is on the menu" in str(n.get("props"))]
+
+
+@pytest.mark.parametrize("case", sorted(DIRECTED))
+def test_contact_facts_are_shown_with_safe_links(
+    make: Callable[..., Harness], case: str
+) -> None:
+    brief, facts, _directions, _offers, links = DIRECTED[case]
+    h = make(brief, facts)
+
+    h.run()
+
+    nodes = h.doc()["nodes"]
+    hrefs = {
+        n["props"]["href"]: n["props"]["content"] for n in nodes.values() if n["type"] == "link"
+    }
+    for href, words in links.items():
+        assert hrefs[href] == (words or href.removeprefix("mailto:"))
+    assert all(href.startswith(("tel:+", "mailto:", "#", "https://")) for href in hrefs)
+    if "address" in facts:
+        assert facts["address"] in _copy(h.doc())
+
+
+@pytest.mark.parametrize("case", sorted(DIRECTED))
+def test_directed_briefs_give_checked_valid_distinct_pages(case: str) -> None:
+    brief, facts, _directions, _offers, _links = DIRECTED[case]
+    plan = plan_page(brief, facts)
+    # The plan as written, with no fix batches: its own copy must pass the checks.
+    page = PageSession(empty_doc("home"))
+    for batch in plan.batches:
+        page.apply(list(batch.ops), based_on=page.revision, actor="agent", fill_defaults=True)
+
+    doc = PageSession(page.doc).doc
+    assert all(re.match(ID_PATTERN, node_id) for node_id in doc["nodes"])
+    findings = PageChecks(facts=fact_texts(facts), brief=brief).run(doc)
+    assert [f for f in findings if f.severity == "error"] == []
+    assert [f for f in findings if f.check == "facts"] == []
+    assert plan_page(brief, facts) == plan
+    others = [plan_page(b, f) for k, (b, f, *_rest) in DIRECTED.items() if k != case]
+    assert all(o.batches != plan.batches for o in others)
+
+
+def test_the_sample_page_reads_like_the_brief() -> None:
+    plan = plan_page(SAMPLE_BRIEF, SAMPLE_FACTS)
+    texts = {
+        op["node"]["id"]: op["node"].get("props", {}).get("content")
+        for b in plan.batches
+        for op in b.ops
+        if op["t"] == "insert_node"
+    }
+    assert texts["hero-text"] == "A family bakery in Lisbon."
+    assert texts["about-us-text"] == (
+        "Rosa's Bakery is a family bakery in Lisbon baking sourdough, pastel de nata and "
+        "seasonal cakes every morning."
+    )
+    assert texts["menu-note"] == "Baked every morning."
+    # The price only as the facts give it, verbatim.
+    assert texts["menu-featured-1-text"] == SAMPLE_FACTS["signature"]
+    assert [t for t in texts.values() if t and "4.50" in t] == [SAMPLE_FACTS["signature"]]
+
+
+@pytest.mark.parametrize(
+    ("clause", "direction"),
+    [
+        ("Warm, friendly tone; invite people to visit.", True),
+        ("Warm and friendly.", True),
+        ("Sections: our menu, about us, opening hours and contact.", True),
+        ("Keep the copy short.", True),
+        ("Please mention the parking.", True),
+        ("We bake sourdough every morning.", False),
+        ("Open every day since 1998.", False),
+        ("A friendly neighbourhood bakery in Leeds.", False),
+    ],
+)
+def test_is_direction(clause: str, direction: bool) -> None:
+    assert is_direction(clause) is direction
+
+
+def test_statements_keep_the_description_and_drop_the_directions() -> None:
+    brief = "We bake daily; keep it casual. Family run since 1998. Playful tone."
+    assert statements(brief) == ["We bake daily.", "Family run since 1998."]
