@@ -195,6 +195,9 @@ class _Follow:
         self.cursor = after
         self.until = until
         self.remaining = limit
+        # The reader starts at ``after``: without this, a stream resumed at the
+        # newest seq would look behind forever and never wait.
+        subscription.seen(after)
 
     async def frames(self, first: list[dict[str, Any]]) -> AsyncIterator[bytes]:
         """The stream's chunks; closes the subscription however the stream ends."""

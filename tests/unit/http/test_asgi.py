@@ -26,7 +26,7 @@ from tests.support.app_harness import AppHarness
 
 from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.http.asgi import create_app
-from charlotte.http.sse import Notifier
+from charlotte.http.sse import Notifier, heartbeat
 from charlotte.policy.refused import Refused
 from charlotte.storage import DatabaseEventLog, transaction
 
@@ -355,7 +355,10 @@ def test_stream_errors_are_the_apis_coded_json(served: Served) -> None:
 
 
 def _stream_by_hand(
-    served: Served, session_id: str, on_chunk: Callable[[bytes, asyncio.Event], None]
+    served: Served,
+    session_id: str,
+    on_chunk: Callable[[bytes, asyncio.Event], None],
+    scope: dict[str, Any] | None = None,
 ) -> list[bytes]:
     """Drive the endless stream over raw ASGI; ``on_chunk`` may set the disconnect event."""
     chunks: list[bytes] = []
@@ -372,8 +375,8 @@ def _stream_by_hand(
                 chunks.append(message["body"])
                 on_chunk(message["body"], gone)
 
-        scope = _scope("GET", f"/sessions/{session_id}/stream", HEADERS)
-        await asyncio.wait_for(served.app(scope, receive, send), timeout=20)
+        request = scope or _scope("GET", f"/sessions/{session_id}/stream", HEADERS)
+        await asyncio.wait_for(served.app(request, receive, send), timeout=20)
 
     asyncio.run(run())
     return chunks
@@ -391,6 +394,21 @@ def test_stream_sends_heartbeats_while_idle_and_stops_when_the_client_goes(serve
     assert seqs(b"".join(chunks).decode()) == list(range(1, last + 1))
     assert chunks[-1].startswith(b":")
     assert served.notifier.subscriber_count(session_id) == 0
+
+
+def test_a_stream_resumed_at_the_newest_seq_waits_instead_of_spinning(served: Served) -> None:
+    session_id = served.open()
+    last = served.last_seq(session_id)
+    chunks: list[bytes] = []
+
+    def on_chunk(chunk: bytes, gone: asyncio.Event) -> None:
+        chunks.append(chunk)
+        gone.set()
+
+    # A stream that never yields to the event loop would never send its heartbeat.
+    scope = _scope("GET", f"/sessions/{session_id}/stream", {**HEADERS, "Last-Event-ID": str(last)})
+    _stream_by_hand(served, session_id, on_chunk, scope=scope)
+    assert chunks == [heartbeat()]
 
 
 def test_live_events_reach_a_waiting_stream_then_it_ends_on_disconnect(served: Served) -> None:
