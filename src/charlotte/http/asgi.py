@@ -25,6 +25,7 @@ readers such as in-process test clients, after ``?until=<seq>`` or
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import uuid
@@ -54,6 +55,7 @@ DEFAULT_HEARTBEAT_SECONDS: Final = 15.0
 
 # Events one replay read fetches (CharlotteSession.events allows up to 1,000).
 _REPLAY_BATCH: Final = 500
+_BACKOFF_SECONDS: Final = 0.1
 _STREAM_PATH: Final = re.compile(r"/sessions/([^/]+)/stream")
 _COUNT: Final = re.compile(r"[0-9]{1,10}")
 _STREAM_HEADERS: Final = {
@@ -219,6 +221,10 @@ class _Follow:
                         return
                     yield heartbeat()
                 batch = await self._next_batch()
+                if not batch and subscription.pending():
+                    # The log shows less than the notifier saw (a deleted session):
+                    # pause instead of spinning; the next read ends or resumes.
+                    await asyncio.sleep(_BACKOFF_SECONDS)
         finally:
             subscription.close()
 
