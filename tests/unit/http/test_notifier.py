@@ -41,9 +41,16 @@ def _wakes_promptly(subscription: Subscription) -> None:
     assert time.monotonic() - started < 5.0
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def engine(request: pytest.FixtureRequest) -> sa.Engine:
+    """The same notifier tests on SQLite and on PostgreSQL (skipped without a server URL)."""
+    found: sa.Engine = request.getfixturevalue(f"{request.param}_engine")
+    return found
+
+
 @pytest.fixture
-def notifier(sqlite_engine: sa.Engine) -> Iterator[Notifier]:
-    made = Notifier(sqlite_engine, interval=0.02)
+def notifier(engine: sa.Engine) -> Iterator[Notifier]:
+    made = Notifier(engine, interval=0.02)
     yield made
     made.close()
 
@@ -55,40 +62,40 @@ def _ticked(notifier: Notifier) -> None:
     _eventually(lambda: notifier.ticks >= start + 2)
 
 
-def test_subscriber_wakes_when_its_session_advances(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
-    session = new_session(sqlite_engine)
+def test_subscriber_wakes_when_its_session_advances(engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(engine)
     subscription = notifier.subscribe(session.id)
     _ticked(notifier)
     assert not subscription.pending()
-    _append(sqlite_engine, session.id)
+    _append(engine, session.id)
     _wakes_promptly(subscription)
     subscription.seen(1)
     assert not subscription.pending()
 
 
-def test_wait_times_out_when_nothing_happens(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
-    session = new_session(sqlite_engine)
+def test_wait_times_out_when_nothing_happens(engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(engine)
     subscription = notifier.subscribe(session.id)
     _ticked(notifier)
     assert subscription.wait(0.05) is False
 
 
 def test_events_committed_before_the_first_tick_are_not_missed(
-    sqlite_engine: sa.Engine, notifier: Notifier
+    engine: sa.Engine, notifier: Notifier
 ) -> None:
-    session = new_session(sqlite_engine)
+    session = new_session(engine)
     subscription = notifier.subscribe(session.id)
-    _append(sqlite_engine, session.id, 2)
+    _append(engine, session.id, 2)
     _wakes_promptly(subscription)
     # First sight caches nothing: the reader replays from the log.
     assert subscription.cached(0) is None
 
 
-def test_new_events_are_framed_once_into_the_cache(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
-    session = new_session(sqlite_engine)
+def test_new_events_are_framed_once_into_the_cache(engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(engine)
     subscription = notifier.subscribe(session.id)
     _ticked(notifier)
-    _append(sqlite_engine, session.id, 3)
+    _append(engine, session.id, 3)
     _wakes_promptly(subscription)
     _eventually(lambda: len(subscription.cached(0) or []) == 3)
     frames = subscription.cached(0)
@@ -101,19 +108,19 @@ def test_new_events_are_framed_once_into_the_cache(sqlite_engine: sa.Engine, not
     assert data["payload"] == {"text": "t0"}
 
 
-def test_cache_keeps_only_the_newest_frames(sqlite_engine: sa.Engine) -> None:
-    notifier = Notifier(sqlite_engine, interval=0.02, cache_size=2)
+def test_cache_keeps_only_the_newest_frames(engine: sa.Engine) -> None:
+    notifier = Notifier(engine, interval=0.02, cache_size=2)
     try:
-        session = new_session(sqlite_engine)
+        session = new_session(engine)
         subscription = notifier.subscribe(session.id)
         _ticked(notifier)
-        _append(sqlite_engine, session.id, 1)
+        _append(engine, session.id, 1)
         _ticked(notifier)
-        _append(sqlite_engine, session.id, 2)
+        _append(engine, session.id, 2)
         _ticked(notifier)
         assert subscription.cached(0) is None  # seq 1 fell out: read the log
         assert subscription.cached(1) is not None
-        _append(sqlite_engine, session.id, 5)  # more than the cache holds at once
+        _append(engine, session.id, 5)  # more than the cache holds at once
         _ticked(notifier)
         assert subscription.cached(3) is None
         assert subscription.cached(8) == []
@@ -121,17 +128,17 @@ def test_cache_keeps_only_the_newest_frames(sqlite_engine: sa.Engine) -> None:
         notifier.close()
 
 
-def test_one_query_per_tick_whatever_the_number_of_subscribers(sqlite_engine: sa.Engine) -> None:
+def test_one_query_per_tick_whatever_the_number_of_subscribers(engine: sa.Engine) -> None:
     statements: list[str] = []
 
     def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         if "charlotte_sessions" in statement:
             statements.append(statement)
 
-    event.listen(sqlite_engine, "before_cursor_execute", record)
-    notifier = Notifier(sqlite_engine, interval=0.02)
+    event.listen(engine, "before_cursor_execute", record)
+    notifier = Notifier(engine, interval=0.02)
     try:
-        sessions = [new_session(sqlite_engine) for _ in range(5)]
+        sessions = [new_session(engine) for _ in range(5)]
         subscriptions = [notifier.subscribe(s.id) for s in sessions for _ in range(20)]
         assert notifier.subscriber_count() == 100
         _ticked(notifier)
@@ -146,11 +153,11 @@ def test_one_query_per_tick_whatever_the_number_of_subscribers(sqlite_engine: sa
             subscription.close()
     finally:
         notifier.close()
-        event.remove(sqlite_engine, "before_cursor_execute", record)
+        event.remove(engine, "before_cursor_execute", record)
 
 
-def test_idle_notifier_runs_no_queries(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
-    session = new_session(sqlite_engine)
+def test_idle_notifier_runs_no_queries(engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(engine)
     subscription = notifier.subscribe(session.id)
     _ticked(notifier)
     subscription.close()
@@ -162,13 +169,13 @@ def test_idle_notifier_runs_no_queries(sqlite_engine: sa.Engine, notifier: Notif
     assert notifier.ticks <= ticks + 1
 
 
-def test_wait_async_wakes_the_event_loop_reader(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
-    session = new_session(sqlite_engine)
+def test_wait_async_wakes_the_event_loop_reader(engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(engine)
 
     async def follow() -> bool:
         subscription = notifier.subscribe(session.id)
         await asyncio.to_thread(_ticked, notifier)
-        writer = threading.Thread(target=_append, args=(sqlite_engine, session.id))
+        writer = threading.Thread(target=_append, args=(engine, session.id))
         writer.start()
         started = time.monotonic()
         woke = await subscription.wait_async(10.0)
@@ -179,8 +186,8 @@ def test_wait_async_wakes_the_event_loop_reader(sqlite_engine: sa.Engine, notifi
     assert asyncio.run(follow())
 
 
-def test_wait_async_times_out(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
-    session = new_session(sqlite_engine)
+def test_wait_async_times_out(engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(engine)
 
     async def follow() -> bool:
         subscription = notifier.subscribe(session.id)
@@ -191,10 +198,10 @@ def test_wait_async_times_out(sqlite_engine: sa.Engine, notifier: Notifier) -> N
 
 
 def test_closing_the_notifier_wakes_waiters_and_stops_the_thread(
-    sqlite_engine: sa.Engine,
+    engine: sa.Engine,
 ) -> None:
-    notifier = Notifier(sqlite_engine, interval=0.02)
-    session = new_session(sqlite_engine)
+    notifier = Notifier(engine, interval=0.02)
+    session = new_session(engine)
     subscription = notifier.subscribe(session.id)
     _ticked(notifier)
     result: list[bool] = []
@@ -210,21 +217,21 @@ def test_closing_the_notifier_wakes_waiters_and_stops_the_thread(
         notifier.subscribe(session.id)
 
 
-def test_notify_makes_the_next_tick_happen_at_once(sqlite_engine: sa.Engine) -> None:
-    notifier = Notifier(sqlite_engine, interval=30.0)  # no tick would come on its own
+def test_notify_makes_the_next_tick_happen_at_once(engine: sa.Engine) -> None:
+    notifier = Notifier(engine, interval=30.0)  # no tick would come on its own
     try:
-        session = new_session(sqlite_engine)
+        session = new_session(engine)
         subscription = notifier.subscribe(session.id)
         _eventually(lambda: notifier.ticks >= 1)
-        _append(sqlite_engine, session.id)
+        _append(engine, session.id)
         notifier.notify(session.id)
         _wakes_promptly(subscription)
     finally:
         notifier.close()
 
 
-def test_session_of_no_interest_is_not_watched(sqlite_engine: sa.Engine, notifier: Notifier) -> None:
-    session = new_session(sqlite_engine)
+def test_session_of_no_interest_is_not_watched(engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(engine)
     notifier.notify("someone-else")
     assert notifier.subscriber_count(session.id) == 0
     assert notifier.ticks == 0
