@@ -124,6 +124,9 @@ class _Adapter:
         try:
             if stream is not None and request.method == "GET":
                 response = await self.stream(request, stream.group(1))
+            elif stream is not None:
+                response = _error("invalid_request", status=405)
+                response.headers["Allow"] = "GET"
             else:
                 response = await self.call_api(request, path)
         except Exception as error:
@@ -307,8 +310,8 @@ def _is_json(content_type: str) -> bool:
     return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
 
 
-def _error(code: str) -> JSONResponse:
-    answer = error_response(code)
+def _error(code: str, *, status: int | None = None) -> JSONResponse:
+    answer = error_response(code, status=status)
     return JSONResponse(answer.json, answer.status, headers=answer.headers)
 
 

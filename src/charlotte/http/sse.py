@@ -12,9 +12,15 @@ query per tick for all of them (``SELECT id, last_seq … WHERE id IN (…)``);
 when a session advanced it reads the new events *once*, frames them *once*
 into a small per-session cache, and wakes that session's subscribers, each
 of which waits on its own threading/asyncio primitive. In-process writers may
-call ``notify`` after a commit to make the next tick happen at once. Delivery
-delay without ``notify`` is at most one tick (``interval``, 50 ms by default)
-plus one query; ``bench/stream.py`` measures it with 100 clients.
+call ``notify`` after a commit to make the next tick happen at once.
+
+Delivery delay without ``notify`` is at most one tick (``interval``, 50 ms by
+default) plus one query and the fan-out. ``bench/stream.py`` measures it end
+to end (events committed by another process, 100 clients of a real uvicorn
+server on one session, a 2-core machine): p50 about 33 ms, p95 about 58 ms.
+While nobody is subscribed the thread sleeps and runs no queries. PostgreSQL
+could replace the polling with LISTEN/NOTIFY, but only if every writer sent
+NOTIFY in its transaction; one indexed query per tick costs little.
 
 >>> format_event({"seq": 3, "type": "text.delta", "at": "t", "actor": "agent", "payload": {}})
 b'id: 3\\nevent: text.delta\\ndata: {"seq":3,"type":"text.delta","at":"t","actor":"agent","payload":{}}\\n\\n'
@@ -36,6 +42,7 @@ import sqlalchemy as sa
 
 from charlotte.events import Event
 from charlotte.storage import DatabaseEventLog, StorageError, read_connection
+from charlotte.storage.eventlog import MAX_READ
 from charlotte.storage.tables import sessions
 
 __all__ = [
@@ -204,8 +211,8 @@ class Notifier:
     def __init__(self, engine: sa.Engine, *, interval: float = 0.05, cache_size: int = 1000) -> None:
         if not interval > 0:
             raise ValueError("interval must be > 0")
-        if cache_size < 0:
-            raise ValueError("cache_size must be >= 0")
+        if not 0 <= cache_size <= MAX_READ:
+            raise ValueError(f"cache_size must be between 0 and {MAX_READ}")
         self._engine = engine
         self._interval = interval
         self._cache_size = cache_size
@@ -290,6 +297,9 @@ class Notifier:
             except StorageError as error:
                 # Keep serving: the next tick retries. The code only, never a message.
                 logger.warning("notifier tick failed: %s", error.code)
+            except Exception as error:
+                # A dead thread would leave every stream waiting for good.
+                logger.error("notifier tick failed: %s", type(error).__name__)
             self.ticks += 1
 
     def _tick(self, watched: list[str]) -> None:

@@ -354,6 +354,13 @@ def test_stream_errors_are_the_apis_coded_json(served: Served) -> None:
     assert served.notifier.subscriber_count() == 0
 
 
+def test_other_methods_on_the_stream_are_405(served: Served) -> None:
+    session_id = served.open()
+    response = served.client.post(f"/sessions/{session_id}/stream", headers=HEADERS)
+    assert_error(response, 405, "invalid_request")
+    assert response.headers["Allow"] == "GET"
+
+
 def _stream_by_hand(
     served: Served,
     session_id: str,

@@ -235,3 +235,22 @@ def test_session_of_no_interest_is_not_watched(engine: sa.Engine, notifier: Noti
     notifier.notify("someone-else")
     assert notifier.subscriber_count(session.id) == 0
     assert notifier.ticks == 0
+
+
+def test_a_failing_tick_keeps_the_thread_serving(engine: sa.Engine, notifier: Notifier) -> None:
+    session = new_session(engine)
+    subscription = notifier.subscribe(session.id)
+    _ticked(notifier)
+    original = notifier._tick
+    failures: list[int] = []
+
+    def fail_once(watched: list[str]) -> None:
+        if not failures:
+            failures.append(1)
+            raise KeyError("not a storage error")
+        original(watched)
+
+    notifier._tick = fail_once  # type: ignore[method-assign]
+    _append(engine, session.id)
+    _wakes_promptly(subscription)
+    assert failures == [1]
