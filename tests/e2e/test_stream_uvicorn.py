@@ -28,7 +28,7 @@ from charlotte.http.sse import Notifier
 from charlotte.settings import Settings
 from charlotte.storage import DatabaseEventLog, transaction
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
+pytestmark = pytest.mark.timeout(120)
 
 HEADERS = {"X-User": "ann", "X-Tenant": "acme"}
 CLIENTS = 100
