@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 #: Benchmark modules, in the order they run.
-BENCHMARKS = ("reduce", "render", "events", "replay")
+BENCHMARKS = ("reduce", "render", "events", "replay", "stream")
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

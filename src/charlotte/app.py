@@ -36,6 +36,7 @@ from typing import Any, Final
 
 from charlotte.events import EventTypes
 from charlotte.handle import ABILITIES, Authorizer, CharlotteSession, OpenRequest, actor_of
+from charlotte.http.sse import Notifier
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.refused import Refused
 from charlotte.proposals import ChangeSets
@@ -126,6 +127,7 @@ class Charlotte:
         self._lock = threading.Lock()
         self._started = False
         self._closed = False
+        self._notifier: Notifier | None = None
         self.queue: TurnQueue = self._make_queue()
         self.turns = Turns(
             self.engine,
@@ -224,12 +226,24 @@ class Charlotte:
         self._start()
         return adapter.create_app(self)
 
+    @property
+    def notifier(self) -> Notifier:
+        """The one event notifier of this instance (live streams), made on first use."""
+        with self._lock:
+            if self._notifier is None:
+                self._notifier = Notifier(self.engine)
+            return self._notifier
+
     def close(self) -> None:
-        """Stop the sweeper, let the worker threads finish their turns, dispose the engine."""
+        """Stop the sweeper and the notifier, let worker threads finish their turns, dispose the engine."""
         with self._lock:
             if self._closed:
                 return
             self._closed = True
+            notifier = self._notifier
+        if notifier is not None:
+            # Open streams end now instead of at the server's shutdown timeout.
+            notifier.close()
         if self.sweeper is not None:
             self.sweeper.stop()
         if isinstance(self.queue, ThreadQueue):
