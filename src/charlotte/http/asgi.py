@@ -31,6 +31,7 @@ import re
 import uuid
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from starlette.applications import Starlette
@@ -103,7 +104,43 @@ def create_app(
             if owned:
                 made.close()
 
-    return Starlette(routes=[Route("/{path:path}", endpoint=adapter)], lifespan=lifespan)
+    page_routes = [
+        Route(f"/{name}" if name != "index.html" else "/", endpoint=_web_asset(name), methods=["GET"])
+        for name in _WEB_ASSETS
+    ]
+    return Starlette(
+        routes=[*page_routes, Route("/{path:path}", endpoint=adapter)], lifespan=lifespan
+    )
+
+
+#: The builder page's files (shipped in ``charlotte/web``) and their types. A
+#: module script must be served as JavaScript or browsers refuse it.
+_WEB_ASSETS: Final = {
+    "index.html": "text/html; charset=utf-8",
+    "builder.css": "text/css; charset=utf-8",
+    "builder.js": "text/javascript; charset=utf-8",
+}
+#: The page loads only its own files; the preview frame's inline page styles
+#: need 'unsafe-inline' for styles (a srcdoc frame inherits this policy), and
+#: page images may come from the host's asset library on any origin.
+_PAGE_HEADERS: Final = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "img-src * data:; frame-src 'self'; frame-ancestors 'self'; base-uri 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-cache",
+}
+
+
+def _web_asset(name: str) -> Any:
+    body = resources.files("charlotte.web").joinpath(name).read_bytes()
+    media_type = _WEB_ASSETS[name]
+
+    async def endpoint(_request: Request) -> Response:
+        return Response(body, media_type=media_type, headers=dict(_PAGE_HEADERS))
+
+    return endpoint
 
 
 class _Adapter:

@@ -462,3 +462,19 @@ def test_withdrawn_view_ability_ends_the_stream(served: Served) -> None:
     _stream_by_hand(served, session_id, on_chunk)
     assert len(beats) == 1
     assert served.notifier.subscriber_count(session_id) == 0
+
+
+def test_the_builder_page_is_served_with_its_assets_and_a_strict_policy(served: Served) -> None:
+    page = served.client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert 'data-testid="start-button"' in page.text
+    policy = page.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "default-src 'self'" in policy
+    script = served.client.get("/builder.js")
+    # Browsers refuse a module script served with any other type.
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert served.client.get("/builder.css").headers["content-type"].startswith("text/css")
+    # The page's routes are GET only: anything else is the API's, with its coded errors.
+    posted = served.client.post("/", content=b"{}", headers={**HEADERS, "content-type": "application/json"})
+    assert_error(posted, 404, "not_found")
+    assert_error(served.client.get("/sessions/nope", headers=HEADERS), 404, "not_found")
