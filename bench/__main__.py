@@ -14,11 +14,35 @@ import platform
 import resource
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 #: Benchmark modules, in the order they run.
-BENCHMARKS = ("reduce", "render", "events", "replay", "stream")
+BENCHMARKS = ("apply", "turn", "reduce", "render", "events", "replay", "stream")
+
+#: The figures the spec names, in table order: key → (goal as written, test or None).
+GOALS: dict[str, tuple[str, Callable[[Any], bool] | None]] = {
+    "apply_p50_ms": ("—", None),
+    "apply_p95_ms": ("—", None),
+    "apply_p50_ms_50_ops": ("—", None),
+    "apply_p95_ms_50_ops": ("—", None),
+    "apply_ratio_to_floor_1_op": ("≤ 3", lambda v: v <= 3),
+    "apply_ratio_to_floor": ("≤ 3", lambda v: v <= 3),
+    "turn_overhead_ms_per_tool_call": ("—", None),
+    "turn_overhead_ratio": ("≤ 2", lambda v: v <= 2),
+    "replay_ops_per_s": ("≥ 5,000", lambda v: v >= 5_000),
+    "reduce_ops_per_s_10k": ("—", None),
+    "reduce_ops_per_s_100k": ("—", None),
+    "ratio_100k_to_10k": ("≈ 1 (linear; ≥ 0.8)", lambda v: v >= 0.8),
+    "events_per_s_sqlite": ("—", None),
+    "events_per_s_pg_8_writers": ("—", None),
+    "events_gap_free": ("true", lambda v: v is True),
+    "stream_p95_ms": ("≤ 100", lambda v: v <= 100),
+    "render_ms_2000_nodes": ("—", None),
+    "peak_rss_mb_replay": ("—", None),
+    "peak_rss_mb_stream": ("—", None),
+}
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -26,6 +50,29 @@ RESULTS = Path(__file__).resolve().parent / "results"
 def _peak_rss_mb() -> float:
     # ru_maxrss is in KiB on Linux.
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def _met(key: str, value: Any) -> str:
+    test = GOALS.get(key, ("—", None))[1]
+    if test is None:
+        return ""
+    if value is None or isinstance(value, str):
+        return "not measured"
+    return "yes" if test(value) else "**no**"
+
+
+def _table(figures: dict[str, Any]) -> str:
+    """Markdown: the spec's figures first (with goal and whether it was met), then the rest."""
+    width = max(len(key) for key in figures) if figures else 10
+    lines = [f"| {'figure'.ljust(width)} | value | goal | met? |", f"|{'-' * (width + 2)}|---|---|---|"]
+    named = [key for key in GOALS if key in figures]
+    others = sorted(key for key in figures if key not in GOALS)
+    for key in named + others:
+        value = figures[key]
+        shown = "n/a" if value is None else str(value).lower() if isinstance(value, bool) else value
+        goal = GOALS.get(key, ("", None))[0]
+        lines.append(f"| {key.ljust(width)} | {shown} | {goal} | {_met(key, value)} |")
+    return "\n".join(lines)
 
 
 def main(names: list[str]) -> int:
@@ -50,9 +97,7 @@ def main(names: list[str]) -> int:
     }
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "latest.json").write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
-    lines = ["| figure | value |", "|---|---|"]
-    lines += [f"| {key} | {value} |" for key, value in sorted(figures.items())]
-    table = "\n".join(lines)
+    table = _table(figures)
     (RESULTS / "latest.md").write_text(table + "\n")
     print()
     print(table)

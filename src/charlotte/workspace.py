@@ -43,7 +43,7 @@ from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.page.errors import PageSessionError
 from charlotte.page.model import empty_doc
 from charlotte.page.node_types import NodeTypes
-from charlotte.page.session import Applied, PageSession
+from charlotte.page.session import Applied, PageSession, ValidatedDocs
 from charlotte.policy import AssetPolicy, LinkPolicy, Refused
 from charlotte.storage import (
     DatabaseEventLog,
@@ -106,6 +106,14 @@ class Workspace:
 
     def __post_init__(self) -> None:
         self._asset_policy = AssetPolicy(self.assets)
+        # Drafts this workspace stored or validated are not validated again on
+        # the next write (the main cost of an apply on a large page). Only for
+        # charlotte's own repository, whose loads are freshly decoded JSON: a
+        # host repository may hand back objects it still holds, so its
+        # documents are always validated in full.
+        self._validated: ValidatedDocs | None = (
+            ValidatedDocs(self.node_types) if type(self.pages) is DatabasePageRepository else None
+        )
 
     # -- reads ---------------------------------------------------------------
 
@@ -201,8 +209,8 @@ class Workspace:
         """
         with transaction(self.engine) as conn:
             session = self._session(conn, session_id, tenant)
-            doc, _revision = self.load_draft(conn, session, for_update=True)
-            page = PageSession(doc, node_types=self.node_types)
+            doc, revision = self.load_draft(conn, session, for_update=True)
+            page = self._page(session, doc, revision)
             self._asset_policy.assert_doc(page.doc)
             self.pages.save_published(conn, session.tenant, session.page, page.doc)
             self.events.append(
@@ -220,8 +228,8 @@ class Workspace:
     ) -> Written:
         with transaction(self.engine) as conn:
             session = self._session(conn, session_id, tenant)
-            doc, _revision = self.load_draft(conn, session, for_update=True)
-            page = PageSession(doc, node_types=self.node_types)
+            doc, revision = self.load_draft(conn, session, for_update=True)
+            page = self._page(session, doc, revision)
             applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
             if not applied.ops:
                 return Written(applied.revision, [], [], (), None)
@@ -229,7 +237,19 @@ class Workspace:
             self._asset_policy.assert_nodes(page.doc, node_ids)
             self.store(conn, session, page.doc, applied, actor=actor)
             seq = self._record(conn, session, applied, node_ids, actor=actor)
+        if self._validated is not None:
+            # Only once committed: the next write loads exactly this document.
+            self._validated.remember((session.tenant, session.page, applied.revision), page)
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seq)
+
+    def _page(self, session: SessionRecord, doc: dict[str, Any], revision: int) -> PageSession:
+        """The loaded draft as a ``PageSession`` (validated unless known valid, see ``ValidatedDocs``)."""
+        return PageSession(
+            doc,
+            node_types=self.node_types,
+            validated=self._validated,
+            key=(session.tenant, session.page, revision),
+        )
 
     def store(
         self,

@@ -21,7 +21,9 @@ raises ``PageSessionError(code, at=index, detail)`` and nothing changes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -100,11 +102,58 @@ class Applied:
     inverse: list[Op]
 
 
+class ValidatedDocs:
+    """A small bounded memo of documents this process already validated, by caller's key.
+
+    Validating a 1,000-node document costs milliseconds; comparing it to a copy
+    known to be valid costs a tenth of that. An entry only vouches for a
+    document *equal* to the one it holds, so a stored draft changed behind
+    charlotte's back (same key, other content) is validated again. Keys are
+    the caller's (the workspace uses tenant, page and revision); one memo
+    belongs to one node-type catalogue. Hand it only freshly decoded
+    documents: an object someone else may still mutate could drift from what
+    was checked.
+    """
+
+    __slots__ = ("_entries", "_limit", "_lock", "_types")
+
+    def __init__(self, node_types: NodeTypes, limit: int = 32) -> None:
+        self._types = node_types
+        self._limit = limit
+        self._lock = threading.Lock()  # workers share one workspace across threads
+        self._entries: OrderedDict[Hashable, tuple[dict[str, Any], frozenset[str]]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def breakpoints(self, key: Hashable, doc: dict[str, Any]) -> frozenset[str] | None:
+        """The breakpoints of ``doc`` when an equal document was validated under ``key``."""
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+        if entry is None or entry[0] != doc:
+            return None
+        return entry[1]
+
+    def remember(self, key: Hashable, session: PageSession) -> None:
+        """Record ``session``'s current document (valid by construction) under ``key``."""
+        if session.node_types is not self._types:
+            return
+        with self._lock:
+            self._entries[key] = (session.doc, session._breakpoints)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._limit:
+                self._entries.popitem(last=False)
+
+
 class PageSession:
     """A validated page document, its revision, and its recent op history.
 
     Loading migrates a legacy document and validates it fully; anything corrupt
-    raises ``PageSessionError("invalid_state")``. The session takes the document
+    raises ``PageSessionError("invalid_state")``. With ``validated`` and
+    ``key``, a document equal to one that memo holds under ``key`` is not
+    validated again (see ``ValidatedDocs``). The session takes the document
     as it is (no copy): neither the session nor the reducer mutates it, and
     nobody else may either.
     """
@@ -118,14 +167,21 @@ class PageSession:
         node_types: NodeTypes = NodeTypes.allowed(),  # noqa: B008 - one cached, immutable catalogue
         history: Iterable[Mapping[str, Any]] | None = None,
         history_limit: int = 1_000,
+        validated: ValidatedDocs | None = None,
+        key: Hashable = None,
     ) -> None:
         if not has_node_map(doc):
             _fail("invalid_state", "doc: not a page document")
         assert isinstance(doc, dict)
         doc = migrate_doc(doc)
         self._types = node_types
-        self._breakpoints = frozenset(check_doc(doc, node_types))
+        known = None
+        if validated is not None and key is not None and validated._types is node_types:
+            known = validated.breakpoints(key, doc)
+        self._breakpoints = known if known is not None else frozenset(check_doc(doc, node_types))
         self._doc: dict[str, Any] = doc
+        if validated is not None and key is not None and known is None:
+            validated.remember(key, self)
         self._history = OpHistory(history or (), limit=history_limit, revision=doc["seq"])
 
     @property
