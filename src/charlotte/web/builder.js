@@ -58,11 +58,21 @@ const CODE_TEXT = {
   node_not_found: "a node it named does not exist",
 };
 
-// Neutral defaults under the page's own stylesheet (which comes later and wins).
+// Neutral defaults under the page's own stylesheet (which comes later and wins):
+// the rules of a standalone page (charlotte.page.render.BASE_CSS), so the preview
+// looks like the published page. A button's look is on its [data-cms] wrapper;
+// the link inside only inherits it, instead of the browser's blue underline.
 const PREVIEW_BASE_CSS =
   "html{-webkit-text-size-adjust:100%}" +
+  "*,*::before,*::after{box-sizing:border-box}" +
   "body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;line-height:1.5;color:#1d1d1b}" +
-  "img{max-width:100%;height:auto}";
+  "img{max-width:100%;height:auto}" +
+  ".cms-button{display:inline-block;color:inherit;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}" +
+  ".cms-button--secondary,.cms-button--ghost{text-decoration:underline;text-underline-offset:0.2em}" +
+  ".cms-callout{padding:1em 1.25em;border-radius:8px;border-left:4px solid #2563eb;background:#eff6ff}" +
+  ".cms-callout--success{border-color:#16a34a;background:#f0fdf4}" +
+  ".cms-callout--warning{border-color:#d97706;background:#fffbeb}" +
+  ".cms-callout--danger{border-color:#dc2626;background:#fef2f2}";
 
 // ------------------------------------------------------------------ API
 

@@ -1,0 +1,239 @@
+"""The builder page in a real Chromium, against a real server on loopback.
+
+The server (``tests.support.browser_server``) runs the offline builder with
+its writes paced: the test lets them land one at a time and watches the
+revision badge and the preview follow while the turn is still running. Then
+it publishes and opens the published view, and in a second session in
+approve-on-save mode approves a change set. Screenshots of every step go to
+the test's tmp dir; ``builder.png`` there is the picture in the README.
+
+Every wait is one of Playwright's auto-waiting expectations with a timeout,
+so a busy machine makes the test slower, not flaky.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect, sync_playwright
+from tests.support.browser_server import BrowserServer, serve_builder
+
+from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
+
+CHROMIUM: Final = Path("/usr/bin/chromium")
+CHROMIUM_ARGS: Final = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: Milliseconds an expectation may wait: a whole offline turn fits many times over.
+WAIT_MS: Final = 60_000
+FRAME: Final = '[data-testid="preview-frame"]'
+BUSINESS: Final = SAMPLE_FACTS["name"]
+FIRST_MESSAGE: Final = "Build the first draft of the page from the brief."
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} does not exist (the browser tests drive Debian's chromium)"
+        print(f"skipped: {reason}")
+        pytest.skip(reason)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True, timeout=WAIT_MS
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path, browser: Browser) -> Iterator[BrowserServer]:
+    # Requests the browser first, so the browser (and its open streams) goes before the server.
+    with serve_builder(tmp_path) as served:
+        yield served
+
+
+@dataclass
+class Watched:
+    """A page and what went wrong in it: console errors, uncaught errors, failed requests."""
+
+    page: Page
+    problems: list[str] = field(default_factory=list)
+
+    def assert_clean(self) -> None:
+        assert self.problems == []
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator[Watched]:
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
+    context.set_default_timeout(WAIT_MS)
+    expect.set_options(timeout=WAIT_MS)
+    page = context.new_page()
+    watched = Watched(page)
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            watched.problems.append(f"console: {message.text}")
+
+    def on_failed(request: Request) -> None:
+        watched.problems.append(f"request failed: {request.method} {request.url} {request.failure}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: watched.problems.append(f"page error: {error}"))
+    page.on("requestfailed", on_failed)
+    try:
+        yield watched
+    finally:
+        context.close()
+
+
+def _frame_text_length(page: Page) -> int:
+    length = page.locator(FRAME).evaluate("f => f.contentDocument ? f.contentDocument.body.innerText.length : 0")
+    assert isinstance(length, int)
+    return length
+
+
+def _wait_for_preview(page: Page, revision_above: int, text_above: int) -> tuple[int, int]:
+    """Wait until the badge and the loaded preview show a revision past ``revision_above``
+    with more text than ``text_above``; return ``(revision, text length)``."""
+    page.wait_for_function(
+        """([revision, text]) => {
+            const badge = Number(document.querySelector('[data-testid="revision"]').textContent);
+            const frame = document.querySelector('[data-testid="preview-frame"]');
+            const body = frame.contentDocument && frame.contentDocument.body;
+            return badge > revision && Number(frame.dataset.revision) === badge
+                && body !== null && body.innerText.length > text;
+        }""",
+        arg=[revision_above, text_above],
+        timeout=WAIT_MS,
+    )
+    return int(page.get_by_test_id("revision").inner_text()), _frame_text_length(page)
+
+
+def _start(page: Page, url: str, *, approve_on_save: bool, facts: dict[str, str]) -> None:
+    page.goto(url)
+    expect(page.get_by_test_id("start-button")).to_be_visible()
+    page.get_by_test_id("start-page").fill("home")
+    page.get_by_test_id("start-brief").fill(SAMPLE_BRIEF)
+    for index, (key, value) in enumerate(facts.items()):
+        page.get_by_role("button", name="+ Add a fact").click()
+        page.locator('[data-role="fact-key"]').nth(index).fill(key)
+        page.locator('[data-role="fact-value"]').nth(index).fill(value)
+    if approve_on_save:
+        page.get_by_test_id("start-approve").check(force=True)
+        expect(page.get_by_test_id("start-approve")).to_be_checked()
+    page.get_by_test_id("start-button").click()
+    expect(page.get_by_test_id("chat-input")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"#session="))
+
+
+def _send(page: Page, message: str) -> None:
+    page.get_by_test_id("chat-input").fill(message)
+    page.get_by_test_id("send-button").click()
+
+
+def test_the_preview_fills_in_while_the_turn_runs_then_the_page_is_published(
+    server: BrowserServer, open_page: Watched, tmp_path: Path
+) -> None:
+    page = open_page.page
+    status = page.get_by_test_id("status")
+    log = page.get_by_test_id("chat-log")
+    _start(page, server.url, approve_on_save=False, facts=dict(SAMPLE_FACTS))
+    expect(page.get_by_test_id("revision")).to_have_text("0")
+    page.screenshot(path=tmp_path / "1-started.png")
+
+    server.pacer.hold()
+    _send(page, FIRST_MESSAGE)
+    expect(status).to_have_text("running")
+    expect(page.get_by_test_id("stop-button")).to_be_visible()
+
+    # One write at a time: the badge and the preview follow each, mid-turn.
+    server.pacer.release()
+    first, first_text = _wait_for_preview(page, 0, 0)
+    expect(status).to_have_text("running")
+    page.screenshot(path=tmp_path / "2-first-write.png")
+    server.pacer.release()
+    second, second_text = _wait_for_preview(page, first, first_text)
+    expect(status).to_have_text("running")
+    page.screenshot(path=tmp_path / "3-second-write.png")
+    assert 0 < first < second
+    assert 0 < first_text < second_text
+    expect(log.locator('.tool[data-tool="cms_apply"][data-state="ok"]')).to_have_count(2)
+
+    server.pacer.free()
+    expect(status).to_have_text("idle")
+    expect(log).to_contain_text("Done · the page is ready for review")
+    final = int(page.get_by_test_id("revision").inner_text())
+    assert final > second
+    expect(page.locator(FRAME)).to_have_attribute("data-revision", str(final))
+    expect(page.frame_locator(FRAME).locator("h1")).to_contain_text(BUSINESS)
+    # The preview looks like the published page: a button's link takes its
+    # wrapper's colour, not the browser's blue underline.
+    button = page.frame_locator(FRAME).locator('[data-cms="hero-button"] a')
+    wrapper_color = page.frame_locator(FRAME).locator('[data-cms="hero-button"]').evaluate(
+        "node => getComputedStyle(node).color"
+    )
+    expect(button).to_have_css("color", str(wrapper_color))
+    expect(button).to_have_css("text-decoration-line", "none")
+    # The README picture: the page built, the chat showing the builder's steps.
+    page.screenshot(path=tmp_path / "builder.png")
+
+    page.get_by_test_id("publish-button").click()
+    expect(log).to_contain_text(f"Published revision {final}")
+    page.get_by_test_id("published-toggle").click()
+    expect(page.get_by_test_id("published-toggle")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('[data-role="preview-caption"]')).to_have_text(f"Published · revision {final}")
+    expect(page.locator(FRAME)).to_have_attribute("data-view", "published")
+    expect(page.frame_locator(FRAME).locator("body")).to_contain_text(BUSINESS)
+    page.screenshot(path=tmp_path / "4-published.png")
+    open_page.assert_clean()
+
+
+def test_an_approve_on_save_change_set_is_reviewed_and_approved(
+    server: BrowserServer, open_page: Watched, tmp_path: Path
+) -> None:
+    page = open_page.page
+    panel = page.get_by_test_id("change-set")
+    revision = page.get_by_test_id("revision")
+    _start(page, server.url, approve_on_save=True, facts={"name": BUSINESS})
+    expect(page.get_by_text("The builder's changes wait for your approval")).to_be_visible()
+
+    _send(page, FIRST_MESSAGE)
+    expect(page.get_by_test_id("status")).to_have_text("idle")
+    expect(page.get_by_test_id("chat-log")).to_contain_text("Done")
+    expect(panel).to_be_visible()
+    expect(panel.locator('.diff-row[data-kind="added"]')).to_be_visible()
+    expect(panel.locator('[data-role="change-set-summary"]')).to_contain_text("based on revision 0")
+    # The draft has not moved; the preview shows the proposed page.
+    expect(revision).to_have_text("0")
+    expect(page.locator(FRAME)).to_have_attribute("data-view", "proposed")
+    expect(page.frame_locator(FRAME).locator("h1")).to_contain_text(BUSINESS)
+    page.screenshot(path=tmp_path / "5-change-set.png")
+
+    page.get_by_test_id("approve-button").click()
+    expect(panel).to_be_hidden()
+    expect(revision).not_to_have_text("0")
+    approved = int(revision.inner_text())
+    assert approved > 0
+    expect(page.get_by_test_id("chat-log")).to_contain_text(f"revision {approved}")
+    expect(page.locator(FRAME)).to_have_attribute("data-view", "draft")
+    expect(page.locator(FRAME)).to_have_attribute("data-revision", str(approved))
+    expect(page.frame_locator(FRAME).locator("h1")).to_contain_text(BUSINESS)
+    page.screenshot(path=tmp_path / "6-approved.png")
+    open_page.assert_clean()
