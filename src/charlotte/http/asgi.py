@@ -44,6 +44,7 @@ from starlette.types import Receive, Scope, Send
 from charlotte.handle import CharlotteSession
 from charlotte.http.api import DEFAULT_MAX_BODY, Api, error_body, error_response
 from charlotte.http.sse import Notifier, Subscription, format_event, heartbeat, parse_last_event_id
+from charlotte.page.render import BASE_CSS
 from charlotte.policy.refused import Refused
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ def create_app(
         Route(f"/{name}" if name != "index.html" else "/", endpoint=_web_asset(name), methods=["GET"])
         for name in _WEB_ASSETS
     ]
+    page_routes.append(Route("/page-base.css", endpoint=_page_base_css, methods=["GET"]))
     return Starlette(
         routes=[*page_routes, Route("/{path:path}", endpoint=adapter)], lifespan=lifespan
     )
@@ -131,6 +133,11 @@ _PAGE_HEADERS: Final = {
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-cache",
 }
+
+
+async def _page_base_css(_request: Request) -> Response:
+    # One source for the preview and the published page: render.BASE_CSS.
+    return Response(BASE_CSS, media_type="text/css; charset=utf-8", headers=dict(_PAGE_HEADERS))
 
 
 def _web_asset(name: str) -> Any:

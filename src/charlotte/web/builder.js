@@ -58,21 +58,10 @@ const CODE_TEXT = {
   node_not_found: "a node it named does not exist",
 };
 
-// Neutral defaults under the page's own stylesheet (which comes later and wins):
-// the rules of a standalone page (charlotte.page.render.BASE_CSS), so the preview
-// looks like the published page. A button's look is on its [data-cms] wrapper;
-// the link inside only inherits it, instead of the browser's blue underline.
-const PREVIEW_BASE_CSS =
-  "html{-webkit-text-size-adjust:100%}" +
-  "*,*::before,*::after{box-sizing:border-box}" +
-  "body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;line-height:1.5;color:#1d1d1b}" +
-  "img{max-width:100%;height:auto}" +
-  ".cms-button{display:inline-block;color:inherit;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}" +
-  ".cms-button--secondary,.cms-button--ghost{text-decoration:underline;text-underline-offset:0.2em}" +
-  ".cms-callout{padding:1em 1.25em;border-radius:8px;border-left:4px solid #2563eb;background:#eff6ff}" +
-  ".cms-callout--success{border-color:#16a34a;background:#f0fdf4}" +
-  ".cms-callout--warning{border-color:#d97706;background:#fffbeb}" +
-  ".cms-callout--danger{border-color:#dc2626;background:#fef2f2}";
+// The rules a standalone page starts from (charlotte.page.render.BASE_CSS),
+// served by the adapter as page-base.css, so the preview looks exactly like
+// the published page. The page's own stylesheet comes later and wins.
+const PAGE_BASE_CSS = "page-base.css";
 
 // ------------------------------------------------------------------ API
 
@@ -539,7 +528,8 @@ function renderFrame(html, css, revision) {
   frame.srcdoc =
     "<!DOCTYPE html><html><head><meta charset=\"utf-8\">" +
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">" +
-    `<style>${PREVIEW_BASE_CSS}</style><style data-cms-styles>${safeCss}</style>` +
+    `<link rel="stylesheet" href="${endpoint(PAGE_BASE_CSS)}">` +
+    `<style data-cms-styles>${safeCss}</style>` +
     `</head><body>${html}</body></html>`;
 }
 

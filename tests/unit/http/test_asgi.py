@@ -26,6 +26,7 @@ from tests.support.app_harness import AppHarness
 
 from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.http.asgi import create_app
+from charlotte.page.render import BASE_CSS
 from charlotte.http.sse import Notifier, heartbeat
 from charlotte.policy.refused import Refused
 from charlotte.storage import DatabaseEventLog, transaction
@@ -474,6 +475,9 @@ def test_the_builder_page_is_served_with_its_assets_and_a_strict_policy(served: 
     # Browsers refuse a module script served with any other type.
     assert script.headers["content-type"].startswith("text/javascript")
     assert served.client.get("/builder.css").headers["content-type"].startswith("text/css")
+    # The preview's base rules are the published page's, from one source.
+    base = served.client.get("/page-base.css")
+    assert base.headers["content-type"].startswith("text/css") and base.text == BASE_CSS
     # The page's routes are GET only: anything else is the API's, with its coded errors.
     posted = served.client.post("/", content=b"{}", headers={**HEADERS, "content-type": "application/json"})
     assert_error(posted, 404, "not_found")
