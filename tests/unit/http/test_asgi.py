@@ -26,8 +26,8 @@ from tests.support.app_harness import AppHarness
 
 from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.http.asgi import create_app
-from charlotte.page.render import BASE_CSS
 from charlotte.http.sse import Notifier, heartbeat
+from charlotte.page.render import BASE_CSS
 from charlotte.policy.refused import Refused
 from charlotte.storage import DatabaseEventLog, transaction
 
