@@ -1,0 +1,164 @@
+"""The soak: 20 sessions x 10 offline turns through Celery and PostgreSQL, under abuse.
+
+Two real worker processes (``tests.support.celery_worker``, offline model)
+run the turns; one driver thread per session sends them one after the
+other, races human edits against the agent and sometimes stops a turn. A
+third of the way in, one worker is SIGKILLed while both are mid-turn: the
+sweeper must fail its turn ``worker_lost``, and a replacement worker takes
+over. Afterwards every session must be idle and take a new turn, every event
+log must be gap-free and schema-valid, and every draft must be a valid page
+equal to its op history replayed onto the initial empty draft.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import ExitStack
+from datetime import timedelta
+from pathlib import Path
+from typing import Final
+
+import pytest
+from tests.integration.test_celery_queue import (
+    REDIS_ENV,
+    Broker,
+    Database,
+    Worker,
+    open_session,
+    worker,
+)
+from tests.support.databases import POSTGRES_ENV
+from tests.support.soak import Figures, SoakDriver, active_turns, check_session, poll, running_count
+
+from charlotte.runtime import Sweeper, Turns
+from charlotte.storage import create_tables, open_engine
+from charlotte.workspace import Workspace
+
+SESSIONS: Final = 20
+TURNS_PER_SESSION: Final = 10
+TURN_DEADLINE: Final = 120.0  # a cold worker imports Celery and the model runtime first
+HEARTBEAT_TIMEOUT: Final = timedelta(seconds=2)  # workers beat every 0.2 s
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def database() -> Iterator[Database]:
+    url = os.environ.get(POSTGRES_ENV, "").strip()
+    if not url:
+        pytest.skip(f"{POSTGRES_ENV} is not set: the soak needs PostgreSQL")
+    if not os.environ.get(REDIS_ENV, "").strip():
+        pytest.skip(f"{REDIS_ENV} is not set: the soak needs Redis")
+    schema = f"charlotte_soak_{uuid.uuid4().hex[:12]}"
+    admin = open_engine(url)
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    engine = open_engine(url, schema=schema, pool_size=SESSIONS + 5)
+    try:
+        create_tables(engine)
+        yield Database(url, schema, engine)
+    finally:
+        engine.dispose()
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        admin.dispose()
+
+
+def _kill_one_mid_turn(
+    workers: list[Worker], driver_done: threading.Event, session_ids: list[str], figures: Figures,
+    database: Database, after_turns: int,
+) -> Worker | None:
+    """Once ``after_turns`` turns were sent, SIGKILL a worker while both run a turn."""
+    pause = threading.Event()
+    while not driver_done.is_set():
+        if figures.turns_sent >= after_turns and running_count(database.engine, session_ids) >= 2:
+            victim = workers[0]
+            victim.kill()
+            figures.add("workers_killed")
+            return victim
+        pause.wait(0.005)
+    return None
+
+
+def test_soak_twenty_sessions_through_celery_and_postgres(
+    database: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    started = time.monotonic()
+    broker = Broker.fresh()
+    queue = broker.queue_for_turns()
+    turns = Turns(database.engine, queue, heartbeat_timeout=HEARTBEAT_TIMEOUT)
+    workspace = Workspace(database.engine)
+    sessions = [open_session(database.engine) for _ in range(SESSIONS)]
+    session_ids = [s.id for s in sessions]
+    figures = Figures()
+    driver = SoakDriver(
+        database.engine, turns, workspace, figures,
+        turns_per_session=TURNS_PER_SESSION, turn_deadline=TURN_DEADLINE,
+    )
+    try:
+        with ExitStack() as stack, Sweeper(turns, interval_seconds=0.5):
+            workers = [
+                stack.enter_context(worker(tmp_path, database, broker, "offline", heartbeat_seconds="0.2"))
+                for _ in range(2)
+            ]
+            threads = [
+                threading.Thread(target=driver.run_session, args=(s, i), name=f"soak-{i}")
+                for i, s in enumerate(sessions)
+            ]
+            for thread in threads:
+                thread.start()
+            done = threading.Event()
+            killed = _kill_one_mid_turn(
+                workers, done, session_ids, figures, database, SESSIONS * TURNS_PER_SESSION // 3
+            )
+            if killed is not None:
+                # The dead worker's unstarted message, if it held one, is
+                # restored by a replacement that gives up on unacked messages
+                # after a second; a redelivered turn that already ran is refused by its claim.
+                stack.enter_context(worker(
+                    tmp_path, database, broker, "offline", heartbeat_seconds="0.2",
+                    visibility_timeout="1", restore_interval="1",
+                ))
+            for thread in threads:
+                thread.join(timeout=TURN_DEADLINE * TURNS_PER_SESSION)
+            done.set()
+            assert not [t.name for t in threads if t.is_alive()], "driver threads still running"
+            assert driver.failures == []
+
+            # No turn stuck: everything queued or running ends (the sweeper included).
+            poll(lambda: not active_turns(database.engine, session_ids), TURN_DEADLINE, "no active turn")
+
+            # Every session is usable: a new turn runs to its end.
+            fresh = [turns.send(s.id, s.tenant, "One more pass", "ann") for s in sessions]
+            poll(
+                lambda: all(not (t := turns.get(f.id)) or not t.active for f in fresh),
+                TURN_DEADLINE, "the fresh turns to end",
+            )
+            ended = [turns.get(f.id) for f in fresh]
+            assert [t.status for t in ended if t is not None] == ["finished"] * SESSIONS
+        problems: list[str] = []
+        for session in sessions:
+            found, events, ops = check_session(database.engine, session)
+            problems += [f"{session.id}: {p}" for p in found]
+            figures.add("events_checked", events)
+            figures.add("ops_replayed", ops)
+    finally:
+        broker.clear()
+
+    with capsys.disabled():
+        print()
+        for line in figures.lines():
+            print(line)
+        print(f"soak: {SESSIONS} sessions x {TURNS_PER_SESSION} turns in {time.monotonic() - started:.1f} s")
+    assert problems == [], "\n".join(problems[:20])
+    assert figures.turns_sent == SESSIONS * TURNS_PER_SESSION
+    assert figures.workers_killed == 1
+    # One worker died: at most its one turn was lost, and only that way does a turn fail.
+    assert figures.worker_lost <= 1
+    assert figures.turns_failed == figures.worker_lost
+    assert figures.edits_raced > 0 and figures.stops > 0
+    assert figures.turns_finished + figures.turns_stopped + figures.turns_failed == figures.turns_sent
