@@ -71,70 +71,95 @@ def _p95(samples: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-def bench_charlotte(engine: sa.Engine, size: int, repeats: int) -> list[float]:
-    """Milliseconds per ``cms_apply`` of ``size`` ops through ``PageTools.call``."""
-    page = f"charlotte-{size}"
-    session_id, revision = _session(engine, page)
-    tools = PageTools(Workspace(engine))
-    binding = ToolBinding.for_session(session_id, TENANT, page)
-    samples: list[float] = []
-    for index in range(WARMUP + repeats):
-        arguments = {"basedOn": revision, "ops": _ops(size, index)}
+class _Charlotte:
+    """``cms_apply`` of ``size`` ops through ``PageTools.call``, one call per ``step``."""
+
+    def __init__(self, engine: sa.Engine, size: int) -> None:
+        self.size = size
+        self.page = f"charlotte-{size}"
+        self.session_id, self.revision = _session(engine, self.page)
+        self.tools = PageTools(Workspace(engine))
+        self.binding = ToolBinding.for_session(self.session_id, TENANT, self.page)
+
+    def step(self, index: int) -> float:
+        """Milliseconds for one call."""
+        arguments = {"basedOn": self.revision, "ops": _ops(self.size, index)}
         started = time.perf_counter()
-        result = tools.call("cms_apply", arguments, binding)
+        result = self.tools.call("cms_apply", arguments, self.binding)
         elapsed = time.perf_counter() - started
-        if result.get("isError") or result.get("revision") != revision + size:
-            raise RuntimeError(f"cms_apply failed in the benchmark: {result.get('error')}")
-        revision = result["revision"]
-        if index >= WARMUP:
-            samples.append(elapsed * 1000)
-    return samples
+        if result.get("isError") or result.get("revision") != self.revision + self.size:
+            raise RuntimeError("cms_apply failed in the benchmark")
+        self.revision = result["revision"]
+        return elapsed * 1000
+
+    def close(self) -> None:
+        pass
 
 
-def bench_floor(path: Path, engine: sa.Engine, size: int, repeats: int) -> list[float]:
-    """Milliseconds per bare-SQL transaction writing what a ``size``-op apply writes."""
-    page = f"floor-{size}"
-    session_id, revision = _session(engine, page)
-    doc = build_page()
-    db = sqlite3.connect(path, isolation_level=None)
+class _Floor:
+    """The bare-SQL transaction writing what a ``size``-op apply writes, one per ``step``."""
+
+    def __init__(self, path: Path, engine: sa.Engine, size: int) -> None:
+        self.size = size
+        self.page = f"floor-{size}"
+        self.session_id, self.revision = _session(engine, self.page)
+        self.doc = build_page()
+        self.db = sqlite3.connect(path, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self.db.execute("PRAGMA synchronous = NORMAL")
+        self.db.execute("PRAGMA foreign_keys = ON")
+
+    def step(self, index: int) -> float:
+        """Milliseconds for one transaction (the changed document is prepared before timing)."""
+        db, doc, size, page, revision = self.db, self.doc, self.size, self.page, self.revision
+        ops = _ops(size, index)
+        doc["seq"] = revision + size
+        started = time.perf_counter()
+        now = datetime.now(UTC).replace(tzinfo=None).isoformat(sep=" ")
+        db.execute("BEGIN IMMEDIATE")
+        db.execute(
+            "UPDATE charlotte_pages SET draft = ?, revision = ?, updated_at = ? WHERE tenant = ? AND page = ?",
+            (json.dumps(doc, separators=(",", ":")), doc["seq"], now, TENANT, page),
+        )
+        db.executemany(
+            "INSERT INTO charlotte_page_ops (tenant, page, revision, actor, op, session_id) VALUES (?, ?, ?, ?, ?, ?)",
+            [(TENANT, page, revision + 1 + i, "agent", json.dumps(op, separators=(",", ":")), self.session_id)
+             for i, op in enumerate(ops)],
+        )  # fmt: skip
+        (seq,) = db.execute(
+            "UPDATE charlotte_sessions SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq",
+            (self.session_id,),
+        ).fetchone()
+        payload = {"revision": doc["seq"], "actor": "agent", "ops": size,
+                   "node_ids": sorted({op["id"] for op in ops})}  # fmt: skip
+        db.execute(
+            "INSERT INTO charlotte_events (session_id, seq, tenant, type, at, actor, payload) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (self.session_id, seq, TENANT, "page.changed", now, "agent", json.dumps(payload, separators=(",", ":"))),
+        )
+        db.execute("COMMIT")
+        elapsed = time.perf_counter() - started
+        self.revision += size
+        return elapsed * 1000
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def measure(path: Path, engine: sa.Engine, size: int, repeats: int) -> tuple[list[float], list[float]]:
+    """(charlotte ms, floor ms) per call, the two taken alternately so noise hits both alike."""
+    ours, floor = _Charlotte(engine, size), _Floor(path, engine, size)
     try:
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")
-        db.execute("PRAGMA foreign_keys = ON")
-        samples: list[float] = []
+        mine: list[float] = []
+        bare: list[float] = []
         for index in range(WARMUP + repeats):
-            ops = _ops(size, index)
-            doc["seq"] = revision + size
-            started = time.perf_counter()
-            now = datetime.now(UTC).replace(tzinfo=None).isoformat(sep=" ")
-            db.execute("BEGIN IMMEDIATE")
-            db.execute(
-                "UPDATE charlotte_pages SET draft = ?, revision = ?, updated_at = ? WHERE tenant = ? AND page = ?",
-                (json.dumps(doc, separators=(",", ":")), doc["seq"], now, TENANT, page),
-            )
-            db.executemany(
-                "INSERT INTO charlotte_page_ops (tenant, page, revision, actor, op, session_id) VALUES (?, ?, ?, ?, ?, ?)",
-                [(TENANT, page, revision + 1 + i, "agent", json.dumps(op, separators=(",", ":")), session_id)
-                 for i, op in enumerate(ops)],
-            )  # fmt: skip
-            (seq,) = db.execute(
-                "UPDATE charlotte_sessions SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq",
-                (session_id,),
-            ).fetchone()
-            payload = {"revision": doc["seq"], "actor": "agent", "ops": size,
-                       "node_ids": sorted({op["id"] for op in ops})}  # fmt: skip
-            db.execute(
-                "INSERT INTO charlotte_events (session_id, seq, tenant, type, at, actor, payload) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (session_id, seq, TENANT, "page.changed", now, "agent", json.dumps(payload, separators=(",", ":"))),
-            )
-            db.execute("COMMIT")
-            elapsed = time.perf_counter() - started
-            revision += size
+            a, b = ours.step(index), floor.step(index)
             if index >= WARMUP:
-                samples.append(elapsed * 1000)
-        return samples
+                mine.append(a)
+                bare.append(b)
+        return mine, bare
     finally:
-        db.close()
+        ours.close()
+        floor.close()
 
 
 def run() -> dict[str, Any]:
@@ -146,8 +171,7 @@ def run() -> dict[str, Any]:
         try:
             create_tables(engine)
             for size, repeats in REPEATS.items():
-                ours = bench_charlotte(engine, size, repeats)
-                floor = bench_floor(path, engine, size, repeats)
+                ours, floor = measure(path, engine, size, repeats)
                 suffix = "" if size == 1 else f"_{size}_ops"
                 figures[f"apply_p50_ms{suffix}"] = round(statistics.median(ours), 2)
                 figures[f"apply_p95_ms{suffix}"] = round(_p95(ours), 2)

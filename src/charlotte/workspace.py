@@ -112,7 +112,7 @@ class Workspace:
         # host repository may hand back objects it still holds, so its
         # documents are always validated in full.
         self._validated: ValidatedDocs | None = (
-            ValidatedDocs(self.node_types) if type(self.pages) is DatabasePageRepository else None
+            ValidatedDocs(self.node_types, limit=16) if type(self.pages) is DatabasePageRepository else None
         )
 
     # -- reads ---------------------------------------------------------------
@@ -209,8 +209,8 @@ class Workspace:
         """
         with transaction(self.engine) as conn:
             session = self._session(conn, session_id, tenant)
-            doc, revision = self.load_draft(conn, session, for_update=True)
-            page = self._page(session, doc, revision)
+            doc, _revision = self.load_draft(conn, session, for_update=True)
+            page = self._page(session, doc)
             self._asset_policy.assert_doc(page.doc)
             self.pages.save_published(conn, session.tenant, session.page, page.doc)
             self.events.append(
@@ -228,8 +228,8 @@ class Workspace:
     ) -> Written:
         with transaction(self.engine) as conn:
             session = self._session(conn, session_id, tenant)
-            doc, revision = self.load_draft(conn, session, for_update=True)
-            page = self._page(session, doc, revision)
+            doc, _revision = self.load_draft(conn, session, for_update=True)
+            page = self._page(session, doc)
             applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
             if not applied.ops:
                 return Written(applied.revision, [], [], (), None)
@@ -239,16 +239,18 @@ class Workspace:
             seq = self._record(conn, session, applied, node_ids, actor=actor)
         if self._validated is not None:
             # Only once committed: the next write loads exactly this document.
-            self._validated.remember((session.tenant, session.page, applied.revision), page)
+            self._validated.remember((session.tenant, session.page), page)
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seq)
 
-    def _page(self, session: SessionRecord, doc: dict[str, Any], revision: int) -> PageSession:
+    def _page(self, session: SessionRecord, doc: dict[str, Any]) -> PageSession:
         """The loaded draft as a ``PageSession`` (validated unless known valid, see ``ValidatedDocs``)."""
         return PageSession(
             doc,
             node_types=self.node_types,
             validated=self._validated,
-            key=(session.tenant, session.page, revision),
+            # One entry per page: the document holds its revision (``seq``), so
+            # an entry for an older revision is simply not equal any more.
+            key=(session.tenant, session.page),
         )
 
     def store(

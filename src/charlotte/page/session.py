@@ -109,7 +109,7 @@ class ValidatedDocs:
     known to be valid costs a tenth of that. An entry only vouches for a
     document *equal* to the one it holds, so a stored draft changed behind
     charlotte's back (same key, other content) is validated again. Keys are
-    the caller's (the workspace uses tenant, page and revision); one memo
+    the caller's (the workspace uses tenant and page); one memo
     belongs to one node-type catalogue. Hand it only freshly decoded
     documents: an object someone else may still mutate could drift from what
     was checked.
