@@ -25,6 +25,7 @@ from charlotte.page.errors import CharlotteError
 from charlotte.page.model import empty_doc
 from charlotte.page.ops import reduce_all
 from charlotte.page.session import PageSession
+from charlotte.policy.refused import Refused
 from charlotte.runtime import TurnRecord, Turns
 from charlotte.storage import (
     DatabaseEventLog,
@@ -158,8 +159,6 @@ class SoakDriver:
     def _send(self, session: SessionRecord, message: str) -> TurnRecord:
         # The previous turn has ended, so the session is idle; a busy answer
         # would mean an ended turn left its session behind.
-        from charlotte.policy.refused import Refused
-
         try:
             return self.turns.send(session.id, session.tenant, message, "ann")
         except Refused as refused:
