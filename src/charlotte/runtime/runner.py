@@ -28,6 +28,7 @@ import asyncio
 import logging
 import re
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -75,6 +76,9 @@ CONTINUATION: Final = (
 )
 
 _CODE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+#: Longest wait between two reads of the stop flag while a reply streams.
+STOP_CHECK_SECONDS: Final = 0.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,12 +347,20 @@ class TurnRunner:
             usage_limits=limits,
             usage=usage,
         ) as events:
+            next_check = 0.0
             try:
                 async for event in events:
                     recorder.record(event)
-                    if self.turns.should_stop(turn.id):
-                        state.stop_seen = True
-                        break
+                    # The stop flag is read before every tool call (in the
+                    # tool wrapper) and, between those, at most every
+                    # STOP_CHECK_SECONDS: a streamed reply is hundreds of
+                    # events, and each read is a database round trip.
+                    now = time.monotonic()
+                    if now >= next_check:
+                        next_check = now + STOP_CHECK_SECONDS
+                        if self.turns.should_stop(turn.id):
+                            state.stop_seen = True
+                            break
             except _StopRequested:
                 state.stop_seen = True
             except OutputTokenLimitExceeded:

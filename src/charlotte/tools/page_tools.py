@@ -34,7 +34,6 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from charlotte.checks import Finding, PageChecks
@@ -65,13 +64,37 @@ SiteLinksFor = Callable[[SessionRecord], SiteLinks]
 _FIND_LIMIT = 20
 
 
-@dataclass(frozen=True, slots=True)
 class _Call:
-    """What a tool gets: the bound session and the draft as read for this call."""
+    """What a tool gets: the bound session, and the page it reads, loaded on first use.
 
-    session: SessionRecord
-    doc: dict[str, Any]
-    revision: int
+    ``cms_apply`` never needs it on success (the Workspace loads and locks the
+    draft in its own transaction), so a write decodes the document once, not
+    twice.
+    """
+
+    __slots__ = ("_load", "_view", "session")
+
+    def __init__(
+        self, session: SessionRecord, load: Callable[[], tuple[dict[str, Any], int]]
+    ) -> None:
+        self.session = session
+        self._load = load
+        self._view: tuple[dict[str, Any], int] | None = None
+
+    def _loaded(self) -> tuple[dict[str, Any], int]:
+        if self._view is None:
+            self._view = self._load()
+        return self._view
+
+    @property
+    def doc(self) -> dict[str, Any]:
+        """The page the agent reads (the open set's working copy, else the draft)."""
+        return self._loaded()[0]
+
+    @property
+    def revision(self) -> int:
+        """Its revision."""
+        return self._loaded()[1]
 
 
 class PageTools:
@@ -142,23 +165,27 @@ class PageTools:
                 return failure("not_found", None)
             if session.tenant != binding.tenant or session.page != binding.page:
                 return failure("forbidden", None)
-            doc, revision = self._sets.view(conn, session)
+        call = _Call(session, lambda: self._view(session))
         tool = self._tools.get(name) if isinstance(name, str) else None
         if tool is None:
-            return failure("unknown_tool", revision)
+            return failure("unknown_tool", call.revision)
         assert isinstance(name, str)
         try:
             parsed = self._arguments.parse(name, arguments)
         except InvalidArguments as e:
-            return failure("invalid_arguments", revision, **e.to_json())
+            return failure("invalid_arguments", call.revision, **e.to_json())
         try:
-            return tool(_Call(session, doc, revision), parsed)
+            return tool(call, parsed)
         except PageSessionError as e:
             if e.code == "invalid_state":
                 raise
-            return error_result(e, revision)
+            return error_result(e, call.revision)
         except Refused as e:
-            return error_result(e, revision)
+            return error_result(e, call.revision)
+
+    def _view(self, session: SessionRecord) -> tuple[dict[str, Any], int]:
+        with read_connection(self._ws.engine) as conn:
+            return self._sets.view(conn, session)
 
     # -- the nine tools ------------------------------------------------------------
 
