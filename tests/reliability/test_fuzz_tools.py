@@ -140,8 +140,8 @@ def test_hostile_ops_through_cms_apply_store_nothing_when_refused(
 
 
 @SETTINGS
-# Bindings come from stored sessions, never from a model; lone surrogates are left
-# out here (see the strict xfail tests of test_fuzz_api).
+# Bindings come from stored sessions, never from a model; forged ones (lone
+# surrogates included) are refused.
 @given(session_id=storable_ids, tenant=storable_ids, page=storable_ids, scope=storable_ids | st.none(), name=tool_names)
 def test_forged_bindings_are_refused(bench: Bench, session_id: Any, tenant: Any, page: Any, scope: Any, name: str) -> None:
     real = bench.sessions[0]

@@ -44,7 +44,35 @@ def json_body(body: bytes) -> Any:
         raise Refused("invalid_json") from None
     if _depth_over(value, MAX_DEPTH):
         raise Refused("invalid_json")
+    if _has_lone_surrogate(value):
+        # JSON's \\uD800 escapes can spell text that is not Unicode: no column,
+        # page or log could store it, so it is refused at the door.
+        raise Refused("invalid_json")
     return value
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not is_unicode_text(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def is_unicode_text(text: str) -> bool:
+    """True when ``text`` is valid Unicode (no lone surrogates): it encodes as UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def no_body(body: bytes) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from charlotte.http.bodies import is_unicode_text
+
 __all__ = ["ROUTES", "STREAM_ROUTE", "Match", "Route", "match"]
 
 
@@ -62,6 +64,9 @@ class Match:
 def match(method: str, path: str) -> Match | None:
     """The route for ``method path``; a ``Match`` without route (405) or None (404)."""
     if not isinstance(path, str) or len(path) > _MAX_PATH or not path.startswith("/"):
+        return None
+    if not is_unicode_text(path):
+        # A lone surrogate names nothing that can exist.
         return None
     segments = path.split("/")[1:]
     allowed: list[str] = []

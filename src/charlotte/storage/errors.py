@@ -102,3 +102,6 @@ def translated() -> Iterator[None]:
         yield
     except sa_exc.SQLAlchemyError as error:
         raise translate(error) from error
+    except UnicodeEncodeError as error:
+        # Text with a lone surrogate cannot be stored by any driver.
+        raise StorageError("invalid_value") from error

@@ -322,6 +322,18 @@ def _json(findings: list[Finding]) -> list[dict[str, str | None]]:
 def _well_formed(binding: object) -> bool:
     return (
         isinstance(binding, ToolBinding)
-        and all(isinstance(v, str) and v for v in (binding.tenant, binding.page))
+        and all(
+            isinstance(v, str) and v and _encodes(v)
+            for v in (binding.session_id, binding.tenant, binding.page)
+        )
         and binding.scoped
     )
+
+
+def _encodes(text: str) -> bool:
+    # A lone surrogate cannot reach the database: such a binding names nothing.
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
