@@ -10,78 +10,70 @@ down with page size, which is why replays go through ``WorkingCopy``.
 from __future__ import annotations
 
 import json
-import random
 import time
+from string import ascii_lowercase
 from typing import Any
 
-from charlotte.page.model import empty_doc
+from bench.pages import (
+    Edit,
+    OpMaker,
+    edit_ops,
+    insert_text,
+    move_to_stack,
+    remove_added,
+    set_meta,
+    set_props,
+    set_style,
+    stacked_page,
+)
 from charlotte.page.ops import WorkingCopy, reduce, reduce_all
-from charlotte.page.ordering import key_between
 
 SECTIONS = 40
 LEAVES_PER_SECTION = 48  # plus one stack per section: 40 * (1 + 1 + 48) = 2,000 nodes
 SEED = 20_240_601
 
 
-def _node(id: str, type: str, parent: str | None, order: str, **extra: Any) -> dict[str, Any]:
-    return {"id": id, "type": type, "parent": parent, "order": order, "props": {},
-            "style": {"base": {}}, **extra}  # fmt: skip
-
-
 def build_page() -> dict[str, Any]:
     """A 2,000-node page: sections, each holding one stack of text leaves."""
-    doc = empty_doc("bench")
-    nodes = doc["nodes"]
-    section_key: str | None = None
-    for s in range(SECTIONS):
-        section_key = key_between(section_key, None)
-        nodes[f"s{s}"] = _node(f"s{s}", "section", None, section_key, layout="stack")
-        nodes[f"k{s}"] = _node(f"k{s}", "stack", f"s{s}", "V", layout="stack")
-        leaf_key: str | None = None
-        for i in range(LEAVES_PER_SECTION):
-            leaf_key = key_between(leaf_key, None)
-            nodes[f"t{s}_{i}"] = _node(f"t{s}_{i}", "text", f"k{s}", leaf_key,
-                                       props={"content": f"Text {i}"})  # fmt: skip
-    return doc
+    return stacked_page(SECTIONS, LEAVES_PER_SECTION)
+
+
+def _set_constraints(edit: Edit) -> dict[str, Any]:
+    return {"t": "set_constraints", "id": edit.target, "breakpoint": "base", "patch": {"width": "fill"}}
+
+
+def _set_animation(edit: Edit) -> dict[str, Any]:
+    return {"t": "set_animation", "id": edit.target, "anim": {"id": f"a{edit.n % 3}", "driver": "enter"}}
+
+
+def _set_action(edit: Edit) -> dict[str, Any]:
+    return {"t": "set_action", "id": edit.target, "index": 0, "action": {"on": "click"}}
+
+
+def _reorder_roots(edit: Edit) -> dict[str, Any]:
+    order = [f"s{s}" for s in range(SECTIONS)]
+    edit.rnd.shuffle(order)
+    return {"t": "reorder_roots", "order": order}
+
+
+#: (cumulative share, op maker): the mix an editing session produces.
+MIX: tuple[tuple[float, OpMaker], ...] = (
+    (0.30, set_props),
+    (0.50, set_style),
+    (0.58, _set_constraints),
+    (0.68, move_to_stack(lambda rnd: "".join(rnd.choice(ascii_lowercase) for _ in range(3)))),
+    (0.77, insert_text()),
+    (0.86, remove_added),
+    (0.92, set_meta),
+    (0.96, _set_animation),
+    (0.995, _set_action),
+    (1.0, _reorder_roots),
+)
 
 
 def mixed_ops(count: int, seed: int = SEED) -> list[dict[str, Any]]:
     """``count`` ops, nearly all valid, in the mix an editing session produces."""
-    rnd = random.Random(seed)
-    leaves = [f"t{s}_{i}" for s in range(SECTIONS) for i in range(LEAVES_PER_SECTION)]
-    stacks = [f"k{s}" for s in range(SECTIONS)]
-    added: list[str] = []
-    ops: list[dict[str, Any]] = []
-    for n in range(count):
-        roll = rnd.random()
-        target = rnd.choice(leaves)
-        if roll < 0.30:
-            ops.append({"t": "set_node_props", "id": target, "patch": {"content": f"v{n}"}})
-        elif roll < 0.50:
-            patch = {"color": rnd.choice(["#111", "#222"]), "padding": {"value": n % 40, "unit": "px"}}
-            ops.append({"t": "set_style", "id": target, "breakpoint": rnd.choice(["base", "md"]), "patch": patch})
-        elif roll < 0.58:
-            ops.append({"t": "set_constraints", "id": target, "breakpoint": "base", "patch": {"width": "fill"}})
-        elif roll < 0.68:
-            order = "".join(rnd.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(3))
-            ops.append({"t": "move_node", "id": target, "parent": rnd.choice(stacks), "order": order})
-        elif roll < 0.77:
-            id = f"new{n}"
-            added.append(id)
-            ops.append({"t": "insert_node", "node": _node(id, "text", rnd.choice(stacks), f"z{n}")})
-        elif roll < 0.86 and added:
-            ops.append({"t": "remove_node", "id": added.pop(rnd.randrange(len(added)))})
-        elif roll < 0.92:
-            ops.append({"t": "set_meta", "patch": {"title": f"Title {n}"}})
-        elif roll < 0.96:
-            ops.append({"t": "set_animation", "id": target, "anim": {"id": f"a{n % 3}", "driver": "enter"}})
-        elif roll < 0.995:
-            ops.append({"t": "set_action", "id": target, "index": 0, "action": {"on": "click"}})
-        else:
-            order = [f"s{s}" for s in range(SECTIONS)]
-            rnd.shuffle(order)
-            ops.append({"t": "reorder_roots", "order": order})
-    return ops
+    return edit_ops(count, seed, SECTIONS, LEAVES_PER_SECTION, MIX)
 
 
 def _best_ops_per_s(page: dict[str, Any], ops: list[dict[str, Any]], runs: int) -> float:

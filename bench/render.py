@@ -10,10 +10,9 @@ import statistics
 import time
 from typing import Any
 
+from bench.pages import PageBuilder
 from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.page.css import emit_css
-from charlotte.page.model import empty_doc
-from charlotte.page.ordering import key_between
 from charlotte.page.render import render_html
 
 SECTIONS = 25
@@ -25,30 +24,7 @@ def _px(value: float, unit: str = "px") -> dict[str, Any]:
     return {"value": value, "unit": unit}
 
 
-class _PageBuilder:
-    """Appends nodes under parents with upstream-style order keys."""
-
-    def __init__(self) -> None:
-        self.doc = empty_doc("bench")
-        self._last: dict[str | None, str | None] = {}
-
-    def add(self, id: str, type: str, parent: str | None, **extra: Any) -> str:
-        order = key_between(self._last.get(parent), None)
-        self._last[parent] = order
-        node: dict[str, Any] = {
-            "id": id,
-            "type": type,
-            "parent": parent,
-            "order": order,
-            "props": extra.pop("props", {}),
-            "style": extra.pop("style", {"base": {}}),
-        }
-        node.update(extra)
-        self.doc["nodes"][id] = node
-        return id
-
-
-def _card(page: _PageBuilder, grid: str, s: int, c: int) -> None:
+def _card(page: PageBuilder, grid: str, s: int, c: int) -> None:
     card = page.add(
         f"s{s}-card{c}",
         "card",
@@ -103,7 +79,7 @@ def _card(page: _PageBuilder, grid: str, s: int, c: int) -> None:
 
 def build_page() -> dict[str, Any]:
     """A 2,000-node page: sections with headings, copy, a grid of cards, callouts and code."""
-    page = _PageBuilder()
+    page = PageBuilder()
     for s in range(SECTIONS):
         section = page.add(
             f"s{s}",

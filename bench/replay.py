@@ -19,7 +19,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from charlotte.page.model import empty_doc
+from bench.pages import (
+    OpMaker,
+    edit_ops,
+    insert_text,
+    move_to_stack,
+    remove_added,
+    set_meta,
+    set_props,
+    set_style,
+    stacked_page,
+)
 from charlotte.page.ordering import key_between
 from charlotte.proposals import ChangeSets
 from charlotte.storage import (
@@ -38,55 +48,29 @@ BATCH = 200
 SEED = 20_261_130
 
 
-def _node(id: str, type: str, parent: str | None, order: str, **extra: Any) -> dict[str, Any]:
-    return {"id": id, "type": type, "parent": parent, "order": order, "props": {},
-            "style": {"base": {}}, **extra}  # fmt: skip
-
-
 def build_page() -> dict[str, Any]:
     """A 1,000-node page: sections, each holding one stack of text leaves."""
-    doc = empty_doc("bench")
-    nodes = doc["nodes"]
-    section_key: str | None = None
-    for s in range(SECTIONS):
-        section_key = key_between(section_key, None)
-        nodes[f"s{s}"] = _node(f"s{s}", "section", None, section_key, layout="stack")
-        nodes[f"k{s}"] = _node(f"k{s}", "stack", f"s{s}", "V", layout="stack")
-        leaf_key: str | None = None
-        for i in range(LEAVES_PER_SECTION):
-            leaf_key = key_between(leaf_key, None)
-            nodes[f"t{s}_{i}"] = _node(f"t{s}_{i}", "text", f"k{s}", leaf_key,
-                                       props={"content": f"Text {i}"})  # fmt: skip
-    return doc
+    return stacked_page(SECTIONS, LEAVES_PER_SECTION)
+
+
+def _after_first_key(rnd: random.Random) -> str:
+    return key_between(None, None) + "".join(rnd.choice("abcdefghij") for _ in range(3))
+
+
+#: (cumulative share, op maker): the mix an agent's writes produce, all valid.
+MIX: tuple[tuple[float, OpMaker], ...] = (
+    (0.35, set_props),
+    (0.60, set_style),
+    (0.72, move_to_stack(_after_first_key)),
+    (0.84, insert_text({"content": "New"})),
+    (0.92, remove_added),
+    (1.0, set_meta),
+)
 
 
 def agent_ops(count: int, seed: int = SEED) -> list[dict[str, Any]]:
     """``count`` valid ops in the mix an editing session produces."""
-    rnd = random.Random(seed)
-    leaves = [f"t{s}_{i}" for s in range(SECTIONS) for i in range(LEAVES_PER_SECTION)]
-    stacks = [f"k{s}" for s in range(SECTIONS)]
-    added: list[str] = []
-    ops: list[dict[str, Any]] = []
-    for n in range(count):
-        roll = rnd.random()
-        target = rnd.choice(leaves)
-        if roll < 0.35:
-            ops.append({"t": "set_node_props", "id": target, "patch": {"content": f"v{n}"}})
-        elif roll < 0.60:
-            patch = {"color": rnd.choice(["#111", "#222"]), "padding": {"value": n % 40, "unit": "px"}}
-            ops.append({"t": "set_style", "id": target, "breakpoint": rnd.choice(["base", "md"]), "patch": patch})
-        elif roll < 0.72:
-            order = key_between(None, None) + "".join(rnd.choice("abcdefghij") for _ in range(3))
-            ops.append({"t": "move_node", "id": target, "parent": rnd.choice(stacks), "order": order})
-        elif roll < 0.84:
-            id = f"new{n}"
-            added.append(id)
-            ops.append({"t": "insert_node", "node": _node(id, "text", rnd.choice(stacks), f"z{n}", props={"content": "New"})})
-        elif roll < 0.92 and added:
-            ops.append({"t": "remove_node", "id": added.pop(rnd.randrange(len(added)))})
-        else:
-            ops.append({"t": "set_meta", "patch": {"title": f"Title {n}"}})
-    return ops
+    return edit_ops(count, seed, SECTIONS, LEAVES_PER_SECTION, MIX)
 
 
 def _approve_seconds(folder: Path, ops: list[dict[str, Any]]) -> tuple[float, float]:
