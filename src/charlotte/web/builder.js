@@ -184,6 +184,20 @@ function report(error) {
   }
 }
 
+// Runs `work` with `buttons` disabled and `pressed` marked busy; a failure shows in the error bar.
+async function whileBusy(pressed, work, buttons = [pressed]) {
+  for (const button of buttons) button.disabled = true;
+  pressed.classList.add("is-busy");
+  try {
+    await work();
+  } catch (error) {
+    report(error);
+  } finally {
+    for (const button of buttons) button.disabled = false;
+    pressed.classList.remove("is-busy");
+  }
+}
+
 // ------------------------------------------------------------------ views
 
 function showStart() {
@@ -270,21 +284,13 @@ async function startSession(event) {
   const body = { page, brief, approve_on_save: byTestId("start-approve").checked };
   const facts = readFacts();
   if (Object.keys(facts).length > 0) body.facts = facts;
-  const button = byTestId("start-button");
-  button.disabled = true;
-  button.classList.add("is-busy");
-  try {
+  await whileBusy(byTestId("start-button"), async () => {
     const answer = await api("POST", "sessions", body);
     clearError();
     const session = answer.session;
     history.pushState(null, "", `#session=${encodeURIComponent(session.id)}`);
     await enterSession(session.id, session);
-  } catch (error) {
-    report(error);
-  } finally {
-    button.disabled = false;
-    button.classList.remove("is-busy");
-  }
+  });
 }
 
 // ------------------------------------------------------------------ session lifecycle
@@ -623,25 +629,18 @@ function renderChangeSet(changeSet) {
 async function resolveChangeSet(action) {
   const id = state.sessionId;
   const buttons = [byTestId("approve-button"), byTestId("reject-button")];
-  for (const button of buttons) button.disabled = true;
   const pressed = action === "approve" ? buttons[0] : buttons[1];
-  pressed.classList.add("is-busy");
-  try {
+  await whileBusy(pressed, async () => {
     const answer = await api("POST", sessionPath(id, `/change-set/${action}`));
     const resolution = answer.resolution || {};
     if (resolution.status === "conflicted") {
       showError("These changes no longer fit the draft, which was edited meanwhile, so they were not applied.");
     }
-  } catch (error) {
-    report(error);
-  } finally {
-    for (const button of buttons) button.disabled = false;
-    pressed.classList.remove("is-busy");
-    if (state.sessionId === id) {
-      scheduleChangeSet(0);
-      schedulePreview(0);
-      scheduleStatus();
-    }
+  }, buttons);
+  if (state.sessionId === id) {
+    scheduleChangeSet(0);
+    schedulePreview(0);
+    scheduleStatus();
   }
 }
 
@@ -964,9 +963,7 @@ async function stopTurn() {
 async function publish() {
   const id = state.sessionId;
   const button = byTestId("publish-button");
-  button.disabled = true;
-  button.classList.add("is-busy");
-  try {
+  await whileBusy(button, async () => {
     const answer = await api("POST", sessionPath(id, "/publish"));
     clearError();
     button.classList.remove("is-busy");
@@ -975,12 +972,7 @@ async function publish() {
       button.textContent = "Publish";
     }, 2000);
     if (state.viewMode === "published") schedulePreview(0);
-  } catch (error) {
-    report(error);
-  } finally {
-    button.disabled = false;
-    button.classList.remove("is-busy");
-  }
+  });
 }
 
 // ------------------------------------------------------------------ wiring
