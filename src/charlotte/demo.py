@@ -45,6 +45,18 @@ DEMO_TENANT: Final = "demo"
 
 _END: Final = frozenset({EventTypes.TURN_FINISHED, EventTypes.TURN_STOPPED, EventTypes.RUN_FAILED})
 
+#: Events whose progress line is a fixed label (the payload adds nothing worth a line).
+_LABELS: Final[Mapping[str, str]] = {
+    EventTypes.SESSION_OPENED: "session opened",
+    EventTypes.TURN_QUEUED: "turn queued",
+    EventTypes.TURN_STARTED: "turn started",
+    EventTypes.TURN_STOPPED: "turn stopped",
+    EventTypes.PROPOSAL_OPENED: EventTypes.PROPOSAL_OPENED,
+    EventTypes.PROPOSAL_APPROVED: EventTypes.PROPOSAL_APPROVED,
+    EventTypes.PROPOSAL_REJECTED: EventTypes.PROPOSAL_REJECTED,
+    EventTypes.PROPOSAL_CONFLICTED: EventTypes.PROPOSAL_CONFLICTED,
+}
+
 
 @dataclass(frozen=True, slots=True)
 class DemoResult:
@@ -78,12 +90,8 @@ def describe_event(event: Mapping[str, Any]) -> str | None:
     kind = event.get("type")
     payload = event.get("payload") or {}
     seq = f"[{event.get('seq'):>3}]"
-    if kind == EventTypes.SESSION_OPENED:
-        return f"{seq} session opened"
-    if kind == EventTypes.TURN_QUEUED:
-        return f"{seq} turn queued"
-    if kind == EventTypes.TURN_STARTED:
-        return f"{seq} turn started"
+    if isinstance(kind, str) and kind in _LABELS:
+        return f"{seq} {_LABELS[kind]}"
     if kind == EventTypes.RUN_STARTED:
         return f"{seq} model run {payload.get('run')} started"
     if kind == EventTypes.TOOL_CALLED:
@@ -103,11 +111,6 @@ def describe_event(event: Mapping[str, Any]) -> str | None:
         return f"{seq} run failed: {payload.get('code')}"
     if kind == EventTypes.TURN_FINISHED:
         return f"{seq} turn finished · {'ready for review' if payload.get('ready') else 'not ready'}"
-    if kind == EventTypes.TURN_STOPPED:
-        return f"{seq} turn stopped"
-    if kind in (EventTypes.PROPOSAL_OPENED, EventTypes.PROPOSAL_APPROVED,
-                EventTypes.PROPOSAL_REJECTED, EventTypes.PROPOSAL_CONFLICTED):
-        return f"{seq} {kind}"
     if kind == EventTypes.PAGE_PUBLISHED:
         return f"{seq} published revision {payload.get('revision')}"
     return None
