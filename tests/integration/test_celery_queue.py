@@ -26,7 +26,7 @@ from typing import Any, Final, TypeVar
 import pytest
 import sqlalchemy as sa
 from tests.support.celery_worker import BLOCK_OPS
-from tests.support.databases import POSTGRES_ENV, unique
+from tests.support.databases import POSTGRES_ENV, named_postgres_schema, unshared_session
 
 from charlotte.contrib.celery import (
     TASK_NAME,
@@ -44,11 +44,9 @@ from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,
     SessionRecord,
-    SessionStore,
     create_tables,
     open_engine,
     read_connection,
-    transaction,
 )
 
 REDIS_ENV: Final = "CHARLOTTE_TEST_REDIS_URL"
@@ -86,19 +84,9 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
         finally:
             engine.dispose()
         return
-    schema = f"charlotte_celery_{uuid.uuid4().hex[:12]}"
-    admin = open_engine(url)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    engine = open_engine(url, schema=schema)
-    try:
+    with named_postgres_schema(url, "charlotte_celery") as (schema, engine):
         create_tables(engine)
         yield Database(url, schema, engine)
-    finally:
-        engine.dispose()
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        admin.dispose()
 
 
 @dataclass(frozen=True)
@@ -209,16 +197,13 @@ def wait_until(
 
 
 def open_session(engine: sa.Engine, *, brief: str = "A landing page for Rosa's Bakery") -> SessionRecord:
-    with transaction(engine) as conn:
-        return SessionStore().create(
-            conn,
-            tenant=unique("tenant"),
-            page=unique("page"),
-            created_by="ann",
-            brief=brief,
-            facts={"name": "Rosa's Bakery", "phone": "+1 555 0100"},
-            guide_hash=build_guide("").hash,
-        )
+    return unshared_session(
+        engine,
+        created_by="ann",
+        brief=brief,
+        facts={"name": "Rosa's Bakery", "phone": "+1 555 0100"},
+        guide_hash=build_guide("").hash,
+    )
 
 
 def events(engine: sa.Engine, session: SessionRecord) -> list[Event]:

@@ -39,14 +39,23 @@ def sqlite_engine_at(path: Path, **options: Any) -> sa.Engine:
 @contextmanager
 def postgres_schema(url: str, **options: Any) -> Iterator[sa.Engine]:
     """An engine whose tables live in a fresh schema; the schema is dropped afterwards."""
-    name = f"charlotte_test_{uuid.uuid4().hex[:12]}"
+    with named_postgres_schema(url, "charlotte_test", **options) as (_, engine):
+        yield engine
+
+
+@contextmanager
+def named_postgres_schema(
+    url: str, prefix: str, **options: Any
+) -> Iterator[tuple[str, sa.Engine]]:
+    """A fresh schema ``{prefix}_<random>`` and an engine on it; the schema is dropped afterwards."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     admin = open_engine(url)
     try:
         with admin.begin() as conn:
             conn.exec_driver_sql(f'CREATE SCHEMA "{name}"')
         engine = open_engine(url, schema=name, **options)
         try:
-            yield engine
+            yield name, engine
         finally:
             engine.dispose()
             with admin.begin() as conn:
@@ -55,10 +64,24 @@ def postgres_schema(url: str, **options: Any) -> Iterator[sa.Engine]:
         admin.dispose()
 
 
-def new_session(engine: sa.Engine, tenant: str = "tenant-a", page: str = "home") -> SessionRecord:
-    """A committed idle session with a fresh id."""
+def new_session(
+    engine: sa.Engine,
+    tenant: str = "tenant-a",
+    page: str = "home",
+    *,
+    created_by: str = "user-1",
+    **fields: Any,
+) -> SessionRecord:
+    """A committed idle session with a fresh id; ``fields`` go to ``SessionStore.create``."""
     with transaction(engine) as conn:
-        return SessionStore().create(conn, tenant=tenant, page=page, created_by="user-1")
+        return SessionStore().create(
+            conn, tenant=tenant, page=page, created_by=created_by, **fields
+        )
+
+
+def unshared_session(engine: sa.Engine, **fields: Any) -> SessionRecord:
+    """``new_session`` on a tenant and page no other test uses."""
+    return new_session(engine, unique("tenant"), unique("page"), **fields)
 
 
 def unique(prefix: str) -> str:

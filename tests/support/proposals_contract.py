@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from tests.support.databases import unique
+from tests.support.databases import unique, unshared_session
 from tests.support.workspace_contract import MutableAssets, heading, link, section
 
 from charlotte.events import EventTypes, schema_errors
@@ -23,9 +23,7 @@ from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,
     SessionRecord,
-    SessionStore,
     read_connection,
-    transaction,
 )
 from charlotte.storage.tables import page_ops, proposals
 from charlotte.workspace import SiteLinks, Workspace
@@ -61,14 +59,7 @@ class ProposalsContract:
     @pytest.fixture
     def session(self, engine: sa.Engine, ws: Workspace) -> SessionRecord:
         """An approve_on_save session whose draft holds a section and a heading (revision 2)."""
-        with transaction(engine) as conn:
-            record = SessionStore().create(
-                conn,
-                tenant=unique("tenant"),
-                page=unique("page"),
-                created_by="user-1",
-                approve_on_save=True,
-            )
+        record = unshared_session(engine, approve_on_save=True)
         ws.human_edit(
             record.id,
             record.tenant,
@@ -357,10 +348,7 @@ class ProposalsContract:
     def test_sessions_without_approve_on_save_have_no_change_sets(
         self, sets: ChangeSets, engine: sa.Engine
     ) -> None:
-        with transaction(engine) as conn:
-            plain = SessionStore().create(
-                conn, tenant=unique("tenant"), page=unique("page"), created_by="user-1"
-            )
+        plain = unshared_session(engine)
         with pytest.raises(Refused) as refused:
             sets.apply_agent_ops(plain.id, plain.tenant, [section("hero")], based_on=0)
         assert refused.value.code == "forbidden"

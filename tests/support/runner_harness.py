@@ -12,7 +12,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from pydantic_ai.models import Model
-from tests.support.databases import unique
+from tests.support.databases import new_session, unique
 
 from charlotte.events import Event
 from charlotte.runtime.guide import build_guide
@@ -22,7 +22,7 @@ from charlotte.runtime.queue import InlineQueue
 from charlotte.runtime.runner import TurnContextFactory, TurnRunner
 from charlotte.runtime.turns import Turns
 from charlotte.settings import Settings
-from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, transaction
+from charlotte.storage import DatabaseEventLog, SessionRecord
 from charlotte.testing import ScriptedModel, Step
 from charlotte.tools import PageTools
 from charlotte.workspace import SiteLinks, Workspace
@@ -67,16 +67,15 @@ class Harness:
 
     def open(self, *, brief: str = "A landing page for Rosa's Bakery", tenant: str | None = None,
              facts: dict[str, str] | None = None, guide_hash: str | None = None) -> SessionRecord:
-        with transaction(self.engine) as conn:
-            return SessionStore().create(
-                conn,
-                tenant=tenant or unique("tenant"),
-                page=unique("page"),
-                created_by="ann",
-                brief=brief,
-                facts=facts or {"name": "Rosa's Bakery"},
-                guide_hash=self.guide.hash if guide_hash is None else guide_hash,
-            )
+        return new_session(
+            self.engine,
+            tenant or unique("tenant"),
+            unique("page"),
+            created_by="ann",
+            brief=brief,
+            facts=facts or {"name": "Rosa's Bakery"},
+            guide_hash=self.guide.hash if guide_hash is None else guide_hash,
+        )
 
     def send(self, session: SessionRecord, script: Sequence[Step], message: str = "Build it") -> str:
         """Send a message; the inline queue runs the turn before this returns."""

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from tests.support.databases import unique
+from tests.support.databases import unshared_session
 
 from charlotte.checks import PageChecks
 from charlotte.events import EventTypes
@@ -21,7 +21,6 @@ from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,
     SessionRecord,
-    SessionStore,
     transaction,
 )
 from charlotte.tools import UNTRUSTED_NOTE, PageTools, ToolBinding, is_error
@@ -83,15 +82,7 @@ class ToolsContract:
 
     @pytest.fixture
     def session(self, engine: sa.Engine) -> SessionRecord:
-        with transaction(engine) as conn:
-            return SessionStore().create(
-                conn,
-                tenant=unique("tenant"),
-                page=unique("page"),
-                created_by="user-1",
-                brief=BRIEF,
-                facts=FACTS,
-            )
+        return unshared_session(engine, brief=BRIEF, facts=FACTS)
 
     @pytest.fixture
     def binding(self, session: SessionRecord) -> ToolBinding:

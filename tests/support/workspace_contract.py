@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from tests.support.databases import unique
+from tests.support.databases import unshared_session
 
 from charlotte.events import EventTypes, schema_errors
 from charlotte.page.errors import PageSessionError
@@ -20,7 +20,6 @@ from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,
     SessionRecord,
-    SessionStore,
     read_connection,
     transaction,
 )
@@ -80,10 +79,7 @@ class WorkspaceContract:
 
     @pytest.fixture
     def session(self, engine: sa.Engine) -> SessionRecord:
-        with transaction(engine) as conn:
-            return SessionStore().create(
-                conn, tenant=unique("tenant"), page=unique("page"), created_by="user-1"
-            )
+        return unshared_session(engine)
 
     # -- helpers ---------------------------------------------------------------
 

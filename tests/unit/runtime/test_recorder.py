@@ -30,9 +30,7 @@ from charlotte.runtime.recorder import StreamRecorder, failure_code
 from charlotte.storage import (
     DatabaseEventLog,
     SessionRecord,
-    SessionStore,
     StorageError,
-    transaction,
 )
 from charlotte.testing import Finish, ScriptedModel, ToolCall, ToolCalls
 from charlotte.tools import PageTools, ToolBinding
@@ -106,10 +104,7 @@ def drive(agent: Agent[None, str], recorder: StreamRecorder, prompt: str = "buil
 
 @pytest.fixture
 def session(sqlite_engine: sa.Engine) -> SessionRecord:
-    with transaction(sqlite_engine) as conn:
-        return SessionStore().create(
-            conn, tenant="tenant-a", page="home", created_by="user-1", brief=BRIEF, facts={}
-        )
+    return new_session(sqlite_engine, brief=BRIEF, facts={})
 
 
 @pytest.fixture

@@ -6,12 +6,13 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from tests.support.databases import new_session
 from tests.support.tools_contract import heading, section, text
 
 from charlotte.events import EventTypes
 from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.proposals import ChangeSets
-from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, transaction
+from charlotte.storage import DatabaseEventLog, SessionRecord
 from charlotte.tools import PageTools, ToolBinding, is_error
 from charlotte.workspace import SiteLinks, Workspace
 
@@ -36,10 +37,7 @@ def tools(ws: Workspace, sets: ChangeSets) -> PageTools:
 
 
 def _session(engine: sa.Engine, *, approve_on_save: bool) -> SessionRecord:
-    with transaction(engine) as conn:
-        return SessionStore().create(
-            conn, tenant="t1", page="home", created_by="ann", approve_on_save=approve_on_save
-        )
+    return new_session(engine, "t1", "home", created_by="ann", approve_on_save=approve_on_save)
 
 
 @pytest.fixture
