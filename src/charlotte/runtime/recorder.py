@@ -20,7 +20,6 @@ No exception message ever reaches an event: failures are recorded by code.
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -37,13 +36,11 @@ from pydantic_ai.messages import (
     ToolCallPart,
 )
 
-from charlotte.events import AGENT_ACTOR, EventTypes
+from charlotte.events import AGENT_ACTOR, EventTypes, failure_code
 from charlotte.storage import DatabaseEventLog, EventLog, transaction
 
-__all__ = ["CODE_PATTERN", "READY_TOOL", "StreamRecorder", "failure_code"]
+__all__ = ["READY_TOOL", "StreamRecorder"]
 
-#: What a ``run.failed`` or ``tool.result`` code looks like (the event schema's pattern).
-CODE_PATTERN: Final = re.compile(r"[a-z][a-z0-9_]{0,63}")
 #: The tool whose successful result marks the turn's page ready for review.
 READY_TOOL: Final = "cms_ready"
 
@@ -56,13 +53,6 @@ _OUTCOME_CODES: Final[Mapping[str, str]] = {
     "denied": "tool_denied",
     "interrupted": "tool_interrupted",
 }
-
-
-def failure_code(code: object, default: str = "run_failed") -> str:
-    """``code`` when it is a stable code (``^[a-z][a-z0-9_]{0,63}$``), else ``default``."""
-    if isinstance(code, str) and CODE_PATTERN.fullmatch(code):
-        return code
-    return default
 
 
 class StreamRecorder:

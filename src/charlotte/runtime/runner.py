@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import threading
 import time
 import uuid
@@ -42,6 +41,7 @@ from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models import Model
 from pydantic_ai.usage import RunUsage, UsageLimits
 
+from charlotte.events import failure_code
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.page.errors import CharlotteError
 from charlotte.policy import Refused
@@ -74,8 +74,6 @@ CONTINUATION: Final = (
     "you stopped: re-read the page with cms_outline if you need to, finish the "
     "work, run cms_check and call cms_ready."
 )
-
-_CODE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 #: Longest wait between two reads of the stop flag while a reply streams.
 STOP_CHECK_SECONDS: Final = 0.25
@@ -155,9 +153,8 @@ def error_code(error: BaseException) -> str:
         return error.reason
     if isinstance(error, UsageLimitExceeded):
         return "usage_limit"
-    code = getattr(error, "code", None)
-    if isinstance(error, CharlotteError) and isinstance(code, str) and _CODE.match(code):
-        return code
+    if isinstance(error, CharlotteError):
+        return failure_code(getattr(error, "code", None))
     return "run_failed"
 
 

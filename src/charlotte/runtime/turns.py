@@ -27,7 +27,6 @@ nothing, write no event and return False. A swept turn is never run again
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
@@ -36,7 +35,7 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
-from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, utc_now
+from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, failure_code, utc_now
 from charlotte.policy.refused import Refused
 from charlotte.runtime.queue import TurnQueue
 from charlotte.storage import (
@@ -59,8 +58,6 @@ MAX_MESSAGE: Final = 20_000
 DEFAULT_HEARTBEAT_TIMEOUT: Final = timedelta(minutes=2)
 
 _ACTIVE: Final = ("queued", "running")
-_CODE: Final = re.compile(r"[a-z][a-z0-9_]{0,63}")
-_FALLBACK_CODE: Final = "run_failed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,8 +271,7 @@ class Turns:
         A code that is not a stable code (``[a-z][a-z0-9_]*``, up to 64
         characters) is recorded as ``run_failed``.
         """
-        if not isinstance(code, str) or _CODE.fullmatch(code) is None:
-            code = _FALLBACK_CODE
+        code = failure_code(code)
         event = NewEvent(EventTypes.RUN_FAILED, {"code": code}, AGENT_ACTOR)
         return self._end(turn_id, _ACTIVE, event, status="failed", error_code=code)
 

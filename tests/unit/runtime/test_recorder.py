@@ -25,8 +25,8 @@ from pydantic_ai.messages import (
 )
 from tests.support.databases import new_session
 
-from charlotte.events import AGENT_ACTOR, Event, EventTypes, schema_errors
-from charlotte.runtime.recorder import StreamRecorder, failure_code
+from charlotte.events import AGENT_ACTOR, Event, EventTypes, failure_code, schema_errors
+from charlotte.runtime.recorder import StreamRecorder
 from charlotte.storage import (
     DatabaseEventLog,
     SessionRecord,
