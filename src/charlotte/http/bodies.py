@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from charlotte.policy.refused import Refused
+from charlotte.policy.text import is_unicode_text
 
 __all__ = [
     "MAX_DEPTH",
@@ -64,15 +65,6 @@ def _has_lone_surrogate(value: Any) -> bool:
         elif isinstance(item, list):
             stack.extend(item)
     return False
-
-
-def is_unicode_text(text: str) -> bool:
-    """True when ``text`` is valid Unicode (no lone surrogates): it encodes as UTF-8."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def no_body(body: bytes) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from charlotte.http.bodies import is_unicode_text
+from charlotte.policy.text import is_unicode_text
 
 __all__ = ["ROUTES", "STREAM_ROUTE", "Match", "Route", "match"]
 

@@ -41,6 +41,7 @@ from charlotte.events import AGENT_ACTOR
 from charlotte.page.errors import PageSessionError
 from charlotte.page.session import PageSession
 from charlotte.policy import Refused
+from charlotte.policy.text import is_unicode_text
 from charlotte.proposals import ChangeSets
 from charlotte.storage import SessionRecord, read_connection
 from charlotte.tools.arguments import ArgumentParser, InvalidArguments
@@ -323,17 +324,8 @@ def _well_formed(binding: object) -> bool:
     return (
         isinstance(binding, ToolBinding)
         and all(
-            isinstance(v, str) and v and _encodes(v)
+            isinstance(v, str) and v and is_unicode_text(v)
             for v in (binding.session_id, binding.tenant, binding.page)
         )
         and binding.scoped
     )
-
-
-def _encodes(text: str) -> bool:
-    # A lone surrogate cannot reach the database: such a binding names nothing.
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
