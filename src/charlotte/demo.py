@@ -20,6 +20,7 @@ from typing import Any, Final
 from charlotte.app import Charlotte
 from charlotte.checks import PageChecks
 from charlotte.events import EventTypes
+from charlotte.http.sse import Subscription
 from charlotte.page.render import render_page
 from charlotte.settings import Settings
 
@@ -136,7 +137,11 @@ def run_demo(
         )
         echo(f"charlotte demo · session {handle.id} · model {settings.model}")
         handle.send("Build the page from the brief and the facts.")
-        seen, agent_text, ending = _follow(handle, echo, timeout_seconds)
+        subscription = charlotte.notifier.subscribe(handle.id)
+        try:
+            seen, agent_text, ending = _follow(handle, subscription, echo, timeout_seconds)
+        finally:
+            subscription.close()
         if agent_text.strip():
             echo(f"agent: {agent_text.strip()}")
         if ending is None or ending["type"] != EventTypes.TURN_FINISHED:
@@ -170,7 +175,7 @@ def run_demo(
 
 
 def _follow(
-    handle: Any, echo: Callable[[str], None], timeout_seconds: float
+    handle: Any, subscription: Subscription, echo: Callable[[str], None], timeout_seconds: float
 ) -> tuple[int, str, dict[str, Any] | None]:
     """Print events until the turn ends; returns the last seq, the agent's text, the end event."""
     deadline = time.monotonic() + timeout_seconds
@@ -188,6 +193,8 @@ def _follow(
                 echo(line)
             if event["type"] in _END:
                 return after, "".join(text), event
+        subscription.seen(after)
         if not batch:
-            time.sleep(0.05)
+            # Woken by the notifier when the log moves: no polling loop here.
+            subscription.wait(max(0.0, min(1.0, deadline - time.monotonic())))
     return after, "".join(text), None
