@@ -12,8 +12,9 @@ from tests.support.runner_harness import HERO, Harness, apply_step, based_on_las
 
 from charlotte.events import EventTypes, schema_errors
 from charlotte.policy import Refused
+from charlotte.runtime.queue import InlineQueue
 from charlotte.runtime.runner import TurnContext
-from charlotte.runtime.turns import TurnRecord
+from charlotte.runtime.turns import TurnRecord, Turns
 from charlotte.settings import Settings
 from charlotte.storage import SessionRecord
 from charlotte.testing import Finish, Text, ToolCall
@@ -173,16 +174,18 @@ def test_busy_while_a_turn_is_queued(sqlite_engine: sa.Engine) -> None:
     h = Harness(sqlite_engine)
     s = h.open()
     held: list[str] = []
-    # A queue that holds the turn instead of running it.
-    h.runner.turns._queue = type("Hold", (), {"enqueue": lambda self, tid: held.append(tid)})()  # type: ignore[attr-defined]
-    h.turns.send(s.id, s.tenant, "first", "ann")
+    # The person's side sends through a queue that only holds the turn (a
+    # broker nobody consumes yet); the runner takes it later, twice.
+    sender = Turns(sqlite_engine, InlineQueue(held.append))
+    sender.send(s.id, s.tenant, "first", "ann")
     with pytest.raises(Refused) as caught:
-        h.turns.send(s.id, s.tenant, "second", "ann")
+        sender.send(s.id, s.tenant, "second", "ann")
     assert caught.value.reason == "busy"
     h.script = [Text("ok")]
     h.runner.run(held[0])
     h.runner.run(held[0])  # delivered twice: runs once
     assert h.types(s).count(EventTypes.TURN_STARTED) == 1
+    assert h.types(s)[-1] == EventTypes.TURN_FINISHED
 
 
 INJECTED = [
