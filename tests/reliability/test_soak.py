@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack
 from datetime import timedelta
@@ -31,11 +30,11 @@ from tests.integration.test_celery_queue import (
     open_session,
     worker,
 )
-from tests.support.databases import POSTGRES_ENV
+from tests.support.databases import POSTGRES_ENV, named_postgres_schema
 from tests.support.soak import Figures, SoakDriver, active_turns, check_session, poll, running_count
 
 from charlotte.runtime import Sweeper, Turns
-from charlotte.storage import create_tables, open_engine
+from charlotte.storage import create_tables
 from charlotte.workspace import Workspace
 
 SESSIONS: Final = 20
@@ -53,19 +52,9 @@ def database() -> Iterator[Database]:
         pytest.skip(f"{POSTGRES_ENV} is not set: the soak needs PostgreSQL")
     if not os.environ.get(REDIS_ENV, "").strip():
         pytest.skip(f"{REDIS_ENV} is not set: the soak needs Redis")
-    schema = f"charlotte_soak_{uuid.uuid4().hex[:12]}"
-    admin = open_engine(url)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    engine = open_engine(url, schema=schema, pool_size=SESSIONS + 5)
-    try:
+    with named_postgres_schema(url, "charlotte_soak", pool_size=SESSIONS + 5) as (schema, engine):
         create_tables(engine)
         yield Database(url, schema, engine)
-    finally:
-        engine.dispose()
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        admin.dispose()
 
 
 def _kill_one_mid_turn(
