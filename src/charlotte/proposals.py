@@ -122,7 +122,7 @@ class ChangeSets:
     def current(self, session_id: str, tenant: str) -> ChangeSet | None:
         """The session's open change set, or None."""
         with read_connection(self.workspace.engine) as conn:
-            session = self._session(conn, session_id, tenant)
+            session = self.workspace.session(conn, session_id, tenant)
             return self.open_set(conn, session)
 
     def open_set(
@@ -150,7 +150,7 @@ class ChangeSets:
         """
         ws = self.workspace
         with read_connection(ws.engine) as conn:
-            session = self._session(conn, session_id, tenant)
+            session = self.workspace.session(conn, session_id, tenant)
             open_set = self.open_set(conn, session)
             if open_set is None:
                 return ws.changes_since(session_id, tenant, revision)
@@ -177,7 +177,7 @@ class ChangeSets:
     def diff(self, session_id: str, tenant: str) -> ChangeSetDiff | None:
         """How the open set's working copy differs from the current draft; None without a set."""
         with read_connection(self.workspace.engine) as conn:
-            session = self._session(conn, session_id, tenant)
+            session = self.workspace.session(conn, session_id, tenant)
             open_set = self.open_set(conn, session)
             if open_set is None:
                 return None
@@ -211,7 +211,7 @@ class ChangeSets:
             allowed_origins=rules.allowed_origins,
         )
         with transaction(ws.engine) as conn:
-            session = self._session(conn, session_id, tenant)
+            session = self.workspace.session(conn, session_id, tenant)
             if not session.approve_on_save:
                 raise Refused("forbidden")
             open_set = self.open_set(conn, session, for_update=True)
@@ -249,7 +249,7 @@ class ChangeSets:
         ws = self.workspace
         rules = links or ws.links
         with transaction(ws.engine) as conn:
-            session = self._session(conn, session_id, tenant)
+            session = self.workspace.session(conn, session_id, tenant)
             open_set = self.open_set(conn, session, for_update=True)
             if open_set is None:
                 raise Refused("no_open_change_set")
@@ -295,7 +295,7 @@ class ChangeSets:
         _check_user(user)
         ws = self.workspace
         with transaction(ws.engine) as conn:
-            session = self._session(conn, session_id, tenant)
+            session = self.workspace.session(conn, session_id, tenant)
             open_set = self.open_set(conn, session, for_update=True)
             if open_set is None:
                 raise Refused("no_open_change_set")
@@ -318,7 +318,7 @@ class ChangeSets:
         ws = self.workspace
         with read_connection(ws.engine) as conn:
             # Most calls find nothing: look before taking the write lock.
-            session = self._session(conn, session_id, tenant)
+            session = self.workspace.session(conn, session_id, tenant)
             if not rows.has_unnotified(conn, session):
                 return []
         with transaction(ws.engine) as conn:
@@ -369,13 +369,6 @@ class ChangeSets:
         self.workspace.events.append(
             conn, session.id, event_type, payload, actor=user, tenant=session.tenant
         )
-
-    def _session(self, conn: sa.Connection, session_id: str, tenant: str) -> SessionRecord:
-        session = self.workspace.sessions.get(conn, session_id, tenant)
-        if session is None:
-            raise Refused("not_found")
-        return session
-
 
 def _page_changed(revision: int, ops: int, node_ids: tuple[str, ...]) -> NewEvent:
     payload = {"revision": revision, "actor": AGENT_ACTOR, "ops": ops, "node_ids": list(node_ids)}

@@ -120,13 +120,13 @@ class Workspace:
     def draft(self, session_id: str, tenant: str) -> tuple[dict[str, Any], int]:
         """The session page's draft and its revision (an empty page before the first write)."""
         with read_connection(self.engine) as conn:
-            session = self._session(conn, session_id, tenant)
+            session = self.session(conn, session_id, tenant)
             return self.load_draft(conn, session)
 
     def published(self, session_id: str, tenant: str) -> tuple[dict[str, Any], int] | None:
         """The session page's published copy and revision, or None when never published."""
         with read_connection(self.engine) as conn:
-            session = self._session(conn, session_id, tenant)
+            session = self.session(conn, session_id, tenant)
             return self.pages.load_published(conn, session.tenant, session.page)
 
     def changes_since(self, session_id: str, tenant: str, revision: int) -> list[dict[str, Any]]:
@@ -136,7 +136,7 @@ class Workspace:
         further back than ``history_limit`` ops.
         """
         with read_connection(self.engine) as conn:
-            session = self._session(conn, session_id, tenant)
+            session = self.session(conn, session_id, tenant)
             _doc, current = self.load_draft(conn, session)
             if type(revision) is not int or revision < 0 or revision < current - self.history_limit:
                 raise PageSessionError("history_truncated", detail={"revision": current})
@@ -208,7 +208,7 @@ class Workspace:
         document first; a refusal leaves everything as it was.
         """
         with transaction(self.engine) as conn:
-            session = self._session(conn, session_id, tenant)
+            session = self.session(conn, session_id, tenant)
             doc, _revision = self.load_draft(conn, session, for_update=True)
             page = self._page(session, doc)
             self._asset_policy.assert_doc(page.doc)
@@ -227,7 +227,7 @@ class Workspace:
         self, session_id: str, tenant: str, ops: Sequence[object], *, based_on: int, actor: str
     ) -> Written:
         with transaction(self.engine) as conn:
-            session = self._session(conn, session_id, tenant)
+            session = self.session(conn, session_id, tenant)
             doc, _revision = self.load_draft(conn, session, for_update=True)
             page = self._page(session, doc)
             applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
@@ -297,7 +297,8 @@ class Workspace:
         seqs = self.events.append_many(conn, session.id, new, tenant=session.tenant)
         return seqs[0]
 
-    def _session(self, conn: sa.Connection, session_id: str, tenant: str) -> SessionRecord:
+    def session(self, conn: sa.Connection, session_id: str, tenant: str) -> SessionRecord:
+        """The stored session inside ``conn``; ``Refused("not_found")`` when missing or another tenant's."""
         session = self.sessions.get(conn, session_id, tenant)
         if session is None:
             raise Refused("not_found")
