@@ -53,6 +53,7 @@ from charlotte.storage import (
     PageRepository,
     SessionRecord,
     SessionStore,
+    SharedDrafts,
     read_connection,
     transaction,
 )
@@ -96,7 +97,7 @@ class Workspace:
     """All page mutations of charlotte and the events they record (see module docstring)."""
 
     engine: sa.Engine
-    pages: PageRepository = field(default_factory=DatabasePageRepository)
+    pages: PageRepository = field(default_factory=lambda: DatabasePageRepository(SharedDrafts()))
     events: EventLog = field(default_factory=DatabaseEventLog)
     sessions: SessionStore = field(default_factory=SessionStore)
     assets: AssetLibrary = field(default_factory=InMemoryAssetLibrary)
@@ -111,9 +112,16 @@ class Workspace:
         # charlotte's own repository, whose loads are freshly decoded JSON: a
         # host repository may hand back objects it still holds, so its
         # documents are always validated in full.
+        own = self.pages if type(self.pages) is DatabasePageRepository else None
         self._validated: ValidatedDocs | None = (
-            ValidatedDocs(self.node_types, limit=16) if type(self.pages) is DatabasePageRepository else None
+            ValidatedDocs(self.node_types, limit=16) if own is not None else None
         )
+        # Writes load and store the draft through charlotte's repository as
+        # *shared* documents (see ``SharedDrafts``): they never mutate what
+        # they load (ops are copy-on-write), so the document a write stored
+        # is the next write's, with no decoding and an identity-fast
+        # ``ValidatedDocs`` comparison.
+        self._own_pages: DatabasePageRepository | None = own
 
     # -- reads ---------------------------------------------------------------
 
@@ -228,7 +236,7 @@ class Workspace:
     ) -> Written:
         with transaction(self.engine) as conn:
             session = self.session(conn, session_id, tenant)
-            doc, _revision = self.load_draft(conn, session, for_update=True)
+            doc, _revision = self._load_for_write(conn, session)
             page = self._page(session, doc)
             applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
             if not applied.ops:
@@ -241,6 +249,15 @@ class Workspace:
             # Only once committed: the next write loads exactly this document.
             self._validated.remember((session.tenant, session.page), page)
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seq)
+
+    def _load_for_write(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
+        """The draft, locked, possibly shared (see ``__post_init__``): read it, never mutate it."""
+        own = self._own_pages
+        if own is not None:
+            loaded = own.load_draft(conn, session.tenant, session.page, for_update=True, shared=True)
+            if loaded is not None:
+                return loaded
+        return self.load_draft(conn, session, for_update=True)
 
     def _page(self, session: SessionRecord, doc: dict[str, Any]) -> PageSession:
         """The loaded draft as a ``PageSession`` (validated unless known valid, see ``ValidatedDocs``)."""
@@ -262,8 +279,15 @@ class Workspace:
         *,
         actor: str,
     ) -> None:
-        """Save ``doc`` as the draft and ``applied.ops`` in the op history (inside ``conn``)."""
-        self.pages.save_draft(conn, session.tenant, session.page, doc)
+        """Save ``doc`` as the draft and ``applied.ops`` in the op history (inside ``conn``).
+
+        ``doc`` must not be mutated afterwards: charlotte's repository keeps it
+        as the next write's draft (see ``SharedDrafts``).
+        """
+        if self._own_pages is not None:
+            self._own_pages.save_draft(conn, session.tenant, session.page, doc, shared=True)
+        else:
+            self.pages.save_draft(conn, session.tenant, session.page, doc)
         first = applied.revision - len(applied.ops) + 1
         self.pages.append_ops(
             conn,

@@ -18,7 +18,7 @@ from charlotte.storage.engine import open_engine, read_connection, transaction
 from charlotte.storage.errors import StorageError
 from charlotte.storage.eventlog import DatabaseEventLog, EventLog
 from charlotte.storage.migrate import current_revision, head_revision, migrate
-from charlotte.storage.pages import DatabasePageRepository, OpEntry, PageRepository
+from charlotte.storage.pages import DatabasePageRepository, OpEntry, PageRepository, SharedDrafts
 from charlotte.storage.sessions import SessionRecord, SessionStore
 from charlotte.storage.tables import create_tables, drop_tables, metadata
 
@@ -30,6 +30,7 @@ __all__ = [
     "PageRepository",
     "SessionRecord",
     "SessionStore",
+    "SharedDrafts",
     "StorageError",
     "create_tables",
     "current_revision",

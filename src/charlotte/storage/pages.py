@@ -9,6 +9,9 @@ next to the event that records the change. A document's revision is its
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
@@ -19,8 +22,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from charlotte.events import utc_now
 from charlotte.storage.errors import StorageError, translated
 from charlotte.storage.tables import page_ops, pages
+from charlotte.storage.types import dumps
 
-__all__ = ["MAX_OPS_READ", "DatabasePageRepository", "OpEntry", "PageRepository"]
+__all__ = ["MAX_OPS_READ", "DatabasePageRepository", "OpEntry", "PageRepository", "SharedDrafts"]
 
 #: The most op entries one ``ops_since`` returns.
 MAX_OPS_READ: Final = 10_000
@@ -85,6 +89,14 @@ class PageRepository(Protocol):
         ...
 
 
+def _text(doc: dict[str, Any]) -> str:
+    """``doc`` as the stored JSON text; ``invalid_value`` when it is not JSON (NaN, objects, cycles)."""
+    try:
+        return dumps(doc)
+    except (TypeError, ValueError, RecursionError) as error:
+        raise StorageError("invalid_value") from error
+
+
 def _revision(doc: dict[str, Any]) -> int:
     seq = doc.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
@@ -92,14 +104,77 @@ def _revision(doc: dict[str, Any]) -> int:
     return seq
 
 
+class SharedDrafts:
+    """The last draft text this process stored or read per page, with its decoded document.
+
+    Decoding a 1,000-node draft costs about as much as the SQL of the write
+    that changes it. A load that reads back *exactly* the text held here (a
+    string comparison) returns the held document instead of decoding it
+    again. The text is the key, so a draft changed by anyone else, or a save
+    rolled back, is simply not equal and is decoded as usual. The documents
+    are shared between loads: only a caller that never mutates a loaded
+    draft (the workspace's writes, which are copy-on-write) may ask for them.
+    """
+
+    __slots__ = ("_entries", "_limit", "_lock")
+
+    def __init__(self, limit: int = 16) -> None:
+        self._limit = limit
+        self._lock = threading.Lock()  # workers share one repository across threads
+        self._entries: OrderedDict[tuple[str, str], tuple[str, dict[str, Any]]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: tuple[str, str], text: str) -> dict[str, Any] | None:
+        """The document held for ``key`` when its text equals ``text``."""
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+        if entry is None or entry[0] != text:
+            return None
+        return entry[1]
+
+    def put(self, key: tuple[str, str], text: str, doc: dict[str, Any]) -> None:
+        """Hold ``doc`` as the decoding of ``text`` for ``key`` (the oldest page goes past the limit)."""
+        with self._lock:
+            self._entries[key] = (text, doc)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._limit:
+                self._entries.popitem(last=False)
+
+
+# The draft column read and written as its stored text (JsonText would decode / encode it).
+_DRAFT_TEXT: Final = sa.type_coerce(pages.c.draft, sa.Text).label("draft")
+
+
 class DatabasePageRepository:
-    """``PageRepository`` over ``charlotte_pages`` and ``charlotte_page_ops``."""
+    """``PageRepository`` over ``charlotte_pages`` and ``charlotte_page_ops``.
+
+    ``shared`` (a ``SharedDrafts``) lets ``load_draft(..., shared=True)`` skip
+    decoding a draft this repository last stored or read unchanged; without
+    it, every load decodes.
+    """
+
+    def __init__(self, shared: SharedDrafts | None = None) -> None:
+        self._shared = shared
 
     def load_draft(
-        self, conn: sa.Connection, tenant: str, page: str, *, for_update: bool = False
+        self,
+        conn: sa.Connection,
+        tenant: str,
+        page: str,
+        *,
+        for_update: bool = False,
+        shared: bool = False,
     ) -> tuple[dict[str, Any], int] | None:
-        """The draft and its revision, or None (see ``PageRepository.load_draft``)."""
-        query = sa.select(pages.c.draft, pages.c.revision).where(
+        """The draft and its revision, or None (see ``PageRepository.load_draft``).
+
+        ``shared=True``: the document may be one held in ``SharedDrafts``; the
+        caller must never mutate it.
+        """
+        query = sa.select(_DRAFT_TEXT, pages.c.revision).where(
             pages.c.tenant == tenant, pages.c.page == page
         )
         if for_update:
@@ -108,11 +183,40 @@ class DatabasePageRepository:
             query = query.with_for_update()
         with translated():
             row = conn.execute(query).first()
-        return None if row is None else (row.draft, row.revision)
+        if row is None:
+            return None
+        text, revision = row
+        memo = self._shared if shared else None
+        if memo is not None:
+            held = memo.get((tenant, page), text)
+            if held is not None:
+                return held, revision
+        doc = json.loads(text)
+        if memo is not None:
+            memo.put((tenant, page), text, doc)
+        return doc, revision
 
-    def save_draft(self, conn: sa.Connection, tenant: str, page: str, doc: dict[str, Any]) -> None:
-        """Insert or replace the draft of (tenant, page)."""
-        values = {"draft": doc, "revision": _revision(doc), "updated_at": utc_now()}
+    def save_draft(
+        self,
+        conn: sa.Connection,
+        tenant: str,
+        page: str,
+        doc: dict[str, Any],
+        *,
+        shared: bool = False,
+    ) -> None:
+        """Insert or replace the draft of (tenant, page).
+
+        ``shared=True``: the caller never mutates ``doc`` again, so the next
+        ``load_draft(..., shared=True)`` of this text may return it as is.
+        """
+        revision = _revision(doc)
+        text = _text(doc)
+        if shared and self._shared is not None:
+            # Held before the commit: a rollback leaves other text in the row,
+            # which no longer matches and is decoded.
+            self._shared.put((tenant, page), text, doc)
+        values = {"draft": sa.type_coerce(text, sa.Text), "revision": revision, "updated_at": utc_now()}
         self._upsert(conn, tenant, page, values)
 
     def load_published(
@@ -132,9 +236,10 @@ class DatabasePageRepository:
         """Store the published copy; a page without a draft gets ``doc`` as its draft too."""
         now = utc_now()
         revision = _revision(doc)
-        update = {"published": doc, "published_revision": revision, "published_at": now}
-        insert = {**update, "draft": doc, "revision": revision, "updated_at": now}
-        self._upsert(conn, tenant, page, insert, update)
+        text = sa.type_coerce(_text(doc), sa.Text)  # serialised once, bound as draft and published
+        update = {"published": text, "published_revision": revision, "published_at": now}
+        insert = {**update, "draft": text, "revision": revision, "updated_at": now}
+        self._upsert(conn, tenant, page, insert, tuple(update))
 
     def append_ops(
         self, conn: sa.Connection, tenant: str, page: str, entries: Sequence[OpEntry]
@@ -181,7 +286,7 @@ class DatabasePageRepository:
         tenant: str,
         page: str,
         insert_values: dict[str, Any],
-        update_values: dict[str, Any] | None = None,
+        update_names: Sequence[str] | None = None,
     ) -> None:
         # INSERT … ON CONFLICT DO UPDATE is atomic on both databases; an
         # UPDATE-then-INSERT would race two first saves on PostgreSQL.
@@ -193,9 +298,13 @@ class DatabasePageRepository:
             insert = sqlite.insert(pages)
         else:
             raise StorageError("unsupported_database")
-        statement = insert.values(tenant=tenant, page=page, **insert_values).on_conflict_do_update(
+        insert = insert.values(tenant=tenant, page=page, **insert_values)
+        # The update takes the values from the row it failed to insert
+        # (``excluded``): a document is serialised and sent once, not twice.
+        names = update_names if update_names is not None else tuple(insert_values)
+        statement = insert.on_conflict_do_update(
             index_elements=[pages.c.tenant, pages.c.page],
-            set_=update_values if update_values is not None else insert_values,
+            set_={name: insert.excluded[name] for name in names},
         )
         with translated():
             conn.execute(statement)
