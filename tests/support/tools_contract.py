@@ -124,6 +124,28 @@ class ToolsContract:
         events = self.events(engine, session)
         assert [(e.type, e.actor, e.payload["revision"]) for e in events] == [(EventTypes.PAGE_CHANGED, "agent", 4)]
 
+    def test_before_runs_inside_the_call_and_an_exception_from_it_cancels_the_call(
+        self, tools: PageTools, ws: Workspace, engine: sa.Engine, session: SessionRecord, binding: ToolBinding
+    ) -> None:
+        class Cancelled(Exception):
+            pass
+
+        seen: list[bool] = []
+
+        def cancel(conn: sa.Connection) -> None:
+            seen.append(conn.in_transaction())
+            raise Cancelled
+
+        with pytest.raises(Cancelled):
+            tools.call("cms_apply", {"basedOn": 0, "ops": [section("hero")]}, binding, before=cancel)
+        assert seen == [True]
+        assert self.draft(ws, session)[1] == 0 and self.events(engine, session) == []
+        def watch(conn: sa.Connection) -> None:
+            seen.append(conn.in_transaction())
+
+        result = tools.call("cms_apply", {"basedOn": 0, "ops": [section("hero")]}, binding, before=watch)
+        assert result["revision"] == 1 and seen == [True, True]
+
     def test_apply_accepts_arguments_as_json_text(
         self, tools: PageTools, ws: Workspace, session: SessionRecord, binding: ToolBinding
     ) -> None:

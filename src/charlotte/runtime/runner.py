@@ -114,6 +114,19 @@ class _RunState:
     messages: list[ModelMessage] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class _TurnDeps:
+    """What the tools of one turn run with: the session binding, the turn, its state."""
+
+    binding: ToolBinding
+    turn_id: str
+    state: _RunState
+
+
+# Agents kept per mode prompt (a host registers a handful of modes).
+_AGENTS_KEPT: Final = 16
+
+
 def _merge_limits(settings: Settings, host: UsageLimits | None) -> UsageLimits:
     """Charlotte's limits, narrowed by the host's (the smaller of each wins)."""
 
@@ -185,6 +198,10 @@ class TurnRunner:
         self.context_factory: TurnContextFactory = context_factory or HarnessDefaults()
         self.telemetry = telemetry or UsageTelemetry(enabled=settings.telemetry)
         self.sessions = sessions or SessionStore()
+        # One agent per mode prompt, shared by every turn (and thread): the
+        # tools read the turn from their deps, so nothing in it is per turn.
+        self._agents: dict[str, Agent[_TurnDeps, str]] = {}
+        self._agents_lock = threading.Lock()
 
     @classmethod
     def from_settings(
@@ -282,7 +299,7 @@ class TurnRunner:
                 flush_chars=self.settings.text_flush_chars,
                 flush_seconds=self.settings.text_flush_seconds,
             )
-            agent = self._agent(mode.prompt, turn, state)
+            agent = self._agent(mode.prompt)
             model = self.model_factory()
             usage = RunUsage()
             prompt = turn.message
@@ -290,7 +307,7 @@ class TurnRunner:
             for run in range(1, 2 + self.settings.max_continuations):
                 recorder.run_started(run, turn.id)
                 reason = await self._one_run(
-                    agent, model, prompt, history, binding, limits, usage, recorder, turn, state
+                    agent, model, prompt, history, _TurnDeps(binding, turn.id, state), limits, usage, recorder
                 )
                 if state.stop_seen:
                     recorder.flush()
@@ -324,22 +341,21 @@ class TurnRunner:
 
     async def _one_run(
         self,
-        agent: Agent[ToolBinding, str],
+        agent: Agent[_TurnDeps, str],
         model: Model,
         prompt: str,
         history: list[ModelMessage] | None,
-        binding: ToolBinding,
+        deps: _TurnDeps,
         limits: UsageLimits,
         usage: RunUsage,
         recorder: StreamRecorder,
-        turn: TurnRecord,
-        state: _RunState,
     ) -> str | None:
         """One model run; returns its finish reason (``length`` when cut off)."""
+        state, turn_id = deps.state, deps.turn_id
         async with agent.run_stream_events(
             prompt,
             model=model,
-            deps=binding,
+            deps=deps,
             message_history=history,
             usage_limits=limits,
             usage=usage,
@@ -355,7 +371,7 @@ class TurnRunner:
                     now = time.monotonic()
                     if now >= next_check:
                         next_check = now + STOP_CHECK_SECONDS
-                        if self.turns.should_stop(turn.id):
+                        if self.turns.should_stop(turn_id):
                             state.stop_seen = True
                             break
             except _StopRequested:
@@ -368,35 +384,39 @@ class TurnRunner:
             state.messages = list(events.all_messages())
         return _finish_reason(state.messages)
 
-    def _agent(self, prompt: str, turn: TurnRecord, state: _RunState) -> Agent[ToolBinding, str]:
-        tools = [self._tool(d.name, d.description, d.parameters_json_schema, turn, state)
-                 for d in self.tools.definitions()]
-        return Agent(
-            instructions=prompt,
-            deps_type=ToolBinding,
-            output_type=str,
-            tools=tools,
-            name="charlotte_builder",
-        )
+    def _agent(self, prompt: str) -> Agent[_TurnDeps, str]:
+        with self._agents_lock:
+            agent = self._agents.get(prompt)
+            if agent is None:
+                if len(self._agents) >= _AGENTS_KEPT:
+                    self._agents.pop(next(iter(self._agents)))
+                tools = [self._tool(d.name, d.description, d.parameters_json_schema)
+                         for d in self.tools.definitions()]  # fmt: skip
+                agent = Agent(
+                    instructions=prompt,
+                    deps_type=_TurnDeps,
+                    output_type=str,
+                    tools=tools,
+                    name="charlotte_builder",
+                )
+                self._agents[prompt] = agent
+            return agent
 
-    def _tool(
-        self,
-        name: str,
-        description: str,
-        schema: dict[str, Any],
-        turn: TurnRecord,
-        state: _RunState,
-    ) -> Tool[ToolBinding]:
+    def _tool(self, name: str, description: str, schema: dict[str, Any]) -> Tool[_TurnDeps]:
         page_tools = self.tools
         turns = self.turns
 
-        def call(ctx: RunContext[ToolBinding], **arguments: Any) -> dict[str, Any]:
-            # The stop flag is honoured between tool calls: a stopped turn
-            # writes nothing more.
-            if turns.should_stop(turn.id):
-                state.stop_seen = True
-                raise _StopRequested
-            return page_tools.call(name, arguments, ctx.deps)
+        def call(ctx: RunContext[_TurnDeps], **arguments: Any) -> dict[str, Any]:
+            deps = ctx.deps
+
+            def stop_check(conn: sa.Connection) -> None:
+                # The stop flag is honoured between tool calls: a stopped turn
+                # writes nothing more. Read in the tool's own read transaction.
+                if turns.should_stop(deps.turn_id, conn):
+                    deps.state.stop_seen = True
+                    raise _StopRequested
+
+            return page_tools.call(name, arguments, deps.binding, before=stop_check)
 
         return Tool.from_schema(
             function=call, name=name, description=description, json_schema=schema, takes_ctx=True

@@ -84,6 +84,12 @@ class TurnRecord:
 
 
 _COLUMNS: Final = [turns.c[f.name] for f in fields(TurnRecord)]
+# Read before every tool call: built once (building it cost as much as running it).
+_STOP_FLAG: Final = (
+    sa.select(turns.c.status, sessions.c.stop_requested)
+    .join(sessions, sessions.c.id == turns.c.session_id)
+    .where(turns.c.id == sa.bindparam("stop_turn_id"))
+)
 
 
 class Turns:
@@ -240,15 +246,17 @@ class Turns:
         with transaction(self._engine) as conn, translated():
             return conn.execute(statement).rowcount == 1
 
-    def should_stop(self, turn_id: str) -> bool:
-        """True when a stop was asked for, or the turn is no longer active (e.g. swept)."""
-        query = (
-            sa.select(turns.c.status, sessions.c.stop_requested)
-            .join(sessions, sessions.c.id == turns.c.session_id)
-            .where(turns.c.id == turn_id)
-        )
-        with read_connection(self._engine) as conn, translated():
-            row = conn.execute(query).first()
+    def should_stop(self, turn_id: str, conn: sa.Connection | None = None) -> bool:
+        """True when a stop was asked for, or the turn is no longer active (e.g. swept).
+
+        Read inside ``conn`` when given (a transaction the caller opened
+        anyway), else in a short read transaction of its own.
+        """
+        if conn is None:
+            with read_connection(self._engine) as own:
+                return self.should_stop(turn_id, own)
+        with translated():
+            row = conn.execute(_STOP_FLAG, {"stop_turn_id": turn_id}).first()
         if row is None:
             return True
         return row.status not in _ACTIVE or bool(row.stop_requested)

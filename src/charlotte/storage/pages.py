@@ -104,6 +104,42 @@ def _revision(doc: dict[str, Any]) -> int:
     return seq
 
 
+def _upsert(dialect: str, values: dict[str, Any], update_names: Sequence[str]) -> Any:
+    """INSERT ``values`` into the pages table, or UPDATE ``update_names`` of the row already there.
+
+    INSERT … ON CONFLICT DO UPDATE is atomic on both databases; an
+    UPDATE-then-INSERT would race two first saves on PostgreSQL. The update
+    takes its values from the row it failed to insert (``excluded``), so a
+    document is serialised and sent once, not twice.
+    """
+    insert: Any
+    if dialect == "postgresql":
+        insert = postgresql.insert(pages)
+    elif dialect == "sqlite":
+        insert = sqlite.insert(pages)
+    else:
+        raise StorageError("unsupported_database")
+    insert = insert.values(**values)
+    return insert.on_conflict_do_update(
+        index_elements=[pages.c.tenant, pages.c.page],
+        set_={name: insert.excluded[name] for name in update_names},
+    )
+
+
+def _save_draft_upsert(dialect: str) -> Any:
+    # The draft is bound as the text save_draft serialised (not through JsonText).
+    values = {
+        name: sa.bindparam(f"save_{name}", type_=sa.Text() if name == "draft" else pages.c[name].type)
+        for name in ("tenant", "page", "draft", "revision", "updated_at")
+    }
+    return _upsert(dialect, values, ("draft", "revision", "updated_at"))
+
+
+_INSERT_OPS: Final = page_ops.insert()
+# Every write runs it: built once per dialect.
+_SAVE_DRAFT: Final = {dialect: _save_draft_upsert(dialect) for dialect in ("sqlite", "postgresql")}
+
+
 class SharedDrafts:
     """The last draft text this process stored or read per page, with its decoded document.
 
@@ -147,6 +183,12 @@ class SharedDrafts:
 
 # The draft column read and written as its stored text (JsonText would decode / encode it).
 _DRAFT_TEXT: Final = sa.type_coerce(pages.c.draft, sa.Text).label("draft")
+# The statements every write runs, built once (building one costs about as
+# much as running it on SQLite).
+_LOAD_DRAFT: Final = sa.select(_DRAFT_TEXT, pages.c.revision).where(
+    pages.c.tenant == sa.bindparam("load_tenant"), pages.c.page == sa.bindparam("load_page")
+)
+_LOAD_DRAFT_LOCKED: Final = _LOAD_DRAFT.with_for_update()
 
 
 class DatabasePageRepository:
@@ -174,15 +216,11 @@ class DatabasePageRepository:
         ``shared=True``: the document may be one held in ``SharedDrafts``; the
         caller must never mutate it.
         """
-        query = sa.select(_DRAFT_TEXT, pages.c.revision).where(
-            pages.c.tenant == tenant, pages.c.page == page
-        )
-        if for_update:
-            # Rendered on PostgreSQL only; SQLite's BEGIN IMMEDIATE already
-            # serialises writers.
-            query = query.with_for_update()
+        # FOR UPDATE is rendered on PostgreSQL only; SQLite's BEGIN IMMEDIATE
+        # already serialises writers.
+        query = _LOAD_DRAFT_LOCKED if for_update else _LOAD_DRAFT
         with translated():
-            row = conn.execute(query).first()
+            row = conn.execute(query, {"load_tenant": tenant, "load_page": page}).first()
         if row is None:
             return None
         text, revision = row
@@ -216,8 +254,18 @@ class DatabasePageRepository:
             # Held before the commit: a rollback leaves other text in the row,
             # which no longer matches and is decoded.
             self._shared.put((tenant, page), text, doc)
-        values = {"draft": sa.type_coerce(text, sa.Text), "revision": revision, "updated_at": utc_now()}
-        self._upsert(conn, tenant, page, values)
+        params = {
+            "save_tenant": tenant,
+            "save_page": page,
+            "save_draft": text,
+            "save_revision": revision,
+            "save_updated_at": utc_now(),
+        }
+        with translated():
+            statement = _SAVE_DRAFT.get(conn.dialect.name)
+            if statement is None:
+                raise StorageError("unsupported_database")
+            conn.execute(statement, params)
 
     def load_published(
         self, conn: sa.Connection, tenant: str, page: str
@@ -239,7 +287,8 @@ class DatabasePageRepository:
         text = sa.type_coerce(_text(doc), sa.Text)  # serialised once, bound as draft and published
         update = {"published": text, "published_revision": revision, "published_at": now}
         insert = {**update, "draft": text, "revision": revision, "updated_at": now}
-        self._upsert(conn, tenant, page, insert, tuple(update))
+        with translated():
+            conn.execute(_upsert(conn.dialect.name, {"tenant": tenant, "page": page, **insert}, tuple(update)))
 
     def append_ops(
         self, conn: sa.Connection, tenant: str, page: str, entries: Sequence[OpEntry]
@@ -258,7 +307,7 @@ class DatabasePageRepository:
         ]
         with translated():
             for start in range(0, len(rows), _OPS_CHUNK):
-                conn.execute(page_ops.insert(), rows[start : start + _OPS_CHUNK])
+                conn.execute(_INSERT_OPS, rows[start : start + _OPS_CHUNK])
 
     def ops_since(
         self, conn: sa.Connection, tenant: str, page: str, revision: int, limit: int = 1000
@@ -279,32 +328,3 @@ class DatabasePageRepository:
         with translated():
             rows = conn.execute(query).all()
         return [OpEntry(rev, actor, op, session_id) for rev, actor, op, session_id in rows]
-
-    @staticmethod
-    def _upsert(
-        conn: sa.Connection,
-        tenant: str,
-        page: str,
-        insert_values: dict[str, Any],
-        update_names: Sequence[str] | None = None,
-    ) -> None:
-        # INSERT … ON CONFLICT DO UPDATE is atomic on both databases; an
-        # UPDATE-then-INSERT would race two first saves on PostgreSQL.
-        dialect = conn.dialect.name
-        insert: Any
-        if dialect == "postgresql":
-            insert = postgresql.insert(pages)
-        elif dialect == "sqlite":
-            insert = sqlite.insert(pages)
-        else:
-            raise StorageError("unsupported_database")
-        insert = insert.values(tenant=tenant, page=page, **insert_values)
-        # The update takes the values from the row it failed to insert
-        # (``excluded``): a document is serialised and sent once, not twice.
-        names = update_names if update_names is not None else tuple(insert_values)
-        statement = insert.on_conflict_do_update(
-            index_elements=[pages.c.tenant, pages.c.page],
-            set_={name: insert.excluded[name] for name in names},
-        )
-        with translated():
-            conn.execute(statement)

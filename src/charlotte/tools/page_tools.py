@@ -36,6 +36,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import sqlalchemy as sa
+
 from charlotte.checks import Finding, PageChecks
 from charlotte.events import AGENT_ACTOR
 from charlotte.page.errors import PageSessionError
@@ -156,11 +158,26 @@ class PageTools:
         """The nine tool names."""
         return TOOL_NAMES
 
-    def call(self, name: object, arguments: object, binding: ToolBinding) -> ToolResult:
-        """Run tool ``name`` with ``arguments`` on the session ``binding`` names; a JSON-able result."""
+    def call(
+        self,
+        name: object,
+        arguments: object,
+        binding: ToolBinding,
+        *,
+        before: Callable[[sa.Connection], None] | None = None,
+    ) -> ToolResult:
+        """Run tool ``name`` with ``arguments`` on the session ``binding`` names; a JSON-able result.
+
+        ``before`` runs first, inside the read transaction that loads the
+        session (the runner reads its stop flag there instead of opening a
+        transaction of its own); an exception it raises cancels the call and
+        propagates as is.
+        """
         if not _well_formed(binding):
             return failure("forbidden", None)
         with read_connection(self._ws.engine) as conn:
+            if before is not None:
+                before(conn)
             session = self._ws.sessions.get(conn, binding.session_id, binding.tenant)
             if session is None:
                 return failure("not_found", None)

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from pydantic_ai.usage import UsageLimits
 from tests.support.runner_harness import HERO, Harness, apply_step, based_on_last
 
+import charlotte.runtime.runner as runner_module
 from charlotte.events import EventTypes, schema_errors
 from charlotte.policy import Refused
 from charlotte.runtime.queue import InlineQueue
@@ -168,6 +169,32 @@ def test_stop_mid_turn_ends_with_turn_stopped_before_the_next_tool(harness: Harn
     assert harness.workspace.draft(s.id, s.tenant)[1] == 0
     harness.send(s, [Text("again")])
     assert harness.types(s)[-1] == EventTypes.TURN_FINISHED
+
+
+def test_turns_share_one_agent_but_never_each_others_stop(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[object] = []
+    real = runner_module.Agent
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        built.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner_module, "Agent", counting)
+    stopped, other = harness.open(), harness.open()
+
+    def stop_then_apply(results: list[Any]) -> dict[str, Any]:
+        harness.turns.stop(stopped.id, stopped.tenant, "ann")
+        return {"basedOn": based_on_last(results), "ops": HERO}
+
+    harness.send(stopped, [ToolCall("cms_facts", {}), ToolCall("cms_apply", stop_then_apply)])
+    harness.send(other, [ToolCall("cms_apply", apply_step(HERO)), ToolCall("cms_ready", {"summary": "x"})])
+    harness.send(other, [Text("again")])
+    assert harness.types(stopped)[-1] == EventTypes.TURN_STOPPED
+    assert harness.types(other)[-1] == EventTypes.TURN_FINISHED
+    assert harness.workspace.draft(other.id, other.tenant)[1] == len(HERO)
+    assert len(built) == 1  # one agent for the builder mode, whatever the turn
 
 
 def test_busy_while_a_turn_is_queued(sqlite_engine: sa.Engine) -> None:
