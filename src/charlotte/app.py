@@ -56,6 +56,7 @@ from charlotte.storage import (
     PageRepository,
     SessionRecord,
     SessionStore,
+    SharedDrafts,
     open_engine,
     read_connection,
     transaction,
@@ -113,7 +114,7 @@ class Charlotte:
         self.assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
         self.workspace = Workspace(
             self.engine,
-            pages=page_repository if page_repository is not None else DatabasePageRepository(),
+            pages=page_repository if page_repository is not None else DatabasePageRepository(SharedDrafts()),
             assets=self.assets,
             links=SiteLinks(settings.site_origin, settings.allowed_origins),
         )

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from tests.support.databases import new_session
 
+from charlotte.app import Charlotte
 from charlotte.page.model import empty_doc
+from charlotte.settings import Settings
 from charlotte.storage import DatabasePageRepository, SharedDrafts, StorageError, transaction
 from charlotte.storage.tables import pages
 from charlotte.workspace import Workspace
@@ -163,3 +166,31 @@ def test_two_workspaces_writing_one_page_each_see_the_others_writes(
     for ws in (one, two):
         doc, revision = ws.draft(session.id, session.tenant)
         assert revision == 5 and set(doc["nodes"]) == {"a", "b", "c", "d", "e"}
+
+
+def test_the_hosts_charlotte_writes_without_decoding_the_draft_it_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    charlotte = Charlotte(Settings(database_url=f"sqlite:///{tmp_path / 'app.db'}", queue="inline"))
+    try:
+        charlotte.migrate()
+        session = new_session(charlotte.engine)
+        ws = charlotte.workspace
+        ws.agent_apply(session.id, session.tenant, _section("a"), based_on=0)
+        decoded: list[int] = []
+        real = json.loads
+
+        def counting(text: Any, **options: Any) -> Any:
+            value = real(text, **options)
+            if isinstance(value, dict) and "nodes" in value:  # a page document
+                decoded.append(1)
+            return value
+
+        monkeypatch.setattr(json, "loads", counting)
+        ws.agent_apply(session.id, session.tenant, _section("b"), based_on=1)
+        ws.agent_apply(session.id, session.tenant, _section("c"), based_on=2)
+        assert decoded == []
+        assert set(ws.draft(session.id, session.tenant)[0]["nodes"]) == {"a", "b", "c"}
+        assert decoded == [1]  # a read for a caller is always decoded afresh
+    finally:
+        charlotte.close()
