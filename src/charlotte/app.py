@@ -57,7 +57,6 @@ from charlotte.storage import (
     SessionRecord,
     SessionStore,
     SharedDrafts,
-    open_engine,
     read_connection,
     transaction,
 )
@@ -110,7 +109,7 @@ class Charlotte:
         model_factory: Callable[[], Any] | None = None,
     ) -> None:
         self.settings = settings
-        self.engine = open_engine(settings.database_url)
+        self.engine = settings.open_engine()
         self.assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
         self.workspace = Workspace(
             self.engine,

@@ -123,13 +123,12 @@ def worker(broker_url: str | None, database_url: str | None, concurrency: int) -
     from charlotte.runtime.queue import InlineQueue
     from charlotte.runtime.sweeper import Sweeper
     from charlotte.runtime.turns import Turns
-    from charlotte.storage import open_engine
 
     settings = _settings(broker_url=broker_url, database_url=database_url, queue="celery")
     if not settings.broker_url:
         raise click.UsageError("a broker URL is needed: --broker-url or $CHARLOTTE_BROKER_URL")
     app = worker_app_from(settings)
-    engine = open_engine(settings.database_url)
+    engine = settings.open_engine()
     turns = Turns(engine, InlineQueue(lambda _turn_id: None),
                   heartbeat_timeout=timedelta(seconds=settings.heartbeat_timeout_seconds))
     sweeper = Sweeper(turns, interval_seconds=max(1.0, settings.heartbeat_timeout_seconds / 4))
@@ -148,10 +147,14 @@ def migrate(database_url: str | None) -> None:
     from charlotte.storage import StorageError, head_revision
     from charlotte.storage import migrate as run_migrations
 
-    url = _settings(database_url=database_url).database_url
-    _ensure_sqlite_folder(url)
+    settings = _settings(database_url=database_url)
+    _ensure_sqlite_folder(settings.database_url)
     try:
-        run_migrations(url)
+        engine = settings.open_engine()
+        try:
+            run_migrations(engine)
+        finally:
+            engine.dispose()
     except StorageError as e:
         raise click.ClickException(f"migration failed ({e.code})") from None
     click.echo(f"charlotte tables at revision {head_revision()}")

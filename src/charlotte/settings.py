@@ -12,9 +12,13 @@ and hands it to ``Charlotte(...)``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
 
 __all__ = ["ENV_VARIABLES", "QUEUES", "Settings"]
 
@@ -24,6 +28,7 @@ QUEUES: Final[tuple[str, ...]] = ("inline", "thread", "celery")
 #: Environment variable → ``Settings`` field, as ``from_env`` reads them.
 ENV_VARIABLES: Final[Mapping[str, str]] = {
     "CHARLOTTE_DATABASE_URL": "database_url",
+    "CHARLOTTE_DATABASE_SCHEMA": "database_schema",
     "CHARLOTTE_MODEL": "model",
     "CHARLOTTE_QUEUE": "queue",
     "CHARLOTTE_BROKER_URL": "broker_url",
@@ -35,6 +40,8 @@ class Settings:
     """charlotte's configuration; every field is checked when the object is made (``ValueError``)."""
 
     database_url: str = "sqlite:///./.charlotte/charlotte.db"
+    #: PostgreSQL only: the schema charlotte's tables live in (``migrate`` creates it).
+    database_schema: str | None = None
     model: str = "offline"
     queue: str = "thread"
     max_continuations: int = 2
@@ -52,8 +59,19 @@ class Settings:
     text_flush_chars: int = 200
     text_flush_seconds: float = 0.25
 
+    def open_engine(self) -> sa.Engine:
+        """A new engine on ``database_url`` (in ``database_schema`` when set)."""
+        from charlotte.storage import open_engine  # settings is imported by every layer
+
+        return open_engine(self.database_url, schema=self.database_schema)
+
     def __post_init__(self) -> None:
         _text("database_url", self.database_url)
+        if self.database_schema is not None:
+            if not isinstance(self.database_schema, str) or not _SCHEMA_NAME.fullmatch(self.database_schema):
+                raise ValueError("database_schema must be a plain name: letters, digits and _, up to 63")
+            if not self.database_url.startswith(("postgresql", "postgres:")):
+                raise ValueError("database_schema needs a PostgreSQL database_url")
         _text("model", self.model)
         if self.queue not in QUEUES:
             raise ValueError(f"queue must be one of {', '.join(QUEUES)}")
@@ -83,7 +101,7 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
-        """Settings from ``CHARLOTTE_DATABASE_URL``, ``_MODEL``, ``_QUEUE`` and ``_BROKER_URL``.
+        """Settings from ``CHARLOTTE_DATABASE_URL``, ``_DATABASE_SCHEMA``, ``_MODEL``, ``_QUEUE`` and ``_BROKER_URL``.
 
         Unset or blank variables keep the defaults; ``overrides`` (field names)
         win over the environment. The library itself never reads ``os.environ``:
@@ -96,6 +114,10 @@ class Settings:
                 values[field] = value
         values.update(overrides)
         return cls(**values)
+
+
+# Unquoted-identifier shape: safe in a connection's search_path option as is.
+_SCHEMA_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 
 def _text(name: str, value: object) -> None:

@@ -17,6 +17,7 @@ def test_defaults() -> None:
     assert settings.queue == "thread"
     assert settings.max_continuations == 2
     assert settings.broker_url is None
+    assert settings.database_schema is None
     assert settings.site_origin == "https://site.invalid"
     assert settings.allowed_origins == ()
     assert settings.brand_rules == ""
@@ -92,9 +93,10 @@ def test_edges_are_accepted() -> None:
     assert settings.allowed_origins == ("https://maps.example.com",)
 
 
-def test_from_env_reads_the_four_variables() -> None:
+def test_from_env_reads_the_five_variables() -> None:
     environ = {
         "CHARLOTTE_DATABASE_URL": "postgresql+psycopg://u@db/charlotte",
+        "CHARLOTTE_DATABASE_SCHEMA": "builder",
         "CHARLOTTE_MODEL": "anthropic:claude-x",
         "CHARLOTTE_QUEUE": "celery",
         "CHARLOTTE_BROKER_URL": "redis://127.0.0.1:6379/0",
@@ -104,12 +106,14 @@ def test_from_env_reads_the_four_variables() -> None:
     settings = Settings.from_env(environ)
     assert settings == Settings(
         database_url="postgresql+psycopg://u@db/charlotte",
+        database_schema="builder",
         model="anthropic:claude-x",
         queue="celery",
         broker_url="redis://127.0.0.1:6379/0",
     )
     assert set(ENV_VARIABLES) == {
         "CHARLOTTE_DATABASE_URL",
+        "CHARLOTTE_DATABASE_SCHEMA",
         "CHARLOTTE_MODEL",
         "CHARLOTTE_QUEUE",
         "CHARLOTTE_BROKER_URL",
@@ -126,3 +130,17 @@ def test_from_env_overrides_win_and_bad_values_are_refused() -> None:
     assert (settings.queue, settings.telemetry) == ("inline", True)
     with pytest.raises(ValueError, match="queue"):
         Settings.from_env({"CHARLOTTE_QUEUE": "nope"})
+
+
+@pytest.mark.parametrize("name", ["", "9lives", "a b", 'a"b', "a;b", "a-b", "x" * 64, "ünï", 5])
+def test_a_database_schema_must_be_a_plain_name(name: object) -> None:
+    with pytest.raises(ValueError, match="database_schema"):
+        Settings(database_url="postgresql+psycopg://u@db/c", database_schema=name)  # type: ignore[arg-type]
+
+
+def test_a_database_schema_needs_postgresql() -> None:
+    with pytest.raises(ValueError, match="PostgreSQL"):
+        Settings(database_url="sqlite:///x.db", database_schema="builder")
+    for url in ("postgresql+psycopg://u@db/c", "postgresql://u@db/c", "postgres://u@db/c"):
+        assert Settings(database_url=url, database_schema="Builder_2").database_schema == "Builder_2"
+    assert Settings(database_url="postgresql://u@db/c", database_schema="x" * 63).database_schema == "x" * 63

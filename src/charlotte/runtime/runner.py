@@ -54,7 +54,7 @@ from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
 from charlotte.runtime.turns import TurnRecord, Turns
 from charlotte.settings import Settings
-from charlotte.storage import SessionRecord, SessionStore, open_engine, read_connection
+from charlotte.storage import SessionRecord, SessionStore, read_connection
 from charlotte.tools import PageTools, ToolBinding
 from charlotte.workspace import SiteLinks, Workspace
 
@@ -221,7 +221,7 @@ class TurnRunner:
         given (tests pass a scripted model). Its ``turns`` run inline through
         this runner.
         """
-        engine = engine or open_engine(settings.database_url)
+        engine = engine or settings.open_engine()
         workspace = Workspace(
             engine,
             assets=assets or InMemoryAssetLibrary(),

@@ -27,10 +27,13 @@ from sqlalchemy import event
 
 from charlotte.storage.errors import StorageError, translated
 
-__all__ = ["READ_ONLY", "open_engine", "read_connection", "transaction"]
+__all__ = ["READ_ONLY", "SCHEMA", "engine_schema", "open_engine", "quoted_identifier", "read_connection", "transaction"]
 
 #: Execution option that marks a connection as read-only (SQLite: deferred BEGIN).
 READ_ONLY: Final = "charlotte_read_only"
+
+#: Execution option holding the PostgreSQL schema an engine keeps charlotte's tables in.
+SCHEMA: Final = "charlotte_schema"
 
 _DEFAULT_BUSY_TIMEOUT_MS: Final = 30_000
 
@@ -70,15 +73,26 @@ def open_engine(
             raise StorageError("unsupported_database")
         if schema is not None:
             connect_args = dict(options.pop("connect_args", {}))
-            connect_args["options"] = f"-c search_path={_quoted_identifier(schema)}"
+            connect_args["options"] = f"-c search_path={quoted_identifier(schema)}"
             options["connect_args"] = connect_args
+            # Remembered on the engine so ``migrate`` can create the schema.
+            execution_options = dict(options.pop("execution_options", {}))
+            execution_options[SCHEMA] = schema
+            options["execution_options"] = execution_options
         options.setdefault("pool_pre_ping", True)
         with translated():
             return sa.create_engine(parsed, **options)
     raise StorageError("unsupported_database")
 
 
-def _quoted_identifier(name: str) -> str:
+def engine_schema(engine: sa.Engine) -> str | None:
+    """The PostgreSQL schema ``open_engine(..., schema=...)`` put the engine on, or None."""
+    schema = engine.get_execution_options().get(SCHEMA)
+    return schema if isinstance(schema, str) else None
+
+
+def quoted_identifier(name: str) -> str:
+    """``name`` as a double-quoted SQL identifier; ``unsupported_database`` when it cannot be one."""
     if not name or '"' in name or "\x00" in name:
         raise StorageError("unsupported_database")
     return f'"{name}"'

@@ -18,7 +18,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from charlotte.storage.engine import open_engine
+from charlotte.storage.engine import engine_schema, open_engine, quoted_identifier
 from charlotte.storage.errors import translated
 
 __all__ = ["VERSION_TABLE", "current_revision", "head_revision", "migrate"]
@@ -47,6 +47,10 @@ def migrate(target: str | sa.URL | sa.Engine, revision: str = "head") -> None:
         with translated(), engine.begin() as conn:
             if conn.dialect.name == "postgresql":
                 conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
+                schema = engine_schema(engine)
+                if schema is not None:
+                    # The engine's search_path names it; the tables go there.
+                    conn.exec_driver_sql(f"CREATE SCHEMA IF NOT EXISTS {quoted_identifier(schema)}")
             config.attributes["connection"] = conn
             command.upgrade(config, revision)
     finally:
