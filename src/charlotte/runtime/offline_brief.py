@@ -1,139 +1,36 @@
-"""What the offline builder reads: the business name, the lead, the offerings and the sections.
+"""How the offline builder reads the brief: the business name, lead, offerings and sections.
 
-Everything here reads the brief and the host's facts and keeps fact values
-verbatim (``scalar``, ``fact_items``, ``contact_items``): the page may state
-only what they say, and the facts check compares the page's words with theirs.
 A brief mixes description with directions to the builder ("Sections: …",
 "Warm, friendly tone; invite people to visit."): ``statements`` keeps only
-the description, so directions never become copy.
+the description, so directions never become copy. Where one of the host's
+facts says the same (a name, a tagline, an about text) the fact wins, read
+verbatim through ``offline_facts``; what the brief says is kept in its words.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.checks.contacts import parse_phone
+from charlotte.runtime.offline_facts import capitalised, fact, has_contact, scalar
+from charlotte.runtime.offline_sections import KIND_BY_KEY, KINDS, MAX_ITEMS, OFFER_KINDS, Section
 
 __all__ = [
-    "KINDS",
-    "KIND_BY_KEY",
-    "OFFER_KINDS",
-    "Kind",
     "Lead",
     "Offerings",
-    "Section",
     "about_text",
     "business_name",
-    "contact_items",
-    "fact",
-    "fact_items",
-    "fact_key",
-    "featured_items",
     "is_direction",
     "lead_of",
     "offerings_of",
-    "scalar",
     "sections_of",
     "statements",
 ]
 
 #: Longest business name used as the headline (the copy check warns past 80).
 MAX_NAME: Final = 60
-#: Items a section shows at most (keeps a batch far below the op limit).
-MAX_ITEMS: Final = 12
-
-
-@dataclass(frozen=True, slots=True)
-class Section:
-    """A band of the page: its node id (from its name), title and kind."""
-
-    id: str
-    title: str
-    kind: str
-
-
-@dataclass(frozen=True, slots=True)
-class Kind:
-    """A section kind: its default title, the brief's words for it, the facts that feed it."""
-
-    key: str
-    title: str
-    words: str  # a regex alternation, matched as whole words
-    facts: tuple[str, ...]
-    generic: str  # claim-free copy when no fact feeds it; {name} is the business name
-
-
-KINDS: tuple[Kind, ...] = (
-    Kind(
-        "menu",
-        "Menu",
-        r"menu|our bakes|dishes",
-        ("menu", "products", "bakes", "dishes", "food"),
-        "Ask us what is on the menu today.",
-    ),
-    Kind(
-        "pricing",
-        "Pricing",
-        r"pricing|prices|plans",
-        ("pricing", "prices", "plans", "price_list"),
-        "Get in touch and we will talk you through the options.",
-    ),
-    Kind(
-        "services",
-        "Services",
-        r"services|treatments",
-        ("services", "treatments"),
-        "Get in touch to find out how {name} can help.",
-    ),
-    Kind("features", "Features", r"features", ("features",), "See what {name} can do for you."),
-    Kind(
-        "about",
-        "About us",
-        r"about(?!\s+\d)|our story",
-        ("about", "story", "about_us"),
-        "Learn more about {name}.",
-    ),
-    Kind(
-        "team",
-        "Team",
-        r"team|our\s+staff",
-        ("team", "staff", "people"),
-        "Meet the people behind {name}.",
-    ),
-    Kind(
-        "testimonials",
-        "What people say",
-        r"testimonials|reviews",
-        ("testimonials", "reviews"),
-        "Tell us what you think of {name}.",
-    ),
-    Kind(
-        "faq",
-        "Questions",
-        r"faqs?|questions",
-        ("faq", "faqs", "questions"),
-        "Send us your questions about {name}.",
-    ),
-    Kind(
-        "hours",
-        "Opening hours",
-        r"opening\s+hours|opening\s+times|hours",
-        ("opening_hours", "hours", "opening_times"),
-        "Get in touch to ask when we are open.",
-    ),
-    Kind(
-        "contact", "Contact", r"contact|get\s+in\s+touch", ("contact",), "Get in touch with {name}."
-    ),
-    # Never named by a brief's section list: added when the brief names what is on offer
-    # and no other section would show it.
-    Kind("offer", "What we offer", r"what\s+we\s+offer", (), "See what {name} offers."),
-)
-KIND_BY_KEY: Mapping[str, Kind] = {k.key: k for k in KINDS}
-#: Section kinds that show what the business offers (the first one present shows the offerings).
-OFFER_KINDS: Final = ("menu", "services", "features", "offer")
 
 _NAME_KEYS = (
     "name",
@@ -146,9 +43,6 @@ _NAME_KEYS = (
     "site_name",
 )
 _TAGLINE_KEYS = ("tagline", "slogan", "summary", "description")
-_PHONE_KEYS = ("phone", "telephone", "tel", "phone_number")
-_EMAIL_KEYS = ("email", "e_mail", "mail")
-_ADDRESS_KEYS = ("address", "location")
 
 _INSTRUCTION = re.compile(
     r"(?i)\b(?:sections?|landing\s+page|web\s*page|website|site|pages?|include|should|must|"
@@ -204,73 +98,8 @@ _PARTICIPLE: Final[Mapping[str, str]] = {
     "cook": "Cooked",
     "serv": "Served",
 }
-#: Facts a business singles out; shown verbatim as a highlight next to the offerings.
-_FEATURED_KEYS = (
-    "signature",
-    "signature_dish",
-    "specialty",
-    "speciality",
-    "special",
-    "specials",
-    "bestseller",
-    "best_seller",
-    "highlight",
-)
 #: Longest offering kept (in words): a longer run is prose, not a list.
 _ITEM_WORDS: Final = 6
-
-
-def fact_key(name: str) -> str:
-    """A fact's name as the builder looks it up: lower case, words joined by ``_``."""
-    return re.sub(r"[\s-]+", "_", name.strip().lower())
-
-
-def fact(facts: Mapping[str, Any], keys: Sequence[str]) -> Any:
-    """The value of the first of ``keys`` the facts have, else None."""
-    for key in keys:
-        if key in facts:
-            return facts[key]
-    return None
-
-
-def scalar(value: Any) -> str | None:
-    """A fact value as the page shows it: strings verbatim, numbers as JSON writes them."""
-    if isinstance(value, str):
-        return value.strip() or None
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return str(value)
-    return None
-
-
-def fact_items(value: Any) -> list[tuple[str | None, str | None]]:
-    """A fact as (title, detail) pairs, each part verbatim from the fact."""
-    out: list[tuple[str | None, str | None]] = []
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            detail = scalar(item)
-            if detail is None and isinstance(item, Mapping | list):
-                parts = [
-                    s
-                    for s in map(scalar, item.values() if isinstance(item, Mapping) else item)
-                    if s
-                ]
-                detail = " · ".join(parts) or None
-            out.append((str(key).strip() or None, detail))
-    elif isinstance(value, list):
-        for item in value:
-            if isinstance(item, Mapping):
-                title = scalar(fact(item, ("name", "title", "plan", "item", "day", "days")))
-                rest = [
-                    s
-                    for k, v in item.items()
-                    if k not in ("name", "title", "plan", "item") and (s := scalar(v))
-                ]
-                out.append((title, " · ".join(rest) or None))
-            elif (text := scalar(item)) is not None:
-                out.append((text, None))
-    elif (text := scalar(value)) is not None:
-        out.append((None, text))
-    return [(t, d) for t, d in out if t or d][:MAX_ITEMS]
 
 
 def _sentences(brief: str) -> list[str]:
@@ -324,10 +153,6 @@ def business_name(brief: str, facts: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 @dataclass(frozen=True, slots=True)
 class Lead:
     """How the page opens: the hero's subheading, where it came from, the brief's description."""
@@ -359,7 +184,7 @@ def lead_of(brief: str, facts: Mapping[str, Any], name: str | None) -> Lead:
         if described:
             description = described.group(1).split(";")[0].rstrip(" .!?")
             if not is_direction(description):
-                return Lead(_capitalised(_head(description)) + ".", sentence, description)
+                return Lead(capitalised(_head(description)) + ".", sentence, description)
     rest = statements(brief)
     return Lead(rest[0], rest[0]) if rest else Lead(None, None)
 
@@ -377,7 +202,7 @@ def _items(listing: str) -> list[str]:
     items = [p.strip(" ,") for p in parts if p.strip(" ,")]
     if any(len(i.split()) > _ITEM_WORDS for i in items):
         return []
-    return list(dict.fromkeys(_capitalised(i) for i in items))[:MAX_ITEMS]
+    return list(dict.fromkeys(capitalised(i) for i in items))[:MAX_ITEMS]
 
 
 def offerings_of(brief: str, lead: Lead) -> Offerings:
@@ -397,16 +222,6 @@ def offerings_of(brief: str, lead: Lead) -> Offerings:
                 note = f"{verb} {when.group('when').lower()}."
             return Offerings(tuple(items), note)
     return Offerings(())
-
-
-def featured_items(facts: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(label, words) for the facts a business singles out ("signature"), words verbatim."""
-    out: list[tuple[str, str]] = []
-    for key in _FEATURED_KEYS:
-        text = scalar(facts.get(key))
-        if text is not None:
-            out.append((_capitalised(key.replace("_", " ")), text))
-    return out
 
 
 def _mentioned(brief: str) -> list[str]:
@@ -436,7 +251,7 @@ def sections_of(brief: str, facts: Mapping[str, Any], offers: bool = False) -> l
             keys.append(kind.key)
     if offers and not any(k in OFFER_KINDS for k in keys):
         keys.insert(0, "offer")
-    if any(fact(facts, k) is not None for k in (_PHONE_KEYS, _EMAIL_KEYS, _ADDRESS_KEYS)):
+    if has_contact(facts):
         keys.append("contact")
     # Contact closes the page: the call to action points at it.
     keys = [k for k in dict.fromkeys(keys) if k != "contact"] + ["contact"]
@@ -450,26 +265,6 @@ def sections_of(brief: str, facts: Mapping[str, Any], offers: bool = False) -> l
             unique, n = f"{slug}-{n}", n + 1
         taken.add(unique)
         out.append(Section(unique, kind.title, key))
-    return out
-
-
-def contact_items(facts: Mapping[str, Any]) -> list[tuple[str, str, str | None]]:
-    """(label, words, href) for the phone, e-mail and address facts, verbatim."""
-    out: list[tuple[str, str, str | None]] = []
-    phone = scalar(fact(facts, _PHONE_KEYS))
-    if phone:
-        digits = re.sub(r"[^\d+]", "", phone)
-        said, dialled = parse_phone(phone), parse_phone(digits, dialled=True)
-        # A tel: link is a phone claim of its own: only for text that reads as that number.
-        linked = said is not None and dialled is not None and said.matches(dialled)
-        out.append(("phone", phone, f"tel:{digits}" if linked else None))
-    email = scalar(fact(facts, _EMAIL_KEYS))
-    if email:
-        plain = re.fullmatch(r"[^\s@<>\"]+@[^\s@<>\"]+\.[A-Za-z]{2,}", email)
-        out.append(("email", email, f"mailto:{email}" if plain else None))
-    address = scalar(fact(facts, _ADDRESS_KEYS))
-    if address:
-        out.append(("address", address, None))
     return out
 
 

@@ -19,21 +19,21 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from charlotte.runtime.offline_brief import (
-    KIND_BY_KEY,
-    OFFER_KINDS,
     Offerings,
-    Section,
     about_text,
     business_name,
+    lead_of,
+    offerings_of,
+    sections_of,
+)
+from charlotte.runtime.offline_facts import (
     contact_items,
     fact,
     fact_items,
     fact_key,
     featured_items,
-    lead_of,
-    offerings_of,
-    sections_of,
 )
+from charlotte.runtime.offline_sections import KIND_BY_KEY, OFFER_KINDS, Section
 from charlotte.runtime.offline_style import Palette, palette_for, style_of
 
 __all__ = ["Batch", "PagePlan", "plan_page"]
