@@ -75,6 +75,17 @@ def _kill_one_mid_turn(
     return None
 
 
+def _worker_failures(folder: Path) -> str:
+    """What the workers logged about failed turns (the tracebacks behind ``run_failed``)."""
+    found: list[str] = []
+    for log in sorted(folder.glob("worker-*.log")):
+        lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+        for at, line in enumerate(lines):
+            if "failed (correlation" in line or "Traceback" in line:
+                found.append(f"{log.name}: " + "\n".join(lines[at : at + 40]))
+    return "\n\n".join(found) or "no failure in the worker logs"
+
+
 def test_soak_twenty_sessions_through_celery_and_postgres(
     database: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -150,6 +161,6 @@ def test_soak_twenty_sessions_through_celery_and_postgres(
     assert figures.workers_killed == 1
     # One worker died: at most its one turn was lost, and only that way does a turn fail.
     assert figures.worker_lost <= 1
-    assert figures.turns_failed == figures.worker_lost
+    assert figures.turns_failed == figures.worker_lost, _worker_failures(tmp_path)
     assert figures.edits_raced > 0 and figures.stops > 0
     assert figures.turns_finished + figures.turns_stopped + figures.turns_failed == figures.turns_sent

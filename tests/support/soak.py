@@ -193,6 +193,9 @@ class SoakDriver:
             self.figures.add("turns_failed")
             if record.error_code == "worker_lost":
                 self.figures.add("worker_lost")
+            else:
+                # Shown with the figures: the code says which failure it was.
+                self.figures.code(f"turn {record.id} failed {record.error_code}")
 
 
 def active_turns(engine: sa.Engine, session_ids: list[str]) -> list[tuple[str, str]]:
