@@ -84,11 +84,14 @@ def test_events_committed_before_the_first_tick_are_not_missed(
     engine: sa.Engine, notifier: Notifier
 ) -> None:
     session = new_session(engine)
-    subscription = notifier.subscribe(session.id)
+    # Committed before the watch exists, so surely before the tick that first
+    # looks at it (appending after subscribe would race that tick).
     _append(engine, session.id, 2)
+    subscription = notifier.subscribe(session.id)
     _wakes_promptly(subscription)
     # First sight caches nothing: the reader replays from the log.
     assert subscription.cached(0) is None
+    assert subscription.pending()
 
 
 def test_new_events_are_framed_once_into_the_cache(engine: sa.Engine, notifier: Notifier) -> None:
