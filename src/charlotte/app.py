@@ -19,10 +19,17 @@ install its own with ``authorize_using``.
 The queue follows ``settings.queue``: ``inline`` runs a turn inside ``send``;
 ``thread`` runs turns on ``settings.thread_workers`` threads of this process
 (and a sweeper fails turns whose heartbeat stopped); ``celery`` sends turn ids
-to ``settings.broker_url``, where a worker built with
-``charlotte.contrib.celery.worker_app_from(settings)`` runs them with its own
-runner (the host's modes and ``context_using`` factory must be set up there
-too).
+to ``settings.broker_url``, and worker processes run them.
+
+A worker process builds the same ``Charlotte`` as the web process, with the
+same hooks (modes, asset library, page repository, ``context_using``), and
+runs ``worker_app()``: the Celery app whose task runs each turn through *this
+instance's* runner, so the host's modes and per-turn caps apply on workers
+too. ``worker_app()`` also starts this instance's sweeper (a worker that died
+leaves a stale heartbeat; any live worker ends that turn ``worker_lost``)::
+
+    charlotte = build_charlotte()        # the host's one setup function (README)
+    charlotte.worker_app().worker_main(["worker", "--loglevel=INFO"])
 """
 
 from __future__ import annotations
@@ -143,7 +150,8 @@ class Charlotte:
             guide=lambda: self._guide,
             modes=self.modes,
         )
-        # Only an in-process worker pool needs this process to sweep for it.
+        # Only an in-process worker pool needs this process to sweep for it;
+        # a Celery worker process gets its sweeper from worker_app().
         self.sweeper: Sweeper | None = (
             Sweeper(self.turns, interval_seconds=settings.heartbeat_timeout_seconds / 2)
             if settings.queue == "thread"
@@ -219,6 +227,39 @@ class Charlotte:
         migrate_database(self.engine)
         self._start()
 
+    def worker_app(self) -> Any:
+        """The Celery app a worker process runs: its task runs each turn with this instance's runner.
+
+        Needs ``settings.queue == "celery"`` and ``settings.broker_url``
+        (``ValueError`` otherwise). The first call starts this instance's
+        sweeper; later calls return the same app. ``close()`` stops the sweeper.
+        """
+        if self.settings.queue != "celery":
+            raise ValueError(f"worker_app needs settings.queue == 'celery', not {self.settings.queue!r}")
+        if not self.settings.broker_url:
+            raise ValueError("worker_app needs settings.broker_url")
+        # Imported here: Celery is an optional extra.
+        from charlotte.contrib.celery import CeleryQueue, in_each_pool_process
+
+        queue = self.queue
+        assert isinstance(queue, CeleryQueue)
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("this Charlotte is closed")
+            if self.sweeper is not None:
+                return queue.app
+            # A prefork pool forks after this process has used the engine (the
+            # sweeper sweeps here): each pool process must drop the pooled
+            # connections it inherited and open its own.
+            in_each_pool_process(self, _drop_inherited_connections)
+            self._started = True
+            # Every worker sweeps, so a dead one is noticed by the others.
+            self.sweeper = Sweeper(
+                self.turns, interval_seconds=max(1.0, self.settings.heartbeat_timeout_seconds / 4)
+            )
+            self.sweeper.start()
+        return queue.app
+
     def asgi_app(self) -> Any:
         """The Starlette app for this instance (``charlotte.http.asgi.create_app``)."""
         # Imported by name, here: only the adapter loads the web framework.
@@ -241,11 +282,13 @@ class Charlotte:
                 return
             self._closed = True
             notifier = self._notifier
+            # Read under the lock: once closed, neither _start nor worker_app starts one.
+            sweeper = self.sweeper
         if notifier is not None:
             # Open streams end now instead of at the server's shutdown timeout.
             notifier.close()
-        if self.sweeper is not None:
-            self.sweeper.stop()
+        if sweeper is not None:
+            sweeper.stop()
         if isinstance(self.queue, ThreadQueue):
             self.queue.close()
         self.engine.dispose()
@@ -260,13 +303,14 @@ class Charlotte:
 
     def _start(self) -> None:
         # The sweeper starts on first use, not in __init__: before migrate()
-        # there are no tables to sweep.
+        # there are no tables to sweep. It starts under the lock, so close()
+        # never misses one that is starting.
         with self._lock:
             if self._started or self._closed:
                 return
             self._started = True
-        if self.sweeper is not None:
-            self.sweeper.start()
+            if self.sweeper is not None:
+                self.sweeper.start()
 
     def _make_queue(self) -> TurnQueue:
         queue = self.settings.queue
@@ -277,7 +321,9 @@ class Charlotte:
         # Imported here: Celery is an optional extra.
         from charlotte.contrib.celery import CeleryQueue, celery_app
 
-        return CeleryQueue(celery_app(self.settings))
+        # One app both publishes (web) and consumes (worker_app): its task runs
+        # this instance's runner, never one built from the settings alone.
+        return CeleryQueue(celery_app(self.settings, lambda: self._run))
 
     def _run(self, turn_id: str) -> None:
         self.runner.run(turn_id)
@@ -392,6 +438,11 @@ def _checked(builder: SessionBuilder) -> OpenRequest:
         raise refuse("mode")
     assert isinstance(tenant, str)
     return OpenRequest(tenant, page, brief, dict(facts), builder.approve, mode)
+
+
+def _drop_inherited_connections(charlotte: Charlotte) -> None:
+    # close=False: the connections belong to the parent process, which keeps using them.
+    charlotte.engine.dispose(close=False)
 
 
 def _valid_tenant(tenant: object) -> bool:

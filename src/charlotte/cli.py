@@ -117,27 +117,20 @@ def serve(host: str, port: int, model: str | None, database_url: str | None) -> 
 @click.option("--concurrency", default=2, show_default=True, type=int)
 def worker(broker_url: str | None, database_url: str | None, concurrency: int) -> None:
     """Run a Celery worker for the distributed turn queue (with a sweeper)."""
-    from datetime import timedelta
-
-    from charlotte.contrib.celery import worker_app_from
-    from charlotte.runtime.queue import InlineQueue
-    from charlotte.runtime.sweeper import Sweeper
-    from charlotte.runtime.turns import Turns
+    from charlotte.app import Charlotte
 
     settings = _settings(broker_url=broker_url, database_url=database_url, queue="celery")
     if not settings.broker_url:
         raise click.UsageError("a broker URL is needed: --broker-url or $CHARLOTTE_BROKER_URL")
-    app = worker_app_from(settings)
-    engine = settings.open_engine()
-    turns = Turns(engine, InlineQueue(lambda _turn_id: None),
-                  heartbeat_timeout=timedelta(seconds=settings.heartbeat_timeout_seconds))
-    sweeper = Sweeper(turns, interval_seconds=max(1.0, settings.heartbeat_timeout_seconds / 4))
-    sweeper.start()
+    # The same worker a host builds from its own Charlotte, with no host hooks:
+    # worker_app() starts the sweeper, close() stops it and disposes the engine.
+    charlotte = Charlotte(settings)
     try:
-        app.worker_main(["worker", f"--concurrency={concurrency}", "--loglevel=INFO"])
+        charlotte.worker_app().worker_main(
+            ["worker", f"--concurrency={concurrency}", "--loglevel=INFO"]
+        )
     finally:
-        sweeper.stop()
-        engine.dispose()
+        charlotte.close()
 
 
 @main.command()

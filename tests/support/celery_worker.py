@@ -11,6 +11,9 @@ Modes, i.e. what runs a delivered turn:
 - ``block``: a scripted model that makes one ``cms_apply`` and then, while
   planning its next tool call, touches ``--reached`` and waits forever (the
   test kills the worker there).
+- ``host``: ``host_charlotte(settings).worker_app()``, the way a host runs a
+  worker: its own mode and per-turn caps (below), the offline model, and the
+  instance's own sweeper.
 """
 
 from __future__ import annotations
@@ -23,11 +26,17 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from celery import Celery
 
+from charlotte.app import Charlotte
 from charlotte.contrib.celery import celery_app
-from charlotte.runtime import InlineQueue, Turns
+from charlotte.policy import Refused
+from charlotte.runtime import InlineQueue, TurnRecord, Turns
+from charlotte.runtime.guide import Guide
+from charlotte.runtime.modes import Mode, builder_mode
+from charlotte.runtime.runner import TurnContext
 from charlotte.settings import Settings
-from charlotte.storage import open_engine
+from charlotte.storage import SessionRecord, open_engine
 
 #: What the blocked turn wrote before it blocked (the test checks the draft holds exactly this).
 BLOCK_OPS: list[dict[str, Any]] = [
@@ -44,13 +53,53 @@ BLOCK_OPS: list[dict[str, Any]] = [
 ]
 
 
+#: The host's own mode (a worker without the host's registry fails its turns ``not_found``).
+HOST_MODE = "bakery_builder"
+#: A turn whose message says this is refused by the host's caps, with ``HOST_REFUSAL``.
+OVER_BUDGET = "over budget"
+HOST_REFUSAL = "usage_limit"
+
+
+class HostBudget:
+    """The host's per-turn caps: a turn whose message says ``OVER_BUDGET`` is refused."""
+
+    def for_turn(self, session: SessionRecord, turn: TurnRecord) -> TurnContext | None:
+        """Refuse an over-budget turn; no caps beyond the settings otherwise."""
+        if OVER_BUDGET in turn.message:
+            raise Refused(HOST_REFUSAL)
+        return None
+
+
+def bakery_mode(guide: Guide) -> Mode:
+    """charlotte's builder prompt plus one house rule (the guide's hash still appears once)."""
+    return Mode(HOST_MODE, builder_mode(guide).prompt + "\nHouse rule: name the bakery in the hero.")
+
+
+def host_charlotte(settings: Settings) -> Charlotte:
+    """A host's one setup function: the web side and the worker side both build this."""
+    charlotte = Charlotte(settings)
+    charlotte.modes.register(HOST_MODE, bakery_mode)
+    charlotte.context_using(HostBudget())
+    return charlotte
+
+
+def isolate(app: Celery, queue: str, key_prefix: str) -> None:
+    """Point ``app`` at this test run's own queue and Redis keys (before it first talks to Redis)."""
+    app.conf.task_default_queue = queue
+    if key_prefix:
+        app.conf.broker_transport_options = {
+            **app.conf.broker_transport_options,
+            "global_keyprefix": key_prefix,
+        }
+
+
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--schema", default=None, help="PostgreSQL schema holding the tables")
     parser.add_argument("--broker-url", required=True)
     parser.add_argument("--queue", required=True)
-    parser.add_argument("--mode", choices=("claim", "offline", "block"), required=True)
+    parser.add_argument("--mode", choices=("claim", "offline", "block", "host"), required=True)
     parser.add_argument("--reached", type=Path, default=None)
     parser.add_argument("--heartbeat-seconds", type=float, default=0.2)
     parser.add_argument("--key-prefix", default="", help="Redis global_keyprefix (isolation)")
@@ -130,12 +179,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     options = _arguments(argv)
     settings = Settings(
         database_url=options.database_url,
+        database_schema=options.schema,
         broker_url=options.broker_url,
         queue="celery",
         model="offline",
         heartbeat_seconds=options.heartbeat_seconds,
         heartbeat_timeout_seconds=options.heartbeat_seconds * 5,
     )
+    if options.mode == "host":
+        charlotte = host_charlotte(settings)
+        try:
+            app = charlotte.worker_app()
+            isolate(app, options.queue, options.key_prefix)
+            _work(app, options.queue)
+        finally:
+            charlotte.close()
+        return
     engine = open_engine(settings.database_url, schema=options.schema)
     transport: dict[str, Any] = {}
     if options.key_prefix:
@@ -152,6 +211,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         transport_options=transport,
         **visibility,
     )
+    _work(app, options.queue)
+
+
+def _work(app: Celery, queue: str) -> None:
     app.worker_main(
         [
             "worker",
@@ -161,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
-            f"--queues={options.queue}",
+            f"--queues={queue}",
             f"--hostname=charlotte-test-{os.getpid()}@localhost",
         ]
     )

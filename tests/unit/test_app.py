@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 import types
@@ -264,3 +265,89 @@ def test_asgi_app_hands_itself_to_the_adapter(app: AppHarness, monkeypatch: pyte
 def test_migrate_is_idempotent(app: AppHarness) -> None:
     app.charlotte.migrate()
     assert _open(app.charlotte).status()["status"] == "idle"
+
+
+# -- worker_app: the host's own Charlotte as a Celery worker ------------------------------
+
+
+def _celery_charlotte(tmp_path: Path, **options: Any) -> Charlotte:
+    # Nothing listens on port 9: these tests never reach a broker.
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'worker.db'}", queue="celery", broker_url="redis://127.0.0.1:9/0"
+    )
+    return Charlotte(settings, **options)
+
+
+@pytest.mark.parametrize("queue", ["inline", "thread"])
+def test_worker_app_needs_the_celery_queue(tmp_path: Path, queue: str) -> None:
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'q.db'}", queue=queue, broker_url="redis://h/0")
+    with Charlotte(settings) as charlotte, pytest.raises(ValueError, match=r"settings\.queue"):
+        charlotte.worker_app()
+
+
+def test_a_celery_charlotte_needs_a_broker_url(tmp_path: Path) -> None:
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'b.db'}", queue="celery", broker_url=None)
+    with pytest.raises(ValueError, match="broker_url"):
+        Charlotte(settings)
+
+
+def test_worker_app_starts_one_sweeper_and_close_stops_it(tmp_path: Path) -> None:
+    charlotte = _celery_charlotte(tmp_path)
+    charlotte.migrate()
+    assert charlotte.sweeper is None  # a Celery web process does not sweep
+
+    app = charlotte.worker_app()
+    sweeper = charlotte.sweeper
+    assert sweeper is not None and sweeper.running
+    assert charlotte.worker_app() is app and charlotte.sweeper is sweeper  # once, even if called twice
+    charlotte.migrate()  # _start after worker_app starts nothing more
+
+    charlotte.close()
+    assert not sweeper.running
+    with pytest.raises(RuntimeError):
+        charlotte.worker_app()
+
+
+def test_the_worker_apps_task_runs_this_instances_runner(tmp_path: Path) -> None:
+    from charlotte.contrib.celery import TASK_NAME
+    from charlotte.runtime import InlineQueue, Turns
+
+    class OverBudget:
+        def for_turn(self, session: SessionRecord, turn: Any) -> TurnContext | None:
+            raise Refused("usage_limit")
+
+    charlotte = _celery_charlotte(tmp_path, model_factory=lambda: ScriptedModel(list(WRITE_HERO)))
+    charlotte.migrate()
+    charlotte.context_using(OverBudget())
+    handle = _open(charlotte)
+    # Queued without the (absent) broker; the task is then run here, as a worker would.
+    turn = Turns(charlotte.engine, InlineQueue(lambda _turn_id: None)).send(handle.id, "acme", "Build it", "ann")
+    try:
+        charlotte.worker_app().tasks[TASK_NAME].run(turn.id)
+        events = handle.events(0, 1000)
+    finally:
+        charlotte.close()
+    assert [(e["type"], e["payload"]) for e in events][-1] == ("run.failed", {"code": "usage_limit"})
+
+
+def test_a_pool_process_drops_the_connections_it_inherited(tmp_path: Path) -> None:
+    from celery.signals import worker_process_init
+
+    gc.collect()  # earlier tests' instances go first: count only this one's receiver
+    receivers = len(worker_process_init.receivers)
+    worker, bystander = _celery_charlotte(tmp_path), AppHarness(tmp_path / "other.db").charlotte
+    try:
+        worker.migrate()
+        worker.worker_app()
+        pools = worker.engine.pool, bystander.engine.pool
+        # What a prefork pool sends in each process it forks.
+        worker_process_init.send(sender="charlotte-test@localhost")
+        assert worker.engine.pool is not pools[0]
+        assert bystander.engine.pool is pools[1]
+    finally:
+        worker.close()
+        bystander.close()
+    # The process-wide signal holds no Charlotte alive: its receiver goes with it.
+    del worker
+    gc.collect()
+    assert len(worker_process_init.receivers) == receivers

@@ -13,15 +13,19 @@ and why:
   not handed to a second worker while the first still runs it.
 - JSON only, one message at a time per worker process, no result backend.
 
-A worker process builds its app from explicit settings (charlotte never reads
-the environment outside its CLI)::
+A host builds the same ``Charlotte`` in its web and worker processes (same
+settings, same hooks); the web process enqueues through ``charlotte.queue``
+and a worker process runs ``Charlotte.worker_app()``, whose task runs each
+turn through that instance's runner (the host's modes, assets, page
+repository and ``context_using`` caps) and which starts the instance's
+sweeper::
 
-    app = worker_app_from(Settings(database_url=..., broker_url="redis://..."))
-    app.worker_main(["worker", "--loglevel=INFO"])
+    charlotte = build_charlotte()      # the host's one setup function (README)
+    charlotte.worker_app().worker_main(["worker", "--loglevel=INFO"])
 
-A host's web process enqueues through the same configuration::
-
-    turns = Turns(engine, CeleryQueue(celery_app(settings)))
+``worker_app_from(settings)`` is the bare form: its runner is built from the
+settings alone (default modes, no assets, no per-turn caps) and nothing
+sweeps for it.
 """
 
 from __future__ import annotations
@@ -29,10 +33,12 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
+import weakref
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from celery import Celery
+from celery.signals import worker_process_init
 from kombu.exceptions import KombuError
 
 from charlotte.page.errors import CharlotteError
@@ -45,6 +51,7 @@ __all__ = [
     "CeleryQueue",
     "QueueUnavailable",
     "celery_app",
+    "in_each_pool_process",
     "worker_app_from",
 ]
 
@@ -63,6 +70,7 @@ VISIBILITY_TIMEOUT_SECONDS: Final = 12 * 60 * 60
 _PUBLISH_RETRY: Final = {"max_retries": 3, "interval_start": 0, "interval_step": 0.5, "interval_max": 2}
 
 RunFactory = Callable[[], Callable[[str], None]]
+T = TypeVar("T")
 
 
 class QueueUnavailable(CharlotteError):
@@ -86,7 +94,8 @@ def celery_app(
 
     ``run_factory`` makes the function that runs a turn; it is called once,
     on the first task a worker process receives (a producer never calls it).
-    The default builds ``TurnRunner.from_settings(settings).run``.
+    The default builds ``TurnRunner.from_settings(settings).run``; a
+    ``Charlotte`` passes its own runner (``Charlotte.worker_app()``).
     ``transport_options`` go to the broker transport beside the visibility
     timeout (e.g. Redis ``global_keyprefix``); producer and worker must agree.
     """
@@ -134,8 +143,32 @@ def celery_app(
 
 
 def worker_app_from(settings: Settings) -> Celery:
-    """The app a worker process runs: turns are run by ``TurnRunner.from_settings(settings)``."""
+    """A worker app from settings alone: ``TurnRunner.from_settings(settings)`` runs its turns.
+
+    No host hook applies (a host's modes, assets, page repository and
+    ``context_using`` caps live on its ``Charlotte``: use
+    ``Charlotte.worker_app()``), and the caller must sweep.
+    """
     return celery_app(settings)
+
+
+def in_each_pool_process(owner: T, callback: Callable[[T], None]) -> None:
+    """Call ``callback(owner)`` in every process a prefork worker pool starts, while ``owner`` lives.
+
+    ``owner`` is held weakly. A pool process is forked from the worker's main
+    process and inherits its objects, e.g. an engine's pooled connections,
+    which it must not share with its parent.
+    """
+    target = weakref.ref(owner)
+
+    def receiver(**_: Any) -> None:
+        held = target()
+        if held is not None:
+            callback(held)
+
+    # Signals are process-wide; the receiver goes when the owner does.
+    worker_process_init.connect(receiver, weak=False)
+    weakref.finalize(owner, worker_process_init.disconnect, receiver)
 
 
 class CeleryQueue:
@@ -143,6 +176,11 @@ class CeleryQueue:
 
     def __init__(self, app: Celery) -> None:
         self._app = app
+
+    @property
+    def app(self) -> Celery:
+        """The Celery app turns are published through."""
+        return self._app
 
     def enqueue(self, turn_id: str) -> None:
         """Publish the turn id; raises ``QueueUnavailable`` when the broker refuses it."""
