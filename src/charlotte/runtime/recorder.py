@@ -1,14 +1,21 @@
 """``StreamRecorder``: turns a model run's stream events into session log events.
 
 One recorder serves one turn (all its runs). Every append is a short write
-transaction of its own, so a browser following the log sees the run live.
+transaction, so a browser following the log sees the run live.
 
 - Text parts and text deltas are buffered and written as one coalesced
   ``text.delta`` when the buffer reaches ``flush_chars``, when
   ``flush_seconds`` passed since its first character, or before any other
   event is written (the log keeps the order the model produced).
 - ``FunctionToolCallEvent`` → ``tool.called`` (arguments decoded from JSON
-  when the model sent text; the raw text when it is not a JSON object).
+  when the model sent text; the raw text when it is not a JSON object). A
+  call that reaches its tool writes its ``tool.called`` itself, in the
+  transaction in which the tool reads the stop flag and its session
+  (``write_tool_called``): one short transaction per call fewer, and the
+  event still precedes whatever the tool writes. A call that never reaches
+  its tool (arguments the model library refused) gets its ``tool.called``
+  with its ``tool.result``, in one transaction; a call stopped before it ran
+  leaves none.
 - ``FunctionToolResultEvent`` → ``tool.result`` from the tool's result dict
   (``isError``, ``revision``, ``error.code``); the model library's own retry
   (arguments it could not validate) → ``is_error`` with ``invalid_arguments``.
@@ -20,6 +27,7 @@ No exception message ever reaches an event: failures are recorded by code.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -36,7 +44,7 @@ from pydantic_ai.messages import (
     ToolCallPart,
 )
 
-from charlotte.events import AGENT_ACTOR, EventTypes, failure_code
+from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, failure_code
 from charlotte.storage import DatabaseEventLog, EventLog, transaction
 
 __all__ = ["READY_TOOL", "StreamRecorder"]
@@ -91,6 +99,11 @@ class StreamRecorder:
         self._revision = 0
         self.ready = False
         self.tool_calls = 0
+        # tool.called payloads by call id, until the call writes its own
+        # (write_tool_called, from the tool's thread) or its result arrives.
+        self._lock = threading.Lock()
+        self._pending: dict[str, dict[str, Any]] = {}
+        self._written: set[str] = set()  # call ids whose call wrote its tool.called
 
     # -- run boundaries ------------------------------------------------------------
 
@@ -126,20 +139,59 @@ class StreamRecorder:
                 self._text(event.delta.content_delta)
         elif isinstance(event, FunctionToolCallEvent):
             self.tool_calls += 1
-            self._write(EventTypes.TOOL_CALLED, _called(event.part))
+            # Text the model wrote before the call goes first.
+            self.flush()
+            called = _called(event.part)
+            with self._lock:
+                if called["call_id"] in self._written:
+                    return
+                earlier = self._pending.pop(called["call_id"], None)
+                self._pending[called["call_id"]] = called
+            if earlier is not None:
+                # Two calls under one id: the earlier one is written now, not lost.
+                self._append(EventTypes.TOOL_CALLED, earlier)
         elif isinstance(event, FunctionToolResultEvent):
-            self._write(EventTypes.TOOL_RESULT, self._result(event.part))
+            result = self._result(event.part)
+            with self._lock:
+                unwritten = self._pending.pop(result["call_id"], None)
+                self._written.discard(result["call_id"])
+            new = [] if unwritten is None else [NewEvent(EventTypes.TOOL_CALLED, unwritten, AGENT_ACTOR)]
+            new.append(NewEvent(EventTypes.TOOL_RESULT, result, AGENT_ACTOR))
+            self._append_many([*self._buffered_text(), *new])
+
+    def write_tool_called(
+        self, conn: sa.Connection, call_id: object, name: object, arguments: Mapping[str, Any]
+    ) -> None:
+        """Append the ``tool.called`` of a call about to run inside ``conn`` (the call's own transaction).
+
+        The payload is the one the stream event gave when it came first, else
+        one made from ``name`` and ``arguments``; the recorder never writes
+        this call's ``tool.called`` again, so should ``conn`` roll back (a
+        stop), the call leaves none.
+        """
+        key = _label(call_id, "unknown")
+        with self._lock:
+            if key in self._written:
+                return  # the recorder wrote it already (settle)
+            called = self._pending.pop(key, None)
+            self._written.add(key)
+        if called is None:
+            called = {"name": _label(name, "unknown"), "call_id": key, "arguments": dict(arguments)}
+        self._events.append(
+            conn, self._session_id, EventTypes.TOOL_CALLED, called, actor=AGENT_ACTOR, tenant=self._tenant
+        )
 
     def flush(self) -> None:
         """Write the buffered text as one ``text.delta`` (nothing when the buffer is empty)."""
-        if not self._buffer:
-            return
-        text = "".join(self._buffer)
-        # Emptied before writing: should the write fail, the run.failed that
-        # follows must not fail again on the same text.
-        self._buffer.clear()
-        self._buffered = 0
-        self._append(EventTypes.TEXT_DELTA, {"text": text})
+        self._append_many(self._buffered_text())
+
+    def settle(self) -> None:
+        """Write all that is held: the ``tool.called`` of calls that neither ran nor got a result, then text.
+
+        For a run that ends early (a stop, a failure): the log keeps every
+        call the model made.
+        """
+        self._append_many(self._held())
 
     # -- internals -----------------------------------------------------------------
 
@@ -157,14 +209,37 @@ class StreamRecorder:
             self.flush()
 
     def _write(self, type: str, payload: Mapping[str, Any]) -> None:
-        self.flush()
-        self._append(type, payload)
+        # What is held comes first, all in one transaction.
+        self._append_many([*self._held(), NewEvent(type, payload, AGENT_ACTOR)])
+
+    def _held(self) -> list[NewEvent]:
+        """The held calls' ``tool.called`` (marked written) and the buffered text, in log order."""
+        with self._lock:
+            calls = list(self._pending.values())
+            self._written.update(self._pending)
+            self._pending.clear()
+        held = [NewEvent(EventTypes.TOOL_CALLED, called, AGENT_ACTOR) for called in calls]
+        return [*held, *self._buffered_text()]
+
+    def _buffered_text(self) -> list[NewEvent]:
+        """The buffered text as one ``text.delta`` event (none when empty); the buffer is emptied."""
+        if not self._buffer:
+            return []
+        text = "".join(self._buffer)
+        # Emptied before writing: should the write fail, the run.failed that
+        # follows must not fail again on the same text.
+        self._buffer.clear()
+        self._buffered = 0
+        return [NewEvent(EventTypes.TEXT_DELTA, {"text": text}, AGENT_ACTOR)]
 
     def _append(self, type: str, payload: Mapping[str, Any]) -> None:
+        self._append_many([NewEvent(type, payload, AGENT_ACTOR)])
+
+    def _append_many(self, new: list[NewEvent]) -> None:
+        if not new:
+            return
         with transaction(self._engine) as conn:
-            self._events.append(
-                conn, self._session_id, type, payload, actor=AGENT_ACTOR, tenant=self._tenant
-            )
+            self._events.append_many(conn, self._session_id, new, tenant=self._tenant)
 
     def _result(self, part: object) -> dict[str, Any]:
         name = _label(getattr(part, "tool_name", None), "unknown")

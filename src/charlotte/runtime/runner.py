@@ -121,6 +121,7 @@ class _TurnDeps:
     binding: ToolBinding
     turn_id: str
     state: _RunState
+    recorder: StreamRecorder
 
 
 # Agents kept per mode prompt (a host registers a handful of modes).
@@ -307,10 +308,10 @@ class TurnRunner:
             for run in range(1, 2 + self.settings.max_continuations):
                 recorder.run_started(run, turn.id)
                 reason = await self._one_run(
-                    agent, model, prompt, history, _TurnDeps(binding, turn.id, state), limits, usage, recorder
+                    agent, model, prompt, history, _TurnDeps(binding, turn.id, state, recorder), limits, usage, recorder
                 )
                 if state.stop_seen:
-                    recorder.flush()
+                    recorder.settle()
                     self.turns.stopped(turn.id)
                     return
                 recorder.run_finished(run, reason or "stop")
@@ -326,9 +327,9 @@ class TurnRunner:
         except Exception as error:  # every failure ends as a code, never a message
             if recorder is not None:
                 try:
-                    recorder.flush()
+                    recorder.settle()
                 except Exception:
-                    log.warning("could not flush the recorder of turn %s", turn.id)
+                    log.warning("could not settle the recorder of turn %s", turn.id)
             if state.stop_seen:
                 # The stop surfaced as an error from inside the model library.
                 self.turns.stopped(turn.id)
@@ -409,14 +410,15 @@ class TurnRunner:
         def call(ctx: RunContext[_TurnDeps], **arguments: Any) -> dict[str, Any]:
             deps = ctx.deps
 
-            def stop_check(conn: sa.Connection) -> None:
+            def before(conn: sa.Connection) -> None:
                 # The stop flag is honoured between tool calls: a stopped turn
-                # writes nothing more. Read in the tool's own read transaction.
+                # writes nothing more (not even this call's tool.called).
                 if turns.should_stop(deps.turn_id, conn):
                     deps.state.stop_seen = True
                     raise _StopRequested
+                deps.recorder.write_tool_called(conn, ctx.tool_call_id, name, arguments)
 
-            return page_tools.call(name, arguments, deps.binding, before=stop_check)
+            return page_tools.call(name, arguments, deps.binding, before=before)
 
         return Tool.from_schema(
             function=call, name=name, description=description, json_schema=schema, takes_ctx=True

@@ -45,7 +45,7 @@ from charlotte.page.session import PageSession
 from charlotte.policy import Refused
 from charlotte.policy.text import is_unicode_text
 from charlotte.proposals import ChangeSets
-from charlotte.storage import SessionRecord, read_connection
+from charlotte.storage import SessionRecord, read_connection, transaction
 from charlotte.tools.arguments import ArgumentParser, InvalidArguments
 from charlotte.tools.binding import ToolBinding
 from charlotte.tools.results import (
@@ -168,14 +168,16 @@ class PageTools:
     ) -> ToolResult:
         """Run tool ``name`` with ``arguments`` on the session ``binding`` names; a JSON-able result.
 
-        ``before`` runs first, inside the read transaction that loads the
-        session (the runner reads its stop flag there instead of opening a
-        transaction of its own); an exception it raises cancels the call and
-        propagates as is.
+        ``before`` runs first, inside the transaction that loads the session
+        (the runner reads its stop flag and writes the call's ``tool.called``
+        there instead of opening transactions of its own); with it, that
+        transaction is a write transaction. An exception it raises rolls the
+        transaction back, cancels the call and propagates as is.
         """
         if not _well_formed(binding):
             return failure("forbidden", None)
-        with read_connection(self._ws.engine) as conn:
+        opened = read_connection if before is None else transaction
+        with opened(self._ws.engine) as conn:
             if before is not None:
                 before(conn)
             session = self._ws.sessions.get(conn, binding.session_id, binding.tenant)

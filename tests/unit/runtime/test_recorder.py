@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from pydantic_ai import Agent, ModelRetry, Tool
+from pydantic_ai import Agent, ModelRetry, RunContext, Tool
 from pydantic_ai.messages import (
     FinalResultEvent,
     FunctionToolCallEvent,
@@ -31,6 +31,7 @@ from charlotte.storage import (
     DatabaseEventLog,
     SessionRecord,
     StorageError,
+    transaction,
 )
 from charlotte.testing import Finish, ScriptedModel, ToolCall, ToolCalls
 from charlotte.tools import PageTools, ToolBinding
@@ -79,15 +80,20 @@ def ops() -> list[dict[str, Any]]:
     ]
 
 
-def page_tool_set(tools: PageTools, binding: ToolBinding) -> list[Tool[None]]:
+def page_tool_set(tools: PageTools, binding: ToolBinding, recorder: StreamRecorder) -> list[Tool[None]]:
+    """The nine tools as the runner binds them: each call writes its ``tool.called`` in its own transaction."""
+
     def bound(name: str) -> Callable[..., dict[str, Any]]:
-        def call(**arguments: Any) -> dict[str, Any]:
-            return tools.call(name, arguments, binding)
+        def call(ctx: RunContext[None], **arguments: Any) -> dict[str, Any]:
+            def before(conn: sa.Connection) -> None:
+                recorder.write_tool_called(conn, ctx.tool_call_id, name, arguments)
+
+            return tools.call(name, arguments, binding, before=before)
 
         return call
 
     return [
-        Tool.from_schema(bound(d.name), d.name, d.description, d.parameters_json_schema)
+        Tool.from_schema(bound(d.name), d.name, d.description, d.parameters_json_schema, takes_ctx=True)
         for d in tools.definitions()
     ]
 
@@ -127,8 +133,8 @@ def test_an_agent_run_becomes_the_expected_event_sequence(
             Finish("stop", closing),
         ]
     )
-    agent = Agent(model, tools=page_tool_set(page_tools, binding))
     recorder = recorder_for(sqlite_engine, session, flush_chars=10_000, flush_seconds=60)
+    agent = Agent(model, tools=page_tool_set(page_tools, binding, recorder))
 
     recorder.run_started(1, "turn-1")
     drive(agent, recorder)
@@ -138,8 +144,18 @@ def test_an_agent_run_becomes_the_expected_event_sequence(
     assert_valid(events)
     ours = [e for e in events if e.type != EventTypes.PAGE_CHANGED]
     pairs = [(e.type, e.payload.get("name")) for e in ours]
-    # The two calls of one response run in parallel: their results come in finishing order.
-    pairs[3:5] = sorted(pairs[3:5])
+    # The two calls of one response run in parallel: each writes its
+    # tool.called when it runs, and each result follows its own call.
+    parallel = pairs[1:5]
+    assert sorted(parallel) == [
+        ("tool.called", "cms_facts"),
+        ("tool.called", "cms_types"),
+        ("tool.result", "cms_facts"),
+        ("tool.result", "cms_types"),
+    ]
+    for name in ("cms_facts", "cms_types"):
+        assert parallel.index(("tool.called", name)) < parallel.index(("tool.result", name))
+    pairs[1:5] = sorted(parallel)
     assert pairs == [
         ("run.started", None),
         ("tool.called", "cms_facts"),
@@ -210,7 +226,7 @@ def test_ready_stays_false_when_cms_ready_is_refused(
     )
     recorder = recorder_for(sqlite_engine, session)
     recorder.run_started(1, "turn-1")
-    drive(Agent(model, tools=page_tool_set(page_tools, binding)), recorder)
+    drive(Agent(model, tools=page_tool_set(page_tools, binding, recorder)), recorder)
     recorder.run_finished(1, "stop")
 
     events = events_of(sqlite_engine, session.id)
@@ -339,6 +355,7 @@ def test_tool_arguments_are_decoded_or_kept_raw(
     session = new_session(sqlite_engine)
     recorder = recorder_for(sqlite_engine, session)
     recorder.record(FunctionToolCallEvent(ToolCallPart("cms_apply", args, "c1")))
+    recorder.settle()  # the call never ran: its tool.called is written when the run settles
     (event,) = events_of(sqlite_engine, session.id)
     assert schema_errors(event) == []
     assert event.payload["arguments"] == recorded
@@ -431,6 +448,7 @@ def test_model_chosen_labels_are_bounded(sqlite_engine: sa.Engine) -> None:
     recorder = recorder_for(sqlite_engine, session)
     recorder.record(FunctionToolCallEvent(ToolCallPart("x" * 500, {}, "i" * 500)))
     recorder.record(FunctionToolCallEvent(ToolCallPart("", {}, "")))
+    recorder.settle()
     events = events_of(sqlite_engine, session.id)
     assert_valid(events)
     assert len(events[0].payload["name"]) == 128
@@ -494,7 +512,72 @@ def test_each_append_commits_at_once(sqlite_engine: sa.Engine) -> None:
     recorder.run_started(1, "turn-1")
     assert len(events_of(sqlite_engine, session.id)) == 1
     recorder.record(FunctionToolCallEvent(ToolCallPart("cms_get", {}, "c1")))
-    assert len(events_of(sqlite_engine, session.id)) == 2
+    assert len(events_of(sqlite_engine, session.id)) == 1  # held for the call to write
+    recorder.record(result_event({"revision": 0}, name="cms_get"))
+    assert [e.type for e in events_of(sqlite_engine, session.id)] == [
+        "run.started", "tool.called", "tool.result",
+    ]  # fmt: skip
+
+
+def _write_called(engine: sa.Engine, recorder: StreamRecorder, call_id: str, *, roll_back: bool = False) -> None:
+    """What the runner's tool wrapper does: the call's tool.called inside the call's own transaction."""
+
+    class Stopped(Exception):
+        pass
+
+    try:
+        with transaction(engine) as conn:
+            recorder.write_tool_called(conn, call_id, "cms_get", {"depth": 1})
+            if roll_back:
+                raise Stopped
+    except Stopped:
+        pass
+
+
+def test_a_call_that_runs_writes_its_tool_called_once_whatever_comes_first(sqlite_engine: sa.Engine) -> None:
+    session = new_session(sqlite_engine)
+    recorder = recorder_for(sqlite_engine, session)
+    # The stream event first (the usual order), then the call itself.
+    recorder.record(FunctionToolCallEvent(ToolCallPart("cms_get", '{"depth": 2}', "c1")))
+    _write_called(sqlite_engine, recorder, "c1")
+    recorder.record(result_event({"revision": 0}, name="cms_get"))
+    # The call first, then its stream event: not written twice.
+    _write_called(sqlite_engine, recorder, "c2")
+    recorder.record(FunctionToolCallEvent(ToolCallPart("cms_get", {"depth": 1}, "c2")))
+    recorder.record(FunctionToolResultEvent(ToolReturnPart("cms_get", {"revision": 0}, "c2")))
+    recorder.settle()
+    events = events_of(sqlite_engine, session.id)
+    assert_valid(events)
+    assert [(e.type, e.payload["call_id"]) for e in events] == [
+        ("tool.called", "c1"), ("tool.result", "c1"), ("tool.called", "c2"), ("tool.result", "c2"),
+    ]  # fmt: skip
+    # The stream's payload wins when it came first (the model's own arguments).
+    assert events[0].payload["arguments"] == {"depth": 2}
+
+
+def test_a_call_stopped_before_it_ran_leaves_no_tool_called(sqlite_engine: sa.Engine) -> None:
+    session = new_session(sqlite_engine)
+    recorder = recorder_for(sqlite_engine, session, clock=FakeClock())
+    recorder.record(FunctionToolCallEvent(ToolCallPart("cms_get", {}, "c1")))
+    _write_called(sqlite_engine, recorder, "c1", roll_back=True)  # the stop flag was up
+    recorder.record(PartStartEvent(index=1, part=TextPart("Stopping.")))
+    recorder.settle()
+    assert [e.type for e in events_of(sqlite_engine, session.id)] == ["text.delta"]
+
+
+def test_settle_writes_held_calls_then_text_in_one_go(sqlite_engine: sa.Engine) -> None:
+    session = new_session(sqlite_engine)
+    recorder = recorder_for(sqlite_engine, session, clock=FakeClock())
+    recorder.record(FunctionToolCallEvent(ToolCallPart("cms_get", {}, "c1")))
+    recorder.record(FunctionToolCallEvent(ToolCallPart("cms_find", {"text": "x"}, "c2")))
+    recorder.record(PartStartEvent(index=2, part=TextPart("After the calls.")))
+    recorder.settle()
+    recorder.settle()  # nothing left: nothing written twice
+    events = events_of(sqlite_engine, session.id)
+    assert_valid(events)
+    assert [(e.type, e.payload.get("call_id")) for e in events] == [
+        ("tool.called", "c1"), ("tool.called", "c2"), ("text.delta", None),
+    ]  # fmt: skip
 
 
 def test_another_tenant_cannot_be_written(sqlite_engine: sa.Engine) -> None:
