@@ -70,7 +70,7 @@ from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy, LinkPolicy, Refused
 from charlotte.proposal_diff import ChangeSetDiff, diff_docs
 from charlotte.proposal_rows import NOTICE_MESSAGES, ChangeSet
-from charlotte.storage import SessionRecord, read_connection, transaction
+from charlotte.storage import SessionRecord, read_connection, savepoint, transaction
 from charlotte.workspace import SiteLinks, Workspace, Written, touched_node_ids
 
 __all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSet", "ChangeSets", "Resolution"]
@@ -194,8 +194,12 @@ class ChangeSets:
         *,
         based_on: int,
         links: SiteLinks | None = None,
+        conn: sa.Connection | None = None,
     ) -> Written:
         """Apply the agent's ops to the open set's working copy, opening a set when none is.
+
+        With ``conn``, the write joins that open transaction (in a savepoint)
+        and commits with it, as ``Workspace.agent_apply`` does.
 
         LinkPolicy before, AssetPolicy on the touched nodes after, as for a
         draft write; one transaction with the set's row locked, recording
@@ -210,7 +214,7 @@ class ChangeSets:
             site_origin=rules.site_origin,
             allowed_origins=rules.allowed_origins,
         )
-        with transaction(ws.engine) as conn:
+        with transaction(ws.engine) if conn is None else savepoint(conn) as conn:
             session = self.workspace.session(conn, session_id, tenant)
             if not session.approve_on_save:
                 raise Refused("forbidden")
@@ -307,15 +311,23 @@ class ChangeSets:
 
     # -- notices ---------------------------------------------------------------
 
-    def pending_notices(self, session_id: str, tenant: str) -> list[dict[str, Any]]:
+    def pending_notices(
+        self, session_id: str, tenant: str, conn: sa.Connection | None = None
+    ) -> list[dict[str, Any]]:
         """The resolutions the agent has not been told about, oldest first; each told once.
 
         Marks them notified in the transaction that reads them, so a
-        resolution reaches exactly one caller. A notice is ``{"kind":
-        "change_set", "proposal_id", "status", "ops", "message"}`` plus
-        ``code`` and ``at`` for a conflict.
+        resolution reaches exactly one caller: ``conn``'s (an open *write*
+        transaction) when given, else short ones of its own. A notice is
+        ``{"kind": "change_set", "proposal_id", "status", "ops", "message"}``
+        plus ``code`` and ``at`` for a conflict.
         """
         ws = self.workspace
+        if conn is not None:
+            session = ws.session(conn, session_id, tenant)
+            if not rows.has_unnotified(conn, session):
+                return []
+            return [rows.notice(change_set) for change_set in rows.take_unnotified(conn, session)]
         with read_connection(ws.engine) as conn:
             # Most calls find nothing: look before taking the write lock.
             session = self.workspace.session(conn, session_id, tenant)

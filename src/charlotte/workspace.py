@@ -55,6 +55,7 @@ from charlotte.storage import (
     SessionStore,
     SharedDrafts,
     read_connection,
+    savepoint,
     transaction,
 )
 
@@ -183,13 +184,18 @@ class Workspace:
         *,
         based_on: int,
         links: SiteLinks | None = None,
+        conn: sa.Connection | None = None,
     ) -> Written:
-        """Apply the agent's ops to the draft (LinkPolicy before, AssetPolicy after)."""
+        """Apply the agent's ops to the draft (LinkPolicy before, AssetPolicy after).
+
+        With ``conn``, the write joins that open transaction (in a savepoint:
+        a refused write is undone alone) and commits with it.
+        """
         rules = links or self.links
         LinkPolicy.assert_ops(
             _link_view(ops), site_origin=rules.site_origin, allowed_origins=rules.allowed_origins
         )
-        return self._write(session_id, tenant, ops, based_on=based_on, actor=AGENT_ACTOR)
+        return self._write(session_id, tenant, ops, based_on=based_on, actor=AGENT_ACTOR, conn=conn)
 
     def human_edit(
         self,
@@ -232,9 +238,16 @@ class Workspace:
             return page.revision
 
     def _write(
-        self, session_id: str, tenant: str, ops: Sequence[object], *, based_on: int, actor: str
+        self,
+        session_id: str,
+        tenant: str,
+        ops: Sequence[object],
+        *,
+        based_on: int,
+        actor: str,
+        conn: sa.Connection | None = None,
     ) -> Written:
-        with transaction(self.engine) as conn:
+        with transaction(self.engine) if conn is None else savepoint(conn) as conn:
             session = self.session(conn, session_id, tenant)
             doc, _revision = self._load_for_write(conn, session)
             page = self._page(session, doc)
@@ -246,7 +259,9 @@ class Workspace:
             self.store(conn, session, page.doc, applied, actor=actor)
             seq = self._record(conn, session, applied, node_ids, actor=actor)
         if self._validated is not None:
-            # Only once committed: the next write loads exactly this document.
+            # The next write loads exactly this document. (Remembered before a
+            # caller's transaction commits, harmlessly: the memo vouches only for
+            # equal content, and a rolled-back row holds other content.)
             self._validated.remember((session.tenant, session.page), page)
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seq)
 

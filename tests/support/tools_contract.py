@@ -146,6 +146,34 @@ class ToolsContract:
         result = tools.call("cms_apply", {"basedOn": 0, "ops": [section("hero")]}, binding, before=watch)
         assert result["revision"] == 1 and seen == [True, True]
 
+    def test_with_before_an_apply_and_its_call_event_commit_together_once(
+        self, tools: PageTools, ws: Workspace, engine: sa.Engine, session: SessionRecord, binding: ToolBinding
+    ) -> None:
+        commits: list[int] = []
+
+        def count(_conn: sa.Connection) -> None:
+            commits.append(1)
+
+        def called(conn: sa.Connection) -> None:
+            # What the runner does there: its tool.called, in the call's transaction.
+            payload = {"name": "cms_apply", "call_id": f"c{len(commits)}", "arguments": {}}
+            DatabaseEventLog().append(conn, session.id, EventTypes.TOOL_CALLED, payload, actor="agent")
+
+        sa.event.listen(engine, "commit", count)
+        try:
+            done = tools.call("cms_apply", {"basedOn": 0, "ops": [section("hero")]}, binding, before=called)
+            assert done["revision"] == 1 and len(commits) == 1
+            stale = tools.call("cms_apply", {"basedOn": 0, "ops": [section("more")]}, binding, before=called)
+            assert self.error(stale, "stale_revision")["code"] == "stale_revision"
+            assert stale["revision"] == 1 and len(commits) == 2
+        finally:
+            sa.event.remove(engine, "commit", count)
+        # The refused write was undone alone: its call event stays, nothing else.
+        assert [e.type for e in self.events(engine, session)] == [
+            EventTypes.TOOL_CALLED, EventTypes.PAGE_CHANGED, EventTypes.TOOL_CALLED,
+        ]  # fmt: skip
+        assert set(self.draft(ws, session)[0]["nodes"]) == {"hero"}
+
     def test_apply_accepts_arguments_as_json_text(
         self, tools: PageTools, ws: Workspace, session: SessionRecord, binding: ToolBinding
     ) -> None:

@@ -72,17 +72,22 @@ class _Call:
 
     ``cms_apply`` never needs it on success (the Workspace loads and locks the
     draft in its own transaction), so a write decodes the document once, not
-    twice.
+    twice. ``conn``: the open write transaction a ``cms_apply`` joins, when
+    the call runs inside one (see ``PageTools.call``).
     """
 
-    __slots__ = ("_load", "_view", "session")
+    __slots__ = ("_load", "_view", "conn", "session")
 
     def __init__(
-        self, session: SessionRecord, load: Callable[[], tuple[dict[str, Any], int]]
+        self,
+        session: SessionRecord,
+        load: Callable[[], tuple[dict[str, Any], int]],
+        conn: sa.Connection | None = None,
     ) -> None:
         self.session = session
         self._load = load
         self._view: tuple[dict[str, Any], int] | None = None
+        self.conn = conn
 
     def _loaded(self) -> tuple[dict[str, Any], int]:
         if self._view is None:
@@ -171,8 +176,11 @@ class PageTools:
         ``before`` runs first, inside the transaction that loads the session
         (the runner reads its stop flag and writes the call's ``tool.called``
         there instead of opening transactions of its own); with it, that
-        transaction is a write transaction. An exception it raises rolls the
-        transaction back, cancels the call and propagates as is.
+        transaction is a write transaction, and a ``cms_apply`` runs inside
+        it: the check, the event and the write commit together, one commit
+        per write (a refused write is undone alone, in a savepoint). An
+        exception ``before`` raises rolls the transaction back, cancels the
+        call and propagates as is.
         """
         if not _well_formed(binding):
             return failure("forbidden", None)
@@ -185,7 +193,13 @@ class PageTools:
                 return failure("not_found", None)
             if session.tenant != binding.tenant or session.page != binding.page:
                 return failure("forbidden", None)
-        call = _Call(session, lambda: self._view(session))
+            if before is not None and name == "cms_apply":
+                found = session
+                return self._run(name, arguments, _Call(session, lambda: self._sets.view(conn, found), conn))
+        return self._run(name, arguments, _Call(session, lambda: self._view(session)))
+
+    def _run(self, name: object, arguments: object, call: _Call) -> ToolResult:
+        """Parse the arguments and run the tool; refusals become coded error results."""
         tool = self._tools.get(name) if isinstance(name, str) else None
         if tool is None:
             return failure("unknown_tool", call.revision)
@@ -247,6 +261,7 @@ class PageTools:
                 args["ops"],
                 based_on=args["basedOn"],
                 links=self._site_links(session),
+                conn=call.conn,
             )
         except (PageSessionError, Refused) as e:
             if isinstance(e, PageSessionError) and e.code == "invalid_state":
@@ -311,7 +326,7 @@ class PageTools:
         # Only approve_on_save sessions have change sets: skip the query otherwise.
         if not call.session.approve_on_save:
             return []
-        return self._sets.pending_notices(call.session.id, call.session.tenant)
+        return self._sets.pending_notices(call.session.id, call.session.tenant, call.conn)
 
 
 def fact_texts(facts: object) -> dict[str, str]:

@@ -138,3 +138,30 @@ def test_sessions_without_approve_on_save_write_the_draft(
     assert ws.draft(record.id, record.tenant)[1] == 1
     assert sets.current(record.id, record.tenant) is None
     assert tools.call("cms_get", {}, plain)["notices"] == []
+
+
+def test_inside_the_runners_transaction_a_conflict_still_reaches_the_agent_once(
+    tools: PageTools,
+    ws: Workspace,
+    sets: ChangeSets,
+    session: SessionRecord,
+    binding: ToolBinding,
+    sqlite_engine: sa.Engine,
+) -> None:
+    # The runner's calls pass a `before` hook: a cms_apply then runs inside the
+    # call's own write transaction, notices included (taken in it, not in a
+    # second write transaction that would wait for the first).
+    def before(_conn: sa.Connection) -> None:
+        pass
+
+    tools.call("cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding, before=before)
+    ws.human_edit(
+        session.id, session.tenant, [{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
+    )
+    assert sets.approve(session.id, session.tenant, "ann").status == "conflicted"
+    failed = tools.call("cms_apply", {"basedOn": 3, "ops": [_props("title", "Spelt")]}, binding, before=before)
+    assert is_error(failed) and failed["error"]["code"] == "node_not_found"
+    assert [(n["status"], n["code"]) for n in failed["notices"]] == [("conflicted", "node_not_found")]
+    again = tools.call("cms_apply", {"basedOn": 3, "ops": [section("more")]}, binding, before=before)
+    assert again == {"revision": 4, "applied": 1, "notices": []}
+    assert tools.call("cms_get", {}, binding, before=before)["notices"] == []
