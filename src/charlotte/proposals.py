@@ -57,6 +57,7 @@ Resolution(proposal_id='…', status='approved', ops=2, revision=5, code=None, a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -70,7 +71,7 @@ from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy, LinkPolicy, Refused
 from charlotte.proposal_diff import ChangeSetDiff, diff_docs
 from charlotte.proposal_rows import NOTICE_MESSAGES, ChangeSet
-from charlotte.storage import SessionRecord, read_connection, savepoint, transaction
+from charlotte.storage import SessionRecord, read_connection, transaction
 from charlotte.workspace import SiteLinks, Workspace, Written, touched_node_ids
 
 __all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSet", "ChangeSets", "Resolution"]
@@ -198,8 +199,9 @@ class ChangeSets:
     ) -> Written:
         """Apply the agent's ops to the open set's working copy, opening a set when none is.
 
-        With ``conn``, the write joins that open transaction (in a savepoint)
-        and commits with it, as ``Workspace.agent_apply`` does.
+        With ``conn``, the write joins that open transaction and commits with
+        it, as ``Workspace.agent_apply`` does (every refusal comes before the
+        first row is written).
 
         LinkPolicy before, AssetPolicy on the touched nodes after, as for a
         draft write; one transaction with the set's row locked, recording
@@ -214,7 +216,7 @@ class ChangeSets:
             site_origin=rules.site_origin,
             allowed_origins=rules.allowed_origins,
         )
-        with transaction(ws.engine) if conn is None else savepoint(conn) as conn:
+        with transaction(ws.engine) if conn is None else nullcontext(conn) as conn:
             session = self.workspace.session(conn, session_id, tenant)
             if not session.approve_on_save:
                 raise Refused("forbidden")

@@ -33,6 +33,7 @@ Written(revision=5, ops=[...], inverse=[...], node_ids=('hero',), seq=12)
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +56,6 @@ from charlotte.storage import (
     SessionStore,
     SharedDrafts,
     read_connection,
-    savepoint,
     transaction,
 )
 
@@ -188,8 +188,8 @@ class Workspace:
     ) -> Written:
         """Apply the agent's ops to the draft (LinkPolicy before, AssetPolicy after).
 
-        With ``conn``, the write joins that open transaction (in a savepoint:
-        a refused write is undone alone) and commits with it.
+        With ``conn``, the write joins that open transaction and commits with
+        it; a refusal leaves it as it was (see ``_write``).
         """
         rules = links or self.links
         LinkPolicy.assert_ops(
@@ -247,7 +247,11 @@ class Workspace:
         actor: str,
         conn: sa.Connection | None = None,
     ) -> Written:
-        with transaction(self.engine) if conn is None else savepoint(conn) as conn:
+        # Every refusal (Refused, PageSessionError) is raised before the first
+        # row is written, so a caller's transaction (``conn``) that goes on
+        # after one holds nothing of this write; a failure after the first
+        # write is a StorageError, which ends that transaction too.
+        with transaction(self.engine) if conn is None else nullcontext(conn) as conn:
             session = self.session(conn, session_id, tenant)
             doc, _revision = self._load_for_write(conn, session)
             page = self._page(session, doc)

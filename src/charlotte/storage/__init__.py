@@ -14,7 +14,7 @@ and UTC column types), ``errors`` (``StorageError``).
 
 from __future__ import annotations
 
-from charlotte.storage.engine import open_engine, read_connection, savepoint, transaction
+from charlotte.storage.engine import open_engine, read_connection, transaction
 from charlotte.storage.errors import StorageError
 from charlotte.storage.eventlog import DatabaseEventLog, EventLog
 from charlotte.storage.migrate import current_revision, head_revision, migrate
@@ -40,6 +40,5 @@ __all__ = [
     "migrate",
     "open_engine",
     "read_connection",
-    "savepoint",
     "transaction",
 ]

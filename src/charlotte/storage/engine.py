@@ -27,7 +27,7 @@ from sqlalchemy import event
 
 from charlotte.storage.errors import StorageError, translated
 
-__all__ = ["READ_ONLY", "SCHEMA", "engine_schema", "open_engine", "quoted_identifier", "read_connection", "savepoint", "transaction"]
+__all__ = ["READ_ONLY", "SCHEMA", "engine_schema", "open_engine", "quoted_identifier", "read_connection", "transaction"]
 
 #: Execution option that marks a connection as read-only (SQLite: deferred BEGIN).
 READ_ONLY: Final = "charlotte_read_only"
@@ -133,17 +133,6 @@ def transaction(engine: sa.Engine) -> Iterator[sa.Connection]:
     as ``StorageError``.
     """
     with translated(), engine.begin() as conn:
-        yield conn
-
-
-@contextmanager
-def savepoint(conn: sa.Connection) -> Iterator[sa.Connection]:
-    """A nested transaction (SAVEPOINT) in ``conn``'s: kept when the block ends, undone alone if it raises.
-
-    The enclosing transaction goes on either way; it commits or rolls back
-    as its owner decides.
-    """
-    with translated(), conn.begin_nested():
         yield conn
 
 

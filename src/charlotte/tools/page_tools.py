@@ -178,7 +178,7 @@ class PageTools:
         there instead of opening transactions of its own); with it, that
         transaction is a write transaction, and a ``cms_apply`` runs inside
         it: the check, the event and the write commit together, one commit
-        per write (a refused write is undone alone, in a savepoint). An
+        per write (a refused write writes nothing, the event stays). An
         exception ``before`` raises rolls the transaction back, cancels the
         call and propagates as is.
         """
