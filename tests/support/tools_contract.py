@@ -21,6 +21,7 @@ from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,
     SessionRecord,
+    read_connection,
     transaction,
 )
 from charlotte.tools import UNTRUSTED_NOTE, PageTools, ToolBinding, is_error
@@ -166,13 +167,28 @@ class ToolsContract:
             stale = tools.call("cms_apply", {"basedOn": 0, "ops": [section("more")]}, binding, before=called)
             assert self.error(stale, "stale_revision")["code"] == "stale_revision"
             assert stale["revision"] == 1 and len(commits) == 2
+            # Refused after the ops applied in memory (AssetPolicy), and before (LinkPolicy).
+            image = {"id": "img", "type": "image", "parent": "hero", "props": {"asset": "elsewhere", "alt": "Bread"}}
+            asset = tools.call(
+                "cms_apply", {"basedOn": 1, "ops": [{"t": "insert_node", "node": image}]}, binding, before=called
+            )
+            assert self.error(asset, "authored_asset")["code"] == "authored_asset"
+            linked = tools.call(
+                "cms_apply", {"basedOn": 1, "ops": [link("go", "hero", "https://evil.example/x")]}, binding,
+                before=called,
+            )
+            assert is_error(linked) and len(commits) == 4
         finally:
             sa.event.remove(engine, "commit", count)
-        # The refused write was undone alone: its call event stays, nothing else.
+        # A refused write wrote nothing: its call event stays, nothing else.
         assert [e.type for e in self.events(engine, session)] == [
-            EventTypes.TOOL_CALLED, EventTypes.PAGE_CHANGED, EventTypes.TOOL_CALLED,
+            EventTypes.TOOL_CALLED, EventTypes.PAGE_CHANGED, *[EventTypes.TOOL_CALLED] * 3,
         ]  # fmt: skip
-        assert set(self.draft(ws, session)[0]["nodes"]) == {"hero"}
+        doc, revision = self.draft(ws, session)
+        assert set(doc["nodes"]) == {"hero"} and revision == 1
+        with read_connection(engine) as conn:
+            history = DatabasePageRepository().ops_since(conn, session.tenant, session.page, 0)
+        assert [entry.revision for entry in history] == [1]
 
     def test_apply_accepts_arguments_as_json_text(
         self, tools: PageTools, ws: Workspace, session: SessionRecord, binding: ToolBinding
