@@ -217,7 +217,7 @@ class ChangeSets:
             allowed_origins=rules.allowed_origins,
         )
         with transaction(ws.engine) if conn is None else nullcontext(conn) as conn:
-            session = self.workspace.session(conn, session_id, tenant)
+            session = self.workspace.session(conn, session_id, tenant, lock=True)
             if not session.approve_on_save:
                 raise Refused("forbidden")
             open_set = self.open_set(conn, session, for_update=True)
@@ -255,7 +255,7 @@ class ChangeSets:
         ws = self.workspace
         rules = links or ws.links
         with transaction(ws.engine) as conn:
-            session = self.workspace.session(conn, session_id, tenant)
+            session = self.workspace.session(conn, session_id, tenant, lock=True)
             open_set = self.open_set(conn, session, for_update=True)
             if open_set is None:
                 raise Refused("no_open_change_set")
@@ -301,7 +301,7 @@ class ChangeSets:
         _check_user(user)
         ws = self.workspace
         with transaction(ws.engine) as conn:
-            session = self.workspace.session(conn, session_id, tenant)
+            session = self.workspace.session(conn, session_id, tenant, lock=True)
             open_set = self.open_set(conn, session, for_update=True)
             if open_set is None:
                 raise Refused("no_open_change_set")

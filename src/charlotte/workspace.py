@@ -222,7 +222,7 @@ class Workspace:
         document first; a refusal leaves everything as it was.
         """
         with transaction(self.engine) as conn:
-            session = self.session(conn, session_id, tenant)
+            session = self.session(conn, session_id, tenant, lock=True)
             doc, _revision = self.load_draft(conn, session, for_update=True)
             page = self._page(session, doc)
             self._asset_policy.assert_doc(page.doc)
@@ -252,7 +252,7 @@ class Workspace:
         # after one holds nothing of this write; a failure after the first
         # write is a StorageError, which ends that transaction too.
         with transaction(self.engine) if conn is None else nullcontext(conn) as conn:
-            session = self.session(conn, session_id, tenant)
+            session = self.session(conn, session_id, tenant, lock=True)
             doc, _revision = self._load_for_write(conn, session)
             page = self._page(session, doc)
             applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
@@ -340,9 +340,19 @@ class Workspace:
         seqs = self.events.append_many(conn, session.id, new, tenant=session.tenant)
         return seqs[0]
 
-    def session(self, conn: sa.Connection, session_id: str, tenant: str) -> SessionRecord:
-        """The stored session inside ``conn``; ``Refused("not_found")`` when missing or another tenant's."""
-        session = self.sessions.get(conn, session_id, tenant)
+    def session(
+        self, conn: sa.Connection, session_id: str, tenant: str, *, lock: bool = False
+    ) -> SessionRecord:
+        """The stored session inside ``conn``; ``Refused("not_found")`` when missing or another tenant's.
+
+        ``lock``: hold the session row until the transaction ends. Every write
+        takes it first, before the page or change-set rows, so writers meeting
+        on one session always lock in the same order (PostgreSQL would
+        otherwise find a deadlock between, say, a person's edit — page row,
+        then the session row for its event — and the agent's write, whose
+        ``tool.called`` already holds the session row).
+        """
+        session = (self.sessions.lock if lock else self.sessions.get)(conn, session_id, tenant)
         if session is None:
             raise Refused("not_found")
         return session

@@ -1,0 +1,78 @@
+"""Writers meeting on one session lock its rows in one order: the session row first (PostgreSQL).
+
+The agent's ``cms_apply`` runs inside the transaction that wrote its
+``tool.called`` (which holds the session row); a person's edit locks the page
+row and then needs the session row for its own event. Were the edit to take
+the page row first, the two would deadlock, and PostgreSQL would abort one of
+them. This test makes the edit start exactly while the agent's call holds the
+session row, and waits until PostgreSQL shows the edit blocked, before the
+agent goes on to its write.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import sqlalchemy as sa
+from tests.support.databases import new_session, unique
+from tests.support.tools_contract import section
+
+from charlotte.events import AGENT_ACTOR, EventTypes
+from charlotte.page.errors import CharlotteError
+from charlotte.storage import DatabaseEventLog
+from charlotte.tools import PageTools, ToolBinding, is_error
+from charlotte.workspace import Workspace
+
+pytestmark = pytest.mark.postgres
+
+
+def _blocked_backends(engine: sa.Engine) -> int:
+    with engine.connect() as conn:
+        query = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        return int(conn.exec_driver_sql(query).scalar_one())
+
+
+def _wait_until_blocked(engine: sa.Engine, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()
+    while _blocked_backends(engine) == 0:
+        assert time.monotonic() < deadline, "the person's edit never waited for a lock"
+        pause.wait(0.01)
+
+
+def test_a_persons_edit_during_the_agents_write_waits_instead_of_deadlocking(postgres_engine: sa.Engine) -> None:
+    engine = postgres_engine
+    session = new_session(engine, page=unique("home"))
+    ws = Workspace(engine)
+    tools = PageTools(ws)
+    binding = ToolBinding.for_session(session.id, session.tenant, session.page)
+    ws.human_edit(session.id, session.tenant, [section("hero")], based_on=0, user="ann")
+
+    person: dict[str, object] = {}
+
+    def edit() -> None:
+        retitle = [{"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"opacity": 0.5}}]
+        try:
+            ws.human_edit(session.id, session.tenant, retitle, based_on=1, user="ann")
+            person["result"] = "applied"
+        except CharlotteError as error:
+            person["result"] = error.code
+
+    editor = threading.Thread(target=edit)
+
+    def before(conn: sa.Connection) -> None:
+        # What the runner does: the call's tool.called, which locks the session row.
+        payload = {"name": "cms_apply", "call_id": "c1", "arguments": {}}
+        DatabaseEventLog().append(conn, session.id, EventTypes.TOOL_CALLED, payload, actor=AGENT_ACTOR)
+        editor.start()
+        _wait_until_blocked(engine)
+
+    result = tools.call("cms_apply", {"basedOn": 1, "ops": [section("more")]}, binding, before=before)
+    editor.join(timeout=30)
+    assert not editor.is_alive()
+    assert not is_error(result), result
+    assert result["revision"] == 2
+    # The edit waited for the agent's commit, then found its revision stale: no deadlock.
+    assert person == {"result": "stale_revision"}
