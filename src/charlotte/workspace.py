@@ -274,6 +274,10 @@ class Workspace:
         own = self._own_pages
         if own is not None:
             loaded = own.load_draft(conn, session.tenant, session.page, for_update=True, shared=True)
+            if loaded is None:
+                # A page's first write: give the row to lock (see ensure_draft).
+                own.ensure_draft(conn, session.tenant, session.page, empty_doc(session.page))
+                loaded = own.load_draft(conn, session.tenant, session.page, for_update=True, shared=True)
             if loaded is not None:
                 return loaded
         return self.load_draft(conn, session, for_update=True)

@@ -21,7 +21,7 @@ from tests.support.tools_contract import section
 
 from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.page.errors import CharlotteError
-from charlotte.storage import DatabaseEventLog
+from charlotte.storage import DatabaseEventLog, transaction
 from charlotte.tools import PageTools, ToolBinding, is_error
 from charlotte.workspace import Workspace
 
@@ -76,3 +76,33 @@ def test_a_persons_edit_during_the_agents_write_waits_instead_of_deadlocking(pos
     assert result["revision"] == 2
     # The edit waited for the agent's commit, then found its revision stale: no deadlock.
     assert person == {"result": "stale_revision"}
+
+
+def test_two_first_writes_to_one_page_end_in_a_stale_revision_not_a_storage_conflict(
+    postgres_engine: sa.Engine,
+) -> None:
+    engine = postgres_engine
+    page = unique("fresh")
+    first, second = new_session(engine, page=page), new_session(engine, page=page)  # two sessions, one page
+    ws = Workspace(engine)
+    other: dict[str, object] = {}
+
+    def edit() -> None:
+        try:
+            ws.human_edit(second.id, second.tenant, [section("theirs")], based_on=0, user="bob")
+            other["result"] = "applied"
+        except CharlotteError as error:
+            other["result"] = error.code
+
+    editor = threading.Thread(target=edit)
+    # The agent's first write to the never-written page, still uncommitted while the person's starts.
+    with transaction(engine) as conn:
+        written = ws.agent_apply(first.id, first.tenant, [section("ours")], based_on=0, conn=conn)
+        editor.start()
+        _wait_until_blocked(engine)
+    editor.join(timeout=30)
+    assert not editor.is_alive()
+    assert written.revision == 1
+    assert other == {"result": "stale_revision"}
+    doc, revision = ws.draft(first.id, first.tenant)
+    assert revision == 1 and set(doc["nodes"]) == {"ours"}

@@ -58,6 +58,17 @@ class PageRepositoryContract:
             assert repository.load_draft(conn, "tenant-a", unique("page")) is None
             assert repository.load_published(conn, "tenant-a", unique("page")) is None
 
+    def test_ensure_draft_inserts_only_where_no_row_is(self, engine: sa.Engine) -> None:
+        repository = DatabasePageRepository()
+        fresh, written = unique("page"), unique("page")
+        with transaction(engine) as conn:
+            repository.save_draft(conn, "tenant-a", written, _doc(written, seq=5))
+            repository.ensure_draft(conn, "tenant-a", fresh, empty_doc(fresh))
+            repository.ensure_draft(conn, "tenant-a", written, empty_doc(written))
+        with transaction(engine) as conn:
+            assert repository.load_draft(conn, "tenant-a", fresh) == (empty_doc(fresh), 0)
+            assert repository.load_draft(conn, "tenant-a", written) == (_doc(written, seq=5), 5)
+
     def test_draft_round_trip_keeps_the_document_and_its_revision(
         self, engine: sa.Engine, repository: PageRepository
     ) -> None:

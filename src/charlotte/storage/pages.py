@@ -267,6 +267,29 @@ class DatabasePageRepository:
                 raise StorageError("unsupported_database")
             conn.execute(statement, params)
 
+    def ensure_draft(self, conn: sa.Connection, tenant: str, page: str, doc: dict[str, Any]) -> None:
+        """Insert ``doc`` as the draft when (tenant, page) has no row yet; else leave the row alone.
+
+        A page never written has no row for a writer to lock, so two first
+        writes would both start from the empty page and the second would
+        break the op history's unique revisions. A writer inserts the row
+        first: a concurrent one waits on it, then reads what the first
+        committed (a stale revision, not a storage conflict). Rolled back
+        with the writer's transaction when its write fails.
+        """
+        values = {"tenant": tenant, "page": page, "draft": sa.type_coerce(_text(doc), sa.Text),
+                  "revision": _revision(doc), "updated_at": utc_now()}  # fmt: skip
+        dialect = conn.dialect.name
+        insert: Any
+        if dialect == "postgresql":
+            insert = postgresql.insert(pages)
+        elif dialect == "sqlite":
+            insert = sqlite.insert(pages)
+        else:
+            raise StorageError("unsupported_database")
+        with translated():
+            conn.execute(insert.values(**values).on_conflict_do_nothing(index_elements=[pages.c.tenant, pages.c.page]))
+
     def load_published(
         self, conn: sa.Connection, tenant: str, page: str
     ) -> tuple[dict[str, Any], int] | None:
