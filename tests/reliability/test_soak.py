@@ -163,4 +163,7 @@ def test_soak_twenty_sessions_through_celery_and_postgres(
     assert figures.worker_lost <= 1
     assert figures.turns_failed == figures.worker_lost, _worker_failures(tmp_path)
     assert figures.edits_raced > 0 and figures.stops > 0
+    # A raced edit either lands or finds its revision stale: anything else
+    # (a deadlock's busy, a storage conflict) is a bug in how writers meet.
+    assert figures.edits_refused == 0, figures.other_codes
     assert figures.turns_finished + figures.turns_stopped + figures.turns_failed == figures.turns_sent
