@@ -194,7 +194,7 @@ class PageTools:
             if session.tenant != binding.tenant or session.page != binding.page:
                 return failure("forbidden", None)
             if before is not None and name == "cms_apply":
-                found = session
+                found = session  # a name the closure keeps narrowed (not None)
                 return self._run(name, arguments, _Call(session, lambda: self._sets.view(conn, found), conn))
         return self._run(name, arguments, _Call(session, lambda: self._view(session)))
 
