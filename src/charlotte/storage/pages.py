@@ -104,6 +104,15 @@ def _revision(doc: dict[str, Any]) -> int:
     return seq
 
 
+def _insert(dialect: str) -> Any:
+    """The dialect's INSERT into the pages table (the one with ON CONFLICT)."""
+    if dialect == "postgresql":
+        return postgresql.insert(pages)
+    if dialect == "sqlite":
+        return sqlite.insert(pages)
+    raise StorageError("unsupported_database")
+
+
 def _upsert(dialect: str, values: dict[str, Any], update_names: Sequence[str]) -> Any:
     """INSERT ``values`` into the pages table, or UPDATE ``update_names`` of the row already there.
 
@@ -112,14 +121,7 @@ def _upsert(dialect: str, values: dict[str, Any], update_names: Sequence[str]) -
     takes its values from the row it failed to insert (``excluded``), so a
     document is serialised and sent once, not twice.
     """
-    insert: Any
-    if dialect == "postgresql":
-        insert = postgresql.insert(pages)
-    elif dialect == "sqlite":
-        insert = sqlite.insert(pages)
-    else:
-        raise StorageError("unsupported_database")
-    insert = insert.values(**values)
+    insert = _insert(dialect).values(**values)
     return insert.on_conflict_do_update(
         index_elements=[pages.c.tenant, pages.c.page],
         set_={name: insert.excluded[name] for name in update_names},
@@ -279,16 +281,9 @@ class DatabasePageRepository:
         """
         values = {"tenant": tenant, "page": page, "draft": sa.type_coerce(_text(doc), sa.Text),
                   "revision": _revision(doc), "updated_at": utc_now()}  # fmt: skip
-        dialect = conn.dialect.name
-        insert: Any
-        if dialect == "postgresql":
-            insert = postgresql.insert(pages)
-        elif dialect == "sqlite":
-            insert = sqlite.insert(pages)
-        else:
-            raise StorageError("unsupported_database")
+        insert = _insert(conn.dialect.name).values(**values)
         with translated():
-            conn.execute(insert.values(**values).on_conflict_do_nothing(index_elements=[pages.c.tenant, pages.c.page]))
+            conn.execute(insert.on_conflict_do_nothing(index_elements=[pages.c.tenant, pages.c.page]))
 
     def load_published(
         self, conn: sa.Connection, tenant: str, page: str
