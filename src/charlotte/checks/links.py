@@ -8,7 +8,7 @@ Every node is checked, shown or not: a hidden node can be moved into view.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import unquote
 
@@ -45,20 +45,6 @@ def page_ids(doc: object) -> set[str]:
         if isinstance(node, dict) and isinstance(node.get("id"), str):
             ids.add(node["id"])
     return ids
-
-
-def normalised_origins(
-    origins: Iterable[str], origin_of: Callable[[str], str | None]
-) -> frozenset[str]:
-    """Allowed origins as ``external_origin`` spells them (and as given)."""
-    out: set[str] = set()
-    for entry in origins:
-        if isinstance(entry, str):
-            out.add(entry)
-            origin = origin_of(entry)
-            if origin is not None:
-                out.add(origin)
-    return frozenset(out)
 
 
 def check_links(

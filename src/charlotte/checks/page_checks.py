@@ -19,10 +19,11 @@ from charlotte.checks.copytext import (
 )
 from charlotte.checks.facts import CODES, ERROR_KINDS, Evidence, message_for, unsupported
 from charlotte.checks.findings import CHECKS, CheckName, Claim, Finding
-from charlotte.checks.links import check_links, normalised_origins
+from charlotte.checks.links import check_links
 from charlotte.page import hrefs
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.assets import AssetPolicy
+from charlotte.policy.links import normalised_origins
 from charlotte.policy.refused import Refused
 
 #: Copy the facts check does not read: code samples hold version numbers, ports…
@@ -53,7 +54,7 @@ class PageChecks:
     ) -> None:
         self._site_origin = site_origin or ""
         self._evidence = Evidence(brief, facts, site_origin)
-        self._allowed = normalised_origins(allowed_origins or (), self.external_origin)
+        self._allowed = normalised_origins(allowed_origins or (), self._site_origin)
         # Without a library no asset can be shown: every image asset is unknown.
         self._assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
 

@@ -91,7 +91,9 @@ class LinkPolicy:
         relative links are never external. ``allowed_origins=None`` accepts
         every external origin (human writes: any *safe* link).
         """
-        allowed = None if allowed_origins is None else _normalised(allowed_origins, site_origin)
+        allowed = (
+            None if allowed_origins is None else normalised_origins(allowed_origins, site_origin)
+        )
         for at, op in enumerate(ops):
             for field, href in introduced_hrefs(op):
                 if not isinstance(href, str) or not is_safe_href(href):
@@ -105,8 +107,8 @@ class LinkPolicy:
                     )
 
 
-def _normalised(origins: Iterable[str], site_origin: str) -> frozenset[str]:
-    """The allowed origins as ``external_origin`` spells them (lower case, no default port)."""
+def normalised_origins(origins: Iterable[str], site_origin: str) -> frozenset[str]:
+    """Allowed origins as given and as ``external_origin`` spells them (lower case, no default port)."""
     out: set[str] = set()
     for entry in origins:
         if not isinstance(entry, str):
