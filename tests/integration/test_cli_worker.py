@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from tests.support.celery_harness import Worker, redis_url, wait_until
 
 from charlotte.contrib.celery import CeleryQueue, celery_app
 from charlotte.events import EventTypes
@@ -26,9 +26,7 @@ from charlotte.storage import migrate as run_migrations
 
 
 def _broker() -> str:
-    url = os.environ.get("CHARLOTTE_TEST_REDIS_URL", "").strip()
-    if not url:
-        pytest.skip("CHARLOTTE_TEST_REDIS_URL is not set: Celery/Redis tests skipped")
+    url = redis_url()
     base = url.rsplit("/", 1)[0] if url.count("/") > 2 else url
     return f"{base}/13"
 
@@ -41,11 +39,13 @@ def test_the_cli_worker_runs_a_queued_turn(tmp_path: Path) -> None:
     engine = open_engine(database)
     env = {k: v for k, v in os.environ.items() if not k.startswith("CHARLOTTE_")}
     env.update(CHARLOTTE_DATABASE_URL=database, CHARLOTTE_BROKER_URL=broker)
-    log = (tmp_path / "worker.log").open("w")
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "charlotte.cli", "worker", "--concurrency", "1"],
-        cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
+    log = tmp_path / "worker.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "charlotte.cli", "worker", "--concurrency", "1"],
+            cwd=tmp_path, env=env, stdout=sink, stderr=subprocess.STDOUT,
+        )
+    worker = Worker(process, log)
     try:
         with transaction(engine) as conn:
             session = SessionStore().create(
@@ -55,20 +55,12 @@ def test_the_cli_worker_runs_a_queued_turn(tmp_path: Path) -> None:
             )
         queue = CeleryQueue(celery_app(Settings(broker_url=broker)))
         Turns(engine, queue).send(session.id, "acme", "Build it", "ann")
-        deadline = time.monotonic() + 120
-        types: list[str] = []
-        while time.monotonic() < deadline and EventTypes.TURN_FINISHED not in types:
-            assert worker.poll() is None, (tmp_path / "worker.log").read_text()
-            types = [e.type for e in DatabaseEventLog().read(engine, session.id, 0, 1000)]
-            time.sleep(0.2)
-        assert EventTypes.TURN_FINISHED in types, types
-        assert EventTypes.PAGE_CHANGED in types
+
+        def types() -> list[str]:
+            return [e.type for e in DatabaseEventLog().read(engine, session.id, 0, 1000)]
+
+        wait_until(lambda: EventTypes.TURN_FINISHED in types(), 120, "the turn to finish", worker)
+        assert EventTypes.PAGE_CHANGED in types()
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait(timeout=10)
-        log.close()
+        worker.end()
         engine.dispose()

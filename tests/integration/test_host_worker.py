@@ -12,10 +12,6 @@ Every wait polls with a deadline; the worker is always ended.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import threading
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,6 +19,15 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
+from tests.support.celery_harness import (
+    TURN,
+    WORKER_START,
+    Broker,
+    Database,
+    Worker,
+    wait_until,
+    worker,
+)
 from tests.support.celery_worker import (
     HOST_MODE,
     HOST_REFUSAL,
@@ -39,36 +44,19 @@ from charlotte.runtime import InlineQueue, Turns
 from charlotte.runtime.modes import BUILDER_MODE
 from charlotte.settings import Settings
 
-REDIS_ENV: Final = "CHARLOTTE_TEST_REDIS_URL"
-ROOT: Final = Path(__file__).resolve().parents[2]
-WORKER_START: Final = 90.0  # a cold worker imports Celery and the model runtime
-TURN: Final = 60.0
 # The worker beats every 0.5 s; 2.5 s without a beat means it is gone.
 HEARTBEAT: Final = 0.5
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 
-def _redis_url() -> str:
-    url = os.environ.get(REDIS_ENV, "").strip()
-    if not url:
-        pytest.skip(f"{REDIS_ENV} is not set: Celery/Redis tests skipped")
-    return url
-
-
 @dataclass(frozen=True)
 class Deployment:
-    """The settings both processes share, this run's queue and key prefix, and the web side."""
+    """The settings both processes share, the web side, and the worker process."""
 
     settings: Settings
-    queue: str
-    prefix: str
     web: Charlotte
-    worker: subprocess.Popen[bytes]
-    log: Path
-
-    def output(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")[-4000:]
+    worker: Worker
 
 
 def _settings(redis: str, database_url: str, schema: str | None) -> Settings:
@@ -85,73 +73,28 @@ def _settings(redis: str, database_url: str, schema: str | None) -> Settings:
 
 @pytest.fixture(scope="module")
 def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
-    redis = _redis_url()
+    broker = Broker.fresh()
     tmp = tmp_path_factory.mktemp("host-worker")
     postgres = os.environ.get(POSTGRES_ENV, "").strip()
     if postgres:
         with named_postgres_schema(postgres, "charlotte_host") as (schema, _engine):
-            yield from _deploy(tmp, _settings(redis, postgres, schema))
+            yield from _deploy(tmp, broker, _settings(broker.url, postgres, schema))
     else:
-        yield from _deploy(tmp, _settings(redis, f"sqlite:///{tmp / 'charlotte.db'}", None))
+        yield from _deploy(tmp, broker, _settings(broker.url, f"sqlite:///{tmp / 'charlotte.db'}", None))
 
 
-def _deploy(tmp: Path, settings: Settings) -> Iterator[Deployment]:
-    tag = uuid.uuid4().hex[:10]
-    queue, prefix = f"charlotte-host-{tag}", f"charlotte-host-{tag}:"
+def _deploy(tmp: Path, broker: Broker, settings: Settings) -> Iterator[Deployment]:
     web = host_charlotte(settings)
     try:
         web.migrate()
         assert isinstance(web.queue, CeleryQueue)
-        isolate(web.queue.app, queue, prefix)
-        log = tmp / "worker.log"
-        command = [
-            sys.executable, "-m", "tests.support.celery_worker", "--mode=host",
-            f"--database-url={settings.database_url}", f"--broker-url={settings.broker_url}",
-            f"--queue={queue}", f"--key-prefix={prefix}", f"--heartbeat-seconds={HEARTBEAT}",
-        ]
-        if settings.database_schema is not None:
-            command.append(f"--schema={settings.database_schema}")
-        with log.open("wb") as sink:
-            worker = subprocess.Popen(
-                command, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
-            )
-        try:
-            yield Deployment(settings, queue, prefix, web, worker, log)
-        finally:
-            worker.terminate()
-            try:
-                worker.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                worker.kill()
-                worker.wait(timeout=15)
-            _clear(settings.broker_url or "", prefix)
+        isolate(web.queue.app, broker.queue, broker.prefix)
+        database = Database(settings.database_url, settings.database_schema, web.engine)
+        with worker(tmp, database, broker, "host", heartbeat_seconds=str(HEARTBEAT)) as running:
+            yield Deployment(settings, web, running)
     finally:
+        broker.clear()
         web.close()
-
-
-def _clear(url: str, prefix: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(url)
-    try:
-        for key in client.scan_iter(match=f"{prefix}*"):
-            client.delete(key)
-    finally:
-        client.close()
-
-
-def _wait(check: Callable[[], Any], timeout: float, what: str, d: Deployment) -> Any:
-    deadline = time.monotonic() + timeout
-    pause = threading.Event()
-    while True:
-        found = check()
-        if found:
-            return found
-        if d.worker.poll() is not None:
-            pytest.fail(f"worker exited ({d.worker.returncode}) before {what}:\n{d.output()}")
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout}s waiting for {what}:\n{d.output()}")
-        pause.wait(0.05)
 
 
 def _open(d: Deployment, *, mode: str = HOST_MODE) -> CharlotteSession:
@@ -185,7 +128,7 @@ def test_the_worker_runs_a_turn_in_the_hosts_mode(deployment: Deployment) -> Non
 
     turn = handle.send("Build the bakery landing page")
 
-    status = _wait(_turn_end(deployment, turn["id"]), WORKER_START + TURN, "the turn to end", deployment)
+    status = wait_until(_turn_end(deployment, turn["id"]), WORKER_START + TURN, "the turn to end", deployment.worker)
     log = _events_of_turn(handle, turn["id"])
     types = [t for t, _ in log]
     # A worker without the host's mode registry fails this turn not_found.
@@ -201,7 +144,7 @@ def test_the_hosts_caps_refuse_an_over_budget_turn_on_the_worker(deployment: Dep
 
     turn = handle.send(f"Add a gallery, we are {OVER_BUDGET}")
 
-    status = _wait(_turn_end(deployment, turn["id"]), WORKER_START + TURN, "the turn to end", deployment)
+    status = wait_until(_turn_end(deployment, turn["id"]), WORKER_START + TURN, "the turn to end", deployment.worker)
     log = _events_of_turn(handle, turn["id"])
     assert (status, log[-1]) == ("failed", ("run.failed", {"code": HOST_REFUSAL})), log
     # Refused before any model call: no run, no write.
@@ -209,7 +152,7 @@ def test_the_hosts_caps_refuse_an_over_budget_turn_on_the_worker(deployment: Dep
     assert handle.draft()["revision"] == 0
     # The session takes the next turn.
     again = handle.send("Build the bakery landing page")
-    assert _wait(_turn_end(deployment, again["id"]), TURN, "the next turn", deployment) == "finished"
+    assert wait_until(_turn_end(deployment, again["id"]), TURN, "the next turn", deployment.worker) == "finished"
     assert _events_of_turn(handle, again["id"])[-1][0] == "turn.finished"
 
 
@@ -223,7 +166,7 @@ def test_the_workers_sweeper_fails_a_turn_whose_heartbeat_went_stale(deployment:
     queued = turns.send(handle.id, handle.tenant, "Build it", "ann")
     assert turns.claim(queued.id) is not None
 
-    _wait(_turn_end(deployment, queued.id), WORKER_START + TURN, "the sweep", deployment)
+    wait_until(_turn_end(deployment, queued.id), WORKER_START + TURN, "the sweep", deployment.worker)
 
     lost = turns.get(queued.id)
     assert lost is not None and (lost.status, lost.error_code) == ("failed", "worker_lost")

@@ -22,16 +22,17 @@ from pathlib import Path
 from typing import Final
 
 import pytest
-from tests.integration.test_celery_queue import (
+from tests.support.celery_harness import (
     REDIS_ENV,
     Broker,
     Database,
     Worker,
     open_session,
+    wait_until,
     worker,
 )
 from tests.support.databases import POSTGRES_ENV, named_postgres_schema
-from tests.support.soak import Figures, SoakDriver, active_turns, check_session, poll, running_count
+from tests.support.soak import Figures, SoakDriver, active_turns, check_session, running_count
 
 from charlotte.runtime import Sweeper, Turns
 from charlotte.storage import create_tables
@@ -132,11 +133,11 @@ def test_soak_twenty_sessions_through_celery_and_postgres(
             assert driver.failures == []
 
             # No turn stuck: everything queued or running ends (the sweeper included).
-            poll(lambda: not active_turns(database.engine, session_ids), TURN_DEADLINE, "no active turn")
+            wait_until(lambda: not active_turns(database.engine, session_ids), TURN_DEADLINE, "no active turn")
 
             # Every session is usable: a new turn runs to its end.
             fresh = [turns.send(s.id, s.tenant, "One more pass", "ann") for s in sessions]
-            poll(
+            wait_until(
                 lambda: all(not (t := turns.get(f.id)) or not t.active for f in fresh),
                 TURN_DEADLINE, "the fresh turns to end",
             )

@@ -14,7 +14,6 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -256,19 +255,6 @@ def check_session(engine: sa.Engine, session: SessionRecord) -> tuple[list[str],
     if without_seq(replayed) != without_seq(doc):
         problems.append("draft differs from its replayed op history")
     return problems, len(log), len(history)
-
-
-def poll(check: Callable[[], Any], timeout: float, what: str) -> Any:
-    """Poll ``check`` until it returns something truthy; AssertionError after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    pause = threading.Event()
-    while True:
-        found = check()
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        pause.wait(0.05)
 
 
 def show(request: Any, *lines: str) -> None:

@@ -1,0 +1,181 @@
+"""Real Celery workers for the tests: a Redis broker of a test run's own, worker processes, waits.
+
+Shared by ``tests/integration/test_celery_queue.py``, ``test_host_worker.py``
+and the soak. Needs ``CHARLOTTE_TEST_REDIS_URL`` (``redis_url`` skips the
+calling test with the reason otherwise). A ``Broker`` has a queue name and
+Redis key prefix no other run uses; ``worker`` starts a
+``tests.support.celery_worker`` process and always ends it; ``wait_until``
+polls with a deadline and fails with the worker's output.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, TypeVar
+
+import pytest
+import sqlalchemy as sa
+from tests.support.databases import unshared_session
+
+from charlotte.contrib.celery import CeleryQueue, celery_app
+from charlotte.runtime.guide import build_guide
+from charlotte.settings import Settings
+from charlotte.storage import SessionRecord
+
+REDIS_ENV: Final = "CHARLOTTE_TEST_REDIS_URL"
+ROOT: Final = Path(__file__).resolve().parents[2]
+WORKER_START: Final = 90.0  # a cold worker imports Celery and the model runtime
+TURN: Final = 60.0
+T = TypeVar("T")
+
+
+def redis_url() -> str:
+    """The test Redis URL, or skip the calling test with the reason."""
+    url = os.environ.get(REDIS_ENV, "").strip()
+    if not url:
+        pytest.skip(f"{REDIS_ENV} is not set: Celery/Redis tests skipped")
+    return url
+
+
+@dataclass(frozen=True)
+class Database:
+    """What both processes open: a URL, an optional PostgreSQL schema, and our engine."""
+
+    url: str
+    schema: str | None
+    engine: sa.Engine
+
+
+
+@dataclass(frozen=True)
+class Broker:
+    """A Redis URL, plus a key prefix and queue name no other run uses."""
+
+    url: str
+    prefix: str
+    queue: str
+
+    @classmethod
+    def fresh(cls) -> Broker:
+        tag = uuid.uuid4().hex[:10]
+        return cls(redis_url(), f"charlotte-test-{tag}:", f"charlotte-test-{tag}")
+
+    def queue_for_turns(self) -> CeleryQueue:
+        app = celery_app(
+            Settings(broker_url=self.url),
+            queue=self.queue,
+            transport_options={"global_keyprefix": self.prefix},
+        )
+        return CeleryQueue(app)
+
+    def clear(self) -> None:
+        import redis
+
+        client = redis.Redis.from_url(self.url)
+        try:
+            for key in client.scan_iter(match=f"{self.prefix}*"):
+                client.delete(key)
+        finally:
+            client.close()
+
+
+class Worker:
+    """One ``tests.support.celery_worker`` process; its output goes to a file."""
+
+    def __init__(self, process: subprocess.Popen[bytes], log: Path) -> None:
+        self.process = process
+        self.log = log
+
+    def output(self) -> str:
+        text = self.log.read_text(encoding="utf-8", errors="replace")
+        return text[-4000:]
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup, no ack, no last heartbeat."""
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def end(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=15)
+
+
+@contextmanager
+def worker(
+    tmp: Path, database: Database, broker: Broker, mode: str, **extra: str
+) -> Iterator[Worker]:
+    log = tmp / f"worker-{uuid.uuid4().hex[:8]}.log"
+    command = [
+        sys.executable,
+        "-m",
+        "tests.support.celery_worker",
+        f"--database-url={database.url}",
+        f"--broker-url={broker.url}",
+        f"--queue={broker.queue}",
+        f"--key-prefix={broker.prefix}",
+        f"--mode={mode}",
+        *(f"--{name.replace('_', '-')}={value}" for name, value in extra.items()),
+    ]
+    if database.schema is not None:
+        command.append(f"--schema={database.schema}")
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+        )
+    running = Worker(process, log)
+    try:
+        yield running
+    finally:
+        running.end()
+
+
+def wait_until(
+    check: Callable[[], T | None],
+    timeout: float,
+    what: str,
+    w: Worker | None = None,
+    *,
+    dead: bool = False,
+) -> T:
+    """Poll ``check`` until it returns something truthy; fail with the worker's output.
+
+    With a worker ``w``: one that exits first fails the wait at once, unless
+    it is ``dead`` on purpose.
+    """
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()
+    while True:
+        found = check()
+        if found:
+            return found
+        if w is not None and not dead and w.process.poll() is not None:
+            pytest.fail(f"worker exited ({w.process.returncode}) before {what}:\n{w.output()}")
+        if time.monotonic() > deadline:
+            shown = "" if w is None else f":\n{w.output()}"
+            pytest.fail(f"timed out after {timeout}s waiting for {what}{shown}")
+        pause.wait(0.05)
+
+
+def open_session(engine: sa.Engine, *, brief: str = "A landing page for Rosa's Bakery") -> SessionRecord:
+    return unshared_session(
+        engine,
+        created_by="ann",
+        brief=brief,
+        facts={"name": "Rosa's Bakery", "phone": "+1 555 0100"},
+        guide_hash=build_guide("").hash,
+    )
