@@ -15,7 +15,7 @@ from urllib.parse import unquote
 from charlotte.checks.copytext import props_of
 from charlotte.checks.findings import Finding
 from charlotte.page.model import node_map
-from charlotte.policy.links import ACTION_URL_FIELDS
+from charlotte.policy.links import action_urls
 from charlotte.policy.refused import Refused
 
 _QUOTE_LIMIT = 60
@@ -29,11 +29,8 @@ def hrefs_of(node: dict[str, Any]) -> Iterator[object]:
     actions = node.get("actions")
     if isinstance(actions, list):
         for action in actions:
-            handler = action.get("do") if isinstance(action, dict) else None
-            if isinstance(handler, dict):
-                for name in ACTION_URL_FIELDS:
-                    if handler.get(name) is not None:
-                        yield handler[name]
+            for _field, url in action_urls(action, "action"):
+                yield url
 
 
 def page_ids(doc: object) -> set[str]:

@@ -45,16 +45,17 @@ def introduced_hrefs(op: object) -> Iterator[tuple[str, object]]:
         actions = node.get("actions")
         if isinstance(actions, list):
             for i, action in enumerate(actions):
-                yield from _action_urls(action, f"node.actions[{i}]")
+                yield from action_urls(action, f"node.actions[{i}]")
     elif kind == "set_node_props":
         patch = op.get("patch")
         if isinstance(patch, dict) and patch.get("href") is not None:
             yield "patch.href", patch["href"]
     elif kind == "set_action":
-        yield from _action_urls(op.get("action"), "action")
+        yield from action_urls(op.get("action"), "action")
 
 
-def _action_urls(action: object, path: str) -> Iterator[tuple[str, object]]:
+def action_urls(action: object, path: str) -> Iterator[tuple[str, object]]:
+    """(field path under ``path``, value) for every URL an action's handler holds (``None`` skipped)."""
     if not isinstance(action, dict):
         return
     handler = action.get("do")
