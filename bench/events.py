@@ -14,14 +14,12 @@ import os
 import tempfile
 import threading
 import time
-import uuid
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from tests.support.databases import named_postgres_schema
 
 from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.storage import (
@@ -75,29 +73,11 @@ def bench_sqlite(appends: int = SQLITE_APPENDS) -> tuple[float, bool]:
             engine.dispose()
 
 
-@contextmanager
-def _postgres_schema(url: str) -> Iterator[sa.Engine]:
-    name = f"charlotte_bench_{uuid.uuid4().hex[:12]}"
-    admin = open_engine(url)
-    try:
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'CREATE SCHEMA "{name}"')
-        engine = open_engine(url, schema=name, pool_size=PG_WRITERS)
-        try:
-            yield engine
-        finally:
-            engine.dispose()
-            with admin.begin() as conn:
-                conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
-    finally:
-        admin.dispose()
-
-
 def bench_postgres(
     url: str, writers: int = PG_WRITERS, per_writer: int = PG_APPENDS_PER_WRITER
 ) -> tuple[float, bool]:
     """events/s for ``writers`` threads appending to one session, and gap-freeness."""
-    with _postgres_schema(url) as engine:
+    with named_postgres_schema(url, "charlotte_bench", pool_size=PG_WRITERS) as (_schema, engine):
         create_tables(engine)
         session_id = _session(engine)
         log = DatabaseEventLog()
