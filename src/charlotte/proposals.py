@@ -68,7 +68,7 @@ from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.errors import PageSessionError
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
-from charlotte.policy import AssetPolicy, LinkPolicy, Refused
+from charlotte.policy import AssetPolicy, Refused
 from charlotte.proposal_diff import ChangeSetDiff, diff_docs
 from charlotte.proposal_rows import NOTICE_MESSAGES, ChangeSet
 from charlotte.storage import SessionRecord, read_connection, transaction
@@ -210,12 +210,7 @@ class ChangeSets:
         ``approve_on_save``: its agent writes go to the draft.
         """
         ws = self.workspace
-        rules = links or ws.links
-        LinkPolicy.assert_ops(
-            list(ops) if isinstance(ops, list | tuple) else [],
-            site_origin=rules.site_origin,
-            allowed_origins=rules.allowed_origins,
-        )
+        ws.assert_agent_links(ops, links)
         with transaction(ws.engine) if conn is None else nullcontext(conn) as conn:
             session = self.workspace.session(conn, session_id, tenant, lock=True)
             if not session.approve_on_save:
@@ -344,9 +339,7 @@ class ChangeSets:
     def _replay(self, page: PageSession, ops: list[dict[str, Any]], rules: SiteLinks) -> Applied:
         """Apply ``ops`` to ``page`` in chunks; raise ``_Conflict`` at the first that fails."""
         try:
-            LinkPolicy.assert_ops(
-                ops, site_origin=rules.site_origin, allowed_origins=rules.allowed_origins
-            )
+            self.workspace.assert_agent_links(ops, rules)
         except Refused as e:
             raise _Conflict(e.code, e.at or 0) from None
         replayed: list[dict[str, Any]] = []

@@ -191,11 +191,20 @@ class Workspace:
         With ``conn``, the write joins that open transaction and commits with
         it; a refusal leaves it as it was (see ``_write``).
         """
+        self.assert_agent_links(ops, links)
+        return self._write(session_id, tenant, ops, based_on=based_on, actor=AGENT_ACTOR, conn=conn)
+
+    def assert_agent_links(self, ops: object, links: SiteLinks | None = None) -> None:
+        """LinkPolicy on the agent's ops: safe links, external ones only to allowed origins.
+
+        ``links`` (default: the workspace's) gives the site and the allowed
+        origins. Every agent write checks its ops here before anything is
+        written: ``agent_apply``, a change set's write, and its replay at approval.
+        """
         rules = links or self.links
         LinkPolicy.assert_ops(
             _link_view(ops), site_origin=rules.site_origin, allowed_origins=rules.allowed_origins
         )
-        return self._write(session_id, tenant, ops, based_on=based_on, actor=AGENT_ACTOR, conn=conn)
 
     def human_edit(
         self,
