@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -105,6 +106,14 @@ def test_approval_reaches_the_agent_once_on_its_next_get(
     }
 
 
+def _nothing_before(_conn: sa.Connection) -> None:
+    pass
+
+
+# With a `before` hook (the runner's calls) a cms_apply runs inside the call's
+# own write transaction, notices included (taken in it, not in a second write
+# transaction that would wait for the first).
+@pytest.mark.parametrize("before", [None, _nothing_before], ids=["own_transaction", "runners_transaction"])
 def test_a_conflict_reaches_the_agent_once_even_on_a_failed_apply(
     tools: PageTools,
     ws: Workspace,
@@ -112,21 +121,24 @@ def test_a_conflict_reaches_the_agent_once_even_on_a_failed_apply(
     session: SessionRecord,
     binding: ToolBinding,
     sqlite_engine: sa.Engine,
+    before: Callable[[sa.Connection], None] | None,
 ) -> None:
-    tools.call("cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding)
+    tools.call("cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding, before=before)
     ws.human_edit(
         session.id, session.tenant, [{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
     )
     assert sets.approve(session.id, session.tenant, "ann").status == "conflicted"
     # The agent still believes in revision 3; the draft is at 3 too, but without "title".
-    failed = tools.call("cms_apply", {"basedOn": 3, "ops": [_props("title", "Spelt")]}, binding)
+    failed = tools.call("cms_apply", {"basedOn": 3, "ops": [_props("title", "Spelt")]}, binding, before=before)
     assert is_error(failed) and failed["error"]["code"] == "node_not_found"
     assert [(n["status"], n["code"], n["at"]) for n in failed["notices"]] == [
         ("conflicted", "node_not_found", 0)
     ]
-    assert tools.call("cms_get", {}, binding)["notices"] == []
     types = [e.type for e in DatabaseEventLog().read(sqlite_engine, session.id)]
     assert types[-1] == EventTypes.PROPOSAL_CONFLICTED
+    again = tools.call("cms_apply", {"basedOn": 3, "ops": [section("more")]}, binding, before=before)
+    assert again == {"revision": 4, "applied": 1, "notices": []}
+    assert tools.call("cms_get", {}, binding, before=before)["notices"] == []
 
 
 def test_sessions_without_approve_on_save_write_the_draft(
@@ -138,30 +150,3 @@ def test_sessions_without_approve_on_save_write_the_draft(
     assert ws.draft(record.id, record.tenant)[1] == 1
     assert sets.current(record.id, record.tenant) is None
     assert tools.call("cms_get", {}, plain)["notices"] == []
-
-
-def test_inside_the_runners_transaction_a_conflict_still_reaches_the_agent_once(
-    tools: PageTools,
-    ws: Workspace,
-    sets: ChangeSets,
-    session: SessionRecord,
-    binding: ToolBinding,
-    sqlite_engine: sa.Engine,
-) -> None:
-    # The runner's calls pass a `before` hook: a cms_apply then runs inside the
-    # call's own write transaction, notices included (taken in it, not in a
-    # second write transaction that would wait for the first).
-    def before(_conn: sa.Connection) -> None:
-        pass
-
-    tools.call("cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding, before=before)
-    ws.human_edit(
-        session.id, session.tenant, [{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
-    )
-    assert sets.approve(session.id, session.tenant, "ann").status == "conflicted"
-    failed = tools.call("cms_apply", {"basedOn": 3, "ops": [_props("title", "Spelt")]}, binding, before=before)
-    assert is_error(failed) and failed["error"]["code"] == "node_not_found"
-    assert [(n["status"], n["code"]) for n in failed["notices"]] == [("conflicted", "node_not_found")]
-    again = tools.call("cms_apply", {"basedOn": 3, "ops": [section("more")]}, binding, before=before)
-    assert again == {"revision": 4, "applied": 1, "notices": []}
-    assert tools.call("cms_get", {}, binding, before=before)["notices"] == []
