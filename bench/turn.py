@@ -32,6 +32,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from pydantic_ai import Agent, RunContext, Tool
+from tests.support.runner_harness import apply_step, based_on_last
 
 from charlotte.runtime.guide import build_guide
 from charlotte.runtime.modes import ModeRegistry
@@ -51,21 +52,13 @@ WARMUP = 2
 TENANT = "bench"
 
 
-def _based_on_last(results: list[Any]) -> int:
-    for result in reversed(results):
-        if isinstance(result, dict) and isinstance(result.get("revision"), int):
-            revision: int = result["revision"]
-            return revision
-    return 0
-
-
 def _apply(n: int) -> Callable[[list[Any]], dict[str, Any]]:
     ops = [
         {"t": "insert_node", "node": {"id": f"s{n}", "type": "section", "parent": None}},
         {"t": "insert_node", "node": {"id": f"h{n}", "type": "heading", "parent": f"s{n}",
                                       "props": {"content": f"Section {n}", "level": 2}}},
     ]  # fmt: skip
-    return lambda results: {"basedOn": _based_on_last(results), "ops": ops}
+    return apply_step(ops)
 
 
 def script() -> list[Step]:
@@ -119,7 +112,7 @@ class _Charlotte:
         self.runner.turns.send(session.id, session.tenant, "Build it", "bench")
         elapsed = time.perf_counter() - started
         results = self.models[-1].tool_results
-        if len(results) != TOOL_CALLS or _based_on_last(results) != 2 * APPLIES:
+        if len(results) != TOOL_CALLS or based_on_last(results) != 2 * APPLIES:
             raise RuntimeError("the benchmark turn did not make its 20 tool calls")
         return elapsed
 
