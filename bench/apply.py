@@ -92,9 +92,6 @@ class _Charlotte:
         self.revision = result["revision"]
         return elapsed * 1000
 
-    def close(self) -> None:
-        pass
-
 
 class _Floor:
     """The bare-SQL transaction writing what a ``size``-op apply writes, one per ``step``."""
@@ -158,7 +155,6 @@ def measure(path: Path, engine: sa.Engine, size: int, repeats: int) -> tuple[lis
                 bare.append(b)
         return mine, bare
     finally:
-        ours.close()
         floor.close()
 
 
