@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from charlotte.checks.findings import Finding
+from charlotte.checks.findings import Finding, quote
 from charlotte.page.model import node_map
 from charlotte.page.render import LEAF_TYPES
 from charlotte.page.tree import children_index, children_of
@@ -122,8 +122,7 @@ def copy_of(doc: object) -> list[tuple[str, str]]:
 
 
 def _quote(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _QUOTE_LIMIT else text[: _QUOTE_LIMIT - 1] + "…"
+    return quote(text, _QUOTE_LIMIT)
 
 
 def _placeholders(node_id: str, words: str, kind: str) -> list[Finding]:

@@ -29,6 +29,7 @@ from decimal import Decimal
 from charlotte.checks.amounts import currencies_match
 from charlotte.checks.claims import Amount, Found, Reading, read
 from charlotte.checks.contacts import Phone, WebAddress, parse_web_address
+from charlotte.checks.findings import quote
 from charlotte.checks.hours import Hours, endpoints
 
 #: Kinds whose unsupported claims are errors (they send customers somewhere wrong).
@@ -63,10 +64,8 @@ QUOTE_LIMIT = 80
 
 def message_for(found: Found) -> str:
     """The finding sentence for an unsupported claim, quoting its words."""
-    quote = " ".join(found.text.split())
-    if len(quote) > QUOTE_LIMIT:
-        quote = quote[: QUOTE_LIMIT - 1] + "…"
-    return f'The {_LABELS[found.kind]} "{quote}" is not in the brief or the facts.'
+    words = quote(found.text, QUOTE_LIMIT)
+    return f'The {_LABELS[found.kind]} "{words}" is not in the brief or the facts.'
 
 
 def _squash(text: str) -> str:

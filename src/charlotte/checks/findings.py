@@ -12,6 +12,12 @@ Severity = Literal["error", "warning"]
 CHECKS: tuple[CheckName, ...] = ("facts", "copy", "links", "assets")
 
 
+def quote(text: str, limit: int) -> str:
+    """Page words for a finding's message: on one line, cut to ``limit`` characters with "…"."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 @dataclass(frozen=True, slots=True)
 class Claim:
     """A factual claim read from the page's copy.
