@@ -30,7 +30,6 @@ import logging
 import re
 import uuid
 from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
@@ -78,41 +77,22 @@ def create_app(
 ) -> Starlette:
     """The Starlette app serving ``charlotte``'s API and live stream.
 
-    ``notifier`` defaults to the charlotte's own (``charlotte.notifier``) when
-    it has one, else one made for this app and closed when the app shuts down.
+    ``notifier`` defaults to the charlotte's own (``charlotte.notifier``),
+    which ``charlotte.close()`` closes.
     """
     if type(max_body) is not int or max_body < 1:
         raise ValueError("max_body must be a positive integer")
     if not heartbeat_seconds > 0:
         raise ValueError("heartbeat_seconds must be > 0")
-    owned = False
     if notifier is None:
-        shared = getattr(charlotte, "notifier", None)
-        if isinstance(shared, Notifier):
-            notifier = shared
-        else:
-            notifier = Notifier(charlotte.engine)
-            owned = True
+        notifier = charlotte.notifier
     adapter = _Adapter(charlotte, Api(charlotte, max_body=max_body), notifier, heartbeat_seconds)
-    made = notifier
-
-    @asynccontextmanager
-    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        try:
-            yield
-        finally:
-            # Ends every open stream, so a server's graceful shutdown completes.
-            if owned:
-                made.close()
-
     page_routes = [
         Route(f"/{name}" if name != "index.html" else "/", endpoint=_web_asset(name), methods=["GET"])
         for name in _WEB_ASSETS
     ]
     page_routes.append(Route("/page-base.css", endpoint=_page_base_css, methods=["GET"]))
-    return Starlette(
-        routes=[*page_routes, Route("/{path:path}", endpoint=adapter)], lifespan=lifespan
-    )
+    return Starlette(routes=[*page_routes, Route("/{path:path}", endpoint=adapter)])
 
 
 #: The builder page's files (shipped in ``charlotte/web``) and their types. A
