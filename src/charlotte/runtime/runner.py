@@ -302,14 +302,13 @@ class TurnRunner:
             )
             agent = self._agent(mode.prompt)
             model = self.model_factory()
+            deps = _TurnDeps(binding, turn.id, state, recorder)
             usage = RunUsage()
             prompt = turn.message
             history: list[ModelMessage] | None = None
             for run in range(1, 2 + self.settings.max_continuations):
                 recorder.run_started(run, turn.id)
-                reason = await self._one_run(
-                    agent, model, prompt, history, _TurnDeps(binding, turn.id, state, recorder), limits, usage, recorder
-                )
+                reason = await self._one_run(agent, model, prompt, history, deps, limits, usage)
                 if state.stop_seen:
                     recorder.settle()
                     self.turns.stopped(turn.id)
@@ -349,10 +348,9 @@ class TurnRunner:
         deps: _TurnDeps,
         limits: UsageLimits,
         usage: RunUsage,
-        recorder: StreamRecorder,
     ) -> str | None:
         """One model run; returns its finish reason (``length`` when cut off)."""
-        state, turn_id = deps.state, deps.turn_id
+        state, turn_id, recorder = deps.state, deps.turn_id, deps.recorder
         async with agent.run_stream_events(
             prompt,
             model=model,
