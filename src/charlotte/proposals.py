@@ -72,7 +72,7 @@ from charlotte.policy import AssetPolicy, Refused
 from charlotte.proposal_diff import ChangeSetDiff, diff_docs
 from charlotte.proposal_rows import NOTICE_MESSAGES, ChangeSet
 from charlotte.storage import SessionRecord, read_connection, transaction
-from charlotte.workspace import SiteLinks, Workspace, Written, touched_node_ids
+from charlotte.workspace import SiteLinks, Workspace, Written, check_person, touched_node_ids
 
 __all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSet", "ChangeSets", "Resolution"]
 
@@ -246,7 +246,7 @@ class ChangeSets:
         not an error: the draft stays exactly as it was and the set records
         the code and the index of the op that failed.
         """
-        _check_user(user)
+        check_person(user)
         ws = self.workspace
         rules = links or ws.links
         with transaction(ws.engine) as conn:
@@ -293,7 +293,7 @@ class ChangeSets:
 
     def reject(self, session_id: str, tenant: str, user: str) -> Resolution:
         """Discard the open set (``rejected``); the draft is untouched."""
-        _check_user(user)
+        check_person(user)
         ws = self.workspace
         with transaction(ws.engine) as conn:
             session = self.workspace.session(conn, session_id, tenant, lock=True)
@@ -388,9 +388,3 @@ def _last_touching(ops: list[dict[str, Any]], node: object) -> int:
         if touched_node_ids([ops[at]]) == (node,):
             return at
     return 0
-
-
-def _check_user(user: object) -> None:
-    # A decision names the person who took it; nobody decides as the agent.
-    if not isinstance(user, str) or not user or user == AGENT_ACTOR:
-        raise Refused("invalid_request", detail={"field": "user"})

@@ -59,7 +59,7 @@ from charlotte.storage import (
     transaction,
 )
 
-__all__ = ["SiteLinks", "Workspace", "Written", "touched_node_ids"]
+__all__ = ["SiteLinks", "Workspace", "Written", "check_person", "touched_node_ids"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +80,15 @@ class Written:
     node_ids: tuple[str, ...]
     #: Seq of the ``page.changed`` event; None when the batch was empty (nothing written).
     seq: int | None
+
+
+def check_person(user: object) -> None:
+    """``Refused("invalid_request")`` unless ``user`` names a person (a non-empty id, never the agent's).
+
+    The actor of a person's edit or decision names who took it; nobody acts as the agent.
+    """
+    if not isinstance(user, str) or not user or user == AGENT_ACTOR:
+        raise Refused("invalid_request", detail={"field": "user"})
 
 
 def touched_node_ids(ops: Iterable[dict[str, Any]]) -> tuple[str, ...]:
@@ -217,9 +226,7 @@ class Workspace:
         links: SiteLinks | None = None,
     ) -> Written:
         """Apply a person's edit to the draft (any safe link; AssetPolicy after)."""
-        if not isinstance(user, str) or not user or user == AGENT_ACTOR:
-            # The actor names who wrote; a person can never write as the agent.
-            raise Refused("invalid_request", detail={"field": "user"})
+        check_person(user)
         rules = links or self.links
         LinkPolicy.assert_ops(_link_view(ops), site_origin=rules.site_origin, allowed_origins=None)
         return self._write(session_id, tenant, ops, based_on=based_on, actor=user)
