@@ -230,14 +230,13 @@ class Charlotte:
     def worker_app(self) -> Any:
         """The Celery app a worker process runs: its task runs each turn with this instance's runner.
 
-        Needs ``settings.queue == "celery"`` and ``settings.broker_url``
-        (``ValueError`` otherwise). The first call starts this instance's
-        sweeper; later calls return the same app. ``close()`` stops the sweeper.
+        Needs ``settings.queue == "celery"`` (``ValueError`` otherwise; such
+        a ``Charlotte`` was only built with a ``broker_url``). The first call
+        starts this instance's sweeper; later calls return the same app.
+        ``close()`` stops the sweeper.
         """
         if self.settings.queue != "celery":
             raise ValueError(f"worker_app needs settings.queue == 'celery', not {self.settings.queue!r}")
-        if not self.settings.broker_url:
-            raise ValueError("worker_app needs settings.broker_url")
         # Imported here: Celery is an optional extra.
         from charlotte.contrib.celery import CeleryQueue, in_each_pool_process
 
