@@ -19,8 +19,6 @@ import click
 
 from charlotte.settings import Settings
 
-DEFAULT_DATABASE_URL = "sqlite:///./.charlotte/charlotte.db"
-
 
 def _settings(**overrides: Any) -> Settings:
     given = {k: v for k, v in overrides.items() if v is not None}
