@@ -40,6 +40,7 @@ from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, rea
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
+    from charlotte.proposals import Resolution
 
 __all__ = [
     "ABILITIES",
@@ -152,12 +153,7 @@ class CharlotteSession:
         """``{"revision", "page", "html", "css"}``: the draft, its rendered HTML and its stylesheet."""
         record = self._load("view")
         doc, revision = self._app.workspace.draft(record.id, record.tenant)
-        return {
-            "revision": revision,
-            "page": doc,
-            "html": render_html(doc, assets=self._app.assets),
-            "css": emit_css(doc),
-        }
+        return self._rendered(doc, revision)
 
     def change_set(self) -> dict[str, Any] | None:
         """The open change set (its working copy's revision and HTML, and the diff), or None."""
@@ -188,12 +184,7 @@ class CharlotteSession:
         if found is None:
             return None
         doc, revision = found
-        return {
-            "revision": revision,
-            "page": doc,
-            "html": render_html(doc, assets=self._app.assets),
-            "css": emit_css(doc),
-        }
+        return self._rendered(doc, revision)
 
     # -- writes ------------------------------------------------------------------
 
@@ -236,16 +227,12 @@ class CharlotteSession:
     def approve(self) -> dict[str, Any]:
         """Approve the open change set (``no_open_change_set`` without one); a conflict is a result."""
         record = self._load("approve")
-        resolution = self._app.change_sets.approve(record.id, record.tenant, actor_of(self.user))
-        return _resolution(resolution.proposal_id, resolution.status, resolution.ops,
-                           resolution.revision, resolution.code, resolution.at)
+        return _resolution(self._app.change_sets.approve(record.id, record.tenant, actor_of(self.user)))
 
     def reject(self) -> dict[str, Any]:
         """Reject the open change set; the draft is untouched."""
         record = self._load("approve")
-        resolution = self._app.change_sets.reject(record.id, record.tenant, actor_of(self.user))
-        return _resolution(resolution.proposal_id, resolution.status, resolution.ops,
-                           resolution.revision, resolution.code, resolution.at)
+        return _resolution(self._app.change_sets.reject(record.id, record.tenant, actor_of(self.user)))
 
     def publish(self) -> dict[str, Any]:
         """Publish the draft; ``{"revision"}`` of the published copy."""
@@ -254,6 +241,14 @@ class CharlotteSession:
         return {"revision": revision}
 
     # -- helpers -----------------------------------------------------------------
+
+    def _rendered(self, doc: dict[str, Any], revision: int) -> dict[str, Any]:
+        return {
+            "revision": revision,
+            "page": doc,
+            "html": render_html(doc, assets=self._app.assets),
+            "css": emit_css(doc),
+        }
 
     def _load(self, ability: str) -> SessionRecord:
         with read_connection(self._app.engine) as conn:
@@ -265,11 +260,14 @@ class CharlotteSession:
         return record
 
 
-def _resolution(
-    proposal_id: str, status: str, ops: int, revision: int, code: str | None, at: int | None
-) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": proposal_id, "status": status, "ops": ops, "revision": revision}
-    if code is not None:
-        out["code"] = code
-        out["at"] = at
+def _resolution(resolution: Resolution) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": resolution.proposal_id,
+        "status": resolution.status,
+        "ops": resolution.ops,
+        "revision": resolution.revision,
+    }
+    if resolution.code is not None:
+        out["code"] = resolution.code
+        out["at"] = resolution.at
     return out
