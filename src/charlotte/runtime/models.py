@@ -33,30 +33,27 @@ OFFLINE = "offline"
 _PORT = re.compile(r"\d+(/|$)")
 
 
-class UnknownModel(CharlotteError):
+class _ModelSpecError(CharlotteError):
+    """A model string that cannot become a model; ``spec`` is the string."""
+
+    def __init__(self, spec: str) -> None:
+        super().__init__(spec)
+        self.spec = spec
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.spec!r}"
+
+
+class UnknownModel(_ModelSpecError):
     """The model string names no model charlotte knows how to build."""
 
     code = "unknown_model"
 
-    def __init__(self, spec: str) -> None:
-        super().__init__(spec)
-        self.spec = spec
 
-    def __str__(self) -> str:
-        return f"{self.code}: {self.spec!r}"
-
-
-class ModelUnavailable(CharlotteError):
+class ModelUnavailable(_ModelSpecError):
     """The model string is valid but its provider cannot be set up (e.g. no API key)."""
 
     code = "model_unavailable"
-
-    def __init__(self, spec: str) -> None:
-        super().__init__(spec)
-        self.spec = spec
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.spec!r}"
 
 
 def _split_compatible(spec: str, rest: str) -> tuple[str, str]:
