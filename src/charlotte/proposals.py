@@ -72,7 +72,14 @@ from charlotte.policy import AssetPolicy, Refused
 from charlotte.proposal_diff import ChangeSetDiff, diff_docs
 from charlotte.proposal_rows import NOTICE_MESSAGES, ChangeSet
 from charlotte.storage import SessionRecord, read_connection, transaction
-from charlotte.workspace import SiteLinks, Workspace, Written, check_person, touched_node_ids
+from charlotte.workspace import (
+    SiteLinks,
+    Workspace,
+    Written,
+    check_person,
+    page_changed,
+    touched_node_ids,
+)
 
 __all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSet", "ChangeSets", "Resolution"]
 
@@ -231,7 +238,7 @@ class ChangeSets:
                 new.append(NewEvent(EventTypes.PROPOSAL_OPENED, opened, AGENT_ACTOR))
             else:
                 rows.extend(conn, open_set, page.doc, applied.ops)
-            new.append(_page_changed(applied.revision, len(applied.ops), node_ids))
+            new.append(page_changed(applied, node_ids, AGENT_ACTOR))
             seqs = ws.events.append_many(conn, session.id, new, tenant=session.tenant)
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seqs[-1])
 
@@ -262,7 +269,7 @@ class ChangeSets:
                     applied = self._replay(page, open_set.ops, rules)
                     node_ids = touched_node_ids(applied.ops)
                     ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)
-                    changed = _page_changed(applied.revision, len(applied.ops), node_ids)
+                    changed = page_changed(applied, node_ids, AGENT_ACTOR)
                     ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
             except _Conflict as conflict:
                 resolution = Resolution(
@@ -376,10 +383,6 @@ class ChangeSets:
         self.workspace.events.append(
             conn, session.id, event_type, payload, actor=user, tenant=session.tenant
         )
-
-def _page_changed(revision: int, ops: int, node_ids: tuple[str, ...]) -> NewEvent:
-    payload = {"revision": revision, "actor": AGENT_ACTOR, "ops": ops, "node_ids": list(node_ids)}
-    return NewEvent(EventTypes.PAGE_CHANGED, payload, AGENT_ACTOR)
 
 
 def _last_touching(ops: list[dict[str, Any]], node: object) -> int:

@@ -59,7 +59,7 @@ from charlotte.storage import (
     transaction,
 )
 
-__all__ = ["SiteLinks", "Workspace", "Written", "check_person", "touched_node_ids"]
+__all__ = ["SiteLinks", "Workspace", "Written", "check_person", "page_changed", "touched_node_ids"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +89,17 @@ def check_person(user: object) -> None:
     """
     if not isinstance(user, str) or not user or user == AGENT_ACTOR:
         raise Refused("invalid_request", detail={"field": "user"})
+
+
+def page_changed(applied: Applied, node_ids: tuple[str, ...], actor: str) -> NewEvent:
+    """The ``page.changed`` event of a write: its revision, actor, op count and touched nodes."""
+    payload = {
+        "revision": applied.revision,
+        "actor": actor,
+        "ops": len(applied.ops),
+        "node_ids": list(node_ids),
+    }
+    return NewEvent(EventTypes.PAGE_CHANGED, payload, actor)
 
 
 def touched_node_ids(ops: Iterable[dict[str, Any]]) -> tuple[str, ...]:
@@ -347,13 +358,7 @@ class Workspace:
         *,
         actor: str,
     ) -> int:
-        changed = {
-            "revision": applied.revision,
-            "actor": actor,
-            "ops": len(applied.ops),
-            "node_ids": list(node_ids),
-        }
-        new = [NewEvent(EventTypes.PAGE_CHANGED, changed, actor)]
+        new = [page_changed(applied, node_ids, actor)]
         if actor != AGENT_ACTOR:
             edited = {"revision": applied.revision, "ops": len(applied.ops), "node_ids": list(node_ids)}
             new.append(NewEvent(EventTypes.HUMAN_EDITED, edited, actor))
