@@ -43,9 +43,9 @@ the draft. Its writes go to the session's one *open* change set (a row of
   ops reach the draft only by approval.
 
 Lock order, the same for every writer so that PostgreSQL never deadlocks:
-the change-set row, then the page row, then the session row (taken by the
-event log's counter). Human edits and publishing take the page row, then the
-session row.
+the session row (``Workspace.session(..., lock=True)``), then the change-set
+row, then the page row. Human edits and publishing take the session row, then
+the page row.
 
 >>> sets = ChangeSets(workspace)                                    # doctest: +SKIP
 >>> sets.apply_agent_ops(session_id, tenant, ops, based_on=3)       # doctest: +SKIP

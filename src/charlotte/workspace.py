@@ -2,8 +2,8 @@
 
 Each write follows the same path inside **one database transaction**::
 
-    lock the draft row → PageSession → (LinkPolicy) → apply → AssetPolicy
-    → store the draft + op history → append the event(s) → commit
+    (LinkPolicy) → lock the session row, then the draft row → PageSession → apply
+    → AssetPolicy → store the draft + op history → append the event(s) → commit
 
 Anything raised on the way rolls the transaction back, so a refused or failed
 write leaves the draft, the op history and the event log exactly as they were:
