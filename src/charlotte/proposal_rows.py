@@ -15,7 +15,7 @@ place:
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, Final
 
@@ -48,24 +48,6 @@ NOTICE_MESSAGES: Final = {
     ),
 }
 
-# In ChangeSet's field order: a row becomes a ChangeSet positionally.
-_COLUMNS: Final[list[sa.ColumnElement[Any]]] = [
-    proposals.c.id,
-    proposals.c.session_id,
-    proposals.c.tenant,
-    proposals.c.page,
-    proposals.c.status,
-    proposals.c.working,
-    proposals.c.ops,
-    proposals.c.op_count,
-    proposals.c.conflict_code,
-    proposals.c.conflict_at,
-    proposals.c.notified,
-    proposals.c.created_at,
-    proposals.c.resolved_at,
-]
-
-
 @dataclass(frozen=True, slots=True)
 class ChangeSet:
     """One stored change set: its working copy and the agent ops it holds."""
@@ -94,6 +76,10 @@ class ChangeSet:
     def base_revision(self) -> int:
         """The draft revision the working copy was seeded from."""
         return self.revision - self.op_count
+
+
+# In ChangeSet's field order: a row becomes a ChangeSet positionally.
+_COLUMNS: Final = [proposals.c[field.name] for field in fields(ChangeSet)]
 
 
 def open_set(
