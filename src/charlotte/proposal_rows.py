@@ -160,7 +160,8 @@ def mark_resolved(
 
 def has_unnotified(conn: sa.Connection, session: SessionRecord) -> bool:
     """True when ``session`` has a resolved set the agent has not been told about."""
-    return conn.execute(_unnotified(session).limit(1)).first() is not None
+    with translated():
+        return conn.execute(_unnotified(session).limit(1)).first() is not None
 
 
 def take_unnotified(conn: sa.Connection, session: SessionRecord) -> list[ChangeSet]:
