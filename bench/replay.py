@@ -2,7 +2,7 @@
 
 Run with ``.venv/bin/python -m bench.replay``; prints the figures as JSON.
 ``replay_ops_per_s`` times ``ChangeSets.approve`` as shipped (chunks of
-``REPLAY_CHUNK`` ops applied in 200-op slices, one savepoint, the draft, 10,000
+``REPLAY_CHUNK`` ops applied in 200-op slices in memory, then the draft, 10,000
 op-history rows and the events stored): the goal is at least 5,000 ops/s.
 Building the set (50 agent writes of 200 ops, each rewriting the set's row) is
 timed apart as ``replay_set_build_ops_per_s``. ``peak_rss_mb_replay`` is the

@@ -24,15 +24,17 @@ the draft. Its writes go to the session's one *open* change set (a row of
   ``agent``); human edits made to the draft since are not part of it.
 - **Approving** replays the set's ops on the *current* draft (a person may
   have edited it meanwhile) in chunks of ``REPLAY_CHUNK`` ops, actor
-  ``agent``, inside a savepoint. Each chunk is applied in slices of
+  ``agent``, on an in-memory ``PageSession``. Each chunk is applied in slices of
   ``MAX_OPS_PER_APPLY`` (the agent's own bound): measured faster than one
   1,000-op apply, because less undo data is alive at once for the garbage
   collector to walk. As for any agent write, LinkPolicy (the tenant's
   rules of today) checks the whole set first and AssetPolicy checks the
   nodes each chunk touched. Any ``PageSessionError`` or
-  ``Refused`` rolls the savepoint back — no op of the set reaches the draft —
-  and resolves the set ``conflicted`` with the code and op index
-  (``proposal.conflicted``). Success stores the draft and its op history,
+  ``Refused`` resolves the set ``conflicted`` with the code and op index
+  (``proposal.conflicted``); nothing of the page is written before the whole
+  replay has succeeded, so no op of the set reaches the draft and no savepoint
+  is needed (a storage error after the first write ends the whole
+  transaction). Success stores the draft and its op history,
   records the draft's ``page.changed`` (actor ``agent``) and
   ``proposal.approved`` (actor: the approving person), and resolves the set
   ``approved``. ``reject`` resolves it ``rejected`` (``proposal.rejected``).
@@ -265,12 +267,12 @@ class ChangeSets:
             # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
             page = PageSession(doc, node_types=ws.node_types)
             try:
-                with conn.begin_nested():
-                    applied = self._replay(page, open_set.ops, rules)
-                    node_ids = touched_node_ids(applied.ops)
-                    ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)
-                    changed = page_changed(applied, node_ids, AGENT_ACTOR)
-                    ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
+                # In memory: the page's first write below comes after the last chunk.
+                applied = self._replay(page, open_set.ops, rules)
+                node_ids = touched_node_ids(applied.ops)
+                ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)
+                changed = page_changed(applied, node_ids, AGENT_ACTOR)
+                ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
             except _Conflict as conflict:
                 resolution = Resolution(
                     open_set.id,

@@ -1,0 +1,176 @@
+"""Why an approval can never leave part of a change set in the draft (run against every database).
+
+``ChangeSets.approve`` replays the set on an in-memory ``PageSession``: every
+chunk, every PageSession and policy check, runs before the first row is
+written. A replay that conflicts — in whichever chunk — has written nothing of
+the page; one that succeeds writes the draft once and the op history once.
+A database error after the first write (here: the op history refusing a
+revision) ends the whole transaction, so the draft saved before it is rolled
+back with it. These tests watch the statements an approval sends to the
+database; there is no savepoint to fall back on, and none is needed.
+
+A subclass provides the ``engine`` fixture (tables created; may be shared by a
+module, so every test opens its own session on its own page).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from tests.support.proposals_contract import ProposalsContract, props
+from tests.support.workspace_contract import section
+
+from charlotte.events import EventTypes
+from charlotte.proposals import ChangeSets
+from charlotte.storage import (
+    DatabaseEventLog,
+    SessionRecord,
+    StorageError,
+    read_connection,
+    transaction,
+)
+from charlotte.storage.tables import page_ops, pages, proposals
+from charlotte.workspace import Workspace
+
+#: The first words of a statement that writes, and the table it writes.
+_WRITE = re.compile(r"\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\S+)", re.IGNORECASE)
+#: How many ops each chunk replays in these tests (small, so a set spans many chunks).
+CHUNK = 2
+
+
+@contextmanager
+def statements(engine: sa.Engine) -> Iterator[list[str]]:
+    """Every statement ``engine`` sends while the block runs, in order."""
+    sent: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        sent.append(statement)
+
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+
+
+def written_tables(sent: list[str]) -> list[str]:
+    """The tables the statements write, in order (names without quotes or schema)."""
+    out: list[str] = []
+    for statement in sent:
+        match = _WRITE.match(statement)
+        if match:
+            out.append(match.group(2).split(".")[-1].strip('"'))
+    return out
+
+
+class ApprovalReplayContract:
+    """No partial replay: what an approval writes, for each way it can end."""
+
+    @pytest.fixture
+    def engine(self) -> sa.Engine:  # pragma: no cover - overridden per backend
+        raise NotImplementedError
+
+    @pytest.fixture
+    def ws(self, engine: sa.Engine) -> Workspace:
+        return Workspace(engine)
+
+    @pytest.fixture
+    def sets(self, ws: Workspace) -> ChangeSets:
+        return ChangeSets(ws, chunk=CHUNK)
+
+    #: An approve_on_save session whose draft holds a section and a heading (revision 2).
+    session = ProposalsContract.session
+
+    def stored(self, engine: sa.Engine, s: SessionRecord) -> tuple[Any, ...]:
+        """The page row, its op history and the session's change sets, as stored."""
+        with read_connection(engine) as conn:
+            page = conn.execute(
+                sa.select(pages.c.draft, pages.c.revision)
+                .where(pages.c.tenant == s.tenant, pages.c.page == s.page)
+            ).one()
+            history = conn.execute(
+                sa.select(page_ops.c.revision, page_ops.c.actor, page_ops.c.op)
+                .where(page_ops.c.tenant == s.tenant, page_ops.c.page == s.page)
+                .order_by(page_ops.c.revision)
+            ).all()
+            sets = conn.execute(
+                sa.select(proposals.c.id, proposals.c.status).where(proposals.c.session_id == s.id)
+            ).all()
+        return tuple(page), [tuple(row) for row in history], sorted(tuple(row) for row in sets)
+
+    def event_types(self, engine: sa.Engine, s: SessionRecord, after: int) -> list[str]:
+        return [e.type for e in DatabaseEventLog().read(engine, s.id, after, 1000)]
+
+    def last_seq(self, engine: sa.Engine, s: SessionRecord) -> int:
+        found = DatabaseEventLog().read(engine, s.id, 0, 1000)
+        return found[-1].seq
+
+    def seven_ops(self, sets: ChangeSets, s: SessionRecord) -> None:
+        """A set of seven ops (four chunks); its last op edits ``title``."""
+        ops = [section(f"s{n}") for n in range(6)] + [props("title", "Rye")]
+        sets.apply_agent_ops(s.id, s.tenant, ops, based_on=2)
+
+    def test_a_conflict_in_the_last_chunk_writes_nothing_of_the_page(
+        self, ws: Workspace, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+    ) -> None:
+        self.seven_ops(sets, session)
+        ws.human_edit(
+            session.id, session.tenant, [{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
+        )
+        page, history, _ = self.stored(engine, session)
+        after = self.last_seq(engine, session)
+        with statements(engine) as sent:
+            resolution = sets.approve(session.id, session.tenant, "bob")
+        assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "node_not_found", 6)
+        # Three chunks replayed in memory, the fourth conflicted: no page write at all.
+        written = written_tables(sent)
+        assert pages.name not in written and page_ops.name not in written, written
+        assert proposals.name in written
+        assert self.stored(engine, session)[:2] == (page, history)
+        assert self.event_types(engine, session, after) == [EventTypes.PROPOSAL_CONFLICTED]
+
+    def test_a_replay_writes_the_draft_and_its_history_once_for_all_its_chunks(
+        self, ws: Workspace, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+    ) -> None:
+        self.seven_ops(sets, session)
+        with statements(engine) as sent:
+            resolution = sets.approve(session.id, session.tenant, "bob")
+        assert (resolution.status, resolution.revision) == ("approved", 9)
+        written = written_tables(sent)
+        assert written.count(pages.name) == 1, written
+        assert written.count(page_ops.name) == 1, written  # one multi-row insert of all seven
+        _, history, _ = self.stored(engine, session)
+        assert [(revision, actor) for revision, actor, _ in history][2:] == [
+            (revision, "agent") for revision in range(3, 10)
+        ]
+
+    def test_a_storage_error_after_the_draft_is_saved_rolls_back_the_whole_approval(
+        self, ws: Workspace, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+    ) -> None:
+        self.seven_ops(sets, session)
+        # A stray history row at the revision the replay's fifth op will take:
+        # the draft is saved first, then the history insert is refused.
+        with transaction(engine) as conn:
+            conn.execute(
+                sa.insert(page_ops).values(
+                    tenant=session.tenant, page=session.page, revision=7, actor="ann",
+                    op=section("stray"), session_id=session.id,
+                )
+            )  # fmt: skip
+        before = self.stored(engine, session)
+        after = self.last_seq(engine, session)
+        with statements(engine) as sent, pytest.raises(StorageError) as failed:
+            sets.approve(session.id, session.tenant, "bob")
+        assert failed.value.code == "conflict"
+        written = written_tables(sent)
+        assert written.index(pages.name) < written.index(page_ops.name), written
+        # The draft saved before the failure is gone with it; the set is still open.
+        assert self.stored(engine, session) == before
+        assert [status for _, status in before[2]] == ["open"]
+        assert self.event_types(engine, session, after) == []
+        assert ws.draft(session.id, session.tenant)[1] == 2
