@@ -418,17 +418,18 @@ def _checked(builder: SessionBuilder) -> OpenRequest:
     tenant, page, brief = builder.tenant_key, builder.page_key, builder.brief_text
     if not _valid_tenant(tenant):
         raise refuse("tenant")
-    if not isinstance(page, str) or not 1 <= len(page) <= MAX_PAGE or not page.strip():
+    # NUL is no character a person writes, and PostgreSQL text cannot hold it.
+    if not isinstance(page, str) or not 1 <= len(page) <= MAX_PAGE or not page.strip() or "\x00" in page:
         raise refuse("page")
-    if not isinstance(brief, str) or not 1 <= len(brief) <= MAX_BRIEF or not brief.strip():
+    if not isinstance(brief, str) or not 1 <= len(brief) <= MAX_BRIEF or not brief.strip() or "\x00" in brief:
         raise refuse("brief")
     facts = {} if builder.facts_map is None else builder.facts_map
     if not isinstance(facts, Mapping) or len(facts) > MAX_FACTS:
         raise refuse("facts")
     for name, value in facts.items():
-        if not isinstance(name, str) or not 1 <= len(name) <= MAX_FACT_KEY:
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_FACT_KEY or "\x00" in name:
             raise refuse("facts")
-        if not isinstance(value, str) or len(value) > MAX_FACT_VALUE:
+        if not isinstance(value, str) or len(value) > MAX_FACT_VALUE or "\x00" in value:
             raise refuse("facts")
     if not isinstance(builder.approve, bool):
         raise refuse("approve_on_save")
@@ -445,11 +446,17 @@ def _drop_inherited_connections(charlotte: Charlotte) -> None:
 
 
 def _valid_tenant(tenant: object) -> bool:
-    return isinstance(tenant, str) and 1 <= len(tenant) <= MAX_TENANT and bool(tenant.strip())
+    return (
+        isinstance(tenant, str)
+        and 1 <= len(tenant) <= MAX_TENANT
+        and bool(tenant.strip())
+        and "\x00" not in tenant
+    )
 
 
 def _valid_session_id(session_id: object) -> bool:
-    return isinstance(session_id, str) and 1 <= len(session_id) <= _MAX_SESSION_ID
+    # A NUL names no stored session (PostgreSQL cannot even compare with one).
+    return isinstance(session_id, str) and 1 <= len(session_id) <= _MAX_SESSION_ID and "\x00" not in session_id
 
 
 def _callable(hook: Any) -> Any:

@@ -35,6 +35,7 @@ from charlotte.events import AGENT_ACTOR, format_at
 from charlotte.page.css import emit_css
 from charlotte.page.render import render_html
 from charlotte.policy.refused import Refused
+from charlotte.policy.text import is_unicode_text
 from charlotte.proposal_diff import diff_docs
 from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, read_connection
 
@@ -80,7 +81,8 @@ Authorizer = Callable[[Any, str, "SessionRecord | OpenRequest"], bool]
 def actor_of(user: object) -> str:
     """The id events record for ``user``: a string itself, else its ``id`` (attribute or key).
 
-    ``Refused("invalid_request")`` when there is none, or it would read as the agent.
+    ``Refused("invalid_request")`` when there is none, it would read as the agent,
+    or no text column could hold it (a NUL, a lone surrogate).
     """
     raw: object = user
     if not isinstance(user, str):
@@ -89,6 +91,8 @@ def actor_of(user: object) -> str:
         raw = str(raw)
     # A person can never act as the agent: "agent" is the actor of tool writes only.
     if not isinstance(raw, str) or not raw or len(raw) > _MAX_ACTOR or raw == AGENT_ACTOR:
+        raise Refused("invalid_request", detail={"field": "user"})
+    if "\x00" in raw or not is_unicode_text(raw):
         raise Refused("invalid_request", detail={"field": "user"})
     return raw
 
@@ -234,11 +238,20 @@ class CharlotteSession:
         record = self._load("approve")
         return _resolution(self._app.change_sets.reject(record.id, record.tenant, actor_of(self.user)))
 
-    def publish(self) -> dict[str, Any]:
-        """Publish the draft; ``{"revision"}`` of the published copy."""
+    def publish(self, revision: int | None = None) -> dict[str, Any]:
+        """Publish the draft; ``{"revision"}`` of the published copy.
+
+        ``revision`` is the draft revision the person reviewed: when the draft
+        has moved on since, nothing is published (``stale_revision``, with the
+        current revision), so no one publishes a change they have not seen.
+        """
+        if revision is not None and (type(revision) is not int or revision < 0):
+            raise Refused("invalid_request", detail={"field": "revision"})
         record = self._load("publish")
-        revision = self._app.workspace.publish(record.id, record.tenant, actor_of(self.user))
-        return {"revision": revision}
+        published = self._app.workspace.publish(
+            record.id, record.tenant, actor_of(self.user), revision=revision
+        )
+        return {"revision": published}
 
     # -- helpers -----------------------------------------------------------------
 

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from charlotte.page.hrefs import serialised_origin
+
 if TYPE_CHECKING:
     import sqlalchemy as sa
 
@@ -48,6 +50,9 @@ class Settings:
     broker_url: str | None = None
     site_origin: str = "https://site.invalid"
     allowed_origins: tuple[str, ...] = ()
+    #: Other sites whose pages may send state-changing API requests (``https://admin.example.com``);
+    #: see docs/security.md. Not ``allowed_origins``, which lists where page links may lead.
+    trusted_origins: tuple[str, ...] = ()
     brand_rules: str = ""
     request_limit: int = 50
     tool_calls_limit: int = 200
@@ -80,6 +85,7 @@ class Settings:
         _text("site_origin", self.site_origin)
         # A list is accepted for convenience; stored as a tuple so the object stays hashable.
         object.__setattr__(self, "allowed_origins", _origins(self.allowed_origins))
+        object.__setattr__(self, "trusted_origins", _trusted(self.trusted_origins))
         if not isinstance(self.brand_rules, str):
             raise ValueError("brand_rules must be a string")
         _int("max_continuations", self.max_continuations, minimum=0)
@@ -139,6 +145,19 @@ def _seconds(name: str, value: object, *, positive: bool) -> None:
         raise ValueError(f"{name} must be finite")
     if value < 0 or (positive and value == 0):
         raise ValueError(f"{name} must be {'> 0' if positive else '>= 0'}")
+
+
+def _trusted(value: object) -> tuple[str, ...]:
+    """Each origin as a browser's ``Origin`` header spells it (lower case, no default port)."""
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise ValueError("trusted_origins must be a sequence of origin strings")
+    spelled: list[str] = []
+    for origin in value:
+        found = serialised_origin(origin)
+        if found is None:
+            raise ValueError("trusted_origins items must be http(s) origins: scheme://host[:port], no path")
+        spelled.append(found)
+    return tuple(spelled)
 
 
 def _origins(value: object) -> tuple[str, ...]:

@@ -242,16 +242,20 @@ class Workspace:
         LinkPolicy.assert_ops(_link_view(ops), site_origin=rules.site_origin, allowed_origins=None)
         return self._write(session_id, tenant, ops, based_on=based_on, actor=user)
 
-    def publish(self, session_id: str, tenant: str, user: str) -> int:
+    def publish(self, session_id: str, tenant: str, user: str, *, revision: int | None = None) -> int:
         """Copy the draft to the published copy; returns the published revision.
 
-        The only writer of the published copy. AssetPolicy checks the whole
-        document first; a refusal leaves everything as it was.
+        The only writer of the published copy. With ``revision`` (the draft
+        revision the person reviewed), a draft that has moved on since is
+        ``stale_revision`` (with the current revision). AssetPolicy checks the
+        whole document; a refusal leaves everything as it was.
         """
         with transaction(self.engine) as conn:
             session = self.session(conn, session_id, tenant, lock=True)
             doc, _revision = self.load_draft(conn, session, for_update=True)
             page = self._page(session, doc)
+            if revision is not None and revision != page.revision:
+                raise PageSessionError("stale_revision", detail={"revision": page.revision})
             self._asset_policy.assert_doc(page.doc)
             self.pages.save_published(conn, session.tenant, session.page, page.doc)
             self.events.append(

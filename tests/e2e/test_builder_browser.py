@@ -194,7 +194,11 @@ def test_the_preview_fills_in_while_the_turn_runs_then_the_page_is_published(
     # The README picture: the page built, the chat showing the builder's steps.
     page.screenshot(path=tmp_path / "builder.png")
 
-    page.get_by_test_id("publish-button").click()
+    # The page publishes exactly the revision it shows, as JSON (the cross-site rule).
+    with page.expect_request(lambda request: request.url.endswith("/publish")) as sent:
+        page.get_by_test_id("publish-button").click()
+    assert sent.value.post_data_json == {"revision": final}
+    assert sent.value.headers["content-type"] == "application/json"
     expect(log).to_contain_text(f"Published revision {final}")
     page.get_by_test_id("published-toggle").click()
     expect(page.get_by_test_id("published-toggle")).to_have_attribute("aria-pressed", "true")

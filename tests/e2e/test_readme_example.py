@@ -54,10 +54,12 @@ def test_the_readme_embedding_example_runs(tmp_path: Path, monkeypatch: pytest.M
         draft = client.get(f"/builder/sessions/{sid}/draft", headers=ann).json()
         assert "Rosa" in draft["html"]
         # The host's authorizer: only editors publish; other tenants see nothing.
-        assert client.post(f"/builder/sessions/{sid}/publish", headers=ann).status_code == 403
+        # Every POST is sent as JSON; publish names the revision the person reviewed.
+        reviewed = {"revision": draft["revision"]}
+        assert client.post(f"/builder/sessions/{sid}/publish", json=reviewed, headers=ann).status_code == 403
         assert client.get(f"/builder/sessions/{sid}/draft",
                           headers={"x-user": "ann", "x-tenant": "other"}).status_code == 404
-        published = client.post(f"/builder/sessions/{sid}/publish", headers=editor)
+        published = client.post(f"/builder/sessions/{sid}/publish", json=reviewed, headers=editor)
         assert published.status_code == 200, published.text
         assert client.get(f"/builder/sessions/{sid}/published", headers=ann).json()["html"] == draft["html"]
         assert client.get("/builder/openapi.json").json()["openapi"].startswith("3.1")

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from tests.support.app_harness import AppHarness
 from tests.support.soak import show
 
-from charlotte.http.api import Response
+from charlotte.http.api import JSON_REQUEST, Response
 from charlotte.http.bodies import MAX_DEPTH
 from charlotte.page.session import PageSession
 from charlotte.policy.refused import Refused
@@ -172,7 +172,7 @@ def coded(response: Response) -> None:
 
 def send(harness: AppHarness, path: str, body: Any) -> Response:
     raw = json.dumps(body).encode() if not isinstance(body, bytes) else body
-    return harness.api.handle("POST", path, {}, raw, "ann", "acme")
+    return harness.api.handle("POST", path, {}, raw, "ann", "acme", envelope=JSON_REQUEST)
 
 
 @settings(max_examples=250, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -225,7 +225,7 @@ def test_hostile_ids_and_queries_on_reads_are_coded(
     harness, session_ids = app
     for path in (f"/sessions/{session}/events", f"/sessions/{session_ids[which]}/events", f"/sessions/{session}/draft"):
         query = {"after": str(after)[:1000], "limit": str(limit)[:1000]}
-        coded(harness.api.handle("GET", path, query, b"", "ann", "acme"))
+        coded(harness.api.handle("GET", path, query, b"", "ann", "acme", envelope=JSON_REQUEST))
 
 
 @pytest.mark.parametrize(
@@ -273,7 +273,7 @@ def test_a_lone_surrogate_in_a_session_opening_is_a_coded_error(
 def test_a_lone_surrogate_in_a_session_id_is_not_found(app: tuple[AppHarness, list[str]]) -> None:
     harness, _ = app
 
-    response = harness.api.handle("GET", "/sessions/a\udfff/events", {}, b"", "ann", "acme")
+    response = harness.api.handle("GET", "/sessions/a\udfff/events", {}, b"", "ann", "acme", envelope=JSON_REQUEST)
 
     coded(response)
     assert response.status == 404

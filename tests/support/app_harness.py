@@ -16,7 +16,7 @@ from typing import Any
 from tests.support.runner_harness import HERO, apply_step
 
 from charlotte.app import Charlotte
-from charlotte.http.api import Api, Response
+from charlotte.http.api import JSON_REQUEST, Api, Envelope, Response
 from charlotte.page.assets import AssetLibrary
 from charlotte.settings import Settings
 from charlotte.testing import ScriptedModel, Step, ToolCall
@@ -33,10 +33,19 @@ class AppHarness:
     queue: str = "inline"
     script: list[Step] = field(default_factory=list)
     assets: AssetLibrary | None = None
+    #: ``Settings.trusted_origins``: sites whose pages may send writes.
+    trusted_origins: tuple[str, ...] = ()
+    #: Another database than the SQLite file at ``path`` (PostgreSQL: with its schema).
+    database_url: str | None = None
+    database_schema: str | None = None
 
     def __post_init__(self) -> None:
         settings = Settings(
-            database_url=f"sqlite:///{self.path}", queue=self.queue, heartbeat_seconds=0.2
+            database_url=self.database_url or f"sqlite:///{self.path}",
+            database_schema=self.database_schema,
+            queue=self.queue,
+            heartbeat_seconds=0.2,
+            trusted_origins=self.trusted_origins,
         )
         self.charlotte = Charlotte(settings, model_factory=self._model, assets=self.assets)
         self.charlotte.migrate()
@@ -54,10 +63,11 @@ class AppHarness:
         query: Mapping[str, str] | None = None,
         user: object = "ann",
         tenant: str | None = "acme",
+        envelope: Envelope = JSON_REQUEST,
     ) -> Response:
-        """One request; ``body`` is JSON-encoded unless it is bytes (None: empty)."""
+        """One request; ``body`` is JSON-encoded unless it is bytes (None: empty); sent as JSON by default."""
         raw = body if isinstance(body, bytes) else b"" if body is None else json.dumps(body).encode()
-        return self.api.handle(method, path, query or {}, raw, user, tenant)
+        return self.api.handle(method, path, query or {}, raw, user, tenant, envelope=envelope)
 
     def open(self, *, tenant: str = "acme", approve_on_save: bool = False, page: str = "home") -> str:
         """A new session through the API; its id."""

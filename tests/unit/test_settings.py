@@ -20,6 +20,7 @@ def test_defaults() -> None:
     assert settings.database_schema is None
     assert settings.site_origin == "https://site.invalid"
     assert settings.allowed_origins == ()
+    assert settings.trusted_origins == ()
     assert settings.brand_rules == ""
     assert (settings.request_limit, settings.tool_calls_limit) == (50, 200)
     assert settings.total_tokens_limit is None
@@ -53,6 +54,14 @@ def test_every_queue_is_accepted(queue: str) -> None:
         ("site_origin", ""),
         ("allowed_origins", "https://a.example"),
         ("allowed_origins", ("https://a.example", "")),
+        ("trusted_origins", "https://a.example"),
+        ("trusted_origins", ("https://a.example/admin",)),
+        ("trusted_origins", ("null",)),
+        ("trusted_origins", ("*",)),
+        ("trusted_origins", ("ftp://a.example",)),
+        ("trusted_origins", ("https://user@a.example",)),
+        ("trusted_origins", ("https://a.example?x",)),
+        ("trusted_origins", (None,)),
         ("brand_rules", None),
         ("max_continuations", -1),
         ("max_continuations", True),
@@ -91,6 +100,11 @@ def test_edges_are_accepted() -> None:
         allowed_origins=["https://maps.example.com"],  # type: ignore[arg-type]
     )
     assert settings.allowed_origins == ("https://maps.example.com",)
+
+
+def test_trusted_origins_are_kept_as_browsers_spell_them() -> None:
+    settings = Settings(trusted_origins=["https://Admin.Example.com:443", "http://127.0.0.1:8000/"])  # type: ignore[arg-type]
+    assert settings.trusted_origins == ("https://admin.example.com", "http://127.0.0.1:8000")
 
 
 def test_from_env_reads_the_five_variables() -> None:

@@ -1,28 +1,36 @@
 """``Api``: the whole HTTP contract of charlotte, without a web framework.
 
-``Api(charlotte).handle(method, path, query, body, user, tenant)`` answers a
-``Response(status, json, headers)``; the ASGI adapter only adds the body
-limit, JSON content-type checks, the host's user and tenant, and the live
-stream. The routes are ``charlotte.http.routes.ROUTES``; the OpenAPI 3.1
-document (``charlotte/schema/openapi.v1.json``) describes them and is served
-at ``GET /openapi.json``.
+``Api(charlotte).handle(method, path, query, body, user, tenant,
+envelope=...)`` answers a ``Response(status, json, headers)``; the ASGI
+adapter only adds the body limit while reading, the ``Envelope`` (content
+type, ``Origin``, ``Sec-Fetch-Site``, the server's own origin), the host's
+user and tenant, and the live stream. The routes are
+``charlotte.http.routes.ROUTES``; the OpenAPI 3.1 document
+(``charlotte/schema/openapi.v1.json``) describes them and is served at
+``GET /openapi.json``.
 
 In order, a request is: matched (unknown path 404 ``not_found``, wrong
-method 405 ``invalid_request``), size-checked (413 ``body_too_large``), given
-a user (None: 401 ``unauthorized``) and a tenant (None: 403 ``forbidden``),
-decoded (400 ``invalid_json`` / ``invalid_request``) and run. Errors are
+method 405 ``invalid_request``), size-checked (413 ``body_too_large``),
+checked against cross-site forgery (``charlotte.http.csrf``: 415
+``unsupported_media_type`` for a state-changing request that is not JSON,
+empty or not; 403 ``cross_site`` for one a browser sent from another site's
+page), given a user (None: 401 ``unauthorized``) and a tenant (None: 403
+``forbidden``), decoded (400 ``invalid_json`` / ``invalid_request``; an unknown
+body key is refused on every route) and run. Errors are
 ``{"error": {"code", "message"}}`` with ``message = Refused.MESSAGES[code]``,
-plus ``revision`` for ``stale_revision`` and ``at`` (an op index) when known:
+plus ``revision`` for ``stale_revision``, ``at`` (an op index) when known, and
+``field`` (the request field, e.g. ``brief``) when a refusal names one:
 
 ===  =============================================================
 400  ``invalid_json``, ``invalid_request``
 401  ``unauthorized``
-403  ``forbidden``
+403  ``forbidden``, ``cross_site``
 404  ``not_found`` (unknown route, unknown session, another tenant's)
 405  ``invalid_request`` (wrong method; ``Allow`` header)
 409  ``busy``, ``stale_revision``, ``no_open_change_set``,
      ``publish_refused``, ``guide_mode_stale``
 413  ``body_too_large``
+415  ``unsupported_media_type``
 422  every other refusal and page-document code (``unsafe_link``,
      ``css_fetch``, ``node_not_found``, …)
 500  ``internal``: ``invalid_state`` (a corrupt stored page) and any
@@ -31,7 +39,7 @@ plus ``revision`` for ``stale_revision`` and ``at`` (an op index) when known:
 ===  =============================================================
 
 >>> api = Api(charlotte)                                             # doctest: +SKIP
->>> api.handle("GET", f"/sessions/{sid}/draft", {}, b"", user, "acme").status  # doctest: +SKIP
+>>> api.handle("GET", f"/sessions/{sid}/draft", {}, b"", user, "acme", envelope=JSON_REQUEST).status  # doctest: +SKIP
 200
 """
 
@@ -48,7 +56,8 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.handle import CharlotteSession
-from charlotte.http.bodies import events_query, json_body, no_body, object_with
+from charlotte.http.bodies import events_query, json_body, no_body, object_with, optional_body
+from charlotte.http.csrf import JSON_REQUEST, Envelope, refusal
 from charlotte.http.routes import ROUTES, STREAM_ROUTE, Route, match
 from charlotte.page.errors import CharlotteError, PageSessionError
 from charlotte.policy.refused import Refused
@@ -58,10 +67,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MAX_BODY",
+    "JSON_REQUEST",
     "ROUTES",
     "STATUS_OF",
     "STREAM_ROUTE",
     "Api",
+    "Envelope",
     "Response",
     "error_body",
     "openapi_document",
@@ -78,6 +89,7 @@ STATUS_OF: Final[Mapping[str, int]] = {
     "invalid_request": 400,
     "unauthorized": 401,
     "forbidden": 403,
+    "cross_site": 403,
     "not_found": 404,
     "busy": 409,
     "stale_revision": 409,
@@ -99,7 +111,7 @@ class Response:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-def error_body(code: str, **extra: int) -> dict[str, Any]:
+def error_body(code: str, **extra: int | str) -> dict[str, Any]:
     """``{"error": {"code", "message", …extra}}`` with the fixed sentence of ``code``."""
     error: dict[str, Any] = {"code": code, "message": Refused.MESSAGES[code]}
     error.update(extra)
@@ -127,6 +139,8 @@ class Api:
             raise ValueError("max_body must be a positive integer")
         self.charlotte = charlotte
         self.max_body = max_body
+        #: Origins whose pages may send state-changing requests (``Settings.trusted_origins``).
+        self.trusted_origins = frozenset(charlotte.settings.trusted_origins)
 
     def handle(
         self,
@@ -136,8 +150,14 @@ class Api:
         body: bytes,
         user: object,
         tenant: str | None,
+        *,
+        envelope: Envelope,
     ) -> Response:
-        """Answer one request; never raises, never puts an exception's text in a body."""
+        """Answer one request; never raises, never puts an exception's text in a body.
+
+        ``envelope`` is what the transport saw around the body (``JSON_REQUEST``
+        for a caller that is not a browser); see ``charlotte.http.csrf``.
+        """
         template = "?"
         try:
             found = match(method, path)
@@ -152,7 +172,18 @@ class Api:
                 return error_response("invalid_request")
             if len(body) > self.max_body:
                 return error_response("body_too_large")
+            if not isinstance(envelope, Envelope):
+                return error_response("invalid_request")
+            refused = refusal(
+                envelope,
+                changes_state=route.changes_state,
+                has_body=bool(body.strip()),
+                trusted=self.trusted_origins,
+            )
+            if refused is not None:
+                return error_response(refused)
             if route.action == "openapi":
+                no_body(bytes(body))
                 # A copy: the cached document must survive a caller that edits its answer.
                 return Response(200, copy.deepcopy(openapi_document()))
             if user is None:
@@ -184,7 +215,7 @@ class Api:
         if handle is None:
             raise Refused("not_found")
         if route.takes_body:
-            value = json_body(body)
+            value = json_body(body) if route.body_required else optional_body(body)
         else:
             no_body(body)
             value = None
@@ -240,7 +271,8 @@ class Api:
         if action == "reject":
             return {"resolution": handle.reject()}
         if action == "publish":
-            return handle.publish()
+            fields = object_with(value, {}, {"revision": int})
+            return handle.publish(revision=fields.get("revision"))
         if action == "published":
             published = handle.published()
             if published is None:
@@ -252,8 +284,13 @@ class Api:
 def _refusal(refused: Refused) -> Response:
     if refused.code == "internal":
         return _internal(refused, "?", "?")
-    at = refused.at
-    return error_response(refused.code, **({"at": at} if at is not None else {}))
+    extra: dict[str, int | str] = {}
+    if refused.at is not None:
+        extra["at"] = refused.at
+    named = refused.detail.get("field") if refused.detail else None
+    if isinstance(named, str):
+        extra["field"] = named
+    return Response(STATUS_OF.get(refused.code, 422), error_body(refused.code, **extra))
 
 
 def _page_error(error: PageSessionError, method: str, template: str) -> Response:

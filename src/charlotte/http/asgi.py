@@ -2,10 +2,12 @@
 
 It only adds what a framework-free ``Api`` cannot do: the body limit (a
 ``Content-Length`` over it, or the first chunk past it, answers 413
-``body_too_large`` before the rest is read), the content-type check (415
-``unsupported_media_type`` for a body that is not JSON), the host's user and
-tenant (``Charlotte.resolve_user`` / ``resolve_tenant`` on the Starlette
-request), and the live stream ``GET /sessions/{id}/stream``.
+``body_too_large`` before the rest is read), the request's ``Envelope`` for
+the cross-site rules the ``Api`` applies (``Content-Type``, ``Origin``,
+``Sec-Fetch-Site`` and the origin the request was addressed to: the scheme
+uvicorn reports, the ``Host`` header; see ``charlotte.http.csrf``), the host's
+user and tenant (``Charlotte.resolve_user`` / ``resolve_tenant`` on the
+Starlette request), and the live stream ``GET /sessions/{id}/stream``.
 
 The stream is Server-Sent Events (``charlotte.http.sse``): it checks the
 session exists in the tenant and the user may ``view`` it (else the coded
@@ -42,6 +44,7 @@ from starlette.types import Receive, Scope, Send
 
 from charlotte.handle import CharlotteSession
 from charlotte.http.api import DEFAULT_MAX_BODY, Api, error_body, error_response
+from charlotte.http.csrf import Envelope
 from charlotte.http.sse import Notifier, Subscription, format_event, heartbeat, parse_last_event_id
 from charlotte.page.render import BASE_CSS
 from charlotte.policy.refused import Refused
@@ -161,12 +164,11 @@ class _Adapter:
         body = await _limited_body(request, self.api.max_body)
         if isinstance(body, Response):
             return body
-        if body.strip() and not _is_json(request.headers.get("content-type", "")):
-            return _error("unsupported_media_type")
         user, tenant = await self.identify(request)
         query = {key: value for key, value in request.query_params.items()}
+        envelope = _envelope(request)
         answer = await run_in_threadpool(
-            self.api.handle, request.method, path, query, body, user, tenant
+            self.api.handle, request.method, path, query, body, user, tenant, envelope=envelope
         )
         return JSONResponse(answer.json, answer.status, headers=answer.headers)
 
@@ -329,9 +331,15 @@ async def _limited_body(request: Request, limit: int) -> bytes | Response:
     return bytes(body)
 
 
-def _is_json(content_type: str) -> bool:
-    media = content_type.split(";", 1)[0].strip().lower()
-    return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
+def _envelope(request: Request) -> Envelope:
+    headers = request.headers
+    host = headers.get("host")
+    return Envelope(
+        content_type=headers.get("content-type"),
+        origin=headers.get("origin"),
+        fetch_site=headers.get("sec-fetch-site"),
+        server_origin=f"{request.url.scheme}://{host}" if host else None,
+    )
 
 
 def _error(code: str, *, status: int | None = None) -> JSONResponse:

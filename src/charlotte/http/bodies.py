@@ -2,9 +2,11 @@
 
 Every failure is a ``Refused`` with a stable code: ``invalid_json`` for bytes
 that are not one JSON value (also: not UTF-8, ``NaN``/``Infinity``, nesting
-deeper than ``MAX_DEPTH``), ``invalid_request`` for JSON of the wrong shape.
-Values themselves (lengths, facts, ops) are checked by the layer that owns
-them (``Charlotte``, ``Turns``, ``PageSession``).
+deeper than ``MAX_DEPTH``, an object naming a key twice, text that is not
+Unicode), ``invalid_request`` for JSON of the wrong shape, with ``field``
+naming the key (an unknown key too: no route ignores one). Values themselves
+(lengths, NUL characters, facts, ops) are checked by the layer that owns them
+(``Charlotte``, ``Turns``, ``PageSession``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ __all__ = [
     "json_body",
     "no_body",
     "object_with",
+    "optional_body",
 ]
 
 #: The deepest nesting of arrays and objects a body may have.
@@ -40,7 +43,7 @@ def json_body(body: bytes) -> Any:
     """The one JSON value in ``body`` (UTF-8); ``invalid_json`` otherwise."""
     try:
         text = body.decode("utf-8")
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise Refused("invalid_json") from None
     if _depth_over(value, MAX_DEPTH):
@@ -49,6 +52,15 @@ def json_body(body: bytes) -> Any:
         # JSON's \\uD800 escapes can spell text that is not Unicode: no column,
         # page or log could store it, so it is refused at the door.
         raise Refused("invalid_json")
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # Last-one-wins would let a body say two things: what a proxy or log
+    # checked and what charlotte acts on.
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise ValueError("a key named twice")
     return value
 
 
@@ -68,9 +80,14 @@ def _has_lone_surrogate(value: Any) -> bool:
 
 
 def no_body(body: bytes) -> None:
-    """A route that takes no body accepts an empty one or a JSON object (``{}``)."""
-    if body.strip() and not isinstance(json_body(body), dict):
-        raise Refused("invalid_request", detail={"field": "body"})
+    """A route that takes no body accepts an empty one or ``{}``: any key is unknown."""
+    if body.strip():
+        object_with(json_body(body), {}, {})
+
+
+def optional_body(body: bytes) -> Any:
+    """The JSON value of a body that may be left out (empty: ``{}``)."""
+    return json_body(body) if body.strip() else {}
 
 
 def object_with(

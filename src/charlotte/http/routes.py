@@ -24,10 +24,17 @@ class Route:
     template: str
     action: str
     success: int = 200
-    #: True when the route reads a JSON object body; other POSTs take none (or ``{}``).
+    #: True when the route reads a JSON object body; other routes take none (or ``{}``).
     takes_body: bool = False
+    #: False when the body may be left out (``publish``: its ``revision`` is optional).
+    body_required: bool = True
     #: False only for routes any caller may read (the OpenAPI document).
     needs_user: bool = True
+
+    @property
+    def changes_state(self) -> bool:
+        """True for every route that writes (every POST): ``charlotte.http.csrf`` applies."""
+        return self.method != "GET"
 
 
 ROUTES: Final[tuple[Route, ...]] = (
@@ -42,7 +49,7 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", "/sessions/{id}/change-set", "change_set"),
     Route("POST", "/sessions/{id}/change-set/approve", "approve"),
     Route("POST", "/sessions/{id}/change-set/reject", "reject"),
-    Route("POST", "/sessions/{id}/publish", "publish"),
+    Route("POST", "/sessions/{id}/publish", "publish", takes_body=True, body_required=False),
     Route("GET", "/sessions/{id}/published", "published"),
 )
 
@@ -65,8 +72,8 @@ def match(method: str, path: str) -> Match | None:
     """The route for ``method path``; a ``Match`` without route (405) or None (404)."""
     if not isinstance(path, str) or len(path) > _MAX_PATH or not path.startswith("/"):
         return None
-    if not is_unicode_text(path):
-        # A lone surrogate names nothing that can exist.
+    if not is_unicode_text(path) or "\x00" in path:
+        # A lone surrogate or a NUL names nothing that can exist (no column holds one).
         return None
     segments = path.split("/")[1:]
     allowed: list[str] = []

@@ -152,3 +152,23 @@ def external_origin(href: object, site_origin: str) -> str | None:
     if site is not None and origin == str(site.origin).lower():
         return None
     return origin
+
+
+def serialised_origin(text: object) -> str | None:
+    """``text`` spelled as a browser's ``Origin`` header spells it, when it is an http(s) origin and nothing more.
+
+    Lower case, default port dropped, a host in its ASCII (punycode) form; None
+    for a path, query, fragment, user name, another scheme or ``null``.
+
+    >>> serialised_origin("https://Admin.Example.com:443"), serialised_origin("https://a.example/x")
+    ('https://admin.example.com', None)
+    """
+    if not isinstance(text, str) or not text or len(text) > MAX_HREF_LENGTH or _has_forbidden_char(text):
+        return None
+    if _own_scheme(text) not in ("http:", "https:") or "?" in text or "#" in text:
+        return None
+    url = _parse(text)
+    if url is None or url.host == _DUMMY_HOST or url.pathname != "/" or url.username or url.password:
+        # ``https:x`` resolves against the base: not an origin of its own.
+        return None
+    return str(url.origin).lower()

@@ -39,6 +39,7 @@ _POLICY_MESSAGES: dict[str, str] = {
     "publish_refused": "The page cannot be published in its current state.",
     "unauthorized": "You need to sign in to do this.",
     "unsupported_media_type": "The request must be sent as application/json.",
+    "cross_site": "Requests sent from another site's page are not accepted here.",
     "internal": "Something went wrong on our side; please try again.",
     "checks_failing": "The page still has errors that must be fixed first.",
     "output_limit": "The response was cut short because it reached the output limit.",

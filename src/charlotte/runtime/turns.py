@@ -117,12 +117,13 @@ class Turns:
     def send(self, session_id: str, tenant: str, message: str, user: str) -> TurnRecord:
         """Queue a turn for ``message``; after commit the queue gets its id.
 
-        Refuses ``invalid_request`` (message not 1-20,000 characters),
+        Refuses ``invalid_request`` (message not 1-20,000 characters, or a NUL),
         ``not_found`` (no such session in this tenant) and ``busy`` (a turn is
         queued or running, or the session is not idle).
         """
-        if not isinstance(message, str) or not 1 <= len(message) <= MAX_MESSAGE:
-            raise Refused("invalid_request")
+        if not isinstance(message, str) or not 1 <= len(message) <= MAX_MESSAGE or "\x00" in message:
+            # NUL: PostgreSQL text cannot hold it.
+            raise Refused("invalid_request", detail={"field": "message"})
         now = utc_now()
         record = TurnRecord(
             id=uuid.uuid4().hex,

@@ -87,10 +87,10 @@ function sessionPath(id, rest = "") {
 /** One JSON request; resolves to the body, rejects with an ApiError. */
 export async function api(method, path, body) {
   const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
+  // Every POST says it is JSON, bodiless ones too: the server refuses any
+  // other write (another site's page could send those without asking).
+  if (body !== undefined || method !== "GET") init.headers["Content-Type"] = "application/json";
+  if (body !== undefined) init.body = JSON.stringify(body);
   let response;
   try {
     response = await fetch(endpoint(path), init);
@@ -963,8 +963,21 @@ async function stopTurn() {
 async function publish() {
   const id = state.sessionId;
   const button = byTestId("publish-button");
+  // Publish exactly the revision on the badge: if the draft has moved on
+  // meanwhile, the server answers stale_revision instead of publishing it.
+  const revision = state.revision;
   await whileBusy(button, async () => {
-    const answer = await api("POST", sessionPath(id, "/publish"));
+    let answer;
+    try {
+      answer = await api("POST", sessionPath(id, "/publish"), { revision });
+    } catch (error) {
+      if (error.code === "stale_revision") {
+        // Show the person the draft as it is now before they try again.
+        scheduleStatus();
+        schedulePreview(0);
+      }
+      throw error;
+    }
     clearError();
     button.classList.remove("is-busy");
     button.textContent = `Published r${answer.revision}`;

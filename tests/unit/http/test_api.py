@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from tests.support.app_harness import WRITE_HERO, AppHarness
 
-from charlotte.http.api import Api, Response
+from charlotte.http.api import JSON_REQUEST, Api, Response
 from charlotte.http.routes import ROUTES
 from charlotte.page.css import emit_css
 from charlotte.policy.refused import Refused
@@ -88,7 +88,7 @@ def test_open_session_needs_a_user_a_tenant_and_the_open_ability(app: AppHarness
 
 def test_a_body_over_the_limit_is_413(app: AppHarness) -> None:
     api = Api(app.charlotte, max_body=100)
-    response = api.handle("POST", "/sessions", {}, b" " * 101, "ann", "acme")
+    response = api.handle("POST", "/sessions", {}, b" " * 101, "ann", "acme", envelope=JSON_REQUEST)
     assert_error(response, 413, "body_too_large")
     assert_error(app.call("POST", "/sessions", b" " * (256 * 1024 + 1)), 413, "body_too_large")
 

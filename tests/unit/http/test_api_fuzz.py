@@ -11,11 +11,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.support.app_harness import AppHarness
 
+from charlotte.http.csrf import JSON_REQUEST, Envelope
 from charlotte.http.routes import ROUTES
 from charlotte.page.ops import OP_TYPES
 from charlotte.policy.refused import Refused
 
-EXPECTED_STATUSES = {200, 201, 202, 400, 401, 403, 404, 405, 409, 413, 422}
+EXPECTED_STATUSES = {200, 201, 202, 400, 401, 403, 404, 405, 409, 413, 415, 422}
+
+header_values = st.none() | st.text(max_size=40) | st.sampled_from(
+    ["application/json", "text/plain", "https://evil.example", "null", "cross-site", "same-origin", "http://testserver"]
+)
+envelopes = st.just(JSON_REQUEST) | st.builds(
+    Envelope, header_values, header_values, header_values, header_values
+)
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +115,7 @@ def _check(response: Any) -> None:
         assert set(response.json) == {"error"}
         error = response.json["error"]
         assert error["message"] == Refused.MESSAGES[error["code"]]
-        assert set(error) <= {"code", "message", "revision", "at"}
+        assert set(error) <= {"code", "message", "revision", "at", "field"}
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -116,7 +124,8 @@ def test_random_requests_get_coded_answers(app: tuple[AppHarness, list[str]], da
     harness, session_ids = app
     method, path = data.draw(requests(session_ids))
     response = harness.api.handle(
-        method, path, data.draw(queries), data.draw(bodies), data.draw(users), data.draw(tenants)
+        method, path, data.draw(queries), data.draw(bodies), data.draw(users), data.draw(tenants),
+        envelope=data.draw(envelopes),
     )
     _check(response)
 

@@ -181,9 +181,13 @@ def test_broken_json_is_400(served: Served) -> None:
     assert_error(response, 400, "invalid_json")
 
 
-def test_an_empty_post_needs_no_content_type(served: Served) -> None:
+def test_an_empty_post_needs_the_json_content_type_too(served: Served) -> None:
+    # A bodiless POST is a CORS simple request: see tests/reliability/test_cross_site.py.
     session_id = served.open()
-    response = served.client.post(f"/sessions/{session_id}/stop", headers=HEADERS)
+    assert_error(served.client.post(f"/sessions/{session_id}/stop", headers=HEADERS), 415, "unsupported_media_type")
+    response = served.client.post(
+        f"/sessions/{session_id}/stop", headers={**HEADERS, "Content-Type": "application/json"}
+    )
     assert response.status_code == 200, response.text
 
 

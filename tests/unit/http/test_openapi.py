@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 from tests.support.app_harness import WRITE_HERO, AppHarness
 
-from charlotte.http.api import Response, openapi_document
+from charlotte.http.api import Envelope, Response, openapi_document
 from charlotte.http.routes import ROUTES, STREAM_ROUTE, match
 from charlotte.policy.refused import Refused
 
@@ -51,8 +51,14 @@ def test_each_route_declares_its_success_status() -> None:
     for route in ROUTES:
         responses = document["paths"][route.template][route.method.lower()]["responses"]
         assert str(route.success) in responses, route
-        if route.takes_body:
-            assert "requestBody" in document["paths"][route.template][route.method.lower()]
+        operation = document["paths"][route.template][route.method.lower()]
+        if route.changes_state:
+            # Every POST may carry a JSON body (at least ``{}``): it is sent as JSON.
+            assert operation["requestBody"]["required"] is (route.takes_body and route.body_required), route
+            assert "415" in responses and "403" in responses, route
+        else:
+            assert "requestBody" not in operation, route
+        assert "400" in responses, route
 
 
 def test_the_document_is_openapi_31_with_valid_schemas() -> None:
@@ -129,6 +135,13 @@ def test_real_answers_validate_against_the_document(app: AppHarness) -> None:
     call("POST", f"/sessions/{sid}/edits", {"basedOn": 2, "ops": []})
     call("POST", f"/sessions/{sid}/edits", {"basedOn": 3, "ops": [{"t": "remove_node", "id": "nope"}]})
     call("POST", f"/sessions/{sid}/publish")
+    revision = app.call("GET", f"/sessions/{sid}").json["session"]["revision"]
+    call("POST", f"/sessions/{sid}/publish", {"revision": revision + 1})
+    call("POST", f"/sessions/{sid}/publish", {"revision": revision})
+    call("POST", f"/sessions/{sid}/publish", {"revision": revision, "dryRun": True})
+    call("POST", f"/sessions/{sid}/stop", envelope=Envelope("text/plain"))
+    call("POST", f"/sessions/{sid}/stop", envelope=Envelope("application/json", origin="https://evil.example"))
+    call("POST", f"/sessions/{sid}/stop", {})
     call("GET", f"/sessions/{sid}/published")
     call("GET", "/sessions/unknown/draft")
     call("GET", f"/sessions/{sid}", tenant="globex")

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from charlotte.page.hrefs import MAX_HREF_LENGTH, external_origin, is_safe_href
+from charlotte.page.hrefs import MAX_HREF_LENGTH, external_origin, is_safe_href, serialised_origin
 
 REFUSED = [
     # plain dangerous and unknown schemes
@@ -209,3 +209,35 @@ def test_encoded_controls_are_refused() -> None:
     # Found by the generator: "&#0;" decodes to U+FFFD and hid the scheme.
     for href in ["&#0;data:alert(1)", "%00javascript:x", "&#9;javascript:x", "a%0Ab", "a%E2%80%8Bb"]:
         assert is_safe_href(href) is False
+
+
+@pytest.mark.parametrize(
+    ("text", "origin"),
+    [
+        ("https://admin.example.com", "https://admin.example.com"),
+        ("HTTPS://Admin.Example.COM:443/", "https://admin.example.com"),
+        ("http://127.0.0.1:8000", "http://127.0.0.1:8000"),
+        ("http://a.example:80", "http://a.example"),
+        ("https://b\u00fccher.example", "https://xn--bcher-kva.example"),
+        ("https://a.example/admin", None),
+        ("https://a.example?x=1", None),
+        ("https://a.example#top", None),
+        ("https://user@a.example", None),
+        ("https:a.example", None),
+        ("//a.example", None),
+        ("null", None),
+        ("*", None),
+        ("ftp://a.example", None),
+        (" https://a.example", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_serialised_origin_spells_an_origin_as_a_browser_sends_it(text: object, origin: str | None) -> None:
+    assert serialised_origin(text) == origin
+
+
+@given(st.text(max_size=80))
+def test_serialised_origin_never_raises(text: str) -> None:
+    found = serialised_origin(text)
+    assert found is None or serialised_origin(found) == found

@@ -14,7 +14,7 @@ POLICY_REASONS = [
     "guide_mode_stale", "body_too_large", "invalid_json", "invalid_request",
     "no_open_change_set", "publish_refused", "unauthorized", "unsupported_media_type",
     "internal", "checks_failing", "output_limit", "worker_lost", "run_failed",
-    "usage_limit", "invalid_arguments", "unknown_tool",
+    "usage_limit", "invalid_arguments", "unknown_tool", "cross_site",
 ]  # fmt: skip
 
 PAGE_SESSION_CODES = [
