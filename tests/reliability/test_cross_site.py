@@ -181,6 +181,9 @@ SAME_SITE_OR_TRUSTED: Final = [
     {"Sec-Fetch-Site": "none"},
     {"Origin": TRUSTED, "Sec-Fetch-Site": "cross-site"},
     {"Origin": "https://ADMIN.example:443", "Sec-Fetch-Site": "same-site"},
+    # Behind a proxy that ends TLS the server sees http and another Host; the
+    # browser still says the page is its own.
+    {"Origin": "https://cms.example", "Sec-Fetch-Site": "same-origin"},
 ]
 
 

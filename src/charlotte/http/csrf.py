@@ -12,10 +12,14 @@ rules close that door:
    sends no CORS headers), so the browser never sends the request itself. A
    non-empty body on any other route needs the JSON type too.
 2. A state-changing request a browser marks as sent from elsewhere is 403
-   ``cross_site``: an ``Origin`` that is not the server's own (``null``
-   included), or ``Sec-Fetch-Site`` other than ``same-origin`` or ``none``
-   (``same-site``, ``cross-site``), unless ``Settings.trusted_origins`` lists
-   the request's ``Origin``.
+   ``cross_site``, unless ``Settings.trusted_origins`` lists the request's
+   ``Origin``: ``Sec-Fetch-Site`` other than ``same-origin`` or ``none``
+   (``same-site``, ``cross-site``); or, from a browser that sends no
+   ``Sec-Fetch-Site``, an ``Origin`` that is not the server's own (``null``
+   included). Every current browser sends ``Sec-Fetch-Site``, and it is the
+   browser's own judgement, so a proxy that changes the scheme or ``Host``
+   the server sees does not make the builder page's own requests look
+   cross-site.
 
 A request with neither header is not a browser's (a server, curl, a test
 client) and passes rule 2; it still needs the JSON type. Reads (GET) are not
@@ -88,15 +92,16 @@ def refusal(
 
 def _from_elsewhere(envelope: Envelope, trusted: Set[str]) -> bool:
     origin = _spelled(envelope.origin)
-    if envelope.origin is not None:
-        if origin is not None and origin in trusted:
-            return False
-        if origin is None or origin != _spelled(envelope.server_origin):
-            return True
-    fetch_site: object = envelope.fetch_site
-    if fetch_site is None:
+    if origin is not None and origin in trusted:
         return False
-    return not isinstance(fetch_site, str) or fetch_site.strip().lower() not in _OWN_FETCH_SITES
+    fetch_site: object = envelope.fetch_site
+    if fetch_site is not None:
+        # The browser's own word: it knows the page's origin even when a proxy
+        # in front of the server changes the scheme or the Host it sees.
+        return not isinstance(fetch_site, str) or fetch_site.strip().lower() not in _OWN_FETCH_SITES
+    if envelope.origin is None:
+        return False
+    return origin is None or origin != _spelled(envelope.server_origin)
 
 
 def _spelled(origin: object) -> str | None:
