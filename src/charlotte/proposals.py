@@ -24,7 +24,11 @@ the draft. Its writes go to the session's one *open* change set (a row of
   ``agent``); human edits made to the draft since are not part of it.
 - **Approving** replays the set's ops on the *current* draft (a person may
   have edited it meanwhile) in chunks of ``REPLAY_CHUNK`` ops, actor
-  ``agent``, inside a savepoint. Each chunk is applied in slices of
+  ``agent``, inside a savepoint. The draft is loaded as every writer loads it
+  (``Workspace.load_for_write``): a never-written page gets its row first, so
+  a first write by another session at the same moment waits for the approval
+  and sees a stale revision (or the approval replays on its write), never a
+  storage error. Each chunk is applied in slices of
   ``MAX_OPS_PER_APPLY`` (the agent's own bound): measured faster than one
   1,000-op apply, because less undo data is alive at once for the garbage
   collector to walk. As for any agent write, LinkPolicy (the tenant's
@@ -261,11 +265,13 @@ class ChangeSets:
             open_set = self.open_set(conn, session, for_update=True)
             if open_set is None:
                 raise Refused("no_open_change_set")
-            doc, draft_revision = ws.load_draft(conn, session, for_update=True)
-            # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
-            page = PageSession(doc, node_types=ws.node_types)
             try:
                 with conn.begin_nested():
+                    # Inside the savepoint: a conflict on a never-written page
+                    # leaves no row behind (load_for_write inserted it).
+                    doc, draft_revision = ws.load_for_write(conn, session)
+                    # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
+                    page = PageSession(doc, node_types=ws.node_types)
                     applied = self._replay(page, open_set.ops, rules)
                     node_ids = touched_node_ids(applied.ops)
                     ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)

@@ -280,7 +280,7 @@ class Workspace:
         # write is a StorageError, which ends that transaction too.
         with transaction(self.engine) if conn is None else nullcontext(conn) as conn:
             session = self.session(conn, session_id, tenant, lock=True)
-            doc, _revision = self._load_for_write(conn, session)
+            doc, _revision = self.load_for_write(conn, session)
             page = self._page(session, doc)
             applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
             if not applied.ops:
@@ -296,8 +296,13 @@ class Workspace:
             self._validated.remember((session.tenant, session.page), page)
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seq)
 
-    def _load_for_write(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
-        """The draft, locked, possibly shared (see ``__post_init__``): read it, never mutate it."""
+    def load_for_write(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
+        """The draft, locked, possibly shared (see ``__post_init__``): read it, never mutate it.
+
+        Every writer of the draft loads it here (``_write``, a change set's
+        approval): a page's first write inserts the row it then locks, so two
+        first writes meet on that row and the later one sees a stale revision.
+        """
         own = self._own_pages
         if own is not None:
             loaded = own.load_draft(conn, session.tenant, session.page, for_update=True, shared=True)
