@@ -19,9 +19,9 @@ the draft. Its writes go to the session's one *open* change set (a row of
   builder preview follows it by reading ``working`` (or ``view``).
 - **Revisions.** Inside a set the agent's revisions are continuous from the
   draft revision the set was seeded from: ``base_revision + n`` after the set's
-  ``n``-th op. ``changes_since`` answers from the working copy's own history:
-  the draft's op history up to ``base_revision``, then the set's ops (actor
-  ``agent``); human edits made to the draft since are not part of it.
+  ``n``-th op. ``changes_since`` answers the agent from the page it reads and
+  says ``revision_unknown`` for a resolved set's retired revisions
+  (``charlotte.proposal_changes``).
 - **Approving** replays the set's ops on the *current* draft (a person may
   have edited it meanwhile) in chunks of ``REPLAY_CHUNK`` ops, actor
   ``agent``, inside a savepoint. The draft is loaded as every writer loads it
@@ -73,6 +73,7 @@ from charlotte.page.errors import PageSessionError
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy, Refused
+from charlotte.proposal_changes import agent_changes
 from charlotte.proposal_diff import ChangeSetDiff, diff_docs
 from charlotte.proposal_rows import NOTICE_MESSAGES, ChangeSet
 from charlotte.storage import SessionRecord, read_connection, transaction
@@ -152,39 +153,14 @@ class ChangeSets:
         return self.workspace.load_draft(conn, session)
 
     def changes_since(self, session_id: str, tenant: str, revision: int) -> list[dict[str, Any]]:
-        """``[{"revision", "actor", "op"}]`` of the working copy after ``revision``.
+        """``[{"revision", "actor", "op"}]`` from the agent's ``revision`` to what it reads now.
 
-        With no open set, the draft's (``Workspace.changes_since``). With one,
-        the working copy's own history: the draft's entries up to the set's
-        ``base_revision``, then the set's ops (actor ``agent``).
-        ``stale_revision`` above the working revision; ``history_truncated``
-        further back than the workspace's ``history_limit``.
+        See ``charlotte.proposal_changes``: the exact delta, or
+        ``Refused("revision_unknown")`` for a resolved set's retired revision.
         """
-        ws = self.workspace
-        with read_connection(ws.engine) as conn:
+        with read_connection(self.workspace.engine) as conn:
             session = self.workspace.session(conn, session_id, tenant)
-            open_set = self.open_set(conn, session)
-            if open_set is None:
-                return ws.changes_since(session_id, tenant, revision)
-            current, base = open_set.revision, open_set.base_revision
-            if type(revision) is not int or revision < 0 or revision < current - ws.history_limit:
-                raise PageSessionError("history_truncated", detail={"revision": current})
-            if revision > current:
-                raise PageSessionError("stale_revision", detail={"revision": current})
-            before: list[dict[str, Any]] = []
-            if revision < base:
-                entries = ws.pages.ops_since(
-                    conn, session.tenant, session.page, revision, limit=base - revision
-                )
-                if len(entries) != base - revision or entries[-1].revision != base:
-                    raise PageSessionError("history_truncated", detail={"revision": current})
-                before = [entry.to_dict() for entry in entries]
-        first = max(revision, base)
-        mine = [
-            {"revision": first + 1 + i, "actor": AGENT_ACTOR, "op": op}
-            for i, op in enumerate(open_set.ops[first - base :])
-        ]
-        return before + mine
+            return agent_changes(self.workspace, conn, session, revision)
 
     def diff(self, session_id: str, tenant: str) -> ChangeSetDiff | None:
         """How the open set's working copy differs from the current draft; None without a set."""
@@ -265,6 +241,7 @@ class ChangeSets:
             open_set = self.open_set(conn, session, for_update=True)
             if open_set is None:
                 raise Refused("no_open_change_set")
+            base = open_set.base_revision
             try:
                 with conn.begin_nested():
                     # Inside the savepoint: a conflict on a never-written page
@@ -292,7 +269,7 @@ class ChangeSets:
                     "at": conflict.at,
                 }
                 self._resolve(
-                    conn, session, resolution, EventTypes.PROPOSAL_CONFLICTED, payload, user
+                    conn, session, resolution, EventTypes.PROPOSAL_CONFLICTED, payload, user, base
                 )
                 return resolution
             resolution = Resolution(open_set.id, "approved", open_set.op_count, page.revision)
@@ -301,7 +278,12 @@ class ChangeSets:
                 "ops": open_set.op_count,
                 "revision": page.revision,
             }
-            self._resolve(conn, session, resolution, EventTypes.PROPOSAL_APPROVED, payload, user)
+            # Replayed on the draft it was seeded from, the draft now went through
+            # exactly the working copy's states: the agent's revisions still hold.
+            retired = None if draft_revision == base else base
+            self._resolve(
+                conn, session, resolution, EventTypes.PROPOSAL_APPROVED, payload, user, retired
+            )
             return resolution
 
     def reject(self, session_id: str, tenant: str, user: str) -> Resolution:
@@ -316,7 +298,15 @@ class ChangeSets:
             _doc, revision = ws.load_draft(conn, session)
             resolution = Resolution(open_set.id, "rejected", open_set.op_count, revision)
             payload = {"proposal_id": open_set.id, "ops": open_set.op_count}
-            self._resolve(conn, session, resolution, EventTypes.PROPOSAL_REJECTED, payload, user)
+            self._resolve(
+                conn,
+                session,
+                resolution,
+                EventTypes.PROPOSAL_REJECTED,
+                payload,
+                user,
+                open_set.base_revision,
+            )
             return resolution
 
     # -- notices ---------------------------------------------------------------
@@ -382,9 +372,15 @@ class ChangeSets:
         event_type: str,
         payload: dict[str, Any],
         user: str,
+        retired_above: int | None,
     ) -> None:
         rows.mark_resolved(
-            conn, resolution.proposal_id, resolution.status, code=resolution.code, at=resolution.at
+            conn,
+            resolution.proposal_id,
+            resolution.status,
+            retired_above=retired_above,
+            code=resolution.code,
+            at=resolution.at,
         )
         self.workspace.events.append(
             conn, session.id, event_type, payload, actor=user, tenant=session.tenant

@@ -166,16 +166,22 @@ class Workspace:
         """
         with read_connection(self.engine) as conn:
             session = self.session(conn, session_id, tenant)
-            _doc, current = self.load_draft(conn, session)
-            if type(revision) is not int or revision < 0 or revision < current - self.history_limit:
-                raise PageSessionError("history_truncated", detail={"revision": current})
-            if revision > current:
-                raise PageSessionError("stale_revision", detail={"revision": current})
-            if revision == current:
-                return []
-            entries = self.pages.ops_since(
-                conn, session.tenant, session.page, revision, limit=current - revision
-            )
+            return self.draft_changes(conn, session, revision)
+
+    def draft_changes(
+        self, conn: sa.Connection, session: SessionRecord, revision: int
+    ) -> list[dict[str, Any]]:
+        """``changes_since`` inside ``conn``: the draft's op history after ``revision``."""
+        _doc, current = self.load_draft(conn, session)
+        if type(revision) is not int or revision < 0 or revision < current - self.history_limit:
+            raise PageSessionError("history_truncated", detail={"revision": current})
+        if revision > current:
+            raise PageSessionError("stale_revision", detail={"revision": current})
+        if revision == current:
+            return []
+        entries = self.pages.ops_since(
+            conn, session.tenant, session.page, revision, limit=current - revision
+        )
         if len(entries) != current - revision or (entries and entries[-1].revision != current):
             # The op history does not cover the window (e.g. a host repository
             # that keeps less): say so rather than return a partial answer.

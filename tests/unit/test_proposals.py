@@ -1,4 +1,4 @@
-"""Change sets on SQLite (PostgreSQL: tests/integration/test_proposals_postgres.py), and the diff."""
+"""Change sets and the agent's revisions on SQLite (PostgreSQL: tests/integration/test_proposals_postgres.py), and the diff."""
 
 from __future__ import annotations
 
@@ -6,12 +6,21 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from tests.support.change_set_revisions_contract import ChangeSetRevisionsContract
 from tests.support.proposals_contract import ProposalsContract
 
 from charlotte.proposal_diff import diff_docs
 
 
 class TestProposalsOnSqlite(ProposalsContract):
+    @pytest.fixture
+    def engine(self, sqlite_engine: sa.Engine) -> sa.Engine:
+        return sqlite_engine
+
+
+class TestChangeSetRevisionsOnSqlite(ChangeSetRevisionsContract):
+    examples = 100
+
     @pytest.fixture
     def engine(self, sqlite_engine: sa.Engine) -> sa.Engine:
         return sqlite_engine
