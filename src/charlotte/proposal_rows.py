@@ -7,7 +7,9 @@ place:
 
 - ``open_set`` finds a session's one open set (``for_update`` locks its row);
 - ``insert_open`` and ``extend`` store a set's working copy and its ops;
-- ``mark_resolved`` closes a set as ``approved``, ``rejected`` or ``conflicted``;
+- ``mark_resolved`` closes a set as ``approved``, ``rejected`` or ``conflicted``
+  (and says whether its working revisions are retired);
+- ``retired`` tells whether a revision was one of a resolved set's retired ones;
 - ``has_unnotified``, ``take_unnotified`` and ``notice`` are the notices
   bookkeeping: each resolution is handed to the agent once.
 """
@@ -35,6 +37,7 @@ __all__ = [
     "mark_resolved",
     "notice",
     "open_set",
+    "retired",
     "take_unnotified",
 ]
 
@@ -65,6 +68,9 @@ class ChangeSet:
     notified: bool
     created_at: datetime
     resolved_at: datetime | None
+    #: Set when resolved unless an approval replayed it on an unchanged draft:
+    #: its base revision; its working revisions above it name no state any more.
+    retired_above: int | None
 
     @property
     def revision(self) -> int:
@@ -144,18 +150,36 @@ def mark_resolved(
     proposal_id: str,
     status: str,
     *,
+    retired_above: int | None,
     code: str | None = None,
     at: int | None = None,
 ) -> None:
-    """Close a set as ``status``; ``code`` and ``at`` say why a replay conflicted."""
+    """Close a set as ``status``; ``code`` and ``at`` say why a replay conflicted.
+
+    ``retired_above``: the set's base revision when its working revisions are
+    retired (see ``ChangeSet.retired_above``), None when they are not.
+    """
     values = {
         "status": status,
         "conflict_code": code,
         "conflict_at": at,
         "resolved_at": utc_now(),
+        "retired_above": retired_above,
     }
     with translated():
         conn.execute(sa.update(proposals).where(proposals.c.id == proposal_id).values(**values))
+
+
+def retired(conn: sa.Connection, session: SessionRecord, revision: int) -> bool:
+    """True when ``revision`` is a retired working revision of one of ``session``'s resolved sets."""
+    query = sa.select(proposals.c.id).where(
+        proposals.c.session_id == session.id,
+        proposals.c.tenant == session.tenant,
+        proposals.c.retired_above < revision,
+        proposals.c.retired_above + proposals.c.op_count >= revision,
+    )
+    with translated():
+        return conn.execute(query.limit(1)).first() is not None
 
 
 def has_unnotified(conn: sa.Connection, session: SessionRecord) -> bool:

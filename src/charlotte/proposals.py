@@ -19,12 +19,16 @@ the draft. Its writes go to the session's one *open* change set (a row of
   builder preview follows it by reading ``working`` (or ``view``).
 - **Revisions.** Inside a set the agent's revisions are continuous from the
   draft revision the set was seeded from: ``base_revision + n`` after the set's
-  ``n``-th op. ``changes_since`` answers from the working copy's own history:
-  the draft's op history up to ``base_revision``, then the set's ops (actor
-  ``agent``); human edits made to the draft since are not part of it.
+  ``n``-th op. ``changes_since`` answers the agent from the page it reads and
+  says ``revision_unknown`` for a resolved set's retired revisions
+  (``charlotte.proposal_changes``).
 - **Approving** replays the set's ops on the *current* draft (a person may
   have edited it meanwhile) in chunks of ``REPLAY_CHUNK`` ops, actor
-  ``agent``, on an in-memory ``PageSession``. Each chunk is applied in slices of
+  ``agent``. The draft is loaded as every writer loads it
+  (``Workspace.load_for_write``): a never-written page gets its row first, so
+  a first write by another session at the same moment waits for the approval
+  and sees a stale revision (or the approval replays on its write), never a
+  storage error. Each chunk is applied in slices of
   ``MAX_OPS_PER_APPLY`` (the agent's own bound): measured faster than one
   1,000-op apply, because less undo data is alive at once for the garbage
   collector to walk. As for any agent write, LinkPolicy (the tenant's
@@ -32,9 +36,10 @@ the draft. Its writes go to the session's one *open* change set (a row of
   nodes each chunk touched. Any ``PageSessionError`` or
   ``Refused`` resolves the set ``conflicted`` with the code and op index
   (``proposal.conflicted``); nothing of the page is written before the whole
-  replay has succeeded, so no op of the set reaches the draft and no savepoint
-  is needed (a storage error after the first write ends the whole
-  transaction). Success stores the draft and its op history,
+  replay has succeeded, so no op of the set reaches the draft (a storage error
+  after the first write ends the whole transaction). The load and replay run
+  inside one savepoint only for the first-write row: on a conflict it is
+  rolled back, so a never-written page stays without a row. Success stores the draft and its op history,
   records the draft's ``page.changed`` (actor ``agent``) and
   ``proposal.approved`` (actor: the approving person), and resolves the set
   ``approved``. ``reject`` resolves it ``rejected`` (``proposal.rejected``).
@@ -71,6 +76,7 @@ from charlotte.page.errors import PageSessionError
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy, Refused
+from charlotte.proposal_changes import agent_changes
 from charlotte.proposal_diff import ChangeSetDiff, diff_docs
 from charlotte.proposal_rows import NOTICE_MESSAGES, ChangeSet
 from charlotte.storage import SessionRecord, read_connection, transaction
@@ -150,39 +156,14 @@ class ChangeSets:
         return self.workspace.load_draft(conn, session)
 
     def changes_since(self, session_id: str, tenant: str, revision: int) -> list[dict[str, Any]]:
-        """``[{"revision", "actor", "op"}]`` of the working copy after ``revision``.
+        """``[{"revision", "actor", "op"}]`` from the agent's ``revision`` to what it reads now.
 
-        With no open set, the draft's (``Workspace.changes_since``). With one,
-        the working copy's own history: the draft's entries up to the set's
-        ``base_revision``, then the set's ops (actor ``agent``).
-        ``stale_revision`` above the working revision; ``history_truncated``
-        further back than the workspace's ``history_limit``.
+        See ``charlotte.proposal_changes``: the exact delta, or
+        ``Refused("revision_unknown")`` for a resolved set's retired revision.
         """
-        ws = self.workspace
-        with read_connection(ws.engine) as conn:
+        with read_connection(self.workspace.engine) as conn:
             session = self.workspace.session(conn, session_id, tenant)
-            open_set = self.open_set(conn, session)
-            if open_set is None:
-                return ws.changes_since(session_id, tenant, revision)
-            current, base = open_set.revision, open_set.base_revision
-            if type(revision) is not int or revision < 0 or revision < current - ws.history_limit:
-                raise PageSessionError("history_truncated", detail={"revision": current})
-            if revision > current:
-                raise PageSessionError("stale_revision", detail={"revision": current})
-            before: list[dict[str, Any]] = []
-            if revision < base:
-                entries = ws.pages.ops_since(
-                    conn, session.tenant, session.page, revision, limit=base - revision
-                )
-                if len(entries) != base - revision or entries[-1].revision != base:
-                    raise PageSessionError("history_truncated", detail={"revision": current})
-                before = [entry.to_dict() for entry in entries]
-        first = max(revision, base)
-        mine = [
-            {"revision": first + 1 + i, "actor": AGENT_ACTOR, "op": op}
-            for i, op in enumerate(open_set.ops[first - base :])
-        ]
-        return before + mine
+            return agent_changes(self.workspace, conn, session, revision)
 
     def diff(self, session_id: str, tenant: str) -> ChangeSetDiff | None:
         """How the open set's working copy differs from the current draft; None without a set."""
@@ -263,16 +244,19 @@ class ChangeSets:
             open_set = self.open_set(conn, session, for_update=True)
             if open_set is None:
                 raise Refused("no_open_change_set")
-            doc, draft_revision = ws.load_draft(conn, session, for_update=True)
-            # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
-            page = PageSession(doc, node_types=ws.node_types)
+            base = open_set.base_revision
             try:
-                # In memory: the page's first write below comes after the last chunk.
-                applied = self._replay(page, open_set.ops, rules)
-                node_ids = touched_node_ids(applied.ops)
-                ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)
-                changed = page_changed(applied, node_ids, AGENT_ACTOR)
-                ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
+                with conn.begin_nested():
+                    # Inside the savepoint: a conflict on a never-written page
+                    # leaves no row behind (load_for_write inserted it).
+                    doc, draft_revision = ws.load_for_write(conn, session)
+                    # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
+                    page = PageSession(doc, node_types=ws.node_types)
+                    applied = self._replay(page, open_set.ops, rules)
+                    node_ids = touched_node_ids(applied.ops)
+                    ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)
+                    changed = page_changed(applied, node_ids, AGENT_ACTOR)
+                    ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
             except _Conflict as conflict:
                 resolution = Resolution(
                     open_set.id,
@@ -288,7 +272,7 @@ class ChangeSets:
                     "at": conflict.at,
                 }
                 self._resolve(
-                    conn, session, resolution, EventTypes.PROPOSAL_CONFLICTED, payload, user
+                    conn, session, resolution, EventTypes.PROPOSAL_CONFLICTED, payload, user, base
                 )
                 return resolution
             resolution = Resolution(open_set.id, "approved", open_set.op_count, page.revision)
@@ -297,7 +281,12 @@ class ChangeSets:
                 "ops": open_set.op_count,
                 "revision": page.revision,
             }
-            self._resolve(conn, session, resolution, EventTypes.PROPOSAL_APPROVED, payload, user)
+            # Replayed on the draft it was seeded from, the draft now went through
+            # exactly the working copy's states: the agent's revisions still hold.
+            retired = None if draft_revision == base else base
+            self._resolve(
+                conn, session, resolution, EventTypes.PROPOSAL_APPROVED, payload, user, retired
+            )
             return resolution
 
     def reject(self, session_id: str, tenant: str, user: str) -> Resolution:
@@ -312,7 +301,15 @@ class ChangeSets:
             _doc, revision = ws.load_draft(conn, session)
             resolution = Resolution(open_set.id, "rejected", open_set.op_count, revision)
             payload = {"proposal_id": open_set.id, "ops": open_set.op_count}
-            self._resolve(conn, session, resolution, EventTypes.PROPOSAL_REJECTED, payload, user)
+            self._resolve(
+                conn,
+                session,
+                resolution,
+                EventTypes.PROPOSAL_REJECTED,
+                payload,
+                user,
+                open_set.base_revision,
+            )
             return resolution
 
     # -- notices ---------------------------------------------------------------
@@ -378,9 +375,15 @@ class ChangeSets:
         event_type: str,
         payload: dict[str, Any],
         user: str,
+        retired_above: int | None,
     ) -> None:
         rows.mark_resolved(
-            conn, resolution.proposal_id, resolution.status, code=resolution.code, at=resolution.at
+            conn,
+            resolution.proposal_id,
+            resolution.status,
+            retired_above=retired_above,
+            code=resolution.code,
+            at=resolution.at,
         )
         self.workspace.events.append(
             conn, session.id, event_type, payload, actor=user, tenant=session.tenant

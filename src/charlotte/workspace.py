@@ -166,16 +166,22 @@ class Workspace:
         """
         with read_connection(self.engine) as conn:
             session = self.session(conn, session_id, tenant)
-            _doc, current = self.load_draft(conn, session)
-            if type(revision) is not int or revision < 0 or revision < current - self.history_limit:
-                raise PageSessionError("history_truncated", detail={"revision": current})
-            if revision > current:
-                raise PageSessionError("stale_revision", detail={"revision": current})
-            if revision == current:
-                return []
-            entries = self.pages.ops_since(
-                conn, session.tenant, session.page, revision, limit=current - revision
-            )
+            return self.draft_changes(conn, session, revision)
+
+    def draft_changes(
+        self, conn: sa.Connection, session: SessionRecord, revision: int
+    ) -> list[dict[str, Any]]:
+        """``changes_since`` inside ``conn``: the draft's op history after ``revision``."""
+        _doc, current = self.load_draft(conn, session)
+        if type(revision) is not int or revision < 0 or revision < current - self.history_limit:
+            raise PageSessionError("history_truncated", detail={"revision": current})
+        if revision > current:
+            raise PageSessionError("stale_revision", detail={"revision": current})
+        if revision == current:
+            return []
+        entries = self.pages.ops_since(
+            conn, session.tenant, session.page, revision, limit=current - revision
+        )
         if len(entries) != current - revision or (entries and entries[-1].revision != current):
             # The op history does not cover the window (e.g. a host repository
             # that keeps less): say so rather than return a partial answer.
@@ -284,7 +290,7 @@ class Workspace:
         # write is a StorageError, which ends that transaction too.
         with transaction(self.engine) if conn is None else nullcontext(conn) as conn:
             session = self.session(conn, session_id, tenant, lock=True)
-            doc, _revision = self._load_for_write(conn, session)
+            doc, _revision = self.load_for_write(conn, session)
             page = self._page(session, doc)
             applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
             if not applied.ops:
@@ -300,8 +306,13 @@ class Workspace:
             self._validated.remember((session.tenant, session.page), page)
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seq)
 
-    def _load_for_write(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
-        """The draft, locked, possibly shared (see ``__post_init__``): read it, never mutate it."""
+    def load_for_write(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
+        """The draft, locked, possibly shared (see ``__post_init__``): read it, never mutate it.
+
+        Every writer of the draft loads it here (``_write``, a change set's
+        approval): a page's first write inserts the row it then locks, so two
+        first writes meet on that row and the later one sees a stale revision.
+        """
         own = self._own_pages
         if own is not None:
             loaded = own.load_draft(conn, session.tenant, session.page, for_update=True, shared=True)

@@ -6,7 +6,9 @@ databases (two per test: one migrated, one created from the tables).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -15,6 +17,7 @@ from alembic.runtime.migration import MigrationContext
 
 from charlotte.storage import create_tables, current_revision, head_revision, metadata, migrate
 from charlotte.storage.migrate import VERSION_TABLE
+from charlotte.storage.tables import proposals, sessions
 
 EngineFactory = Callable[[], sa.Engine]
 
@@ -88,3 +91,32 @@ class MigrationsContract:
         tables = sa.inspect(engine).get_table_names()
         assert VERSION_TABLE in tables
         assert "alembic_version" not in tables
+
+    def test_0002_retires_the_revisions_of_sets_resolved_before_it(
+        self, blank_engine_factory: EngineFactory
+    ) -> None:
+        engine = blank_engine_factory()
+        migrate(engine, "0001")
+        now = datetime.now(UTC)
+        with engine.begin() as conn:
+            conn.execute(
+                sessions.insert().values(
+                    id="s1", tenant="t", page="home", brief="", facts={}, status="idle",
+                    stop_requested=False, mode="charlotte_builder", approve_on_save=True,
+                    created_by="ann", created_at=now, updated_at=now, last_seq=0,
+                )
+            )  # fmt: skip
+            for id, status, seq in [("open", "open", 9), ("gone", "rejected", 7), ("kept", "approved", 5)]:
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO charlotte_proposals (id, session_id, tenant, page, status, working,"
+                        " ops, op_count, notified, created_at) VALUES (:id, 's1', 't', 'home', :status,"
+                        " :working, '[]', 2, false, :now)"
+                    ),
+                    {"id": id, "status": status, "working": json.dumps({"seq": seq, "nodes": {}}), "now": now},
+                )
+        migrate(engine)
+        with engine.connect() as conn:
+            found = dict(conn.execute(sa.select(proposals.c.id, proposals.c.retired_above)).all())
+        # Any resolved set may have been an approval over a person's edit: all are retired.
+        assert found == {"open": None, "gone": 5, "kept": 3}

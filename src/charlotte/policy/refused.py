@@ -36,6 +36,10 @@ _POLICY_MESSAGES: dict[str, str] = {
     "invalid_json": "The request body is not valid JSON.",
     "invalid_request": "The request is not valid.",
     "no_open_change_set": "There is no open change set to approve or reject.",
+    "revision_unknown": (
+        "That revision no longer names a version of the page (a change set was resolved "
+        "since); read the page again with cms_get and go on from the revision it gives."
+    ),
     "publish_refused": "The page cannot be published in its current state.",
     "unauthorized": "You need to sign in to do this.",
     "unsupported_media_type": "The request must be sent as application/json.",

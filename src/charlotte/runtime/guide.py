@@ -40,7 +40,8 @@ person reviews the draft and decides whether it goes live.
 3. When cms_apply answers stale_revision, someone else changed the draft:
    call cms_changes_since with your revision, read what changed, then redo
    your ops on top of it with the new basedOn. Never overwrite a person's
-   edits blindly.
+   edits blindly. When cms_changes_since answers revision_unknown, read the
+   page again with cms_get and go on from the revision it gives.
 4. When a call answers invalid_arguments, read its path, expected and got,
    fix exactly that field and try again.
 5. Run cms_check, fix every error it finds, and check again.

@@ -185,6 +185,9 @@ proposals = sa.Table(
     sa.Column("notified", sa.Boolean, nullable=False, default=False),
     sa.Column("created_at", UtcDateTime, nullable=False, default=utc_now),
     sa.Column("resolved_at", UtcDateTime, nullable=True),
+    # A resolved set whose working revisions (retired_above, retired_above +
+    # op_count] name no page state any more: its base revision; else NULL.
+    sa.Column("retired_above", sa.Integer, nullable=True),
     sa.CheckConstraint(_one_of("status", PROPOSAL_STATUSES), name="status"),
     sa.Index(None, "session_id", "created_at"),
     sa.Index(None, "tenant", "page"),

@@ -24,9 +24,14 @@ In an ``approve_on_save`` session the agent works on its open change set
 instead (``charlotte.proposals``): ``cms_apply`` writes through
 ``ChangeSets.apply_agent_ops``, and while a set is open ``cms_get``,
 ``cms_outline``, ``cms_find``, ``cms_changes_since``, ``cms_check`` (and
-``cms_ready``) read its working copy. ``cms_get`` and ``cms_apply`` carry
-``notices``: each change-set resolution the agent was not yet told about,
-exactly once (a failed ``cms_apply`` carries them only when there are any).
+``cms_ready``) read its working copy. Results carry ``notices``: each
+change-set resolution the agent was not yet told about, exactly once, so the
+agent's next call after an approval, a rejection or a conflict says what
+happened. ``cms_get``, ``cms_changes_since`` and a successful ``cms_apply``
+always have the list; any other result of a call whose arguments parsed has it
+when there are notices. After a resolution ``cms_changes_since`` answers
+``revision_unknown`` for a revision of the set that names no page any more
+(see ``charlotte.proposals``).
 """
 
 from __future__ import annotations
@@ -209,13 +214,19 @@ class PageTools:
         except InvalidArguments as e:
             return failure("invalid_arguments", call.revision, **e.to_json())
         try:
-            return tool(call, parsed)
+            result = tool(call, parsed)
         except PageSessionError as e:
             if e.code == "invalid_state":
                 raise
-            return error_result(e, call.revision)
+            result = error_result(e, call.revision)
         except Refused as e:
-            return error_result(e, call.revision)
+            result = error_result(e, call.revision)
+        if "notices" in result:
+            return result
+        # Any other result (a failed write too: a notice is often the reason
+        # for a stale revision) carries the notices when there are any.
+        notices = self._notices(call)
+        return {**result, "notices": notices} if notices else result
 
     def _view(self, session: SessionRecord) -> tuple[dict[str, Any], int]:
         with read_connection(self._ws.engine) as conn:
@@ -254,25 +265,14 @@ class PageTools:
     def _apply(self, call: _Call, args: dict[str, Any]) -> ToolResult:
         session = call.session
         write = self._sets.apply_agent_ops if session.approve_on_save else self._ws.agent_apply
-        try:
-            written = write(
-                session.id,
-                session.tenant,
-                args["ops"],
-                based_on=args["basedOn"],
-                links=self._site_links(session),
-                conn=call.conn,
-            )
-        except (PageSessionError, Refused) as e:
-            if isinstance(e, PageSessionError) and e.code == "invalid_state":
-                raise
-            result = error_result(e, call.revision)
-            # A failed write is still the agent's next cms_apply: a notice (often
-            # the reason for a stale revision) goes with it; none, no field.
-            notices = self._notices(call)
-            if notices:
-                result["notices"] = notices
-            return result
+        written = write(
+            session.id,
+            session.tenant,
+            args["ops"],
+            based_on=args["basedOn"],
+            links=self._site_links(session),
+            conn=call.conn,
+        )
         return success(written.revision, applied=len(written.ops), notices=self._notices(call))
 
     def _changes_since(self, call: _Call, args: dict[str, Any]) -> ToolResult:
@@ -289,7 +289,7 @@ class PageTools:
             for entry in entries
         ]
         revision = max([call.revision, *(change["revision"] for change in changes)])
-        return success(revision, note=UNTRUSTED_NOTE, changes=changes)
+        return success(revision, note=UNTRUSTED_NOTE, changes=changes, notices=self._notices(call))
 
     def _check(self, call: _Call, args: dict[str, Any]) -> ToolResult:
         page = self._page(call)

@@ -118,7 +118,12 @@ _DESCRIPTIONS: Mapping[str, str] = {
         "Apply ops to the draft atomically, based on the revision you last read. "
         "Returns the new revision. On stale_revision, call cms_changes_since and retry."
     ),
-    "cms_changes_since": "The ops applied to the draft after a revision, oldest first, by agent or human.",
+    "cms_changes_since": (
+        "The ops applied to the draft after a revision, oldest first, by agent or human. "
+        "Answers revision_unknown when that revision no longer names a version of the page "
+        "(your change set was approved over a person's edits, rejected or conflicted): "
+        "read the page again with cms_get."
+    ),
     "cms_check": "Check the draft (facts, copy, links, assets) and list the findings.",
     "cms_ready": (
         "Say the page is ready for a person to review, with a short summary of what you did. "

@@ -12,7 +12,7 @@ POLICY_REASONS = [
     "forbidden", "not_found", "busy", "unsafe_link", "external_link", "authored_asset",
     "asset_dimensions", "css_fetch", "css_escape", "css_comment", "css_invalid",
     "guide_mode_stale", "body_too_large", "invalid_json", "invalid_request",
-    "no_open_change_set", "publish_refused", "unauthorized", "unsupported_media_type",
+    "no_open_change_set", "revision_unknown", "publish_refused", "unauthorized", "unsupported_media_type",
     "internal", "checks_failing", "output_limit", "worker_lost", "run_failed",
     "usage_limit", "invalid_arguments", "unknown_tool", "cross_site",
 ]  # fmt: skip

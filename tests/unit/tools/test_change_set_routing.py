@@ -106,6 +106,35 @@ def test_approval_reaches_the_agent_once_on_its_next_get(
     }
 
 
+# Valid arguments for each of the nine tools once the approval below is in (draft at 3).
+_NEXT_CALLS = [
+    ("cms_get", {}),
+    ("cms_outline", {}),
+    ("cms_types", {}),
+    ("cms_find", {"text": "rye"}),
+    ("cms_facts", {}),
+    ("cms_apply", {"basedOn": 3, "ops": [section("more")]}),
+    ("cms_apply", {"basedOn": 1, "ops": [section("more")]}),  # a failed write
+    ("cms_changes_since", {"revision": 2}),
+    ("cms_changes_since", {"revision": 3}),  # the approval on an unchanged draft keeps it
+    ("cms_check", {}),
+    ("cms_ready", {"summary": "Done"}),
+    ("cms_get", {"node": "nope"}),  # a failed read
+]
+
+
+@pytest.mark.parametrize(("name", "arguments"), _NEXT_CALLS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(_NEXT_CALLS)])
+def test_the_agents_next_call_whatever_it_is_carries_the_notice_once(
+    tools: PageTools, sets: ChangeSets, session: SessionRecord, binding: ToolBinding, name: str, arguments: dict[str, Any]
+) -> None:
+    tools.call("cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding)
+    resolution = sets.approve(session.id, session.tenant, "ann")
+    result = tools.call(name, arguments, binding)
+    assert [(n["proposal_id"], n["status"]) for n in result["notices"]] == [(resolution.proposal_id, "approved")]
+    again = tools.call(name, arguments, binding)
+    assert again.get("notices", []) == []
+
+
 def _nothing_before(_conn: sa.Connection) -> None:
     pass
 
