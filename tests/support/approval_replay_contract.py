@@ -7,7 +7,8 @@ the page; one that succeeds writes the draft once and the op history once.
 A database error after the first write (here: the op history refusing a
 revision) ends the whole transaction, so the draft saved before it is rolled
 back with it. These tests watch the statements an approval sends to the
-database; there is no savepoint to fall back on, and none is needed.
+database. (The savepoint around load and replay only takes back the row a
+first write inserts, see ``ProposalsContract``; nothing here relies on it.)
 
 A subclass provides the ``engine`` fixture (tables created; may be shared by a
 module, so every test opens its own session on its own page).

@@ -26,6 +26,7 @@ from charlotte.storage import (
     read_connection,
 )
 from charlotte.storage.tables import page_ops, proposals
+from charlotte.storage.tables import pages as pages_table
 from charlotte.workspace import SiteLinks, Workspace
 
 
@@ -284,6 +285,27 @@ class ProposalsContract:
             }
         ]
         assert sets.pending_notices(session.id, session.tenant) == []
+
+    def test_a_conflicted_approval_on_a_never_written_page_leaves_it_without_a_row(
+        self, engine: sa.Engine, ws: Workspace, sets: ChangeSets, assets: MutableAssets
+    ) -> None:
+        # The approval inserts the page's row before it locks it (a first write);
+        # the savepoint around load and replay takes that row back on a conflict.
+        fresh = unshared_session(engine, approve_on_save=True)
+        image = {
+            "t": "insert_node",
+            "node": {"id": "img", "type": "image", "parent": "hero", "props": {"asset": "logo", "alt": "Logo"}},
+        }
+        sets.apply_agent_ops(fresh.id, fresh.tenant, [section("hero"), image], based_on=0)
+        assets.ids.clear()  # the host deleted the asset since
+        resolution = sets.approve(fresh.id, fresh.tenant, "ann")
+        assert (resolution.status, resolution.code) == ("conflicted", "authored_asset")
+        with read_connection(engine) as conn:
+            rows = conn.execute(
+                sa.select(sa.func.count()).select_from(pages_table)
+                .where(pages_table.c.tenant == fresh.tenant, pages_table.c.page == fresh.page)
+            ).scalar_one()
+        assert rows == 0
 
     def test_replay_applies_todays_asset_and_link_rules(
         self, ws: Workspace, sets: ChangeSets, assets: MutableAssets, session: SessionRecord
