@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
+from tests.support.celery_harness import wait_until
 from tests.support.model_server import SILENT, TRICKLE, ModelServer, model_server
 
 from charlotte.app import Charlotte
@@ -58,18 +59,6 @@ def open_session(charlotte: Charlotte) -> CharlotteSession:
     return charlotte.for_user("ann").tenant("acme").page("home").brief("A landing page for Rosa's Bakery").open()
 
 
-def wait_for(check: Any, what: str, timeout: float = WAIT) -> Any:
-    deadline = time.monotonic() + timeout
-    pause = threading.Event()
-    while True:
-        found = check()
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout}s waiting for {what}")
-        pause.wait(0.02)
-
-
 def turn_status(charlotte: Charlotte, turn_id: str) -> str | None:
     turn = charlotte.turns.get(turn_id)
     return None if turn is None or turn.active else turn.status
@@ -87,7 +76,7 @@ def events(charlotte: Charlotte, session: CharlotteSession) -> list[tuple[str, d
 
 def takes_a_new_turn(charlotte: Charlotte, session: CharlotteSession) -> None:
     again = session.send("Now just say done")
-    assert wait_for(lambda: turn_status(charlotte, again["id"]), "the next turn") == "finished"
+    assert wait_until(lambda: turn_status(charlotte, again["id"]), WAIT, "the next turn") == "finished"
     assert events(charlotte, session)[-1] == (EventTypes.TURN_FINISHED, {"turn_id": again["id"], "ready": False})
 
 
@@ -105,7 +94,7 @@ def test_stop_ends_a_turn_whose_model_went_silent_within_two_seconds(
 
         asked = time.monotonic()
         assert session.stop()["stop_requested"] is True
-        status = wait_for(lambda: turn_status(charlotte, turn["id"]), "the stop", timeout=5.0)
+        status = wait_until(lambda: turn_status(charlotte, turn["id"]), 5.0, "the stop")
         took = time.monotonic() - asked
 
         assert status == "stopped"
@@ -128,7 +117,7 @@ def test_a_silent_model_fails_the_turn_model_timeout(tmp_path: Path, server: Mod
         started = time.monotonic()
         turn = session.send(f"{SILENT}: build the page")
 
-        status = wait_for(lambda: turn_status(charlotte, turn["id"]), "the idle timeout", timeout=10.0)
+        status = wait_until(lambda: turn_status(charlotte, turn["id"]), 10.0, "the idle timeout")
         took = time.monotonic() - started
 
         assert status == "failed"
@@ -152,7 +141,7 @@ def test_a_model_that_never_finishes_fails_the_turn_turn_timeout(
         started = time.monotonic()
         turn = session.send(f"{TRICKLE}: build the page")
 
-        status = wait_for(lambda: turn_status(charlotte, turn["id"]), "the turn timeout", timeout=10.0)
+        status = wait_until(lambda: turn_status(charlotte, turn["id"]), 10.0, "the turn timeout")
         took = time.monotonic() - started
 
         assert status == "failed"
