@@ -8,7 +8,9 @@ and why:
   a turn whose worker vanished before it even started is delivered again.
 - ``task_reject_on_worker_lost=False``: a turn whose worker died *while
   running* is never put back; its tools may already have written. The
-  sweeper (``Turns.sweep``) fails it ``worker_lost`` instead.
+  sweeper (``Turns.sweep``) fails it ``worker_lost`` instead. A pool
+  process that died before its claim loses the message the same way, but
+  its turn is still ``queued``: a sweeper sends it again (below).
 - ``task_acks_on_failure_or_timeout=True``: a task that raised is acked,
   not redelivered. So the task never lets a database error pass: a run that
   raises ``StorageError`` (the claim could not be made: the database is down
