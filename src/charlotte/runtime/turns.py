@@ -323,7 +323,8 @@ class Turns:
         its session lock before it is handed over, so two processes never
         both re-deliver it in one interval. A turn the queue refuses ends
         ``run.failed`` ``queue_lost``; one claimed meanwhile is left alone.
-        At most 200 turns per call.
+        At most ``limit`` turns per call, oldest first (the next call takes
+        the rest).
         """
         now = utc_now()
         cutoff = now - self._timeout
