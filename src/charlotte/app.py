@@ -21,6 +21,12 @@ The queue follows ``settings.queue``: ``inline`` runs a turn inside ``send``;
 (and a sweeper fails turns whose heartbeat stopped); ``celery`` sends turn ids
 to ``settings.broker_url``, and worker processes run them.
 
+Turns left queued (a process died, or its claims kept failing) are handed
+over again by the sweeper (``thread``: at start everything queued before this
+instance, then what waited longer than the heartbeat timeout; ``celery``: the
+workers' sweepers re-send the latter). The claim runs a turn delivered twice
+once, so several processes may share a database (``runtime/sweeper.py``).
+
 A worker process builds the same ``Charlotte`` as the web process, with the
 same hooks (modes, asset library, page repository, ``context_using``), and
 runs ``worker_app()``: the Celery app whose task runs each turn through *this
@@ -41,7 +47,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, Final
 
-from charlotte.events import EventTypes
+from charlotte.events import EventTypes, utc_now
 from charlotte.handle import ABILITIES, Authorizer, CharlotteSession, OpenRequest, actor_of
 from charlotte.http.sse import Notifier
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
@@ -116,6 +122,8 @@ class Charlotte:
         model_factory: Callable[[], Any] | None = None,
     ) -> None:
         self.settings = settings
+        # Turns queued before this moment wait in no queue of this instance (see _sweeper).
+        self._born = utc_now()
         self.engine = settings.open_engine()
         self.assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
         self.workspace = Workspace(
@@ -150,10 +158,17 @@ class Charlotte:
             guide=lambda: self._guide,
             modes=self.modes,
         )
-        # Only an in-process worker pool needs this process to sweep for it;
+        # Only an in-process worker pool needs this process to sweep for it
+        # (and to re-deliver what was queued before it started: a dead
+        # process's turns, or a live one's, which the claim runs once);
         # a Celery worker process gets its sweeper from worker_app().
         self.sweeper: Sweeper | None = (
-            Sweeper(self.turns, interval_seconds=settings.heartbeat_timeout_seconds / 2)
+            Sweeper(
+                self.turns,
+                interval_seconds=settings.heartbeat_timeout_seconds / 2,
+                redeliver=self.turns,
+                recover_before=self._born,
+            )
             if settings.queue == "thread"
             else None
         )
@@ -252,9 +267,13 @@ class Charlotte:
             # connections it inherited and open its own.
             in_each_pool_process(self, _drop_inherited_connections)
             self._started = True
-            # Every worker sweeps, so a dead one is noticed by the others.
+            # Every worker sweeps, so a dead one is noticed by the others. The
+            # broker holds queued turns; one still queued after the heartbeat
+            # timeout is sent again (a lost message; a duplicate is a no-op).
             self.sweeper = Sweeper(
-                self.turns, interval_seconds=max(1.0, self.settings.heartbeat_timeout_seconds / 4)
+                self.turns,
+                interval_seconds=max(1.0, self.settings.heartbeat_timeout_seconds / 4),
+                redeliver=self.turns,
             )
             self.sweeper.start()
         return queue.app

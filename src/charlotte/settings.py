@@ -59,6 +59,10 @@ class Settings:
     total_tokens_limit: int | None = None
     heartbeat_seconds: float = 5.0
     heartbeat_timeout_seconds: float = 120.0
+    #: A model stream with no event for this long ends the turn ``model_timeout``.
+    model_idle_timeout_seconds: float = 120.0
+    #: A turn still running this long after its claim (continuations included) ends ``turn_timeout``.
+    turn_timeout_seconds: float = 900.0
     thread_workers: int = 2
     telemetry: bool = False
     text_flush_chars: int = 200
@@ -98,6 +102,8 @@ class Settings:
         _seconds("heartbeat_seconds", self.heartbeat_seconds, positive=True)
         _seconds("heartbeat_timeout_seconds", self.heartbeat_timeout_seconds, positive=True)
         _seconds("text_flush_seconds", self.text_flush_seconds, positive=False)
+        _seconds("model_idle_timeout_seconds", self.model_idle_timeout_seconds, positive=True)
+        _seconds("turn_timeout_seconds", self.turn_timeout_seconds, positive=True)
         # A worker beats every heartbeat_seconds; a timeout shorter than that
         # would make the sweeper fail healthy turns.
         if self.heartbeat_timeout_seconds <= self.heartbeat_seconds:

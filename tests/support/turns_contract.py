@@ -282,16 +282,51 @@ class TurnsContract:
             {"turn_id": turn.id},
         )
 
-    def test_stop_a_queued_turn_is_seen_when_it_is_claimed(
+    def test_stop_a_queued_turn_ends_it_at_once_and_it_is_never_claimed(
         self, engine: sa.Engine, turns: Turns, session_id: str
     ) -> None:
         turn = turns.send(session_id, TENANT, "Hi", "user-1")
 
         assert turns.stop(session_id, TENANT, "user-1") is True
-        assert _session(engine, session_id).status == "queued"
-        assert turns.claim(turn.id) is not None
 
+        session = _session(engine, session_id)
+        assert (session.status, session.stop_requested) == ("idle", False)
+        ended = turns.get(turn.id)
+        assert ended is not None and (ended.status, ended.started_at) == ("stopped", None)
+        read = self._check_log(engine, session_id)
+        assert [(e.type, dict(e.payload), e.actor) for e in read][-1] == (
+            EventTypes.TURN_STOPPED,
+            {"turn_id": turn.id},
+            "user-1",
+        )
+        assert turns.claim(turn.id) is None
         assert turns.should_stop(turn.id)
+        assert turns.stop(session_id, TENANT, "user-1") is False
+        turns.send(session_id, TENANT, "again", "user-1")
+
+    def test_a_stop_racing_the_claim_of_a_queued_turn_leaves_one_consistent_end(
+        self, engine: sa.Engine, turns: Turns, session_id: str
+    ) -> None:
+        turn = turns.send(session_id, TENANT, "Hi", "user-1")
+        start = threading.Barrier(2)
+
+        def race(number: int) -> object:
+            start.wait(timeout=60)
+            if number == 0:
+                return turns.stop(session_id, TENANT, "user-1")
+            return turns.claim(turn.id)
+
+        stopped, claimed = _run_all(2, race)
+
+        assert stopped is True
+        after, session = turns.get(turn.id), _session(engine, session_id)
+        assert after is not None
+        if claimed is None:  # the stop came first: the turn never started
+            assert (after.status, session.status, session.stop_requested) == ("stopped", "idle", False)
+        else:  # the claim came first: the running turn sees the flag
+            assert (after.status, session.status, session.stop_requested) == ("running", "stopping", True)
+            assert turns.should_stop(turn.id)
+        self._check_log(engine, session_id)
 
     # -- ending ---------------------------------------------------------------------
 

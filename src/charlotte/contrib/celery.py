@@ -8,7 +8,21 @@ and why:
   a turn whose worker vanished before it even started is delivered again.
 - ``task_reject_on_worker_lost=False``: a turn whose worker died *while
   running* is never put back; its tools may already have written. The
-  sweeper (``Turns.sweep``) fails it ``worker_lost`` instead.
+  sweeper (``Turns.sweep``) fails it ``worker_lost`` instead. A pool
+  process that died before its claim loses the message the same way, but
+  its turn is still ``queued``: a sweeper sends it again (below).
+- ``task_acks_on_failure_or_timeout=True``: a task that raised is acked,
+  not redelivered. So the task never lets a database error pass: a run that
+  raises ``StorageError`` (the claim could not be made: the database is down
+  or locked) is retried with ``Task.retry`` after ``CLAIM_RETRY_COUNTDOWNS``
+  seconds (1, 2, 4 … 30; about two minutes in all), the retry message
+  published before the failed one is acked. A retry of a turn that was
+  claimed after all is a no-op. When the retries are used up (or the broker
+  refuses the retry: Celery then rejects the message), the turn stays
+  ``queued`` in the database, and a worker's sweeper sends it again once it
+  has waited longer than the heartbeat timeout (``Turns.redeliver``; a
+  turn the broker will not take then ends ``queue_lost``). Everything else a
+  run raises is logged and acked: the runner has ended its turn with a code.
 - A long broker ``visibility_timeout`` (Redis, SQS): a turn that runs long is
   not handed to a second worker while the first still runs it.
 - JSON only, one message at a time per worker process, no result backend.
@@ -37,14 +51,16 @@ import weakref
 from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeVar
 
-from celery import Celery
+from celery import Celery, Task
 from celery.signals import worker_process_init
 from kombu.exceptions import KombuError
 
 from charlotte.page.errors import CharlotteError
 from charlotte.settings import Settings
+from charlotte.storage import StorageError
 
 __all__ = [
+    "CLAIM_RETRY_COUNTDOWNS",
     "DEFAULT_QUEUE",
     "TASK_NAME",
     "VISIBILITY_TIMEOUT_SECONDS",
@@ -65,6 +81,9 @@ DEFAULT_QUEUE: Final = "charlotte"
 
 #: Longer than any turn may run: a turn still running is never redelivered.
 VISIBILITY_TIMEOUT_SECONDS: Final = 12 * 60 * 60
+
+#: Seconds before each retry of a task whose run failed on a database error.
+CLAIM_RETRY_COUNTDOWNS: Final = (1, 2, 4, 8, 15, 30, 30, 30)
 
 # Bounded publish retries: a broker that is down must not hang Turns.send.
 _PUBLISH_RETRY: Final = {"max_retries": 3, "interval_start": 0, "interval_step": 0.5, "interval_max": 2}
@@ -126,19 +145,31 @@ def celery_app(
     )
     run = _LazyRun(run_factory if run_factory is not None else _runner_factory(settings))
 
-    def run_turn(turn_id: str) -> None:
+    def run_turn(task: Task, turn_id: str) -> None:
         if not isinstance(turn_id, str):
             logger.error("task %s: a message without a turn id was dropped", TASK_NAME)
             return
         try:
             run(turn_id)
+        except StorageError as error:
+            # The claim could not be made: nothing ran, so running it again is safe.
+            attempt = task.request.retries
+            if attempt >= len(CLAIM_RETRY_COUNTDOWNS):
+                logger.warning("turn %s: left queued for a sweeper to send again (the database kept failing)", turn_id)
+                return
+            countdown = CLAIM_RETRY_COUNTDOWNS[attempt]
+            logger.warning(
+                "turn %s: the database failed its run (%s); retry %d in %ss",
+                turn_id, error.code, attempt + 1, countdown,
+            )  # fmt: skip
+            raise task.retry(countdown=countdown, max_retries=len(CLAIM_RETRY_COUNTDOWNS)) from None
         except Exception:
             # The runner ends its own turns with a coded event; whatever still
             # escapes is logged for operators and acked, never retried.
             logger.exception("turn %s: run raised (correlation id %s)", turn_id, uuid.uuid4().hex)
 
     # Not shared: each app runs its own factory's function, even with several apps in one process.
-    app.task(name=TASK_NAME, ignore_result=True, acks_late=True, shared=False)(run_turn)
+    app.task(name=TASK_NAME, bind=True, ignore_result=True, acks_late=True, shared=False)(run_turn)
     return app
 
 

@@ -12,14 +12,22 @@ the browser follows live):
    with its code before any model call.
 4. Bind the tools to this session (``ToolBinding``, scope
    ``charlotte:<session_id>``) and run the model, streaming; the
-   ``StreamRecorder`` turns stream events into log events. The stop flag is
-   checked between stream events and before every tool call.
+   ``StreamRecorder`` turns stream events into log events. The model work
+   runs as an asyncio task beside a ``TurnWatch`` (``watch.py``), which ends
+   it on a stop (read every 0.5 s, even while the model is silent), on
+   ``model_idle_timeout_seconds`` without a stream event (``model_timeout``)
+   and on ``turn_timeout_seconds`` for the whole turn (``turn_timeout``).
+   The stop flag is also read before every tool call.
 5. A run that ends with finish reason ``length`` before a successful
    ``cms_ready`` is continued with ``CONTINUATION`` on the same history, at
    most ``max_continuations`` times, then fails ``output_limit``. All runs of
    a turn share one usage tally, so the host's caps bound the whole turn.
 6. ``turn.finished`` (with ``ready``), ``turn.stopped`` or ``run.failed`` with a
    code — never an exception message — and the session is idle again.
+
+A claim that fails on a database error raises ``StorageError`` out of
+``run``: nothing ran, and the queue delivers the turn again (``ThreadQueue``
+and the Celery task retry with a bounded backoff).
 """
 
 from __future__ import annotations
@@ -27,12 +35,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 import sqlalchemy as sa
 from pydantic_ai import Agent, RunContext, Tool
@@ -45,6 +52,7 @@ from charlotte.events import failure_code
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.page.errors import CharlotteError
 from charlotte.policy import Refused
+from charlotte.runtime.caps import HarnessDefaults, TurnContext, TurnContextFactory, merge_limits
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import resolve_model
 from charlotte.runtime.modes import ModeRegistry, check_mode
@@ -53,6 +61,7 @@ from charlotte.runtime.queue import InlineQueue
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
 from charlotte.runtime.turns import TurnRecord, Turns
+from charlotte.runtime.watch import STOP, TurnWatch
 from charlotte.settings import Settings
 from charlotte.storage import SessionRecord, SessionStore, read_connection
 from charlotte.tools import PageTools, ToolBinding
@@ -75,31 +84,8 @@ CONTINUATION: Final = (
     "work, run cms_check and call cms_ready."
 )
 
-#: Longest wait between two reads of the stop flag while a reply streams.
-STOP_CHECK_SECONDS: Final = 0.25
-
-
-@dataclass(frozen=True, slots=True)
-class TurnContext:
-    """The host's caps for one turn (all optional). They narrow charlotte's own limits."""
-
-    usage_limits: UsageLimits | None = None
-
-
-class TurnContextFactory(Protocol):
-    """The host's per-turn hook (e.g. billing caps); raise ``Refused`` to refuse the turn."""
-
-    def for_turn(self, session: SessionRecord, turn: TurnRecord) -> TurnContext | None:
-        """Caps for this turn, or None for charlotte's defaults."""
-        ...
-
-
-class HarnessDefaults:
-    """The default ``TurnContextFactory``: no caps beyond the settings."""
-
-    def for_turn(self, session: SessionRecord, turn: TurnRecord) -> TurnContext | None:
-        """Always None."""
-        return None
+#: How long a halted turn's cancelled model work may take to unwind.
+CANCEL_GRACE_SECONDS: Final = 10.0
 
 
 class _StopRequested(Exception):
@@ -110,6 +96,8 @@ class _StopRequested(Exception):
 class _RunState:
     """What the runner learns while one turn runs."""
 
+    watch: TurnWatch
+    recorder: StreamRecorder | None = None
     stop_seen: bool = False
     messages: list[ModelMessage] = field(default_factory=list)
 
@@ -126,32 +114,6 @@ class _TurnDeps:
 
 # Agents kept per mode prompt (a host registers a handful of modes).
 _AGENTS_KEPT: Final = 16
-
-
-def _merge_limits(settings: Settings, host: UsageLimits | None) -> UsageLimits:
-    """Charlotte's limits, narrowed by the host's (the smaller of each wins)."""
-
-    def smaller(a: int | None, b: int | None) -> int | None:
-        if a is None:
-            return b
-        if b is None:
-            return a
-        return min(a, b)
-
-    if host is None:
-        return UsageLimits(
-            request_limit=settings.request_limit,
-            tool_calls_limit=settings.tool_calls_limit,
-            total_tokens_limit=settings.total_tokens_limit,
-        )
-    return UsageLimits(
-        request_limit=smaller(settings.request_limit, host.request_limit),
-        tool_calls_limit=smaller(settings.tool_calls_limit, host.tool_calls_limit),
-        total_tokens_limit=smaller(settings.total_tokens_limit, host.total_tokens_limit),
-        input_tokens_limit=host.input_tokens_limit,
-        output_tokens_limit=host.output_tokens_limit,
-        cost_limit=host.cost_limit,
-    )
 
 
 def _finish_reason(messages: list[ModelMessage]) -> str | None:
@@ -283,17 +245,53 @@ class TurnRunner:
     # -- one turn ----------------------------------------------------------------
 
     async def _run(self, turn: TurnRecord) -> None:
+        """The turn's model work as a task, and its watch beside it (see ``watch.py``)."""
+        watch = TurnWatch(
+            lambda: self.turns.should_stop(turn.id),
+            idle_seconds=self.settings.model_idle_timeout_seconds,
+            turn_seconds=self.settings.turn_timeout_seconds,
+        )
+        state = _RunState(watch)
+        work = asyncio.create_task(self._work(turn, state))
+        halt = await watch.watch(work)
+        if halt is None:
+            await work  # it ended the turn itself
+            return
+        work.cancel()
+        done, _ = await asyncio.wait({work}, timeout=CANCEL_GRACE_SECONDS)
+        if not done:
+            log.warning("turn %s: the model work did not unwind within %ss", turn.id, CANCEL_GRACE_SECONDS)
+        elif not work.cancelled() and work.exception() is not None:
+            log.warning("turn %s: the halted model work raised", turn.id, exc_info=work.exception())
+        self._end_halted(turn, state)
+
+    def _end_halted(self, turn: TurnRecord, state: _RunState) -> None:
+        """End a stopped or timed-out turn: what the recorder holds, then ``turn.stopped`` or ``run.failed``.
+
+        Idempotent, like the ends it calls: a turn that already ended stays as it is.
+        """
+        if state.recorder is not None:
+            try:
+                state.recorder.settle()
+            except Exception:
+                log.warning("could not settle the recorder of turn %s", turn.id)
+        halt = state.watch.halt or STOP
+        if halt == STOP:
+            self.turns.stopped(turn.id)
+        else:
+            self.turns.fail(turn.id, halt)
+
+    async def _work(self, turn: TurnRecord, state: _RunState) -> None:
         recorder: StreamRecorder | None = None
-        state = _RunState()
         try:
             session = self._session(turn)
             guide = self.guide()
             mode = self.modes.resolve(session.mode, guide)
             check_mode(mode, guide, session.guide_hash)
             context = self.context_factory.for_turn(session, turn)
-            limits = _merge_limits(self.settings, context.usage_limits if context else None)
+            limits = merge_limits(self.settings, context.usage_limits if context else None)
             binding = ToolBinding.for_session(session.id, session.tenant, session.page)
-            recorder = StreamRecorder(
+            recorder = state.recorder = StreamRecorder(
                 self.engine,
                 session.id,
                 session.tenant,
@@ -310,8 +308,7 @@ class TurnRunner:
                 recorder.run_started(run, turn.id)
                 reason = await self._one_run(agent, model, prompt, history, deps, limits, usage)
                 if state.stop_seen:
-                    recorder.settle()
-                    self.turns.stopped(turn.id)
+                    self._end_halted(turn, state)
                     return
                 recorder.run_finished(run, reason or "stop")
                 if reason == "length" and not recorder.ready:
@@ -324,15 +321,15 @@ class TurnRunner:
                 return
             self.turns.fail(turn.id, "output_limit")
         except Exception as error:  # every failure ends as a code, never a message
+            if state.stop_seen or state.watch.halt is not None:
+                # The stop surfaced as an error from inside the model library.
+                self._end_halted(turn, state)
+                return
             if recorder is not None:
                 try:
                     recorder.settle()
                 except Exception:
                     log.warning("could not settle the recorder of turn %s", turn.id)
-            if state.stop_seen:
-                # The stop surfaced as an error from inside the model library.
-                self.turns.stopped(turn.id)
-                return
             code = error_code(error)
             if code == "run_failed":
                 correlation = uuid.uuid4().hex[:12]
@@ -350,7 +347,10 @@ class TurnRunner:
         usage: RunUsage,
     ) -> str | None:
         """One model run; returns its finish reason (``length`` when cut off)."""
-        state, turn_id, recorder = deps.state, deps.turn_id, deps.recorder
+        state, recorder = deps.state, deps.recorder
+        # The stop flag is read before every tool call (in the tool wrapper)
+        # and, between those, by the turn's watch, which also sees a silent model.
+        state.watch.touch()
         async with agent.run_stream_events(
             prompt,
             model=model,
@@ -359,20 +359,10 @@ class TurnRunner:
             usage_limits=limits,
             usage=usage,
         ) as events:
-            next_check = 0.0
             try:
                 async for event in events:
+                    state.watch.touch()
                     recorder.record(event)
-                    # The stop flag is read before every tool call (in the
-                    # tool wrapper) and, between those, at most every
-                    # STOP_CHECK_SECONDS: a streamed reply is hundreds of
-                    # events, and each read is a database round trip.
-                    now = time.monotonic()
-                    if now >= next_check:
-                        next_check = now + STOP_CHECK_SECONDS
-                        if self.turns.should_stop(turn_id):
-                            state.stop_seen = True
-                            break
             except _StopRequested:
                 state.stop_seen = True
             except OutputTokenLimitExceeded:
@@ -407,6 +397,11 @@ class TurnRunner:
 
         def call(ctx: RunContext[_TurnDeps], **arguments: Any) -> dict[str, Any]:
             deps = ctx.deps
+            watch = deps.state.watch
+            # A halted turn (stop, timeout) starts no tool; a running one is waited for.
+            if not watch.tool_may_start():
+                deps.state.stop_seen = True
+                raise _StopRequested
 
             def before(conn: sa.Connection) -> None:
                 # The stop flag is honoured between tool calls: a stopped turn
@@ -416,7 +411,10 @@ class TurnRunner:
                     raise _StopRequested
                 deps.recorder.write_tool_called(conn, ctx.tool_call_id, name, arguments)
 
-            return page_tools.call(name, arguments, deps.binding, before=before)
+            try:
+                return page_tools.call(name, arguments, deps.binding, before=before)
+            finally:
+                watch.tool_ended()
 
         return Tool.from_schema(
             function=call, name=name, description=description, json_schema=schema, takes_ctx=True

@@ -2,12 +2,14 @@
 
 A turn's life, each step **one transaction** together with its event::
 
-    send    → turn queued,  session queued,  ``turn.queued``   (then the queue gets the id)
-    claim   → turn running, session running, ``turn.started``  (only from queued: runs once)
-    finish  → turn finished,                 ``turn.finished`` ┐
-    stopped → turn stopped,                  ``turn.stopped``  ├ session idle, stop flag cleared
-    fail    → turn failed,                   ``run.failed``    ┘
-    sweep   → a running turn whose heartbeat went stale ends like ``fail("worker_lost")``
+    send      → turn queued,  session queued,  ``turn.queued``   (then the queue gets the id)
+    claim     → turn running, session running, ``turn.started``  (only from queued: runs once)
+    finish    → turn finished,                 ``turn.finished`` ┐
+    stopped   → turn stopped,                  ``turn.stopped``  ├ session idle, stop flag cleared
+    fail      → turn failed,                   ``run.failed``    ┘
+    stop      → a queued turn ends at once like ``stopped``; a running one's session is ``stopping``
+    sweep     → a running turn whose heartbeat went stale ends like ``fail("worker_lost")``
+    redeliver → a turn left queued is handed to the queue again (or ends ``queue_lost``)
 
 Every step that touches a turn of a session locks the session row first (the
 event log locks it too), so all writers take their locks in the same order:
@@ -19,7 +21,12 @@ and its ``StorageError("conflict")`` also becomes ``Refused("busy")``.
 
 Ending steps are idempotent: against a turn that already ended they change
 nothing, write no event and return False. A swept turn is never run again
-(its tools may already have written).
+(its tools may already have written). A queued turn never started, so
+delivering it again is always safe: the claim runs it once, whichever
+delivery comes first. ``redeliver`` stamps the turn's ``heartbeat_at`` (unused
+while a turn is queued) with the time it was handed over again, so each
+left-behind turn is re-delivered once per interval by one process, however
+many processes look.
 
 >>> turns = Turns(engine, InlineQueue(runner.run))                # doctest: +SKIP
 >>> turn = turns.send(session_id, "tenant-a", "Build a bakery page", "user-1")  # doctest: +SKIP
@@ -27,9 +34,9 @@ nothing, write no event and return False. A swept turn is never run again
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any, Final
 
@@ -38,6 +45,17 @@ import sqlalchemy as sa
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, failure_code, utc_now
 from charlotte.policy.refused import Refused
 from charlotte.runtime.queue import TurnQueue
+from charlotte.runtime.turn_rows import (
+    ACTIVE,
+    STOP_FLAG,
+    TurnRecord,
+    active_of,
+    change,
+    left_queued,
+    mark_redelivered,
+    row_values,
+    select,
+)
 from charlotte.storage import (
     DatabaseEventLog,
     EventLog,
@@ -47,9 +65,11 @@ from charlotte.storage import (
     transaction,
 )
 from charlotte.storage.errors import translated
-from charlotte.storage.tables import sessions, turns
+from charlotte.storage.tables import turns
 
-__all__ = ["DEFAULT_HEARTBEAT_TIMEOUT", "MAX_MESSAGE", "TurnRecord", "Turns"]
+__all__ = ["DEFAULT_HEARTBEAT_TIMEOUT", "MAX_MESSAGE", "QUEUE_LOST", "REDELIVER_BATCH", "TurnRecord", "Turns"]
+
+log = logging.getLogger(__name__)
 
 #: The longest message a person may send (characters).
 MAX_MESSAGE: Final = 20_000
@@ -57,39 +77,11 @@ MAX_MESSAGE: Final = 20_000
 #: A running turn whose heartbeat is older than this is swept as ``worker_lost``.
 DEFAULT_HEARTBEAT_TIMEOUT: Final = timedelta(minutes=2)
 
-_ACTIVE: Final = ("queued", "running")
+#: The code of a turn left queued that no queue would take again.
+QUEUE_LOST: Final = "queue_lost"
 
-
-@dataclass(frozen=True, slots=True)
-class TurnRecord:
-    """One row of ``charlotte_turns``."""
-
-    id: str
-    session_id: str
-    tenant: str
-    message: str
-    user: str
-    status: str
-    ready: bool
-    error_code: str | None
-    created_at: datetime
-    started_at: datetime | None
-    finished_at: datetime | None
-    heartbeat_at: datetime | None
-
-    @property
-    def active(self) -> bool:
-        """True while the turn is queued or running."""
-        return self.status in _ACTIVE
-
-
-_COLUMNS: Final = [turns.c[f.name] for f in fields(TurnRecord)]
-# Read before every tool call: built once (building it cost as much as running it).
-_STOP_FLAG: Final = (
-    sa.select(turns.c.status, sessions.c.stop_requested)
-    .join(sessions, sessions.c.id == turns.c.session_id)
-    .where(turns.c.id == sa.bindparam("stop_turn_id"))
-)
+#: Turns ``redeliver`` hands over per call at most (the next call takes the rest).
+REDELIVER_BATCH: Final = 200
 
 
 class Turns:
@@ -149,7 +141,7 @@ class Turns:
                 ):
                     raise Refused("busy")
                 with translated():
-                    conn.execute(sa.insert(turns).values(**_values(record)))
+                    conn.execute(sa.insert(turns).values(**row_values(record)))
                 self._events.append(
                     conn,
                     session_id,
@@ -176,10 +168,13 @@ class Turns:
         return record
 
     def stop(self, session_id: str, tenant: str, user: str) -> bool:
-        """Ask the session's turn to stop; False when the session is idle (nothing to stop).
+        """Stop the session's turn; False when the session is idle (nothing to stop).
 
-        A running turn's session becomes ``stopping``; a queued turn keeps its
-        status and stops as soon as it is claimed. Refuses ``not_found``.
+        A queued turn never started: it ends at once (``turn.stopped``, the
+        session idle, in this one transaction), and its delivery, whenever it
+        comes, finds nothing to claim. A running turn's session becomes
+        ``stopping``; the turn sees the flag and ends ``turn.stopped``.
+        Refuses ``not_found``.
         """
         with transaction(self._engine) as conn:
             session = self._sessions.lock(conn, session_id, tenant)
@@ -187,6 +182,14 @@ class Turns:
                 raise Refused("not_found")
             if session.status == "idle":
                 return False
+            if session.status == "queued":
+                turn = active_of(conn, session_id)
+                if turn is None:
+                    # A queued session without a turn would stay busy for good.
+                    return self._sessions.update(conn, session_id, tenant, status="idle", stop_requested=False)
+                if turn.status == "queued":
+                    event = NewEvent(EventTypes.TURN_STOPPED, {"turn_id": turn.id}, user)
+                    return self._end_in(conn, turn, ("queued",), event, status="stopped")
             status = "stopping" if session.status == "running" else None
             return self._sessions.update(
                 conn,
@@ -202,7 +205,7 @@ class Turns:
     def get(self, turn_id: str) -> TurnRecord | None:
         """The turn, or None when there is none with this id."""
         with read_connection(self._engine) as conn:
-            return _select(conn, turn_id)
+            return select(conn, turn_id)
 
     def claim(self, turn_id: str) -> TurnRecord | None:
         """Start a queued turn (``turn.started``); None when it is not queued any more.
@@ -210,12 +213,12 @@ class Turns:
         A turn delivered twice runs once: only one claim finds it ``queued``.
         """
         with transaction(self._engine) as conn:
-            turn = _select(conn, turn_id)
+            turn = select(conn, turn_id)
             if turn is None or turn.status != "queued":
                 return None
             self._sessions.lock(conn, turn.session_id, turn.tenant)
             now = utc_now()
-            claimed = _change(
+            claimed = change(
                 conn, turn_id, ("queued",), status="running", started_at=now, heartbeat_at=now
             )
             if claimed is None:
@@ -257,32 +260,34 @@ class Turns:
             with read_connection(self._engine) as own:
                 return self.should_stop(turn_id, own)
         with translated():
-            row = conn.execute(_STOP_FLAG, {"stop_turn_id": turn_id}).first()
+            row = conn.execute(STOP_FLAG, {"stop_turn_id": turn_id}).first()
         if row is None:
             return True
-        return row.status not in _ACTIVE or bool(row.stop_requested)
+        return row.status not in ACTIVE or bool(row.stop_requested)
 
     def finish(self, turn_id: str, *, ready: bool) -> bool:
         """End the turn as ``finished`` (``turn.finished`` with ``ready``)."""
         event = NewEvent(
             EventTypes.TURN_FINISHED, {"turn_id": turn_id, "ready": ready}, AGENT_ACTOR
         )
-        return self._end(turn_id, _ACTIVE, event, status="finished", ready=ready)
+        return self._end(turn_id, ACTIVE, event, status="finished", ready=ready)
 
     def stopped(self, turn_id: str) -> bool:
         """End the turn as ``stopped`` (``turn.stopped``) after a stop request."""
         event = NewEvent(EventTypes.TURN_STOPPED, {"turn_id": turn_id}, AGENT_ACTOR)
-        return self._end(turn_id, _ACTIVE, event, status="stopped")
+        return self._end(turn_id, ACTIVE, event, status="stopped")
 
-    def fail(self, turn_id: str, code: str) -> bool:
+    def fail(self, turn_id: str, code: str, *, only_if_queued: bool = False) -> bool:
         """End the turn as ``failed`` with ``run.failed`` carrying ``code`` only.
 
         A code that is not a stable code (``[a-z][a-z0-9_]*``, up to 64
-        characters) is recorded as ``run_failed``.
+        characters) is recorded as ``run_failed``. With ``only_if_queued`` a
+        turn that has started meanwhile is left alone.
         """
         code = failure_code(code)
         event = NewEvent(EventTypes.RUN_FAILED, {"code": code}, AGENT_ACTOR)
-        return self._end(turn_id, _ACTIVE, event, status="failed", error_code=code)
+        statuses = ("queued",) if only_if_queued else ACTIVE
+        return self._end(turn_id, statuses, event, status="failed", error_code=code)
 
     def sweep(self, now: datetime | None = None) -> list[str]:
         """Fail running turns whose heartbeat is stale (``worker_lost``); returns their ids."""
@@ -309,9 +314,53 @@ class Turns:
             )
         ]
 
-    def _end(
+    def redeliver(self, queued_before: datetime | None = None, *, limit: int = REDELIVER_BATCH) -> list[str]:
+        """Hand turns left queued to the queue again; the ids handed over.
+
+        A turn qualifies when it was queued before the cutoff and not
+        re-delivered since: the cutoff is ``heartbeat_timeout`` ago, or
+        ``queued_before`` when that is later (a process starting up passes
+        its start: every turn queued before it). Each turn is stamped under
+        its session lock before it is handed over, so two processes never
+        both re-deliver it in one interval. A turn the queue refuses ends
+        ``run.failed`` ``queue_lost``; one claimed meanwhile is left alone.
+        At most ``limit`` turns per call, oldest first (the next call takes
+        the rest).
+        """
+        now = utc_now()
+        cutoff = now - self._timeout
+        if queued_before is not None and queued_before > cutoff:
+            cutoff = queued_before
+        with read_connection(self._engine) as conn:
+            candidates = left_queued(conn, cutoff, limit)
+        handed: list[str] = []
+        for turn_id, session_id, tenant in candidates:
+            with transaction(self._engine) as conn:
+                self._sessions.lock(conn, session_id, tenant)
+                if not mark_redelivered(conn, turn_id, cutoff, now):
+                    continue
+            try:
+                self._queue.enqueue(turn_id)
+            except Exception:
+                log.warning("turn %s: left queued and the queue refused it again", turn_id)
+                self.fail(turn_id, QUEUE_LOST, only_if_queued=True)
+                continue
+            handed.append(turn_id)
+        return handed
+
+    def _end(self, turn_id: str, from_statuses: Sequence[str], event: NewEvent, **ending: Any) -> bool:
+        """``_end_in`` in a transaction of its own (``ending``: its keyword arguments)."""
+        with transaction(self._engine) as conn:
+            turn = select(conn, turn_id)
+            if turn is None or turn.status not in from_statuses:
+                return False
+            self._sessions.lock(conn, turn.session_id, turn.tenant)
+            return self._end_in(conn, turn, from_statuses, event, **ending)
+
+    def _end_in(
         self,
-        turn_id: str,
+        conn: sa.Connection,
+        turn: TurnRecord,
         from_statuses: Sequence[str],
         event: NewEvent,
         *,
@@ -320,57 +369,19 @@ class Turns:
         error_code: str | None = None,
         stale_before: datetime | None = None,
     ) -> bool:
-        with transaction(self._engine) as conn:
-            turn = _select(conn, turn_id)
-            if turn is None or turn.status not in from_statuses:
-                return False
-            self._sessions.lock(conn, turn.session_id, turn.tenant)
-            ended = _change(
-                conn,
-                turn_id,
-                from_statuses,
-                stale_before=stale_before,
-                status=status,
-                ready=ready,
-                error_code=error_code,
-                finished_at=utc_now(),
-            )
-            if ended is None:
-                return False
-            self._sessions.update(
-                conn, turn.session_id, turn.tenant, status="idle", stop_requested=False
-            )
-            self._events.append_many(conn, turn.session_id, [event], tenant=turn.tenant)
-            return True
-
-
-def _values(record: TurnRecord) -> dict[str, Any]:
-    return {f.name: getattr(record, f.name) for f in fields(record)}
-
-
-def _select(conn: sa.Connection, turn_id: str) -> TurnRecord | None:
-    with translated():
-        row = conn.execute(sa.select(*_COLUMNS).where(turns.c.id == turn_id)).first()
-    return None if row is None else TurnRecord(*row)
-
-
-def _change(
-    conn: sa.Connection,
-    turn_id: str,
-    from_statuses: Sequence[str],
-    *,
-    stale_before: datetime | None = None,
-    **values: Any,
-) -> TurnRecord | None:
-    """Compare-and-set on the turn's status; the changed row, or None when none matched."""
-    statement = (
-        sa.update(turns)
-        .where(turns.c.id == turn_id, turns.c.status.in_(list(from_statuses)))
-        .values(**values)
-        .returning(*_COLUMNS)
-    )
-    if stale_before is not None:
-        statement = statement.where(turns.c.heartbeat_at < stale_before)
-    with translated():
-        row = conn.execute(statement).first()
-    return None if row is None else TurnRecord(*row)
+        """End ``turn`` inside ``conn``, whose transaction holds its session's lock."""
+        ended = change(
+            conn,
+            turn.id,
+            from_statuses,
+            stale_before=stale_before,
+            status=status,
+            ready=ready,
+            error_code=error_code,
+            finished_at=utc_now(),
+        )
+        if ended is None:
+            return False
+        self._sessions.update(conn, turn.session_id, turn.tenant, status="idle", stop_requested=False)
+        self._events.append_many(conn, turn.session_id, [event], tenant=turn.tenant)
+        return True

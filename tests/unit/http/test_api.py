@@ -169,8 +169,9 @@ def test_stop_answers_whether_a_stop_was_requested(app: AppHarness) -> None:
     app.charlotte.turns._queue = _Parked()  # type: ignore[assignment]
     app.call("POST", f"/sessions/{sid}/turns", {"message": "go"})
     response = app.call("POST", f"/sessions/{sid}/stop", {})
-    assert response.json == {"stop_requested": True, "status": "queued"}
-    assert app.call("GET", f"/sessions/{sid}").json["session"]["stop_requested"] is True
+    # A queued turn never started: it ends at once and the session is free.
+    assert response.json == {"stop_requested": True, "status": "idle"}
+    assert app.call("GET", f"/sessions/{sid}").json["session"]["stop_requested"] is False
     assert_error(app.call("POST", f"/sessions/{sid}/stop", b"[1]"), 400, "invalid_request")
     assert_error(app.call("POST", f"/sessions/{sid}/stop", b"{"), 400, "invalid_json")
     app.charlotte.authorize_using(lambda user, ability, session: ability != "stop")

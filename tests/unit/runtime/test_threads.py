@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -141,6 +142,11 @@ def test_the_same_turn_delivered_twice_runs_once(sqlite_engine: sa.Engine) -> No
     holder.append(turns)
 
     turn = turns.send(session_id, "tenant-a", "Build a bakery page", "user-1")
+    # Delivered again once a worker holds the first delivery (an id still
+    # waiting in the queue is not queued twice).
+    deadline = time.monotonic() + WAIT
+    while both.n_waiting < 1 and time.monotonic() < deadline:
+        time.sleep(0.005)
     queue.enqueue(turn.id)
     assert queue.close(timeout=WAIT) is True
 
