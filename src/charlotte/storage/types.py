@@ -57,7 +57,9 @@ def dumps(value: Any) -> str:
     Unicode (a lone surrogate), ``TypeError`` for other non-JSON values.
     """
     text = json.dumps(value, separators=(",", ":"), allow_nan=False)
-    if _may_hold_lone_surrogate(text) and has_lone_surrogate(value):
+    # Confirmed on the text read back: a surrogate pair left as two code
+    # points is written as its pair escape, which reads as the character.
+    if _may_hold_lone_surrogate(text) and has_lone_surrogate(json.loads(text)):
         raise ValueError("text that is not Unicode")
     return text
 
