@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,8 @@ from typing import Any, ClassVar, Final
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.requests import Request
 from starlette.testclient import TestClient
 from tests.support.app_harness import AppHarness
@@ -175,6 +178,39 @@ def test_a_turn_with_lone_surrogates_reads_and_streams_with_replacement_characte
     # The stream delivers every event, from the first seq on.
     streamed = served.stream(session_id, until=found[-1]["seq"])
     assert streamed == found
+
+
+# Any code point, lone surrogates and NUL included (st.text() would leave surrogates out).
+MODEL_TEXT: Final = st.lists(
+    st.characters() | st.characters(categories=["Cs"]) | st.just("\x00"), max_size=60
+).map("".join)
+
+
+def _turn_leaves_every_event_readable(served: Served, text: str, arguments: dict[str, str]) -> None:
+    session_id = served.open()
+    started = time.monotonic()
+    served.turn(session_id, (ToolCall("cms_find", arguments), Finish("stop", text)))
+
+    found = served.events(session_id)
+
+    assert time.monotonic() - started < DEADLINE
+    assert found[-1]["type"] == "turn.finished", found[-1]["type"]
+    for string in _strings(found):
+        string.encode("utf-8")
+    assert len(served.stream(session_id, until=found[-1]["seq"])) == len(found)
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(text=MODEL_TEXT, arguments=st.dictionaries(MODEL_TEXT, MODEL_TEXT, max_size=3))
+def test_any_model_text_and_tool_arguments_leave_every_event_readable(
+    served: Served, text: str, arguments: dict[str, str]
+) -> None:
+    _turn_leaves_every_event_readable(served, text, arguments)
+
+
+def test_a_megabyte_of_model_text_and_arguments_with_a_lone_surrogate_stays_readable(served: Served) -> None:
+    big = "x" * 1_000_000 + "\ud800"
+    _turn_leaves_every_event_readable(served, big, {"text": big})
 
 
 def test_every_damaged_row_answers_events_with_200_and_streams_with_its_neighbours(served: Served) -> None:
