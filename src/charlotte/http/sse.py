@@ -221,6 +221,9 @@ class Subscription:
 class Notifier:
     """Wakes stream subscribers when their session's event log grows: one thread, one query per tick.
 
+    ``events`` is the event log it reads the new events from (a
+    ``DatabaseEventLog`` by default).
+
     >>> notifier = Notifier(engine)                      # doctest: +SKIP
     >>> subscription = notifier.subscribe(session_id)    # doctest: +SKIP
     >>> await subscription.wait_async(15.0)              # doctest: +SKIP
