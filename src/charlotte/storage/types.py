@@ -34,12 +34,14 @@ from charlotte.storage.text import has_lone_surrogate, storable_json
 __all__ = ["JsonText", "UtcDateTime", "dumps", "loads"]
 
 # A \u escape of a high surrogate not followed by a low one, or of a low one
-# not preceded by a high one. Fixed-width lookarounds: linear in the text. It
-# may also match after an escaped backslash ("\\ud800" spells six plain
-# characters), so a match is confirmed on the decoded value.
+# not preceded by a high one. One branch starting with the literal "\u": the
+# engine then skips to each escape instead of trying every position. Fixed-width
+# lookarounds: linear in the text. It may also match after an escaped
+# backslash ("\\ud800" spells six plain characters), so a match is confirmed
+# on the decoded value.
 _LONE_ESCAPE: Final = re.compile(
-    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
-    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+    r"\\u[dD](?:[89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD])[c-fC-F][0-9a-fA-F]{2})"
 )
 
 
