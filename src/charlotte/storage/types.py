@@ -12,8 +12,8 @@ Only Unicode text is stored: ``dumps`` refuses a value holding a lone
 surrogate (``ValueError``, as for NaN), like a driver refuses it in a text
 column; ``loads`` repairs one that older versions stored as a ``\\uD800``
 escape (U+FFFD, ``charlotte.storage.text``), so such a row reads, and saves
-again, as Unicode. Both look for an escape of a surrogate in the text first:
-the usual value has none, and then costs one substring search.
+again, as Unicode. Both look for an escape of a lone surrogate in the text
+first (a backslash, then one regular expression): the usual value has none.
 
 ``UtcDateTime`` stores aware UTC datetimes and always reads them back aware
 (SQLite has no time zones; its values are stored as naive UTC).
@@ -47,7 +47,8 @@ _LONE_ESCAPE: Final = re.compile(
 
 def _may_hold_lone_surrogate(text: str) -> bool:
     """False when the JSON ``text`` surely spells no lone surrogate (the usual case: no escape of one)."""
-    if "\\ud" not in text and "\\uD" not in text:
+    # One character is found with memchr (about 1 us per 100 kB); most texts have no escape at all.
+    if "\\" not in text:
         return False
     return _LONE_ESCAPE.search(text) is not None
 
