@@ -172,6 +172,40 @@ class PageRepositoryContract:
                 repository.save_draft(conn, "tenant-a", page, doc)
             assert raised.value.code == "invalid_value"
 
+    def test_a_document_holding_a_lone_surrogate_is_refused(
+        self, engine: sa.Engine, repository: PageRepository
+    ) -> None:
+        page = unique("page")
+        doc = _doc(page, seq=1)
+        doc["nodes"]["n0"]["props"]["text"] = "Ro\ud800sa"
+        for save in (repository.save_draft, repository.save_published):
+            with pytest.raises(StorageError) as raised, transaction(engine) as conn:
+                save(conn, "tenant-a", page, doc)
+            assert raised.value.code == "invalid_value"
+        with transaction(engine) as conn:
+            assert repository.load_draft(conn, "tenant-a", page) is None
+
+    def test_a_draft_an_older_version_stored_with_a_lone_surrogate_loads_repaired_and_saves_again(
+        self, engine: sa.Engine, repository: PageRepository
+    ) -> None:
+        page = unique("page")
+        doc = _doc(page, seq=1)
+        with transaction(engine) as conn:
+            repository.save_draft(conn, "tenant-a", page, doc)
+            # What an older version wrote: the escape of a lone surrogate.
+            conn.execute(
+                sa.text("UPDATE charlotte_pages SET draft = REPLACE(draft, 'Fresh', :escape) WHERE page = :page"),
+                {"escape": "Fr\\ud800sh", "page": page},
+            )
+        with transaction(engine) as conn:
+            loaded = repository.load_draft(conn, "tenant-a", page)
+            assert loaded is not None
+            assert loaded[0]["nodes"]["n0"]["props"]["text"].startswith("Fr\ufffdsh bread")
+            repository.save_draft(conn, "tenant-a", page, {**loaded[0], "seq": 2})
+        with transaction(engine) as conn:
+            again = repository.load_draft(conn, "tenant-a", page)
+        assert again is not None and again[1] == 2
+
     def test_op_history_returns_entries_after_a_revision_in_order(
         self, engine: sa.Engine, repository: PageRepository
     ) -> None:

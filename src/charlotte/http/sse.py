@@ -3,8 +3,11 @@
 Framing: one event is ``id: <seq>``, ``event: <type>``, ``data: <json>`` and
 a blank line; ``id`` is the event's seq, so a browser that reconnects sends
 the last seq it saw as ``Last-Event-ID`` and the stream resumes right after
-it. A heartbeat is a comment line, which clients ignore but which keeps
-proxies from closing an idle connection and reveals a client that went away.
+it. Framing a stored event never fails: text that is not Unicode is sent
+with U+FFFD, and an event whose type is not one line (it would forge
+fields) becomes a comment in its place, which clients skip. A heartbeat is
+a comment line, which clients ignore but which keeps proxies from closing an
+idle connection and reveals a client that went away.
 
 ``Notifier``: one per ``Charlotte`` instance, never one per client. A single
 background thread watches only the sessions that have subscribers, with one
@@ -12,7 +15,11 @@ query per tick for all of them (``SELECT id, last_seq … WHERE id IN (…)``);
 when a session advanced it reads the new events *once*, frames them *once*
 into a small per-session cache, and wakes that session's subscribers, each
 of which waits on its own threading/asyncio primitive. In-process writers may
-call ``notify`` after a commit to make the next tick happen at once.
+call ``notify`` after a commit to make the next tick happen at once. Each
+session is read and framed on its own: should that fail for one (a read
+error, a row that cannot be framed), it is logged under a correlation id, by
+code or type only, and that session's readers are woken to read the log
+themselves; every other session is served as usual.
 
 Delivery delay without ``notify`` is at most one tick (``interval``, 50 ms by
 default) plus one query and the fan-out. ``bench/stream.py`` measures it end
@@ -33,6 +40,7 @@ import contextlib
 import json
 import logging
 import threading
+import uuid
 from collections import deque
 from collections.abc import Mapping
 from itertools import islice
@@ -41,7 +49,8 @@ from typing import Any, Final
 import sqlalchemy as sa
 
 from charlotte.events import Event
-from charlotte.storage import DatabaseEventLog, StorageError, read_connection
+from charlotte.policy.text import storable_json
+from charlotte.storage import DatabaseEventLog, EventLog, StorageError, read_connection
 from charlotte.storage.eventlog import MAX_READ
 from charlotte.storage.tables import sessions
 
@@ -69,12 +78,21 @@ def format_event(event: Mapping[str, Any] | Event) -> bytes:
     data = event.to_dict() if isinstance(event, Event) else event
     envelope = {key: data[key] for key in _ENVELOPE}
     seq, type_ = envelope["seq"], envelope["type"]
-    # A line break in the type would end the field early and forge another one.
-    if type(seq) is not int or not isinstance(type_, str) or "\n" in type_ or "\r" in type_:
-        raise ValueError("an event needs an integer seq and a one-line type")
+    if type(seq) is not int:
+        raise ValueError("an event needs an integer seq")
+    if not isinstance(type_, str) or "\n" in type_ or "\r" in type_:
+        # A line break in the type would end the field early and forge
+        # another one: never framed. A comment keeps the seq's place, so the
+        # stream goes on past it.
+        return f": event {seq} cannot be framed\n\n".encode()
     # JSON escapes every line break inside strings, so data stays on one line.
     body = json.dumps(envelope, separators=(",", ":"), ensure_ascii=False)
-    return f"id: {seq}\nevent: {type_}\ndata: {body}\n\n".encode()
+    try:
+        return f"id: {seq}\nevent: {type_}\ndata: {body}\n\n".encode()
+    except UnicodeEncodeError:
+        # Text that is not Unicode (the log never returns any; a caller's dict
+        # may hold it): sent with U+FFFD in its place.
+        return format_event(storable_json(envelope))
 
 
 def heartbeat() -> bytes:
@@ -203,12 +221,22 @@ class Subscription:
 class Notifier:
     """Wakes stream subscribers when their session's event log grows: one thread, one query per tick.
 
+    ``events`` is the event log it reads the new events from (a
+    ``DatabaseEventLog`` by default).
+
     >>> notifier = Notifier(engine)                      # doctest: +SKIP
     >>> subscription = notifier.subscribe(session_id)    # doctest: +SKIP
     >>> await subscription.wait_async(15.0)              # doctest: +SKIP
     """
 
-    def __init__(self, engine: sa.Engine, *, interval: float = 0.05, cache_size: int = 1000) -> None:
+    def __init__(
+        self,
+        engine: sa.Engine,
+        *,
+        interval: float = 0.05,
+        cache_size: int = 1000,
+        events: EventLog | None = None,
+    ) -> None:
         if not interval > 0:
             raise ValueError("interval must be > 0")
         if not 0 <= cache_size <= MAX_READ:
@@ -216,7 +244,7 @@ class Notifier:
         self._engine = engine
         self._interval = interval
         self._cache_size = cache_size
-        self._log = DatabaseEventLog()
+        self._log: EventLog = events if events is not None else DatabaseEventLog()
         self._lock = threading.Lock()
         self._kick = threading.Event()
         self._watches: dict[str, _Watch] = {}
@@ -315,7 +343,13 @@ class Notifier:
                 known = None if watch is None else watch.latest
             if watch is None:
                 continue
-            frames = self._new_frames(session_id, known, last_seq)
+            try:
+                frames = self._new_frames(session_id, known, last_seq)
+            except Exception as error:
+                # One session's log must not stall the others: nothing is
+                # cached, its readers are woken to read the log themselves.
+                _report(session_id, error)
+                frames = None
             with self._lock:
                 self._store(watch, known, last_seq, frames)
                 waiting = [s for s in watch.subscribers if s.position < last_seq]
@@ -343,3 +377,14 @@ class Notifier:
                 watch.frames.popleft()
             watch.base = last_seq - len(watch.frames)
         watch.latest = last_seq
+
+
+def _report(session_id: str, error: Exception) -> None:
+    """Log one session's failed read or framing: its code or type and a correlation id, no message."""
+    reason = error.code if isinstance(error, StorageError) else type(error).__name__
+    logger.warning(
+        "notifier: events of session %s not framed: %s (correlation id %s)",
+        session_id,
+        reason,
+        uuid.uuid4().hex,
+    )

@@ -22,6 +22,9 @@ transaction, so a browser following the log sees the run live.
 - Everything else is ignored.
 
 No exception message ever reaches an event: failures are recorded by code.
+Everything the model chose (text, tool names, call ids, arguments, finish
+reasons) is made storable first: a lone surrogate becomes U+FFFD, whatever
+event log adapter writes it (``charlotte.policy.text``).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from pydantic_ai.messages import (
 )
 
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, failure_code
+from charlotte.policy.text import storable_json, storable_text
 from charlotte.storage import DatabaseEventLog, EventLog, transaction
 
 __all__ = ["READY_TOOL", "StreamRecorder"]
@@ -120,7 +124,7 @@ class StreamRecorder:
             raise RuntimeError("run_finished before run_started")
         if not isinstance(reason, str) or not reason:
             reason = "unknown"
-        payload = {"turn_id": self._turn_id, "run": run, "reason": reason[:_MAX_REASON]}
+        payload = {"turn_id": self._turn_id, "run": run, "reason": storable_text(reason)[:_MAX_REASON]}
         self._write(EventTypes.RUN_FINISHED, payload)
 
     def run_failed(self, code: str) -> None:
@@ -176,7 +180,7 @@ class StreamRecorder:
             called = self._pending.pop(key, None)
             self._written.add(key)
         if called is None:
-            called = {"name": _label(name, "unknown"), "call_id": key, "arguments": dict(arguments)}
+            called = {"name": _label(name, "unknown"), "call_id": key, "arguments": storable_json(dict(arguments))}
         self._events.append(
             conn, self._session_id, EventTypes.TOOL_CALLED, called, actor=AGENT_ACTOR, tenant=self._tenant
         )
@@ -225,7 +229,8 @@ class StreamRecorder:
         """The buffered text as one ``text.delta`` event (none when empty); the buffer is emptied."""
         if not self._buffer:
             return []
-        text = "".join(self._buffer)
+        # Joined before repairing: a surrogate pair split across two chunks is one character.
+        text = storable_text("".join(self._buffer))
         # Emptied before writing: should the write fail, the run.failed that
         # follows must not fail again on the same text.
         self._buffer.clear()
@@ -297,6 +302,7 @@ def _called(part: ToolCallPart) -> dict[str, Any]:
         arguments = decoded if isinstance(decoded, dict) else args
     else:
         arguments = args
+    arguments = storable_json(arguments)
     return {
         "name": _label(part.tool_name, "unknown"),
         "call_id": _label(part.tool_call_id, "unknown"),
@@ -317,4 +323,4 @@ def _label(value: object, default: str) -> str:
     # The model chooses names and call ids; the event schema bounds them.
     if not isinstance(value, str) or not value:
         return default
-    return value[:_MAX_LABEL]
+    return storable_text(value)[:_MAX_LABEL]

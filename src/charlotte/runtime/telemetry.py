@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from pydantic_ai.usage import RunUsage
 
 from charlotte.events import AGENT_ACTOR, EventTypes
+from charlotte.policy.text import storable_text
 from charlotte.storage import DatabaseEventLog, EventLog, transaction
 
 __all__ = ["UsageTelemetry"]
@@ -53,7 +54,8 @@ class UsageTelemetry:
         try:
             payload = {
                 "turn_id": turn_id,
-                "model": (model_name or "unknown")[:_MAX_MODEL_NAME],
+                # The provider names the model: its text is made storable too.
+                "model": storable_text(model_name or "unknown")[:_MAX_MODEL_NAME],
                 "requests": _count(usage.requests),
                 "input_tokens": _count(usage.input_tokens),
                 "output_tokens": _count(usage.output_tokens),

@@ -16,11 +16,23 @@ A rolled-back transaction rolls the counter back with its events, so it uses
 up no seq. The primary key ``(session_id, seq)`` is the backstop: should the
 counter ever be wrong, the insert fails with ``StorageError("conflict")``
 instead of writing a duplicate.
+
+Only Unicode text reaches the log: a payload string (or key) holding a lone
+surrogate is stored with U+FFFD in its place, never refused, since an event
+records what happened and must not be lost (the JSON columns elsewhere refuse
+such values, see ``charlotte.storage.types``). Reads decode every row on its
+own and never fail on what a row holds: text that is not Unicode (an older
+version's ``\\uD800`` escape, invalid UTF-8 written into SQLite) reads with
+U+FFFD, a payload that is no JSON object reads as ``{}``, a timestamp Python
+cannot represent as the Unix epoch, and a SQLite row whose seq is no integer
+is left out. One damaged row never hides the events around it.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
 import sqlalchemy as sa
@@ -29,6 +41,8 @@ from charlotte.events import Event, EventTypes, NewEvent, format_at, utc_now
 from charlotte.storage.engine import read_connection
 from charlotte.storage.errors import StorageError, translated
 from charlotte.storage.tables import events, sessions
+from charlotte.storage.text import storable_json, storable_text
+from charlotte.storage.types import UtcDateTime, dumps, loads
 
 __all__ = ["MAX_READ", "DatabaseEventLog", "EventLog"]
 
@@ -44,7 +58,42 @@ _BUMP: Final = (
     .returning(sessions.c.last_seq, sessions.c.tenant)
 )
 _BUMP_IN_TENANT: Final = _BUMP.where(sessions.c.tenant == sa.bindparam("bump_tenant"))
-_INSERT: Final = events.insert()
+# The payload is bound as the text append_many serialised (made storable first).
+_INSERT: Final = events.insert().values(payload=sa.bindparam("payload_text", type_=sa.Text()))
+
+logger = logging.getLogger(__name__)
+
+
+def _readable(column: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
+    """``column`` as SQLite's raw bytes: text that is not UTF-8 would fail the whole fetch."""
+    return sa.cast(sa.type_coerce(column, sa.Text), sa.LargeBinary)
+
+
+# Python's datetimes span years 1 to 9999; PostgreSQL's also 4713 BC,
+# 294276 AD and infinity, which the driver would fail the whole fetch on. A
+# day's margin each side: the driver shifts values into the session's zone.
+_FIRST_AT: Final = datetime(1, 1, 2, tzinfo=UTC)
+_LAST_AT: Final = datetime(9999, 12, 30, tzinfo=UTC)
+_EPOCH: Final = format_at(datetime(1970, 1, 1, tzinfo=UTC))
+_IN_RANGE: Final = events.c.at.between(sa.literal(_FIRST_AT, UtcDateTime), sa.literal(_LAST_AT, UtcDateTime))
+_PG_AT: Final = sa.case((_IN_RANGE, events.c.at), else_=sa.null()).label("at")
+# The columns a read selects, per dialect: every value decoded by _event.
+_READ_COLUMNS: Final[Mapping[str, tuple[sa.ColumnElement[Any], ...]]] = {
+    "sqlite": (
+        events.c.seq,
+        _readable(events.c.type),
+        _readable(events.c.at),
+        _readable(events.c.actor),
+        _readable(events.c.payload),
+    ),
+    "postgresql": (
+        events.c.seq,
+        events.c.type,
+        _PG_AT,
+        events.c.actor,
+        sa.type_coerce(events.c.payload, sa.Text),
+    ),
+}
 
 
 class EventLog(Protocol):
@@ -145,7 +194,7 @@ class DatabaseEventLog:
                     "type": new.type,
                     "at": at,
                     "actor": new.actor,
-                    "payload": dict(new.payload),
+                    "payload_text": _payload_text(new.payload),
                 }
                 for offset, new in enumerate(new_events)
             ]
@@ -168,14 +217,11 @@ class DatabaseEventLog:
         """
         if not 1 <= limit <= MAX_READ:
             raise ValueError(f"limit must be between 1 and {MAX_READ}")
+        columns = _READ_COLUMNS.get(source.dialect.name)
+        if columns is None:
+            raise StorageError("unsupported_database")
         query = (
-            sa.select(
-                events.c.seq,
-                events.c.type,
-                events.c.at,
-                events.c.actor,
-                events.c.payload,
-            )
+            sa.select(*columns)
             .where(events.c.session_id == session_id, events.c.seq > after_seq)
             .order_by(events.c.seq)
             .limit(limit)
@@ -191,7 +237,60 @@ class DatabaseEventLog:
     def _rows(conn: sa.Connection, query: sa.Select[Any], session_id: str) -> list[Event]:
         with translated():
             rows = conn.execute(query).all()
-        return [
-            Event(session_id, seq, type, format_at(at), actor, payload)
-            for seq, type, at, actor, payload in rows
-        ]
+        found = [_event(session_id, *row) for row in rows]
+        return [event for event in found if event is not None]
+
+
+def _payload_text(payload: Mapping[str, Any]) -> str:
+    """``payload`` as the JSON text to store, lone surrogates replaced (``invalid_value``: not JSON)."""
+    value = dict(payload)
+    try:
+        return dumps(value)
+    except ValueError:
+        pass  # NaN or infinity, or text that is not Unicode: the second try tells
+    except (TypeError, RecursionError) as error:
+        raise StorageError("invalid_value") from error
+    try:
+        return dumps(storable_json(value))
+    except (TypeError, ValueError, RecursionError) as error:
+        raise StorageError("invalid_value") from error
+
+
+def _event(
+    session_id: str, seq: object, type: object, at: object, actor: object, payload: object
+) -> Event | None:
+    """One row as an ``Event``, whatever its columns hold (None for a row without an integer seq)."""
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        logger.warning("session %s: an event row without an integer seq is left out", session_id)
+        return None
+    decoded = _payload(session_id, seq, payload)
+    return Event(session_id, seq, _text(type), _at(at), _text(actor), decoded)
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return storable_text(value) if isinstance(value, str) else ""
+
+
+def _at(value: object) -> str:
+    if isinstance(value, bytes):
+        try:
+            value = datetime.fromisoformat(value.decode("ascii"))
+        except ValueError:
+            return _EPOCH
+    if not isinstance(value, datetime):
+        return _EPOCH
+    return format_at(value if value.tzinfo is not None else value.replace(tzinfo=UTC))
+
+
+def _payload(session_id: str, seq: int, value: object) -> dict[str, Any]:
+    text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+    try:
+        decoded = loads(text, allow_nan=False) if isinstance(text, str) else None
+    except (ValueError, RecursionError):
+        decoded = None
+    if not isinstance(decoded, dict):
+        logger.warning("session %s, event %s: the payload is no JSON object, read as {}", session_id, seq)
+        return {}
+    return decoded

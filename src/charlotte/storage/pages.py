@@ -9,7 +9,6 @@ next to the event that records the change. A document's revision is its
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -22,7 +21,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from charlotte.events import utc_now
 from charlotte.storage.errors import StorageError, translated
 from charlotte.storage.tables import page_ops, pages
-from charlotte.storage.types import dumps
+from charlotte.storage.types import dumps, loads
 
 __all__ = ["MAX_OPS_READ", "DatabasePageRepository", "OpEntry", "PageRepository", "SharedDrafts"]
 
@@ -231,7 +230,7 @@ class DatabasePageRepository:
             held = memo.get((tenant, page), text)
             if held is not None:
                 return held, revision
-        doc = json.loads(text)
+        doc = loads(text)
         if memo is not None:
             memo.put((tenant, page), text, doc)
         return doc, revision

@@ -33,6 +33,7 @@ from typing import Any, Final
 from jsonschema import Draft202012Validator, ValidationError, validators
 
 from charlotte.page.node_types import NodeTypes
+from charlotte.policy.text import lone_surrogate_path
 from charlotte.tools.op_schemas import OP_NAMES, Schema, op_defs
 from charlotte.tools.schema_check import Check, compile_schema
 from charlotte.tools.schemas import tool_definitions
@@ -131,6 +132,10 @@ class ArgumentParser:
                 errors = list(self._ops[op["t"]].iter_errors(op))
                 if errors:
                     raise self._problem(errors, ("ops", index))
+        # Text that is not Unicode could be neither stored nor sent back.
+        where = lone_surrogate_path(arguments)
+        if where is not None:
+            raise InvalidArguments(_format(where), "Unicode text", "a lone surrogate")
         return arguments
 
     def _problem(self, errors: Iterable[ValidationError], prefix: tuple[str | int, ...]) -> InvalidArguments:

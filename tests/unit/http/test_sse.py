@@ -49,10 +49,23 @@ def test_frame_data_stays_on_one_line_whatever_the_payload_text(text: str) -> No
     assert json.loads(fields["data"])["payload"]["text"] == text
 
 
-@pytest.mark.parametrize("bad_type", ["text.delta\ndata: forged", "a\rb"])
-def test_frame_refuses_a_type_that_would_forge_a_field(bad_type: str) -> None:
+@pytest.mark.parametrize("bad_type", ["text.delta\ndata: forged", "a\rb", "a\r\nid: 99"])
+def test_a_type_that_would_forge_a_field_is_never_framed_and_leaves_a_comment(bad_type: str) -> None:
+    frame = format_event({**ENVELOPE, "type": bad_type, "payload": {}})
+
+    # A comment dispatches nothing: no id, event or data field reaches the client.
+    assert frame == b": event 7 cannot be framed\n\n"
+
+
+def test_a_seq_that_is_no_integer_is_refused() -> None:
     with pytest.raises(ValueError):
-        format_event({**ENVELOPE, "type": bad_type, "payload": {}})
+        format_event({**ENVELOPE, "seq": "7\nid: 8", "payload": {}})
+
+
+def test_text_that_is_not_unicode_is_framed_with_replacement_characters() -> None:
+    frame = format_event({**ENVELOPE, "actor": "a\udfff", "payload": {"text\ud800": "x\ud800y"}})
+
+    assert json.loads(_parse(frame)["data"]) == {**ENVELOPE, "actor": "a\ufffd", "payload": {"text\ufffd": "x\ufffdy"}}
 
 
 def test_heartbeat_is_a_comment_that_dispatches_nothing() -> None:

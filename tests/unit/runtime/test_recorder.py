@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -25,7 +25,7 @@ from pydantic_ai.messages import (
 )
 from tests.support.databases import new_session
 
-from charlotte.events import AGENT_ACTOR, Event, EventTypes, failure_code, schema_errors
+from charlotte.events import AGENT_ACTOR, Event, EventTypes, NewEvent, failure_code, schema_errors
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.storage import (
     DatabaseEventLog,
@@ -605,3 +605,56 @@ def test_flush_settings_are_checked(sqlite_engine: sa.Engine) -> None:
         StreamRecorder(sqlite_engine, "s", "t", flush_chars=0)
     with pytest.raises(ValueError):
         StreamRecorder(sqlite_engine, "s", "t", flush_seconds=-1)
+
+
+class HandedLog(DatabaseEventLog):
+    """The real event log, noting every payload the recorder hands it (before storage repairs any)."""
+
+    def __init__(self) -> None:
+        self.payloads: list[Mapping[str, Any]] = []
+
+    def append_many(
+        self, conn: sa.Connection, session_id: str, new_events: Sequence[NewEvent], *, tenant: str | None = None
+    ) -> list[int]:
+        self.payloads.extend(new.payload for new in new_events)
+        return super().append_many(conn, session_id, new_events, tenant=tenant)
+
+    def append(
+        self, conn: sa.Connection, session_id: str, type: str, payload: Mapping[str, Any], *,
+        actor: str, tenant: str | None = None,
+    ) -> int:  # fmt: skip
+        self.payloads.append(payload)
+        return super().append(conn, session_id, type, payload, actor=actor, tenant=tenant)
+
+
+def test_everything_the_model_chose_is_handed_to_the_log_as_unicode(sqlite_engine: sa.Engine) -> None:
+    session = new_session(sqlite_engine)
+    log = HandedLog()
+    recorder = recorder_for(sqlite_engine, session, events=log, clock=FakeClock())
+    recorder.run_started(1, "turn-1")
+    # A pair split across two chunks (a UTF-16 source) and a lone surrogate.
+    recorder.record(PartStartEvent(index=0, part=TextPart("Rosa \ud83d")))
+    recorder.record(PartDeltaEvent(index=0, delta=TextPartDelta("\ude00 bakes \ud800")))
+    recorder.record(FunctionToolCallEvent(ToolCallPart("cms_find\udfff", '{"te\\udfffxt": ["a\\ud800"]}', "c\ud800")))
+    recorder.record(FunctionToolCallEvent(ToolCallPart("cms_get", "not JSON \ud800", "c2")))
+    _write_called_with(sqlite_engine, recorder, "c3", {"node\udc00": "x\ud800"})
+    recorder.settle()
+    recorder.run_finished(1, "stop\ud800")
+
+    assert log.payloads, "nothing was recorded"
+    for payload in log.payloads:
+        json.dumps(payload, ensure_ascii=False).encode("utf-8")  # every string is Unicode
+    events = events_of(sqlite_engine, session.id)
+    assert_valid(events)
+    text = "".join(e.payload["text"] for e in events if e.type == "text.delta")
+    assert text == "Rosa \U0001f600 bakes \ufffd"
+    called = [e.payload for e in events if e.type == "tool.called"]
+    assert {"name": "cms_find\ufffd", "call_id": "c\ufffd", "arguments": {"te\ufffdxt": ["a\ufffd"]}} in called
+    assert {"call_id": "c3", "name": "cms_get", "arguments": {"node\ufffd": "x\ufffd"}} in called
+    assert {"call_id": "c2", "name": "cms_get", "arguments": "not JSON \ufffd"} in called  # kept raw
+    assert events[-1].payload["reason"] == "stop\ufffd"
+
+
+def _write_called_with(engine: sa.Engine, recorder: StreamRecorder, call_id: str, arguments: dict[str, Any]) -> None:
+    with transaction(engine) as conn:
+        recorder.write_tool_called(conn, call_id, "cms_get", arguments)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -9,7 +10,7 @@ import sqlalchemy as sa
 
 from charlotte.storage import StorageError, transaction
 from charlotte.storage.tables import sessions
-from charlotte.storage.types import dumps
+from charlotte.storage.types import dumps, loads
 
 
 def _session_row(**overrides: object) -> dict[str, object]:
@@ -60,3 +61,42 @@ def test_a_naive_datetime_is_refused(sqlite_engine: sa.Engine) -> None:
     with pytest.raises(StorageError) as raised, transaction(sqlite_engine) as conn:
         conn.execute(sessions.insert(), _session_row(created_at=datetime(2025, 1, 1)))
     assert raised.value.code == "invalid_value"
+
+
+@pytest.mark.parametrize("facts", [{"x": "a\ud800"}, {"k\udfff": "v"}, {"deep": [[["\udc00"]]]}])
+def test_a_json_value_holding_a_lone_surrogate_is_refused_like_in_a_text_column(
+    sqlite_engine: sa.Engine, facts: dict[str, object]
+) -> None:
+    with pytest.raises(StorageError) as raised, transaction(sqlite_engine) as conn:
+        conn.execute(sessions.insert(), _session_row(facts=facts))
+    assert raised.value.code == "invalid_value"
+    with pytest.raises(ValueError):
+        dumps(facts)
+
+
+def test_valid_text_that_looks_like_an_escape_is_stored_as_it_is() -> None:
+    # An emoji is escaped as a surrogate pair; a literal backslash-u is no escape.
+    value = {"emoji": "🍞 \U00010000", "literal": "\\ud800 \\\\udfff", "pair": "\ud83d\ude00"}
+    text = dumps(value)
+    assert json.loads(text) == {**value, "pair": "\U0001f600"}
+    assert loads(text) == json.loads(text)
+
+
+def test_a_lone_surrogate_escape_an_older_version_stored_reads_as_a_replacement_character(
+    sqlite_engine: sa.Engine,
+) -> None:
+    stored = '{"x":"a\\ud800b","k\\uDFFF":"v","pair":"\\ud83d\\ude00","literal":"\\\\ud800"}'
+    with transaction(sqlite_engine) as conn:
+        conn.execute(sessions.insert(), _session_row())
+        conn.exec_driver_sql("UPDATE charlotte_sessions SET facts = ?", (stored,))
+        loaded = conn.execute(sa.select(sessions.c.facts)).scalar_one()
+        # Saved again as read: Unicode now, so the write is not refused.
+        conn.execute(sa.update(sessions).values(facts=loaded))
+
+    assert loaded == {"x": "a\ufffdb", "k\ufffd": "v", "pair": "\U0001f600", "literal": "\\ud800"}
+
+
+def test_loads_can_refuse_nan() -> None:
+    assert loads('{"n":NaN}')["n"] != loads('{"n":NaN}')["n"]  # NaN, as json.loads reads it
+    with pytest.raises(ValueError):
+        loads('{"n":NaN}', allow_nan=False)
