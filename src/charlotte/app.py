@@ -52,6 +52,7 @@ from charlotte.handle import ABILITIES, Authorizer, CharlotteSession, OpenReques
 from charlotte.http.sse import Notifier
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.refused import Refused
+from charlotte.policy.text import is_person_text
 from charlotte.proposals import ChangeSets
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import resolve_model
@@ -437,18 +438,17 @@ def _checked(builder: SessionBuilder) -> OpenRequest:
     tenant, page, brief = builder.tenant_key, builder.page_key, builder.brief_text
     if not _valid_tenant(tenant):
         raise refuse("tenant")
-    # NUL is no character a person writes, and PostgreSQL text cannot hold it.
-    if not isinstance(page, str) or not 1 <= len(page) <= MAX_PAGE or not page.strip() or "\x00" in page:
+    if not isinstance(page, str) or not 1 <= len(page) <= MAX_PAGE or not page.strip() or not is_person_text(page):
         raise refuse("page")
-    if not isinstance(brief, str) or not 1 <= len(brief) <= MAX_BRIEF or not brief.strip() or "\x00" in brief:
+    if not isinstance(brief, str) or not 1 <= len(brief) <= MAX_BRIEF or not brief.strip() or not is_person_text(brief):
         raise refuse("brief")
     facts = {} if builder.facts_map is None else builder.facts_map
     if not isinstance(facts, Mapping) or len(facts) > MAX_FACTS:
         raise refuse("facts")
     for name, value in facts.items():
-        if not isinstance(name, str) or not 1 <= len(name) <= MAX_FACT_KEY or "\x00" in name:
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_FACT_KEY or not is_person_text(name):
             raise refuse("facts")
-        if not isinstance(value, str) or len(value) > MAX_FACT_VALUE or "\x00" in value:
+        if not isinstance(value, str) or len(value) > MAX_FACT_VALUE or not is_person_text(value):
             raise refuse("facts")
     if not isinstance(builder.approve, bool):
         raise refuse("approve_on_save")
@@ -469,13 +469,13 @@ def _valid_tenant(tenant: object) -> bool:
         isinstance(tenant, str)
         and 1 <= len(tenant) <= MAX_TENANT
         and bool(tenant.strip())
-        and "\x00" not in tenant
+        and is_person_text(tenant)
     )
 
 
 def _valid_session_id(session_id: object) -> bool:
     # A NUL names no stored session (PostgreSQL cannot even compare with one).
-    return isinstance(session_id, str) and 1 <= len(session_id) <= _MAX_SESSION_ID and "\x00" not in session_id
+    return isinstance(session_id, str) and 1 <= len(session_id) <= _MAX_SESSION_ID and is_person_text(session_id)
 
 
 def _callable(hook: Any) -> Any:

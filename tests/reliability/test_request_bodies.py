@@ -257,3 +257,22 @@ def test_the_python_api_takes_the_revision_precondition_too(app: AppHarness) -> 
 def test_the_harness_sends_json() -> None:
     # Every call above goes through ``Api.handle`` as a same-origin JSON client.
     assert JSON_REQUEST.content_type == "application/json" and JSON_REQUEST.origin is None
+
+
+@pytest.mark.parametrize("bad", ["\x00", "\ud800", "\udfff"], ids=["nul", "high", "low"])
+def test_the_python_api_refuses_text_no_column_can_hold_naming_the_field(app: AppHarness, bad: str) -> None:
+    handle = app.charlotte.find(app.open(page=f"python-{ord(bad)}"), "acme", user="ann")
+    assert handle is not None
+    with pytest.raises(Refused) as sent:
+        handle.send(f"Make it{bad} red")
+    assert (sent.value.code, sent.value.detail) == ("invalid_request", {"field": "message"})
+    opening = app.charlotte.for_user("ann").tenant("acme")
+    cases = {
+        "page": opening.page(f"a{bad}").brief("A page"),
+        "brief": opening.page("b").brief(f"A {bad}page"),
+        "facts": opening.page("c").brief("A page").facts({"phone": f"0113{bad}"}),
+    }
+    for field, builder in cases.items():
+        with pytest.raises(Refused) as opened:
+            builder.open()
+        assert (opened.value.code, opened.value.detail) == ("invalid_request", {"field": field})

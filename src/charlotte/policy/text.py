@@ -28,11 +28,26 @@ from charlotte.storage.text import (
 __all__ = [
     "REPLACEMENT",
     "has_lone_surrogate",
+    "is_person_text",
     "is_unicode_text",
     "lone_surrogate_path",
     "storable_json",
     "storable_text",
 ]
+
+
+def is_person_text(text: str) -> bool:
+    """True when a column can hold ``text`` as given: valid Unicode and no NUL.
+
+    NUL is no character a person writes, and PostgreSQL text cannot hold it;
+    a lone surrogate is no character at all. Pages, briefs, facts, turn
+    messages, tenants and session ids are refused (a coded ``invalid_request``
+    naming the field) rather than repaired.
+
+    >>> is_person_text("Rosa's Bakery"), is_person_text("a\x00b"), is_person_text("\ud800")
+    (True, False, False)
+    """
+    return "\x00" not in text and is_unicode_text(text)
 
 
 def lone_surrogate_path(value: Any) -> tuple[str | int, ...] | None:

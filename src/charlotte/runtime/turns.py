@@ -44,6 +44,7 @@ import sqlalchemy as sa
 
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, failure_code, utc_now
 from charlotte.policy.refused import Refused
+from charlotte.policy.text import is_person_text
 from charlotte.runtime.queue import TurnQueue
 from charlotte.runtime.turn_rows import (
     ACTIVE,
@@ -109,12 +110,11 @@ class Turns:
     def send(self, session_id: str, tenant: str, message: str, user: str) -> TurnRecord:
         """Queue a turn for ``message``; after commit the queue gets its id.
 
-        Refuses ``invalid_request`` (message not 1-20,000 characters, or a NUL),
+        Refuses ``invalid_request`` (message not 1-20,000 characters, or a NUL or lone surrogate),
         ``not_found`` (no such session in this tenant) and ``busy`` (a turn is
         queued or running, or the session is not idle).
         """
-        if not isinstance(message, str) or not 1 <= len(message) <= MAX_MESSAGE or "\x00" in message:
-            # NUL: PostgreSQL text cannot hold it.
+        if not isinstance(message, str) or not 1 <= len(message) <= MAX_MESSAGE or not is_person_text(message):
             raise Refused("invalid_request", detail={"field": "message"})
         now = utc_now()
         record = TurnRecord(
