@@ -67,3 +67,116 @@ def test_storage_knows_no_model_library_and_no_policy() -> None:
         if module.startswith("storage/"):
             tops = {n for n in names if _top(n) == "charlotte"}
             assert not {n for n in tops if n.startswith(("charlotte.runtime", "charlotte.tools", "charlotte.workspace"))}, module
+
+
+# -- the import graph: every import (function-level ones too), TYPE_CHECKING blocks left out --
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _charlotte_imports(tree: ast.Module, package: str, modules: set[str]) -> list[tuple[str, bool]]:
+    """``(imported module, inside a function)`` for every charlotte import of one module."""
+    found: list[tuple[str, bool]] = []
+
+    def target(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child.test):
+                for other in child.orelse:
+                    visit_one(other, in_function)
+                continue
+            visit_one(child, in_function)
+
+    def visit_one(child: ast.AST, in_function: bool) -> None:
+        inside = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        names: list[str] = []
+        if isinstance(child, ast.Import):
+            names = [alias.name for alias in child.names]
+        elif isinstance(child, ast.ImportFrom):
+            base = child.module or ""
+            if child.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - child.level + 1] + ([base] if base else []))
+            # ``from package import submodule`` imports the submodule.
+            names = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in child.names]
+        for name in names:
+            if name.split(".")[0] == "charlotte" and (found_module := target(name)) is not None:
+                found.append((found_module, inside))
+        visit(child, inside)
+
+    visit(tree, False)
+    return found
+
+
+def _graph() -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
+    """charlotte module → the charlotte modules it imports; and every function-level import."""
+    paths = {_module_name(path): path for path in SRC.rglob("*.py")}
+    modules = set(paths)
+    graph: dict[str, set[str]] = {}
+    lazy: list[tuple[str, str]] = []
+    for name, path in paths.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges = _charlotte_imports(ast.parse(path.read_text(encoding="utf-8")), package, modules)
+        graph[name] = {imported for imported, _ in edges if imported != name}
+        lazy.extend((name, imported) for imported, inside in edges if inside)
+    return graph, lazy
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            step = next(edges, None)
+            if step is not None:
+                if step not in index:
+                    index[step] = low[step] = len(index)
+                    stack.append(step)
+                    on_stack.add(step)
+                    work.append((step, iter(sorted(graph.get(step, ())))))
+                elif step in on_stack:
+                    low[node] = min(low[node], index[step])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_import_cycle_anywhere() -> None:
+    graph, _ = _graph()
+    assert _cycles(graph) == []

@@ -1,9 +1,10 @@
 """The page document core: pure Python, no I/O, imports nothing else of charlotte.
 
 Modules: ``model`` (document shape), ``ordering`` (fractional keys), ``tree``
-(walks), ``ops`` (op semantics and the reducer), ``working_copy`` (copy-on-write
-replays), ``inverse`` (exact undo ops), ``migrate`` (legacy ``sections``),
-``css`` (stylesheet emitter), ``render`` (HTML), ``node_types`` (catalogue),
+(walks), ``op_table`` (what each op means, the reasons it gives), ``ops``
+(the reducer), ``working_copy`` (copy-on-write replays), ``inverse`` (exact
+undo ops), ``migrate`` (legacy ``sections``), ``css`` (stylesheet emitter),
+``render`` (HTML), ``node_types`` (catalogue),
 ``validate`` (node and op checks), ``integrity`` (whole-document checks),
 ``history`` (bounded op history), ``session`` (the validating ``PageSession``),
 ``errors`` (``PageSessionError``), ``hrefs`` (browser-grade href safety),

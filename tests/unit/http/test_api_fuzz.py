@@ -13,7 +13,7 @@ from tests.support.app_harness import AppHarness
 
 from charlotte.http.csrf import JSON_REQUEST, Envelope
 from charlotte.http.routes import ROUTES
-from charlotte.page.ops import OP_TYPES
+from charlotte.page.op_table import OP_TYPES
 from charlotte.policy.refused import Refused
 
 EXPECTED_STATUSES = {200, 201, 202, 400, 401, 403, 404, 405, 409, 413, 415, 422}
