@@ -1,6 +1,7 @@
 """The layer rules of the spec, checked over the source's imports.
 
-``page/`` imports nothing else of charlotte and does no I/O; ``storage/`` knows
+``page/`` imports nothing else of charlotte but ``charlotte.errors`` (a leaf:
+every exception) and does no I/O; ``storage/`` knows
 no model library; only ``runtime/`` imports the model library; only
 ``http/asgi.py`` imports the web framework; third-party engines (psycopg,
 Celery) only in ``storage/`` (psycopg through SQLAlchemy) or ``contrib/``.
@@ -33,13 +34,18 @@ def _top(name: str) -> str:
     return name.split(".")[0]
 
 
-def test_page_imports_nothing_else_of_charlotte_and_no_io() -> None:
+def test_errors_is_a_leaf() -> None:
+    own = {n for n in _imports()["errors.py"] if _top(n) == "charlotte"}
+    assert own == set()
+
+
+def test_page_imports_nothing_else_of_charlotte_but_errors_and_no_io() -> None:
     io_modules = {"os", "io", "pathlib", "socket", "sqlite3", "subprocess", "shutil", "tempfile", "urllib.request", "http"}
     for module, names in _imports().items():
         if not module.startswith("page/"):
             continue
         own = {n for n in names if _top(n) == "charlotte"}
-        assert all(n.startswith("charlotte.page") for n in own), (module, own)
+        assert all(n.startswith("charlotte.page") or n == "charlotte.errors" for n in own), (module, own)
         assert not (names & io_modules), (module, names & io_modules)
         assert "sqlalchemy" not in {_top(n) for n in names}, module
 

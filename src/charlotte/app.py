@@ -47,11 +47,11 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, Final
 
+from charlotte.errors import Refused
 from charlotte.events import EventTypes, utc_now
 from charlotte.handle import ABILITIES, Authorizer, CharlotteSession, OpenRequest, actor_of
 from charlotte.http.sse import Notifier
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
-from charlotte.policy.refused import Refused
 from charlotte.policy.text import is_person_text
 from charlotte.proposals import ChangeSets
 from charlotte.runtime.guide import Guide, build_guide

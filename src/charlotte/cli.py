@@ -135,7 +135,8 @@ def worker(broker_url: str | None, database_url: str | None, concurrency: int) -
 @click.option("--database-url", default=None, help="Default: $CHARLOTTE_DATABASE_URL or ./.charlotte/charlotte.db.")
 def migrate(database_url: str | None) -> None:
     """Create or upgrade charlotte's tables."""
-    from charlotte.storage import StorageError, head_revision
+    from charlotte.errors import StorageError
+    from charlotte.storage import head_revision
     from charlotte.storage import migrate as run_migrations
 
     settings = _settings(database_url=database_url)

@@ -31,10 +31,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from charlotte.errors import Refused
 from charlotte.events import AGENT_ACTOR, format_at
 from charlotte.page.css import emit_css
 from charlotte.page.render import render_html
-from charlotte.policy.refused import Refused
 from charlotte.policy.text import is_unicode_text
 from charlotte.proposal_diff import diff_docs
 from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, read_connection

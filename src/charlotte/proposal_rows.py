@@ -25,7 +25,7 @@ import sqlalchemy as sa
 
 from charlotte.events import utc_now
 from charlotte.storage import SessionRecord
-from charlotte.storage.errors import translated
+from charlotte.storage._translate import translated
 from charlotte.storage.tables import proposals
 
 __all__ = [

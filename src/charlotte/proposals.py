@@ -71,11 +71,12 @@ from typing import Any, Final
 import sqlalchemy as sa
 
 from charlotte import proposal_rows as rows
+from charlotte.errors import PageSessionError, Refused
+from charlotte.errors import ReplayConflict as _Conflict
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
-from charlotte.page.errors import PageSessionError
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
-from charlotte.policy import AssetPolicy, Refused
+from charlotte.policy import AssetPolicy
 from charlotte.proposal_changes import agent_changes
 from charlotte.proposal_diff import ChangeSetDiff, diff_docs
 from charlotte.proposal_rows import NOTICE_MESSAGES, ChangeSet
@@ -109,15 +110,6 @@ class Resolution:
     revision: int
     code: str | None = None
     at: int | None = None
-
-
-class _Conflict(Exception):
-    """A replay op that no longer applies: its code and its index in the set."""
-
-    def __init__(self, code: str, at: int) -> None:
-        super().__init__(code, at)
-        self.code = code
-        self.at = at
 
 
 @dataclass

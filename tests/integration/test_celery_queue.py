@@ -37,10 +37,10 @@ from charlotte.contrib.celery import (
     TASK_NAME,
     VISIBILITY_TIMEOUT_SECONDS,
     CeleryQueue,
-    QueueUnavailable,
     celery_app,
     worker_app_from,
 )
+from charlotte.errors import QueueUnavailable
 from charlotte.events import Event, EventTypes
 from charlotte.runtime import Turns
 from charlotte.settings import Settings

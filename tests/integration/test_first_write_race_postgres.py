@@ -20,11 +20,11 @@ import sqlalchemy as sa
 from tests.support.databases import named_postgres_schema, postgres_url
 
 from charlotte.app import Charlotte
-from charlotte.errors import CharlotteError
+from charlotte.errors import CharlotteError, StorageError
 from charlotte.handle import CharlotteSession
 from charlotte.page.session import PageSession
 from charlotte.settings import Settings
-from charlotte.storage import StorageError, read_connection
+from charlotte.storage import read_connection
 from charlotte.storage.tables import page_ops
 from charlotte.testing import ScriptedModel, Step, ToolCall
 

@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from tests.reliability.test_fuzz_api import hostile_ops, ids, storable_ids, tricky_text, values
 from tests.support.soak import show
 
+from charlotte.errors import MESSAGES
 from charlotte.page.session import PageSession
-from charlotte.policy.refused import Refused
 from charlotte.proposals import ChangeSets
 from charlotte.storage import (
     DatabaseEventLog,
@@ -108,7 +108,7 @@ def checked_call(bench: Bench, which: int, name: object, arguments: object, bind
     json.dumps(result)
     if is_error(result):
         calls["refused:" + result["error"]["code"]] += 1
-        assert result["error"]["message"] == Refused.MESSAGES[result["error"]["code"]]
+        assert result["error"]["message"] == MESSAGES[result["error"]["code"]]
         assert bench.state(which) == before
     else:
         calls["ok"] += 1

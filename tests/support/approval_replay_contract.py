@@ -26,15 +26,10 @@ import sqlalchemy as sa
 from tests.support.proposals_contract import ProposalsContract, props
 from tests.support.workspace_contract import section
 
+from charlotte.errors import StorageError
 from charlotte.events import EventTypes
 from charlotte.proposals import ChangeSets
-from charlotte.storage import (
-    DatabaseEventLog,
-    SessionRecord,
-    StorageError,
-    read_connection,
-    transaction,
-)
+from charlotte.storage import DatabaseEventLog, SessionRecord, read_connection, transaction
 from charlotte.storage.tables import page_ops, pages, proposals
 from charlotte.workspace import Workspace
 

@@ -30,7 +30,7 @@ from celery import Celery
 
 from charlotte.app import Charlotte
 from charlotte.contrib.celery import celery_app
-from charlotte.policy import Refused
+from charlotte.errors import Refused
 from charlotte.runtime import InlineQueue, TurnRecord, Turns
 from charlotte.runtime.guide import Guide
 from charlotte.runtime.modes import Mode, builder_mode

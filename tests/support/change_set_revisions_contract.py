@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from tests.support.databases import unshared_session
 from tests.support.workspace_contract import heading, section
 
-from charlotte.page.errors import PageSessionError
+from charlotte.errors import PageSessionError
 from charlotte.page.session import PageSession
 from charlotte.proposals import ChangeSets
 from charlotte.storage import SessionRecord, read_connection

@@ -25,9 +25,10 @@ import pytest
 import sqlalchemy as sa
 from tests.support.databases import new_session
 
+from charlotte.errors import StorageError
 from charlotte.events import AGENT_ACTOR, Event, EventTypes
 from charlotte.http.sse import Notifier, Subscription, format_event
-from charlotte.storage import DatabaseEventLog, SessionRecord, StorageError, transaction
+from charlotte.storage import DatabaseEventLog, SessionRecord, transaction
 from charlotte.storage.tables import events, sessions
 
 LOG: Final = DatabaseEventLog()

@@ -21,8 +21,9 @@ import sqlalchemy as sa
 from tests.support.databases import unshared_session
 
 from charlotte import proposal_rows
+from charlotte.errors import StorageError
 from charlotte.events import utc_now
-from charlotte.storage import SessionRecord, StorageError, create_tables, migrate, transaction
+from charlotte.storage import SessionRecord, create_tables, migrate, transaction
 from charlotte.storage.tables import PROPOSAL_STATUSES, proposals
 
 EngineFactory = Callable[[], sa.Engine]

@@ -14,10 +14,10 @@ import sqlalchemy as sa
 from tests.support.databases import unique, unshared_session
 from tests.support.workspace_contract import MutableAssets, heading, link, section
 
+from charlotte.errors import PageSessionError, Refused
 from charlotte.events import EventTypes, schema_errors
-from charlotte.page.errors import PageSessionError
 from charlotte.page.session import PageSession
-from charlotte.policy import AssetPolicy, Refused
+from charlotte.policy import AssetPolicy
 from charlotte.proposals import ChangeSets
 from charlotte.storage import (
     DatabaseEventLog,

@@ -11,7 +11,8 @@ import pytest
 import sqlalchemy as sa
 from tests.support.databases import unique
 
-from charlotte.storage import SessionStore, StorageError, transaction
+from charlotte.errors import StorageError
+from charlotte.storage import SessionStore, transaction
 from charlotte.storage.tables import sessions
 
 

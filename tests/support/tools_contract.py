@@ -14,9 +14,9 @@ import sqlalchemy as sa
 from tests.support.databases import unshared_session
 
 from charlotte.checks import PageChecks
+from charlotte.errors import PageSessionError
 from charlotte.events import EventTypes
 from charlotte.page.assets import InMemoryAssetLibrary
-from charlotte.page.errors import PageSessionError
 from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,

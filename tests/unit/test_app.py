@@ -14,9 +14,9 @@ import pytest
 from tests.support.app_harness import WRITE_HERO, AppHarness
 
 from charlotte.app import Charlotte
+from charlotte.errors import Refused
 from charlotte.events import schema_errors
 from charlotte.handle import OpenRequest
-from charlotte.policy.refused import Refused
 from charlotte.runtime.modes import Mode
 from charlotte.runtime.runner import TurnContext
 from charlotte.runtime.threads import ThreadQueue

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from tests.support.databases import new_session
 
 import charlotte.page.session as session_module
-from charlotte.page.errors import PageSessionError
+from charlotte.errors import PageSessionError
 from charlotte.page.model import empty_doc
 from charlotte.page.node_types import NodeTypes
 from charlotte.page.session import PageSession, ValidatedDocs

@@ -55,9 +55,8 @@ from celery import Celery, Task
 from celery.signals import worker_process_init
 from kombu.exceptions import KombuError
 
-from charlotte.page.errors import CharlotteError
+from charlotte.errors import QueueUnavailable, StorageError
 from charlotte.settings import Settings
-from charlotte.storage import StorageError
 
 __all__ = [
     "CLAIM_RETRY_COUNTDOWNS",
@@ -65,7 +64,6 @@ __all__ = [
     "TASK_NAME",
     "VISIBILITY_TIMEOUT_SECONDS",
     "CeleryQueue",
-    "QueueUnavailable",
     "celery_app",
     "in_each_pool_process",
     "worker_app_from",
@@ -90,15 +88,6 @@ _PUBLISH_RETRY: Final = {"max_retries": 3, "interval_start": 0, "interval_step":
 
 RunFactory = Callable[[], Callable[[str], None]]
 T = TypeVar("T")
-
-
-class QueueUnavailable(CharlotteError):
-    """The broker could not take the turn (code ``queue_unavailable``)."""
-
-    code = "queue_unavailable"
-
-    def __init__(self) -> None:
-        super().__init__(self.code)
 
 
 def celery_app(

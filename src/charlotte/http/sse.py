@@ -48,9 +48,10 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
+from charlotte.errors import StorageError
 from charlotte.events import Event
 from charlotte.policy.text import storable_json
-from charlotte.storage import DatabaseEventLog, EventLog, StorageError, read_connection
+from charlotte.storage import DatabaseEventLog, EventLog, read_connection
 from charlotte.storage.eventlog import MAX_READ
 from charlotte.storage.tables import sessions
 

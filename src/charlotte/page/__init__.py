@@ -1,5 +1,8 @@
 """The page document core: pure Python, no I/O, imports nothing else of charlotte.
 
+The one exception: ``charlotte.errors``, a leaf module holding every exception
+of charlotte (``PageSessionError`` included), which imports nothing itself.
+
 Modules: ``model`` (document shape), ``ordering`` (fractional keys), ``tree``
 (walks), ``op_table`` (what each op means, the reasons it gives), ``ops``
 (the reducer), ``working_copy`` (copy-on-write replays), ``inverse`` (exact
@@ -7,6 +10,6 @@ undo ops), ``migrate`` (legacy ``sections``), ``css`` (stylesheet emitter),
 ``render`` (HTML), ``node_types`` (catalogue),
 ``validate`` (node and op checks), ``integrity`` (whole-document checks),
 ``history`` (bounded op history), ``session`` (the validating ``PageSession``),
-``errors`` (``PageSessionError``), ``hrefs`` (browser-grade href safety),
+``hrefs`` (browser-grade href safety),
 ``assets`` (the asset library port).
 """

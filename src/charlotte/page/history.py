@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import islice
 from typing import Any
 
-from charlotte.page.errors import PageSessionError
+from charlotte.errors import PageSessionError
 
 Change = dict[str, Any]
 

@@ -27,8 +27,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from charlotte.errors import PageSessionError
 from charlotte.page import op_table
-from charlotte.page.errors import PageSessionError
 from charlotte.page.history import Change, OpHistory
 from charlotte.page.integrity import check_doc, check_meta, check_theme
 from charlotte.page.migrate import migrate_doc

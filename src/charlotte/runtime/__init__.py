@@ -13,7 +13,7 @@ model library.
 from __future__ import annotations
 
 from charlotte.runtime.guide import Guide, build_guide
-from charlotte.runtime.models import ModelUnavailable, UnknownModel, resolve_model
+from charlotte.runtime.models import resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, Mode, ModeRegistry, check_mode
 from charlotte.runtime.offline import OFFLINE_MODEL_NAME, offline_model
 from charlotte.runtime.queue import InlineQueue, TurnQueue
@@ -41,7 +41,6 @@ __all__ = [
     "InlineQueue",
     "Mode",
     "ModeRegistry",
-    "ModelUnavailable",
     "StreamRecorder",
     "Sweeper",
     "ThreadQueue",
@@ -51,7 +50,6 @@ __all__ = [
     "TurnRecord",
     "TurnRunner",
     "Turns",
-    "UnknownModel",
     "UsageTelemetry",
     "build_guide",
     "check_mode",

@@ -48,10 +48,8 @@ from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models import Model
 from pydantic_ai.usage import RunUsage, UsageLimits
 
-from charlotte.events import failure_code
+from charlotte.errors import Refused, StopRequested, code_of
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
-from charlotte.page.errors import CharlotteError
-from charlotte.policy import Refused
 from charlotte.runtime.caps import HarnessDefaults, TurnContext, TurnContextFactory, merge_limits
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import resolve_model
@@ -88,10 +86,6 @@ CONTINUATION: Final = (
 CANCEL_GRACE_SECONDS: Final = 10.0
 
 
-class _StopRequested(Exception):
-    """Raised inside a tool wrapper when the session's stop flag is set."""
-
-
 @dataclass
 class _RunState:
     """What the runner learns while one turn runs."""
@@ -121,17 +115,6 @@ def _finish_reason(messages: list[ModelMessage]) -> str | None:
         if isinstance(message, ModelResponse):
             return message.finish_reason
     return None
-
-
-def error_code(error: BaseException) -> str:
-    """The stable code of an error: ``Refused.reason``, a ``code`` attribute, else ``run_failed``."""
-    if isinstance(error, Refused):
-        return error.reason
-    if isinstance(error, UsageLimitExceeded):
-        return "usage_limit"
-    if isinstance(error, CharlotteError):
-        return failure_code(getattr(error, "code", None))
-    return "run_failed"
 
 
 class TurnRunner:
@@ -330,7 +313,7 @@ class TurnRunner:
                     recorder.settle()
                 except Exception:
                     log.warning("could not settle the recorder of turn %s", turn.id)
-            code = error_code(error)
+            code = code_of(error, "run_failed")
             if code == "run_failed":
                 correlation = uuid.uuid4().hex[:12]
                 log.error("turn %s failed (correlation %s)", turn.id, correlation, exc_info=error)
@@ -351,26 +334,30 @@ class TurnRunner:
         # The stop flag is read before every tool call (in the tool wrapper)
         # and, between those, by the turn's watch, which also sees a silent model.
         state.watch.touch()
-        async with agent.run_stream_events(
-            prompt,
-            model=model,
-            deps=deps,
-            message_history=history,
-            usage_limits=limits,
-            usage=usage,
-        ) as events:
-            try:
-                async for event in events:
-                    state.watch.touch()
-                    recorder.record(event)
-            except _StopRequested:
-                state.stop_seen = True
-            except OutputTokenLimitExceeded:
+        try:
+            async with agent.run_stream_events(
+                prompt,
+                model=model,
+                deps=deps,
+                message_history=history,
+                usage_limits=limits,
+                usage=usage,
+            ) as events:
+                try:
+                    async for event in events:
+                        state.watch.touch()
+                        recorder.record(event)
+                except StopRequested:
+                    state.stop_seen = True
+                except OutputTokenLimitExceeded:
+                    state.messages = list(events.all_messages())
+                    return "length"
+                if state.stop_seen:
+                    return None
                 state.messages = list(events.all_messages())
-                return "length"
-            if state.stop_seen:
-                return None
-            state.messages = list(events.all_messages())
+        except UsageLimitExceeded as error:
+            # The model library's limit, translated where the library is called.
+            raise Refused("usage_limit") from error
         return _finish_reason(state.messages)
 
     def _agent(self, prompt: str) -> Agent[_TurnDeps, str]:
@@ -401,14 +388,14 @@ class TurnRunner:
             # A halted turn (stop, timeout) starts no tool; a running one is waited for.
             if not watch.tool_may_start():
                 deps.state.stop_seen = True
-                raise _StopRequested
+                raise StopRequested
 
             def before(conn: sa.Connection) -> None:
                 # The stop flag is honoured between tool calls: a stopped turn
                 # writes nothing more (not even this call's tool.called).
                 if turns.should_stop(deps.turn_id, conn):
                     deps.state.stop_seen = True
-                    raise _StopRequested
+                    raise StopRequested
                 deps.recorder.write_tool_called(conn, ctx.tool_call_id, name, arguments)
 
             try:

@@ -34,7 +34,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from charlotte.storage import StorageError
+from charlotte.errors import StorageError
 
 __all__ = ["RETRY_DELAYS", "ThreadQueue"]
 

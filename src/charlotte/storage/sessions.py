@@ -15,8 +15,9 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
+from charlotte.errors import StorageError
 from charlotte.events import utc_now
-from charlotte.storage.errors import StorageError, translated
+from charlotte.storage._translate import translated
 from charlotte.storage.tables import SESSION_STATUSES, sessions
 
 __all__ = ["DEFAULT_MODE", "SessionRecord", "SessionStore"]

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.unit.page.strategies import POOL, ops_for, pages
 
+from charlotte.errors import CharlotteError, PageSessionError
 from charlotte.page import op_table
 from charlotte.page import ops as reducer
-from charlotte.page.errors import CharlotteError, PageSessionError
 from charlotte.page.model import empty_doc
 from charlotte.page.session import _REASONS, Applied, PageSession
 

@@ -6,8 +6,8 @@ import pytest
 from pydantic_ai.models.anthropic import AnthropicModel
 from pydantic_ai.models.openai import OpenAIChatModel
 
-from charlotte.errors import CharlotteError
-from charlotte.runtime.models import ModelUnavailable, UnknownModel, resolve_model
+from charlotte.errors import CharlotteError, ModelUnavailable, UnknownModel
+from charlotte.runtime.models import resolve_model
 from charlotte.testing import ScriptedModel
 
 

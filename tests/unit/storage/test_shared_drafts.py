@@ -11,9 +11,10 @@ import sqlalchemy as sa
 from tests.support.databases import new_session
 
 from charlotte.app import Charlotte
+from charlotte.errors import StorageError
 from charlotte.page.model import empty_doc
 from charlotte.settings import Settings
-from charlotte.storage import DatabasePageRepository, SharedDrafts, StorageError, transaction
+from charlotte.storage import DatabasePageRepository, SharedDrafts, transaction
 from charlotte.storage.tables import pages
 from charlotte.workspace import Workspace
 
