@@ -186,3 +186,13 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_no_import_cycle_anywhere() -> None:
     graph, _ = _graph()
     assert _cycles(graph) == []
+
+
+def test_nothing_below_http_imports_it() -> None:
+    # app.py, runtime/ and everything under them sit below the HTTP layer.
+    graph, _ = _graph()
+    above = {"charlotte.cli", "charlotte.demo"}
+    for module, imported in graph.items():
+        if module in above or module.startswith("charlotte.http"):
+            continue
+        assert not {name for name in imported if name.startswith("charlotte.http")}, module

@@ -50,10 +50,10 @@ from typing import Any, Final
 from charlotte.errors import Refused
 from charlotte.events import EventTypes, utc_now
 from charlotte.handle import ABILITIES, Authorizer, CharlotteSession, OpenRequest, actor_of
-from charlotte.http.sse import Notifier
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.text import is_person_text
 from charlotte.proposals import ChangeSets
+from charlotte.runtime.feed import Notifier
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, MAX_MODE_NAME, ModeRegistry

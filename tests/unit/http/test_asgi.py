@@ -27,8 +27,9 @@ from tests.support.app_harness import AppHarness
 from charlotte.errors import MESSAGES
 from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.http.asgi import create_app
-from charlotte.http.sse import Notifier, heartbeat
+from charlotte.http.sse import heartbeat
 from charlotte.page.render import BASE_CSS
+from charlotte.runtime.feed import Notifier
 from charlotte.storage import DatabaseEventLog, transaction
 
 # A stream test that does not get its events fails here instead of hanging.
