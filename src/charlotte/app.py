@@ -40,7 +40,6 @@ leaves a stale heartbeat; any live worker ends that turn ``worker_lost``)::
 
 from __future__ import annotations
 
-import importlib
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -281,10 +280,13 @@ class Charlotte:
 
     def asgi_app(self) -> Any:
         """The Starlette app for this instance (``charlotte.http.asgi.create_app``)."""
-        # Imported by name, here: only the adapter loads the web framework.
-        adapter = importlib.import_module("charlotte.http.asgi")
+        # Imported here, the one import of this module pointing up a layer:
+        # only the adapter loads the web framework (Starlette), so a host
+        # that serves charlotte its own way never imports it.
+        from charlotte.http.asgi import create_app
+
         self._start()
-        return adapter.create_app(self)
+        return create_app(self)
 
     @property
     def notifier(self) -> Notifier:

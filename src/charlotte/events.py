@@ -22,6 +22,8 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
+from jsonschema import Draft202012Validator, FormatChecker
+
 __all__ = [
     "AGENT_ACTOR",
     "Event",
@@ -164,8 +166,4 @@ def schema_errors(envelope: Mapping[str, Any] | Event) -> list[str]:
 
 @cache
 def _validator() -> Any:
-    # Imported here: the write path never validates, so importing the log
-    # should not pay for jsonschema.
-    from jsonschema import Draft202012Validator, FormatChecker
-
     return Draft202012Validator(event_schema(), format_checker=FormatChecker())
