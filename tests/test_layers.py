@@ -203,3 +203,14 @@ def test_nothing_below_http_imports_it() -> None:
         upward = {(module, name) for name in imported if name.startswith("charlotte.http")}
         assert upward <= UPWARD, module
     assert set(lazy) >= UPWARD  # the exceptions stay inside their function
+
+
+#: The only charlotte imports made inside a function, each for an optional or
+#: heavy engine only one code path needs: Celery (an extra) for the celery queue
+#: and its worker app, Starlette for ``asgi_app``. A lazy import never dodges a cycle.
+LAZY: set[tuple[str, str]] = {("charlotte.app", "charlotte.contrib.celery"), *UPWARD}
+
+
+def test_function_level_imports_are_the_documented_ones() -> None:
+    _, lazy = _graph()
+    assert set(lazy) == LAZY

@@ -38,7 +38,6 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any, Final
 
 import sqlalchemy as sa
@@ -49,13 +48,9 @@ from pydantic_ai.models import Model
 from pydantic_ai.usage import RunUsage, UsageLimits
 
 from charlotte.errors import Refused, StopRequested, code_of
-from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.runtime.caps import HarnessDefaults, TurnContext, TurnContextFactory, merge_limits
-from charlotte.runtime.guide import Guide, build_guide
-from charlotte.runtime.models import resolve_model
+from charlotte.runtime.guide import Guide
 from charlotte.runtime.modes import ModeRegistry, check_mode
-from charlotte.runtime.offline import offline_model
-from charlotte.runtime.queue import InlineQueue
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
 from charlotte.runtime.turns import TurnRecord, Turns
@@ -63,7 +58,6 @@ from charlotte.runtime.watch import STOP, TurnWatch
 from charlotte.settings import Settings
 from charlotte.storage import SessionRecord, SessionStore, read_connection
 from charlotte.tools import PageTools, ToolBinding
-from charlotte.workspace import SiteLinks, Workspace
 
 __all__ = [
     "CONTINUATION",
@@ -148,56 +142,6 @@ class TurnRunner:
         # tools read the turn from their deps, so nothing in it is per turn.
         self._agents: dict[str, Agent[_TurnDeps, str]] = {}
         self._agents_lock = threading.Lock()
-
-    @classmethod
-    def from_settings(
-        cls,
-        settings: Settings,
-        *,
-        engine: sa.Engine | None = None,
-        model_factory: Callable[[], Model] | None = None,
-        assets: AssetLibrary | None = None,
-        context_factory: TurnContextFactory | None = None,
-        modes: ModeRegistry | None = None,
-        guide: Callable[[], Guide] | None = None,
-    ) -> TurnRunner:
-        """A runner built from ``settings`` alone (what a queue worker process does).
-
-        The model comes from ``settings.model`` unless ``model_factory`` is
-        given (tests pass a scripted model). Its ``turns`` run inline through
-        this runner.
-        """
-        engine = engine or settings.open_engine()
-        workspace = Workspace(
-            engine,
-            assets=assets or InMemoryAssetLibrary(),
-            links=SiteLinks(settings.site_origin, settings.allowed_origins),
-        )
-        if model_factory is None:
-            spec = settings.model
-
-            def model_factory() -> Model:
-                return resolve_model(spec, offline_factory=offline_model)
-
-        runner_ref: list[TurnRunner] = []
-        turns = Turns(
-            engine,
-            InlineQueue(lambda turn_id: runner_ref[0].run(turn_id)),
-            heartbeat_timeout=timedelta(seconds=settings.heartbeat_timeout_seconds),
-        )
-        brand_rules = settings.brand_rules
-        runner = cls(
-            engine=engine,
-            settings=settings,
-            tools=PageTools(workspace),
-            turns=turns,
-            model_factory=model_factory,
-            guide=guide or (lambda: build_guide(brand_rules)),
-            modes=modes or ModeRegistry(),
-            context_factory=context_factory,
-        )
-        runner_ref.append(runner)
-        return runner
 
     # -- entry point -------------------------------------------------------------
 
