@@ -280,9 +280,7 @@ class Charlotte:
 
     def asgi_app(self) -> Any:
         """The Starlette app for this instance (``charlotte.http.asgi.create_app``)."""
-        # Imported here, the one import of this module pointing up a layer:
-        # only the adapter loads the web framework (Starlette), so a host
-        # that serves charlotte its own way never imports it.
+        # Imported here (the one upward import): only the adapter loads Starlette.
         from charlotte.http.asgi import create_app
 
         self._start()
