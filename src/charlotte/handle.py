@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.events import AGENT_ACTOR, format_at
 from charlotte.page.css import emit_css
+from charlotte.page.diff import diff_docs
 from charlotte.page.render import render_html
 from charlotte.policy.refused import Refused
 from charlotte.policy.text import is_unicode_text
-from charlotte.proposal_diff import diff_docs
 from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, read_connection
 
 if TYPE_CHECKING:

@@ -77,7 +77,6 @@ from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy, Refused
 from charlotte.proposal_changes import agent_changes
-from charlotte.proposal_diff import ChangeSetDiff, diff_docs
 from charlotte.proposal_rows import NOTICE_MESSAGES, ChangeSet
 from charlotte.storage import SessionRecord, read_connection, transaction
 from charlotte.workspace import (
@@ -135,12 +134,6 @@ class ChangeSets:
 
     # -- reads ---------------------------------------------------------------
 
-    def current(self, session_id: str, tenant: str) -> ChangeSet | None:
-        """The session's open change set, or None."""
-        with read_connection(self.workspace.engine) as conn:
-            session = self.workspace.session(conn, session_id, tenant)
-            return self.open_set(conn, session)
-
     def open_set(
         self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False
     ) -> ChangeSet | None:
@@ -164,16 +157,6 @@ class ChangeSets:
         with read_connection(self.workspace.engine) as conn:
             session = self.workspace.session(conn, session_id, tenant)
             return agent_changes(self.workspace, conn, session, revision)
-
-    def diff(self, session_id: str, tenant: str) -> ChangeSetDiff | None:
-        """How the open set's working copy differs from the current draft; None without a set."""
-        with read_connection(self.workspace.engine) as conn:
-            session = self.workspace.session(conn, session_id, tenant)
-            open_set = self.open_set(conn, session)
-            if open_set is None:
-                return None
-            draft, _revision = self.workspace.load_draft(conn, session)
-        return diff_docs(draft, open_set.working)
 
     # -- the agent's writes ----------------------------------------------------
 

@@ -19,6 +19,7 @@ import pytest
 import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.change_sets import open_change_set
 from tests.support.databases import unshared_session
 from tests.support.workspace_contract import heading, section
 
@@ -249,7 +250,7 @@ class ChangeSetRevisionsContract:
         s = agent.session
         view, revision = agent.view()
         draft, draft_revision = ws.draft(s.id, s.tenant)
-        open_set = sets.current(s.id, s.tenant)
+        open_set = open_change_set(sets, s.id, s.tenant)
         if step in ("write", "retitle"):
             retitle = step == "retitle" and "title" in view["nodes"]
             ops = [props("title", f"agent {number}") if retitle else section(f"a{number}")]

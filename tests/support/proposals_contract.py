@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from tests.support.change_sets import open_change_set
 from tests.support.databases import unique, unshared_session
 from tests.support.workspace_contract import MutableAssets, heading, link, section
 
 from charlotte.events import EventTypes, schema_errors
+from charlotte.page.diff import diff_docs
 from charlotte.page.errors import PageSessionError
 from charlotte.page.session import PageSession
 from charlotte.policy import AssetPolicy, Refused
@@ -112,7 +114,7 @@ class ProposalsContract:
         )
         assert written.revision == 4 and written.node_ids == ("title", "more")
         assert ws.draft(session.id, session.tenant) == draft_before
-        open_set = sets.current(session.id, session.tenant)
+        open_set = open_change_set(sets, session.id, session.tenant)
         assert open_set is not None
         assert (open_set.base_revision, open_set.revision, open_set.op_count) == (2, 4, 2)
         assert open_set.working["nodes"]["title"]["props"]["content"] == "Rye"
@@ -130,7 +132,7 @@ class ProposalsContract:
         # The agent's revisions continue inside the set; the set does not open twice.
         again = sets.apply_agent_ops(session.id, session.tenant, [props("title", "Spelt")], based_on=4)
         assert again.revision == 5
-        after_second = sets.current(session.id, session.tenant)
+        after_second = open_change_set(sets, session.id, session.tenant)
         assert after_second is not None and after_second.id == open_set.id
         assert after_second.op_count == 3
         assert [e.type for e in self.events(engine, session, events[-1].seq)] == [
@@ -148,14 +150,14 @@ class ProposalsContract:
         with pytest.raises(PageSessionError) as missing:
             sets.apply_agent_ops(session.id, session.tenant, [props("nope", "x")], based_on=2)
         assert (missing.value.code, missing.value.at) == ("node_not_found", 0)
-        assert sets.current(session.id, session.tenant) is None
+        assert open_change_set(sets, session.id, session.tenant) is None
         assert self.events(engine, session, after) == []
 
     def test_policies_guard_the_working_copy(
         self, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
         sets.apply_agent_ops(session.id, session.tenant, [section("more")], based_on=2)
-        before = sets.current(session.id, session.tenant)
+        before = open_change_set(sets, session.id, session.tenant)
         after = self.last_seq(engine, session)
         with pytest.raises(Refused) as external:
             sets.apply_agent_ops(
@@ -166,7 +168,7 @@ class ProposalsContract:
         with pytest.raises(Refused) as css:
             sets.apply_agent_ops(session.id, session.tenant, [bad], based_on=3)
         assert css.value.code == "css_fetch"
-        assert sets.current(session.id, session.tenant) == before
+        assert open_change_set(sets, session.id, session.tenant) == before
         assert self.events(engine, session, after) == []
 
     def test_changes_since_reads_the_working_copys_own_history(
@@ -199,7 +201,7 @@ class ProposalsContract:
             session.id, session.tenant, [props("title", "Rye"), section("more")], based_on=2
         )
         sets.apply_agent_ops(session.id, session.tenant, [heading("h2", "more", "Hours")], based_on=4)
-        open_set = sets.current(session.id, session.tenant)
+        open_set = open_change_set(sets, session.id, session.tenant)
         assert open_set is not None
         after = self.last_seq(engine, session)
         resolution = sets.approve(session.id, session.tenant, "ann")
@@ -224,7 +226,7 @@ class ProposalsContract:
                 {"proposal_id": open_set.id, "ops": 3, "revision": 5},
             ),
         ]
-        assert sets.current(session.id, session.tenant) is None
+        assert open_change_set(sets, session.id, session.tenant) is None
         assert self.statuses(engine, session) == ["approved"]
         # The agent's next write opens a new set on the approved draft, revisions unbroken.
         assert sets.apply_agent_ops(session.id, session.tenant, [props("h2", "Open")], based_on=5).revision == 6
@@ -254,7 +256,7 @@ class ProposalsContract:
         )
         human = ws.draft(session.id, session.tenant)
         history = self.history(engine, session)
-        open_set = sets.current(session.id, session.tenant)
+        open_set = open_change_set(sets, session.id, session.tenant)
         assert open_set is not None
         after = self.last_seq(engine, session)
         resolution = sets.approve(session.id, session.tenant, "bob")
@@ -333,7 +335,7 @@ class ProposalsContract:
     ) -> None:
         draft = ws.draft(session.id, session.tenant)
         sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
-        open_set = sets.current(session.id, session.tenant)
+        open_set = open_change_set(sets, session.id, session.tenant)
         assert open_set is not None
         after = self.last_seq(engine, session)
         resolution = sets.reject(session.id, session.tenant, "ann")
@@ -374,7 +376,7 @@ class ProposalsContract:
         with pytest.raises(Refused) as refused:
             sets.apply_agent_ops(plain.id, plain.tenant, [section("hero")], based_on=0)
         assert refused.value.code == "forbidden"
-        assert sets.current(plain.id, plain.tenant) is None
+        assert open_change_set(sets, plain.id, plain.tenant) is None
         assert self.events(engine, plain) == []
 
     def test_publishing_publishes_the_draft_and_leaves_the_set_open(
@@ -385,13 +387,13 @@ class ProposalsContract:
         published = ws.published(session.id, session.tenant)
         assert published is not None
         assert published[0]["nodes"]["title"]["props"]["content"] == "Fresh bread"
-        open_set = sets.current(session.id, session.tenant)
+        open_set = open_change_set(sets, session.id, session.tenant)
         assert open_set is not None and open_set.status == "open"
 
     def test_diff_names_added_removed_and_changed_nodes(
         self, ws: Workspace, sets: ChangeSets, session: SessionRecord
     ) -> None:
-        assert sets.diff(session.id, session.tenant) is None
+        assert open_change_set(sets, session.id, session.tenant) is None
         style = {"t": "set_style", "id": "hero", "breakpoint": "md", "patch": {"color": "#333"}}
         sets.apply_agent_ops(
             session.id,
@@ -400,8 +402,9 @@ class ProposalsContract:
             based_on=2,
         )
         ws.human_edit(session.id, session.tenant, [section("news")], based_on=2, user="ann")
-        diff = sets.diff(session.id, session.tenant)
-        assert diff is not None
+        change_set = open_change_set(sets, session.id, session.tenant)
+        assert change_set is not None
+        diff = diff_docs(ws.draft(session.id, session.tenant)[0], change_set.working)
         assert diff.to_json() == {
             "added": ["more"],
             "removed": ["news", "title"],
@@ -423,7 +426,7 @@ class ProposalsContract:
             ops = [props("title", f"v{batch}-{i}") for i in range(199)]
             ops.append(section(f"s{batch}"))
             revision = sets.apply_agent_ops(session.id, session.tenant, ops, based_on=revision).revision
-        open_set = sets.current(session.id, session.tenant)
+        open_set = open_change_set(sets, session.id, session.tenant)
         assert open_set is not None and open_set.op_count == 10_000 and revision == 10_002
         sizes: list[int] = []
         checked: list[int] = []
@@ -487,7 +490,7 @@ class ProposalsContract:
         assert doc["nodes"]["title"]["props"]["content"] == "Rye"
         assert ("news" in doc["nodes"]) == ("human" not in errors)
         if "agent" not in errors:
-            open_set = sets.current(session.id, session.tenant)
+            open_set = open_change_set(sets, session.id, session.tenant)
             in_set = open_set is not None and "late" in open_set.working["nodes"]
             assert ("late" in doc["nodes"]) != in_set
         with read_connection(ws.engine) as conn:

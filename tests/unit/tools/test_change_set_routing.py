@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from tests.support.change_sets import open_change_set
 from tests.support.databases import new_session
 from tests.support.tools_contract import heading, section, text
 
@@ -83,7 +84,7 @@ def test_apply_writes_the_set_and_every_read_sees_the_working_copy(
     changes = tools.call("cms_changes_since", {"revision": 2}, binding)
     assert [(c["revision"], c["actor"]) for c in changes["changes"]] == [(3, "agent"), (4, "agent")]
     assert tools.call("cms_apply", {"basedOn": 4, "ops": [_props("title", "Spelt")]}, binding)["revision"] == 5
-    open_set = sets.current(session.id, session.tenant)
+    open_set = open_change_set(sets, session.id, session.tenant)
     assert open_set is not None and open_set.op_count == 3
 
 
@@ -177,5 +178,5 @@ def test_sessions_without_approve_on_save_write_the_draft(
     plain = ToolBinding.for_session(record.id, record.tenant, record.page)
     assert tools.call("cms_apply", {"basedOn": 0, "ops": [section("hero")]}, plain)["revision"] == 1
     assert ws.draft(record.id, record.tenant)[1] == 1
-    assert sets.current(record.id, record.tenant) is None
+    assert open_change_set(sets, record.id, record.tenant) is None
     assert tools.call("cms_get", {}, plain)["notices"] == []
