@@ -30,23 +30,22 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from charlotte import proposal_rows as rows
 from charlotte.events import AGENT_ACTOR
 from charlotte.page.errors import PageSessionError
 from charlotte.policy import Refused
-from charlotte.storage import SessionRecord
+from charlotte.storage import ChangeSetStore, SessionRecord
 from charlotte.workspace import Workspace
 
 __all__ = ["agent_changes"]
 
 
 def agent_changes(
-    ws: Workspace, conn: sa.Connection, session: SessionRecord, revision: int
+    ws: Workspace, store: ChangeSetStore, conn: sa.Connection, session: SessionRecord, revision: int
 ) -> list[dict[str, Any]]:
     """``[{"revision", "actor", "op"}]`` from the agent's ``revision`` to what it reads now (inside ``conn``)."""
     # Read before the retired check: a set resolved in between is retired by then.
-    open_set = rows.open_set(conn, session)
-    if type(revision) is int and rows.retired(conn, session, revision):
+    open_set = store.find_open(conn, session)
+    if type(revision) is int and store.retired(conn, session, revision):
         current = open_set.revision if open_set else ws.load_draft(conn, session)[1]
         raise Refused("revision_unknown", detail={"revision": current})
     if open_set is None:

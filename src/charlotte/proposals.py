@@ -2,7 +2,7 @@
 
 A session opened with ``approve_on_save=True`` never writes the agent's ops to
 the draft. Its writes go to the session's one *open* change set (a row of
-``charlotte_proposals``, read and written by ``charlotte.proposal_rows``):
+``charlotte_proposals``, read and written by ``charlotte.storage.change_sets``):
 
 - **Opening.** The first agent write with no open set opens one: its working
   copy is seeded from the draft as it is then (``base_revision``), and
@@ -70,15 +70,13 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
-from charlotte import proposal_rows as rows
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.errors import PageSessionError
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy, Refused
 from charlotte.proposal_changes import agent_changes
-from charlotte.proposal_rows import NOTICE_MESSAGES, ChangeSet
-from charlotte.storage import SessionRecord, read_connection, transaction
+from charlotte.storage import ChangeSet, ChangeSetStore, SessionRecord, read_connection, transaction
 from charlotte.workspace import (
     SiteLinks,
     Workspace,
@@ -92,6 +90,16 @@ __all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSet", "ChangeSets", "Resolu
 
 #: Ops replayed between two AssetPolicy checks when a set is approved.
 REPLAY_CHUNK: Final = 1_000
+
+#: What the agent is told about each resolution (our own fixed sentences).
+NOTICE_MESSAGES: Final = {
+    "approved": "A person approved your change set: its changes are now in the draft.",
+    "rejected": "A person rejected your change set: the draft does not have its changes.",
+    "conflicted": (
+        "Your change set could not be applied to the current draft (the person had "
+        "changed it); the draft does not have its changes. Read the page again."
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +133,7 @@ class ChangeSets:
 
     workspace: Workspace
     chunk: int = REPLAY_CHUNK
+    store: ChangeSetStore = field(default_factory=ChangeSetStore)
     _assets: AssetPolicy = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -138,7 +147,7 @@ class ChangeSets:
         self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False
     ) -> ChangeSet | None:
         """The open set of ``session`` inside ``conn`` (``for_update`` locks its row)."""
-        return rows.open_set(conn, session, for_update=for_update)
+        return self.store.find_open(conn, session, for_update=for_update)
 
     def view(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
         """What the agent reads: the open set's working copy, else the draft."""
@@ -156,7 +165,7 @@ class ChangeSets:
         """
         with read_connection(self.workspace.engine) as conn:
             session = self.workspace.session(conn, session_id, tenant)
-            return agent_changes(self.workspace, conn, session, revision)
+            return agent_changes(self.workspace, self.store, conn, session, revision)
 
     # -- the agent's writes ----------------------------------------------------
 
@@ -199,11 +208,11 @@ class ChangeSets:
             self._assets.assert_nodes(page.doc, node_ids)
             new: list[NewEvent] = []
             if open_set is None:
-                proposal_id = rows.insert_open(conn, session, page.doc, applied.ops)
+                proposal_id = self.store.insert_open(conn, session, page.doc, applied.ops)
                 opened = {"proposal_id": proposal_id, "base_revision": base}
                 new.append(NewEvent(EventTypes.PROPOSAL_OPENED, opened, AGENT_ACTOR))
             else:
-                rows.extend(conn, open_set, page.doc, applied.ops)
+                self.store.extend(conn, open_set, page.doc, applied.ops)
             new.append(page_changed(applied, node_ids, AGENT_ACTOR))
             seqs = ws.events.append_many(conn, session.id, new, tenant=session.tenant)
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seqs[-1])
@@ -311,17 +320,17 @@ class ChangeSets:
         ws = self.workspace
         if conn is not None:
             session = ws.session(conn, session_id, tenant)
-            if not rows.has_unnotified(conn, session):
+            if not self.store.has_unnotified(conn, session):
                 return []
-            return [rows.notice(change_set) for change_set in rows.take_unnotified(conn, session)]
+            return [_notice(change_set) for change_set in self.store.take_unnotified(conn, session)]
         with read_connection(ws.engine) as conn:
             # Most calls find nothing: look before taking the write lock.
             session = self.workspace.session(conn, session_id, tenant)
-            if not rows.has_unnotified(conn, session):
+            if not self.store.has_unnotified(conn, session):
                 return []
         with transaction(ws.engine) as conn:
-            resolved = rows.take_unnotified(conn, session)
-        return [rows.notice(change_set) for change_set in resolved]
+            resolved = self.store.take_unnotified(conn, session)
+        return [_notice(change_set) for change_set in resolved]
 
     # -- helpers ---------------------------------------------------------------
 
@@ -360,7 +369,7 @@ class ChangeSets:
         user: str,
         retired_above: int | None,
     ) -> None:
-        rows.mark_resolved(
+        self.store.mark_resolved(
             conn,
             resolution.proposal_id,
             resolution.status,
@@ -371,6 +380,21 @@ class ChangeSets:
         self.workspace.events.append(
             conn, session.id, event_type, payload, actor=user, tenant=session.tenant
         )
+
+
+def _notice(change_set: ChangeSet) -> dict[str, Any]:
+    """What the agent is told about a resolved set (``code`` and ``at`` for a conflict)."""
+    told: dict[str, Any] = {
+        "kind": "change_set",
+        "proposal_id": change_set.id,
+        "status": change_set.status,
+        "ops": change_set.op_count,
+        "message": NOTICE_MESSAGES[change_set.status],
+    }
+    if change_set.status == "conflicted":
+        told["code"] = change_set.conflict_code
+        told["at"] = change_set.conflict_at
+    return told
 
 
 def _last_touching(ops: list[dict[str, Any]], node: object) -> int:

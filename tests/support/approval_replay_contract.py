@@ -33,9 +33,10 @@ from charlotte.storage import (
     SessionRecord,
     StorageError,
     read_connection,
+    tables,
     transaction,
 )
-from charlotte.storage.tables import page_ops, pages, proposals
+from charlotte.storage.tables import page_ops, pages
 from charlotte.workspace import Workspace
 
 #: The first words of a statement that writes, and the table it writes.
@@ -100,7 +101,7 @@ class ApprovalReplayContract:
                 .order_by(page_ops.c.revision)
             ).all()
             sets = conn.execute(
-                sa.select(proposals.c.id, proposals.c.status).where(proposals.c.session_id == s.id)
+                sa.select(tables.change_sets.c.id, tables.change_sets.c.status).where(tables.change_sets.c.session_id == s.id)
             ).all()
         return tuple(page), [tuple(row) for row in history], sorted(tuple(row) for row in sets)
 
@@ -131,7 +132,7 @@ class ApprovalReplayContract:
         # Three chunks replayed in memory, the fourth conflicted: no page write at all.
         written = written_tables(sent)
         assert pages.name not in written and page_ops.name not in written, written
-        assert proposals.name in written
+        assert tables.change_sets.name in written
         assert self.stored(engine, session)[:2] == (page, history)
         assert self.event_types(engine, session, after) == [EventTypes.PROPOSAL_CONFLICTED]
 

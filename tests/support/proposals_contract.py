@@ -26,8 +26,9 @@ from charlotte.storage import (
     DatabasePageRepository,
     SessionRecord,
     read_connection,
+    tables,
 )
-from charlotte.storage.tables import page_ops, proposals
+from charlotte.storage.tables import page_ops
 from charlotte.storage.tables import pages as pages_table
 from charlotte.workspace import SiteLinks, Workspace
 
@@ -96,9 +97,9 @@ class ProposalsContract:
     def statuses(self, engine: sa.Engine, s: SessionRecord) -> list[str]:
         with read_connection(engine) as conn:
             rows = conn.execute(
-                sa.select(proposals.c.status)
-                .where(proposals.c.session_id == s.id)
-                .order_by(proposals.c.created_at)
+                sa.select(tables.change_sets.c.status)
+                .where(tables.change_sets.c.session_id == s.id)
+                .order_by(tables.change_sets.c.created_at)
             ).all()
         return [row.status for row in rows]
 
