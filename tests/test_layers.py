@@ -66,4 +66,4 @@ def test_storage_knows_no_model_library_and_no_policy() -> None:
     for module, names in _imports().items():
         if module.startswith("storage/"):
             tops = {n for n in names if _top(n) == "charlotte"}
-            assert not {n for n in tops if n.startswith(("charlotte.runtime", "charlotte.tools", "charlotte.workspace"))}, module
+            assert not {n for n in tops if n.startswith(("charlotte.runtime", "charlotte.tools", "charlotte.drafts"))}, module

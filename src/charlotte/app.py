@@ -47,13 +47,14 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, Final
 
+from charlotte.drafts.change_sets import ChangeSets
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.events import EventTypes, utc_now
 from charlotte.handle import ABILITIES, Authorizer, CharlotteSession, OpenRequest, actor_of
 from charlotte.http.sse import Notifier
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.refused import Refused
 from charlotte.policy.text import is_person_text
-from charlotte.proposals import ChangeSets
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, MAX_MODE_NAME, ModeRegistry
@@ -76,7 +77,6 @@ from charlotte.storage import (
 )
 from charlotte.storage import migrate as migrate_database
 from charlotte.tools import PageTools
-from charlotte.workspace import SiteLinks, Workspace
 
 __all__ = [
     "MAX_BRIEF",

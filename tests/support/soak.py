@@ -19,6 +19,7 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
+from charlotte.drafts.workspace import Workspace
 from charlotte.events import Event, schema_errors
 from charlotte.page.errors import CharlotteError
 from charlotte.page.model import empty_doc
@@ -34,7 +35,6 @@ from charlotte.storage import (
     read_connection,
 )
 from charlotte.storage.tables import turns as turns_table
-from charlotte.workspace import Workspace
 
 #: The longest op history / event log a soak session can reach.
 MAX_ROWS: Final = 10_000

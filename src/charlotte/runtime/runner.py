@@ -48,6 +48,7 @@ from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models import Model
 from pydantic_ai.usage import RunUsage, UsageLimits
 
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.events import failure_code
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.page.errors import CharlotteError
@@ -65,7 +66,6 @@ from charlotte.runtime.watch import STOP, TurnWatch
 from charlotte.settings import Settings
 from charlotte.storage import SessionRecord, SessionStore, read_connection
 from charlotte.tools import PageTools, ToolBinding
-from charlotte.workspace import SiteLinks, Workspace
 
 __all__ = [
     "CONTINUATION",

@@ -1,4 +1,4 @@
-"""Change sets and the agent's revisions on SQLite (PostgreSQL: tests/integration/test_proposals_postgres.py)."""
+"""Change sets and the agent's revisions on SQLite (PostgreSQL: tests/integration/test_change_sets_postgres.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from tests.support.change_set_revisions_contract import ChangeSetRevisionsContract
-from tests.support.proposals_contract import ProposalsContract
+from tests.support.change_sets_contract import ChangeSetsContract
 
 from charlotte.app import Charlotte
 from charlotte.settings import Settings
 from charlotte.testing import ScriptedModel, Step, ToolCall
 
 
-class TestProposalsOnSqlite(ProposalsContract):
+class TestChangeSetsOnSqlite(ChangeSetsContract):
     @pytest.fixture
     def engine(self, sqlite_engine: sa.Engine) -> sa.Engine:
         return sqlite_engine

@@ -21,7 +21,7 @@ the draft. Its writes go to the session's one *open* change set (a row of
   draft revision the set was seeded from: ``base_revision + n`` after the set's
   ``n``-th op. ``changes_since`` answers the agent from the page it reads and
   says ``revision_unknown`` for a resolved set's retired revisions
-  (``charlotte.proposal_changes``).
+  (``charlotte.drafts._agent_changes``).
 - **Approving** replays the set's ops on the *current* draft (a person may
   have edited it meanwhile) in chunks of ``REPLAY_CHUNK`` ops, actor
   ``agent``. The draft is loaded as every writer loads it
@@ -54,11 +54,11 @@ the session row (``Workspace.session(..., lock=True)``), then the change-set
 row, then the page row. Human edits and publishing take the session row, then
 the page row.
 
->>> sets = ChangeSets(workspace)                                    # doctest: +SKIP
->>> sets.apply_agent_ops(session_id, tenant, ops, based_on=3)       # doctest: +SKIP
+>>> change_sets = ChangeSets(workspace)                             # doctest: +SKIP
+>>> change_sets.apply_agent_ops(session_id, tenant, ops, based_on=3)  # doctest: +SKIP
 Written(revision=5, ...)
->>> sets.approve(session_id, tenant, "user-7")                      # doctest: +SKIP
-Resolution(proposal_id='…', status='approved', ops=2, revision=5, code=None, at=None)
+>>> change_sets.approve(session_id, tenant, "user-7")               # doctest: +SKIP
+Resolution(change_set_id='…', status='approved', ops=2, revision=5, code=None, at=None)
 """
 
 from __future__ import annotations
@@ -70,23 +70,17 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
+from charlotte.drafts._agent_changes import agent_changes
+from charlotte.drafts._writes import check_person, page_changed, touched_node_ids
+from charlotte.drafts.workspace import SiteLinks, Workspace, Written
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.errors import PageSessionError
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy, Refused
-from charlotte.proposal_changes import agent_changes
 from charlotte.storage import ChangeSet, ChangeSetStore, SessionRecord, read_connection, transaction
-from charlotte.workspace import (
-    SiteLinks,
-    Workspace,
-    Written,
-    check_person,
-    page_changed,
-    touched_node_ids,
-)
 
-__all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSet", "ChangeSets", "Resolution"]
+__all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSets", "Resolution"]
 
 #: Ops replayed between two AssetPolicy checks when a set is approved.
 REPLAY_CHUNK: Final = 1_000
@@ -110,7 +104,7 @@ class Resolution:
     index of the op in the set's op list) say why a replay conflicted.
     """
 
-    proposal_id: str
+    change_set_id: str
     status: str
     ops: int
     revision: int
@@ -143,7 +137,7 @@ class ChangeSets:
 
     # -- reads ---------------------------------------------------------------
 
-    def open_set(
+    def open_change_set(
         self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False
     ) -> ChangeSet | None:
         """The open set of ``session`` inside ``conn`` (``for_update`` locks its row)."""
@@ -152,15 +146,15 @@ class ChangeSets:
     def view(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
         """What the agent reads: the open set's working copy, else the draft."""
         if session.approve_on_save:
-            open_set = self.open_set(conn, session)
-            if open_set is not None:
-                return open_set.working, open_set.revision
+            change_set = self.open_change_set(conn, session)
+            if change_set is not None:
+                return change_set.working, change_set.revision
         return self.workspace.load_draft(conn, session)
 
     def changes_since(self, session_id: str, tenant: str, revision: int) -> list[dict[str, Any]]:
         """``[{"revision", "actor", "op"}]`` from the agent's ``revision`` to what it reads now.
 
-        See ``charlotte.proposal_changes``: the exact delta, or
+        See ``charlotte.drafts._agent_changes``: the exact delta, or
         ``Refused("revision_unknown")`` for a resolved set's retired revision.
         """
         with read_connection(self.workspace.engine) as conn:
@@ -197,8 +191,8 @@ class ChangeSets:
             session = self.workspace.session(conn, session_id, tenant, lock=True)
             if not session.approve_on_save:
                 raise Refused("forbidden")
-            open_set = self.open_set(conn, session, for_update=True)
-            doc = open_set.working if open_set is not None else ws.load_draft(conn, session)[0]
+            change_set = self.open_change_set(conn, session, for_update=True)
+            doc = change_set.working if change_set is not None else ws.load_draft(conn, session)[0]
             page = PageSession(doc, node_types=ws.node_types)
             base = page.revision
             applied = page.apply(ops, based_on=based_on, actor=AGENT_ACTOR, fill_defaults=True)
@@ -207,12 +201,12 @@ class ChangeSets:
             node_ids = touched_node_ids(applied.ops)
             self._assets.assert_nodes(page.doc, node_ids)
             new: list[NewEvent] = []
-            if open_set is None:
-                proposal_id = self.store.insert_open(conn, session, page.doc, applied.ops)
-                opened = {"proposal_id": proposal_id, "base_revision": base}
+            if change_set is None:
+                change_set_id = self.store.insert_open(conn, session, page.doc, applied.ops)
+                opened = {"proposal_id": change_set_id, "base_revision": base}
                 new.append(NewEvent(EventTypes.PROPOSAL_OPENED, opened, AGENT_ACTOR))
             else:
-                self.store.extend(conn, open_set, page.doc, applied.ops)
+                self.store.extend(conn, change_set, page.doc, applied.ops)
             new.append(page_changed(applied, node_ids, AGENT_ACTOR))
             seqs = ws.events.append_many(conn, session.id, new, tenant=session.tenant)
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seqs[-1])
@@ -233,10 +227,10 @@ class ChangeSets:
         rules = links or ws.links
         with transaction(ws.engine) as conn:
             session = self.workspace.session(conn, session_id, tenant, lock=True)
-            open_set = self.open_set(conn, session, for_update=True)
-            if open_set is None:
+            change_set = self.open_change_set(conn, session, for_update=True)
+            if change_set is None:
                 raise Refused("no_open_change_set")
-            base = open_set.base_revision
+            base = change_set.base_revision
             try:
                 with conn.begin_nested():
                     # Inside the savepoint: a conflict on a never-written page
@@ -244,22 +238,22 @@ class ChangeSets:
                     doc, draft_revision = ws.load_for_write(conn, session)
                     # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
                     page = PageSession(doc, node_types=ws.node_types)
-                    applied = self._replay(page, open_set.ops, rules)
+                    applied = self._replay(page, change_set.ops, rules)
                     node_ids = touched_node_ids(applied.ops)
                     ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)
                     changed = page_changed(applied, node_ids, AGENT_ACTOR)
                     ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
             except _Conflict as conflict:
                 resolution = Resolution(
-                    open_set.id,
+                    change_set.id,
                     "conflicted",
-                    open_set.op_count,
+                    change_set.op_count,
                     draft_revision,
                     conflict.code,
                     conflict.at,
                 )
                 payload: dict[str, Any] = {
-                    "proposal_id": open_set.id,
+                    "proposal_id": change_set.id,
                     "code": conflict.code,
                     "at": conflict.at,
                 }
@@ -267,10 +261,10 @@ class ChangeSets:
                     conn, session, resolution, EventTypes.PROPOSAL_CONFLICTED, payload, user, base
                 )
                 return resolution
-            resolution = Resolution(open_set.id, "approved", open_set.op_count, page.revision)
+            resolution = Resolution(change_set.id, "approved", change_set.op_count, page.revision)
             payload = {
-                "proposal_id": open_set.id,
-                "ops": open_set.op_count,
+                "proposal_id": change_set.id,
+                "ops": change_set.op_count,
                 "revision": page.revision,
             }
             # Replayed on the draft it was seeded from, the draft now went through
@@ -287,12 +281,12 @@ class ChangeSets:
         ws = self.workspace
         with transaction(ws.engine) as conn:
             session = self.workspace.session(conn, session_id, tenant, lock=True)
-            open_set = self.open_set(conn, session, for_update=True)
-            if open_set is None:
+            change_set = self.open_change_set(conn, session, for_update=True)
+            if change_set is None:
                 raise Refused("no_open_change_set")
             _doc, revision = ws.load_draft(conn, session)
-            resolution = Resolution(open_set.id, "rejected", open_set.op_count, revision)
-            payload = {"proposal_id": open_set.id, "ops": open_set.op_count}
+            resolution = Resolution(change_set.id, "rejected", change_set.op_count, revision)
+            payload = {"proposal_id": change_set.id, "ops": change_set.op_count}
             self._resolve(
                 conn,
                 session,
@@ -300,7 +294,7 @@ class ChangeSets:
                 EventTypes.PROPOSAL_REJECTED,
                 payload,
                 user,
-                open_set.base_revision,
+                change_set.base_revision,
             )
             return resolution
 
@@ -371,7 +365,7 @@ class ChangeSets:
     ) -> None:
         self.store.mark_resolved(
             conn,
-            resolution.proposal_id,
+            resolution.change_set_id,
             resolution.status,
             retired_above=retired_above,
             code=resolution.code,

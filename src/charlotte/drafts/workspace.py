@@ -32,13 +32,14 @@ Written(revision=5, ops=[...], inverse=[...], node_ids=('hero',), seq=12)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
 
+from charlotte.drafts._writes import check_person, page_changed, touched_node_ids
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.page.errors import PageSessionError
@@ -59,7 +60,7 @@ from charlotte.storage import (
     transaction,
 )
 
-__all__ = ["SiteLinks", "Workspace", "Written", "check_person", "page_changed", "touched_node_ids"]
+__all__ = ["SiteLinks", "Workspace", "Written"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,37 +81,6 @@ class Written:
     node_ids: tuple[str, ...]
     #: Seq of the ``page.changed`` event; None when the batch was empty (nothing written).
     seq: int | None
-
-
-def check_person(user: object) -> None:
-    """``Refused("invalid_request")`` unless ``user`` names a person (a non-empty id, never the agent's).
-
-    The actor of a person's edit or decision names who took it; nobody acts as the agent.
-    """
-    if not isinstance(user, str) or not user or user == AGENT_ACTOR:
-        raise Refused("invalid_request", detail={"field": "user"})
-
-
-def page_changed(applied: Applied, node_ids: tuple[str, ...], actor: str) -> NewEvent:
-    """The ``page.changed`` event of a write: its revision, actor, op count and touched nodes."""
-    payload = {
-        "revision": applied.revision,
-        "actor": actor,
-        "ops": len(applied.ops),
-        "node_ids": list(node_ids),
-    }
-    return NewEvent(EventTypes.PAGE_CHANGED, payload, actor)
-
-
-def touched_node_ids(ops: Iterable[dict[str, Any]]) -> tuple[str, ...]:
-    """Ids of the nodes a batch of (applied, well-formed) ops wrote, first-seen order."""
-    seen: dict[str, None] = {}
-    for op in ops:
-        node = op.get("node")
-        nid = node.get("id") if isinstance(node, dict) else op.get("id")
-        if isinstance(nid, str):
-            seen.setdefault(nid, None)
-    return tuple(seen)
 
 
 @dataclass

@@ -9,13 +9,13 @@ import sqlalchemy as sa
 from tests.support.databases import new_session
 
 import charlotte.page.session as session_module
+from charlotte.drafts.workspace import Workspace
 from charlotte.page.errors import PageSessionError
 from charlotte.page.model import empty_doc
 from charlotte.page.node_types import NodeTypes
 from charlotte.page.session import PageSession, ValidatedDocs
 from charlotte.storage import DatabasePageRepository, transaction
 from charlotte.storage.tables import pages
-from charlotte.workspace import Workspace
 
 
 def _section(id: str) -> list[dict[str, Any]]:
