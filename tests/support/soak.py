@@ -26,12 +26,13 @@ from charlotte.page.model import empty_doc
 from charlotte.page.ops import reduce_all
 from charlotte.page.session import PageSession
 from charlotte.policy.refused import Refused
-from charlotte.runtime import TurnRecord, Turns
+from charlotte.runtime import Turns
 from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,
     SessionRecord,
     SessionStore,
+    TurnRecord,
     read_connection,
 )
 from charlotte.storage.tables import turns as turns_table

@@ -61,10 +61,10 @@ from charlotte.runtime.offline import offline_model
 from charlotte.runtime.queue import InlineQueue
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
-from charlotte.runtime.turns import TurnRecord, Turns
+from charlotte.runtime.turns import Turns
 from charlotte.runtime.watch import STOP, TurnWatch
 from charlotte.settings import Settings
-from charlotte.storage import SessionRecord, SessionStore, read_connection
+from charlotte.storage import SessionRecord, SessionStore, TurnRecord, read_connection
 from charlotte.tools import PageTools, ToolBinding
 
 __all__ = [

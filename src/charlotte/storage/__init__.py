@@ -9,7 +9,7 @@ Modules: ``engine`` (``open_engine``, ``transaction``, ``read_connection``),
 ``tables`` (the Core tables, ``create_tables``), ``migrate`` (Alembic, to
 head), ``eventlog`` (``DatabaseEventLog``), ``sessions`` (``SessionStore``),
 ``pages`` (``PageRepository``, ``DatabasePageRepository``), ``change_sets``
-(``ChangeSetStore``), ``types`` (JSON and UTC column types), ``errors``
+(``ChangeSetStore``), ``turns`` (``TurnStore``, ``TurnRecord``), ``types`` (JSON and UTC column types), ``errors``
 (``StorageError``). Only this package imports ``tables``: every statement
 charlotte runs is written here.
 """
@@ -24,6 +24,7 @@ from charlotte.storage.migrate import current_revision, head_revision, migrate
 from charlotte.storage.pages import DatabasePageRepository, OpEntry, PageRepository, SharedDrafts
 from charlotte.storage.sessions import SessionRecord, SessionStore
 from charlotte.storage.tables import create_tables, drop_tables, metadata
+from charlotte.storage.turns import TurnRecord, TurnStore
 
 __all__ = [
     "ChangeSet",
@@ -37,6 +38,8 @@ __all__ = [
     "SessionStore",
     "SharedDrafts",
     "StorageError",
+    "TurnRecord",
+    "TurnStore",
     "create_tables",
     "current_revision",
     "drop_tables",
