@@ -67,11 +67,9 @@ from charlotte.runtime.turns import Turns
 from charlotte.settings import Settings
 from charlotte.storage import (
     DatabaseEventLog,
-    DatabasePageRepository,
     PageRepository,
     SessionRecord,
     SessionStore,
-    SharedDrafts,
     read_connection,
     transaction,
 )
@@ -129,7 +127,7 @@ class Charlotte:
         self.assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
         self.workspace = Workspace(
             self.engine,
-            pages=page_repository if page_repository is not None else DatabasePageRepository(SharedDrafts()),
+            pages=page_repository,
             assets=self.assets,
             links=SiteLinks(settings.site_origin, settings.allowed_origins),
         )
