@@ -44,7 +44,7 @@ def change_set_row(session: SessionRecord, status: str = "open") -> dict[str, An
     }
 
 
-class OpenSetIndexContract:
+class OpenChangeSetIndexContract:
     """At most one open change set per session, enforced by the database."""
 
     @pytest.fixture
@@ -75,7 +75,7 @@ class OpenSetIndexContract:
             ).scalars()
             return sorted(found)
 
-    def test_a_second_open_set_for_a_session_is_refused(
+    def test_a_second_open_change_set_for_a_session_is_refused(
         self, engine: sa.Engine, session: SessionRecord
     ) -> None:
         self.insert(engine, change_set_row(session))
@@ -83,7 +83,7 @@ class OpenSetIndexContract:
             self.insert(engine, change_set_row(session))
         assert self.statuses(engine, session) == ["open"]
 
-    def test_through_charlotte_the_second_open_set_is_a_storage_conflict(
+    def test_through_charlotte_the_second_open_change_set_is_a_storage_conflict(
         self, engine: sa.Engine, session: SessionRecord
     ) -> None:
         with transaction(engine) as conn:
@@ -93,7 +93,7 @@ class OpenSetIndexContract:
         assert refused.value.code == "conflict"
         assert self.statuses(engine, session) == ["open"]
 
-    def test_reopening_a_resolved_set_beside_an_open_one_is_refused(
+    def test_reopening_a_resolved_change_set_beside_an_open_one_is_refused(
         self, engine: sa.Engine, session: SessionRecord
     ) -> None:
         resolved = change_set_row(session, "rejected")
@@ -105,7 +105,7 @@ class OpenSetIndexContract:
             )
         assert self.statuses(engine, session) == ["open", "rejected"]
 
-    def test_resolved_sets_and_other_sessions_do_not_count(
+    def test_resolved_change_sets_and_other_sessions_do_not_count(
         self, engine: sa.Engine, session: SessionRecord
     ) -> None:
         # The index is partial: any number of resolved sets, then one open set.
