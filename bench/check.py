@@ -38,9 +38,9 @@ from typing import Any
 from tests.support.hostile_text import SHAPES, hostile
 
 from charlotte.checks import PageChecks
+from charlotte.drafts.workspace import Workspace
 from charlotte.storage import SessionStore, create_tables, open_engine, transaction
 from charlotte.tools import PageTools, ToolBinding, is_error
-from charlotte.workspace import Workspace
 
 SECTIONS = 100
 TEXTS_PER_SECTION = 18

@@ -66,4 +66,28 @@ def test_storage_knows_no_model_library_and_no_policy() -> None:
     for module, names in _imports().items():
         if module.startswith("storage/"):
             tops = {n for n in names if _top(n) == "charlotte"}
-            assert not {n for n in tops if n.startswith(("charlotte.runtime", "charlotte.tools", "charlotte.workspace"))}, module
+            assert not {n for n in tops if n.startswith(("charlotte.runtime", "charlotte.tools", "charlotte.drafts"))}, module
+
+
+def _imports_tables(tree: ast.AST) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name == "charlotte.storage.tables" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.level == 0:
+            if node.module == "charlotte.storage.tables":
+                return True
+            if node.module == "charlotte.storage" and any(a.name == "tables" for a in node.names):
+                return True
+    return False
+
+
+def test_only_storage_imports_the_tables() -> None:
+    # Every statement charlotte runs lives in storage/ (stores with methods).
+    # http/sse.py: the notifier's last-seq read, moving to storage/ with the notifier.
+    outside = {
+        path.relative_to(SRC).as_posix()
+        for path in sorted(SRC.rglob("*.py"))
+        if _imports_tables(ast.parse(path.read_text(encoding="utf-8")))
+        and not path.relative_to(SRC).as_posix().startswith("storage/")
+    }
+    assert outside <= {"http/sse.py"}, outside

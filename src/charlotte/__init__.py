@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from charlotte.app import Charlotte
 from charlotte.checks import Finding, PageChecks
+from charlotte.drafts.workspace import SiteLinks, Workspace, Written
 from charlotte.errors import CharlotteError
 from charlotte.events import Event, EventTypes
 from charlotte.handle import CharlotteSession
@@ -23,7 +24,6 @@ from charlotte.policy import AssetPolicy, FolderAssetLibrary, LinkPolicy, Refuse
 from charlotte.settings import Settings
 from charlotte.storage import StorageError
 from charlotte.tools import PageTools, ToolBinding
-from charlotte.workspace import SiteLinks, Workspace, Written
 
 __all__ = [
     "Applied",

@@ -47,13 +47,14 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, Final
 
+from charlotte.drafts.change_sets import ChangeSets
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.events import EventTypes, utc_now
 from charlotte.handle import ABILITIES, Authorizer, CharlotteSession, OpenRequest, actor_of
 from charlotte.http.sse import Notifier
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.refused import Refused
 from charlotte.policy.text import is_person_text
-from charlotte.proposals import ChangeSets
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, MAX_MODE_NAME, ModeRegistry
@@ -66,17 +67,14 @@ from charlotte.runtime.turns import Turns
 from charlotte.settings import Settings
 from charlotte.storage import (
     DatabaseEventLog,
-    DatabasePageRepository,
     PageRepository,
     SessionRecord,
     SessionStore,
-    SharedDrafts,
     read_connection,
     transaction,
 )
 from charlotte.storage import migrate as migrate_database
 from charlotte.tools import PageTools
-from charlotte.workspace import SiteLinks, Workspace
 
 __all__ = [
     "MAX_BRIEF",
@@ -129,7 +127,7 @@ class Charlotte:
         self.assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
         self.workspace = Workspace(
             self.engine,
-            pages=page_repository if page_repository is not None else DatabasePageRepository(SharedDrafts()),
+            pages=page_repository,
             assets=self.assets,
             links=SiteLinks(settings.site_origin, settings.allowed_origins),
         )

@@ -33,15 +33,15 @@ from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.events import AGENT_ACTOR, format_at
 from charlotte.page.css import emit_css
+from charlotte.page.diff import diff_docs
 from charlotte.page.render import render_html
 from charlotte.policy.refused import Refused
 from charlotte.policy.text import is_unicode_text
-from charlotte.proposal_diff import diff_docs
 from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, read_connection
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
-    from charlotte.proposals import Resolution
+    from charlotte.drafts.change_sets import Resolution
 
 __all__ = [
     "ABILITIES",
@@ -118,10 +118,10 @@ class CharlotteSession:
     def status(self) -> dict[str, Any]:
         """The stored session: ids, page, status, brief, facts, the draft revision, times."""
         record = self._load("view")
-        sets = self._app.change_sets
+        change_sets = self._app.change_sets
         with read_connection(self._app.engine) as conn:
             _doc, revision = self._app.workspace.load_draft(conn, record)
-            open_set = sets.open_set(conn, record) if record.approve_on_save else None
+            change_set = change_sets.open_change_set(conn, record) if record.approve_on_save else None
         return {
             "id": record.id,
             "tenant": record.tenant,
@@ -133,7 +133,7 @@ class CharlotteSession:
             "brief": record.brief,
             "facts": dict(record.facts) if isinstance(record.facts, Mapping) else {},
             "revision": revision,
-            "change_set_open": open_set is not None,
+            "change_set_open": change_set is not None,
             "last_seq": record.last_seq,
             "created_by": record.created_by,
             "created_at": format_at(record.created_at),
@@ -164,21 +164,21 @@ class CharlotteSession:
         record = self._load("view")
         app = self._app
         with read_connection(app.engine) as conn:
-            open_set = app.change_sets.open_set(conn, record)
-            if open_set is None:
+            change_set = app.change_sets.open_change_set(conn, record)
+            if change_set is None:
                 return None
             draft, draft_revision = app.workspace.load_draft(conn, record)
         return {
-            "id": open_set.id,
-            "status": open_set.status,
-            "ops": open_set.op_count,
-            "base_revision": open_set.base_revision,
-            "revision": open_set.revision,
+            "id": change_set.id,
+            "status": change_set.status,
+            "ops": change_set.op_count,
+            "base_revision": change_set.base_revision,
+            "revision": change_set.revision,
             "draft_revision": draft_revision,
-            "created_at": format_at(open_set.created_at),
-            "html": render_html(open_set.working, assets=app.assets),
-            "css": emit_css(open_set.working),
-            "diff": diff_docs(draft, open_set.working).to_json(),
+            "created_at": format_at(change_set.created_at),
+            "html": render_html(change_set.working, assets=app.assets),
+            "css": emit_css(change_set.working),
+            "diff": diff_docs(draft, change_set.working).to_json(),
         }
 
     def published(self) -> dict[str, Any] | None:
@@ -275,7 +275,7 @@ class CharlotteSession:
 
 def _resolution(resolution: Resolution) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "id": resolution.proposal_id,
+        "id": resolution.change_set_id,
         "status": resolution.status,
         "ops": resolution.ops,
         "revision": resolution.revision,

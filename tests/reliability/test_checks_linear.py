@@ -28,10 +28,10 @@ from tests.support.soak import show
 
 from charlotte.checks import PageChecks, facts
 from charlotte.checks.claims import Reading
+from charlotte.drafts.workspace import Workspace
 from charlotte.storage import create_tables
 from charlotte.testing import Text, ToolCall
 from charlotte.tools import PageTools, ToolBinding, is_error
-from charlotte.workspace import Workspace
 
 #: CPU seconds one cms_check on a hostile session may take (a linear one takes a fraction).
 CHECK_LIMIT: Final = 1.0

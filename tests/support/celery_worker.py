@@ -31,12 +31,12 @@ from celery import Celery
 from charlotte.app import Charlotte
 from charlotte.contrib.celery import celery_app
 from charlotte.policy import Refused
-from charlotte.runtime import InlineQueue, TurnRecord, Turns
+from charlotte.runtime import InlineQueue, Turns
 from charlotte.runtime.guide import Guide
 from charlotte.runtime.modes import Mode, builder_mode
 from charlotte.runtime.runner import TurnContext
 from charlotte.settings import Settings
-from charlotte.storage import SessionRecord, open_engine
+from charlotte.storage import SessionRecord, TurnRecord, open_engine
 
 #: What the blocked turn wrote before it blocked (the test checks the draft holds exactly this).
 BLOCK_OPS: list[dict[str, Any]] = [

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from pydantic_ai.models import Model
 from tests.support.databases import new_session, unique
 
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.events import Event
 from charlotte.runtime.guide import build_guide
 from charlotte.runtime.modes import ModeRegistry
@@ -25,7 +26,6 @@ from charlotte.settings import Settings
 from charlotte.storage import DatabaseEventLog, SessionRecord
 from charlotte.testing import ScriptedModel, Step
 from charlotte.tools import PageTools
-from charlotte.workspace import SiteLinks, Workspace
 
 
 @dataclass

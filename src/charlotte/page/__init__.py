@@ -7,5 +7,6 @@ replays), ``inverse`` (exact undo ops), ``migrate`` (legacy ``sections``),
 ``validate`` (node and op checks), ``integrity`` (whole-document checks),
 ``history`` (bounded op history), ``session`` (the validating ``PageSession``),
 ``errors`` (``PageSessionError``), ``hrefs`` (browser-grade href safety),
-``assets`` (the asset library port).
+``assets`` (the asset library port), ``diff`` (how a change set's working
+copy differs from the draft).
 """

@@ -28,7 +28,7 @@ from charlotte.runtime.runner import (
 from charlotte.runtime.sweeper import Sweeper
 from charlotte.runtime.telemetry import UsageTelemetry
 from charlotte.runtime.threads import ThreadQueue
-from charlotte.runtime.turns import DEFAULT_HEARTBEAT_TIMEOUT, MAX_MESSAGE, TurnRecord, Turns
+from charlotte.runtime.turns import DEFAULT_HEARTBEAT_TIMEOUT, MAX_MESSAGE, Turns
 
 __all__ = [
     "BUILDER_MODE",
@@ -48,7 +48,6 @@ __all__ = [
     "TurnContext",
     "TurnContextFactory",
     "TurnQueue",
-    "TurnRecord",
     "TurnRunner",
     "Turns",
     "UnknownModel",

@@ -48,6 +48,7 @@ from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models import Model
 from pydantic_ai.usage import RunUsage, UsageLimits
 
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.events import failure_code
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.page.errors import CharlotteError
@@ -60,12 +61,11 @@ from charlotte.runtime.offline import offline_model
 from charlotte.runtime.queue import InlineQueue
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
-from charlotte.runtime.turns import TurnRecord, Turns
+from charlotte.runtime.turns import Turns
 from charlotte.runtime.watch import STOP, TurnWatch
 from charlotte.settings import Settings
-from charlotte.storage import SessionRecord, SessionStore, read_connection
+from charlotte.storage import SessionRecord, SessionStore, TurnRecord, read_connection
 from charlotte.tools import PageTools, ToolBinding
-from charlotte.workspace import SiteLinks, Workspace
 
 __all__ = [
     "CONTINUATION",

@@ -17,6 +17,7 @@ from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart, Tool
 
 from charlotte.checks import PageChecks
 from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.page.model import empty_doc
 from charlotte.page.node_types import ID_PATTERN, MAX_OPS_PER_APPLY
@@ -27,7 +28,6 @@ from charlotte.runtime.offline_brief import business_name, is_direction, stateme
 from charlotte.runtime.offline_copy import plan_page
 from charlotte.storage import SessionRecord, SessionStore, transaction
 from charlotte.tools import PageTools, ToolBinding, fact_texts, failure
-from charlotte.workspace import SiteLinks, Workspace
 
 BAKERY = (
     "Crumb & Co is a neighbourhood bakery in Leeds baking sourdough and pastries every morning. "

@@ -25,6 +25,7 @@ from pydantic_ai.messages import (
 )
 from tests.support.databases import new_session
 
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.events import AGENT_ACTOR, Event, EventTypes, NewEvent, failure_code, schema_errors
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.storage import (
@@ -35,7 +36,6 @@ from charlotte.storage import (
 )
 from charlotte.testing import Finish, ScriptedModel, ToolCall, ToolCalls
 from charlotte.tools import PageTools, ToolBinding
-from charlotte.workspace import SiteLinks, Workspace
 
 BRIEF = "Rose Bakery in Zurich: sourdough bread, warm and friendly tone."
 SUMMARY = "A hero with the bakery's name and a short welcome."

@@ -15,9 +15,9 @@ from charlotte.events import EventTypes, schema_errors
 from charlotte.policy import Refused
 from charlotte.runtime.queue import InlineQueue
 from charlotte.runtime.runner import TurnContext
-from charlotte.runtime.turns import TurnRecord, Turns
+from charlotte.runtime.turns import Turns
 from charlotte.settings import Settings
-from charlotte.storage import SessionRecord
+from charlotte.storage import SessionRecord, TurnRecord
 from charlotte.testing import Finish, Text, ToolCall
 
 

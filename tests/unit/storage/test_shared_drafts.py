@@ -11,11 +11,11 @@ import sqlalchemy as sa
 from tests.support.databases import new_session
 
 from charlotte.app import Charlotte
+from charlotte.drafts.workspace import Workspace
 from charlotte.page.model import empty_doc
 from charlotte.settings import Settings
 from charlotte.storage import DatabasePageRepository, SharedDrafts, StorageError, transaction
 from charlotte.storage.tables import pages
-from charlotte.workspace import Workspace
 
 TENANT, PAGE = "tenant-a", "home"
 

@@ -20,15 +20,15 @@ import pytest
 import sqlalchemy as sa
 from tests.support.databases import unshared_session
 
-from charlotte import proposal_rows
 from charlotte.events import utc_now
 from charlotte.storage import SessionRecord, StorageError, create_tables, migrate, transaction
-from charlotte.storage.tables import PROPOSAL_STATUSES, proposals
+from charlotte.storage.change_sets import ChangeSetStore
+from charlotte.storage.tables import CHANGE_SET_STATUSES, change_sets
 
 EngineFactory = Callable[[], sa.Engine]
 
 
-def proposal_row(session: SessionRecord, status: str = "open") -> dict[str, Any]:
+def change_set_row(session: SessionRecord, status: str = "open") -> dict[str, Any]:
     """A complete ``charlotte_proposals`` row for ``session``."""
     return {
         "id": uuid.uuid4().hex,
@@ -44,7 +44,7 @@ def proposal_row(session: SessionRecord, status: str = "open") -> dict[str, Any]
     }
 
 
-class OpenSetIndexContract:
+class OpenChangeSetIndexContract:
     """At most one open change set per session, enforced by the database."""
 
     @pytest.fixture
@@ -66,57 +66,57 @@ class OpenSetIndexContract:
 
     def insert(self, engine: sa.Engine, row: dict[str, Any]) -> None:
         with engine.begin() as conn:
-            conn.execute(sa.insert(proposals).values(**row))
+            conn.execute(sa.insert(change_sets).values(**row))
 
     def statuses(self, engine: sa.Engine, session: SessionRecord) -> list[str]:
         with engine.connect() as conn:
             found = conn.execute(
-                sa.select(proposals.c.status).where(proposals.c.session_id == session.id)
+                sa.select(change_sets.c.status).where(change_sets.c.session_id == session.id)
             ).scalars()
             return sorted(found)
 
-    def test_a_second_open_set_for_a_session_is_refused(
+    def test_a_second_open_change_set_for_a_session_is_refused(
         self, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        self.insert(engine, proposal_row(session))
+        self.insert(engine, change_set_row(session))
         with pytest.raises(sa.exc.IntegrityError):
-            self.insert(engine, proposal_row(session))
+            self.insert(engine, change_set_row(session))
         assert self.statuses(engine, session) == ["open"]
 
-    def test_through_charlotte_the_second_open_set_is_a_storage_conflict(
+    def test_through_charlotte_the_second_open_change_set_is_a_storage_conflict(
         self, engine: sa.Engine, session: SessionRecord
     ) -> None:
         with transaction(engine) as conn:
-            proposal_rows.insert_open(conn, session, {"meta": {}, "theme": {}, "nodes": {}}, [])
+            ChangeSetStore().insert_open(conn, session, {"meta": {}, "theme": {}, "nodes": {}}, [])
         with pytest.raises(StorageError) as refused, transaction(engine) as conn:
-            proposal_rows.insert_open(conn, session, {"meta": {}, "theme": {}, "nodes": {}}, [])
+            ChangeSetStore().insert_open(conn, session, {"meta": {}, "theme": {}, "nodes": {}}, [])
         assert refused.value.code == "conflict"
         assert self.statuses(engine, session) == ["open"]
 
-    def test_reopening_a_resolved_set_beside_an_open_one_is_refused(
+    def test_reopening_a_resolved_change_set_beside_an_open_one_is_refused(
         self, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        resolved = proposal_row(session, "rejected")
+        resolved = change_set_row(session, "rejected")
         self.insert(engine, resolved)
-        self.insert(engine, proposal_row(session))
+        self.insert(engine, change_set_row(session))
         with pytest.raises(sa.exc.IntegrityError), engine.begin() as conn:
             conn.execute(
-                sa.update(proposals).where(proposals.c.id == resolved["id"]).values(status="open")
+                sa.update(change_sets).where(change_sets.c.id == resolved["id"]).values(status="open")
             )
         assert self.statuses(engine, session) == ["open", "rejected"]
 
-    def test_resolved_sets_and_other_sessions_do_not_count(
+    def test_resolved_change_sets_and_other_sessions_do_not_count(
         self, engine: sa.Engine, session: SessionRecord
     ) -> None:
         # The index is partial: any number of resolved sets, then one open set.
-        for status in PROPOSAL_STATUSES:
+        for status in CHANGE_SET_STATUSES:
             if status != "open":
-                self.insert(engine, proposal_row(session, status))
-                self.insert(engine, proposal_row(session, status))
-        self.insert(engine, proposal_row(session))
+                self.insert(engine, change_set_row(session, status))
+                self.insert(engine, change_set_row(session, status))
+        self.insert(engine, change_set_row(session))
         other = unshared_session(engine, approve_on_save=True)
-        self.insert(engine, proposal_row(other))
+        self.insert(engine, change_set_row(other))
         assert self.statuses(engine, session) == sorted(
-            [s for s in PROPOSAL_STATUSES if s != "open"] * 2 + ["open"]
+            [s for s in CHANGE_SET_STATUSES if s != "open"] * 2 + ["open"]
         )
         assert self.statuses(engine, other) == ["open"]

@@ -11,30 +11,33 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from tests.support.change_sets import open_change_set
 from tests.support.databases import unique, unshared_session
 from tests.support.workspace_contract import MutableAssets, heading, link, section
 
+from charlotte.drafts.change_sets import ChangeSets
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.events import EventTypes, schema_errors
+from charlotte.page.diff import diff_docs
 from charlotte.page.errors import PageSessionError
 from charlotte.page.session import PageSession
 from charlotte.policy import AssetPolicy, Refused
-from charlotte.proposals import ChangeSets
 from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,
     SessionRecord,
     read_connection,
+    tables,
 )
-from charlotte.storage.tables import page_ops, proposals
+from charlotte.storage.tables import page_ops
 from charlotte.storage.tables import pages as pages_table
-from charlotte.workspace import SiteLinks, Workspace
 
 
 def props(id: str, text: str) -> dict[str, Any]:
     return {"t": "set_node_props", "id": id, "patch": {"content": text}}
 
 
-class ProposalsContract:
+class ChangeSetsContract:
     """Every change-set guarantee; subclasses bind ``engine`` to a database."""
 
     @pytest.fixture
@@ -54,7 +57,7 @@ class ProposalsContract:
         )
 
     @pytest.fixture
-    def sets(self, ws: Workspace) -> ChangeSets:
+    def change_sets(self, ws: Workspace) -> ChangeSets:
         return ChangeSets(ws)
 
     @pytest.fixture
@@ -94,32 +97,32 @@ class ProposalsContract:
     def statuses(self, engine: sa.Engine, s: SessionRecord) -> list[str]:
         with read_connection(engine) as conn:
             rows = conn.execute(
-                sa.select(proposals.c.status)
-                .where(proposals.c.session_id == s.id)
-                .order_by(proposals.c.created_at)
+                sa.select(tables.change_sets.c.status)
+                .where(tables.change_sets.c.session_id == s.id)
+                .order_by(tables.change_sets.c.created_at)
             ).all()
         return [row.status for row in rows]
 
     # -- writing into a set ----------------------------------------------------
 
     def test_agent_ops_go_to_the_working_copy_not_the_draft(
-        self, ws: Workspace, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+        self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
         draft_before = ws.draft(session.id, session.tenant)
         after = self.last_seq(engine, session)
-        written = sets.apply_agent_ops(
+        written = change_sets.apply_agent_ops(
             session.id, session.tenant, [props("title", "Rye"), section("more")], based_on=2
         )
         assert written.revision == 4 and written.node_ids == ("title", "more")
         assert ws.draft(session.id, session.tenant) == draft_before
-        open_set = sets.current(session.id, session.tenant)
-        assert open_set is not None
-        assert (open_set.base_revision, open_set.revision, open_set.op_count) == (2, 4, 2)
-        assert open_set.working["nodes"]["title"]["props"]["content"] == "Rye"
-        assert [op["t"] for op in open_set.ops] == ["set_node_props", "insert_node"]
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None
+        assert (change_set.base_revision, change_set.revision, change_set.op_count) == (2, 4, 2)
+        assert change_set.working["nodes"]["title"]["props"]["content"] == "Rye"
+        assert [op["t"] for op in change_set.ops] == ["set_node_props", "insert_node"]
         events = self.events(engine, session, after)
         assert [(e.type, e.actor, e.payload) for e in events] == [
-            (EventTypes.PROPOSAL_OPENED, "agent", {"proposal_id": open_set.id, "base_revision": 2}),
+            (EventTypes.PROPOSAL_OPENED, "agent", {"proposal_id": change_set.id, "base_revision": 2}),
             (
                 EventTypes.PAGE_CHANGED,
                 "agent",
@@ -128,10 +131,10 @@ class ProposalsContract:
         ]
         assert written.seq == events[-1].seq
         # The agent's revisions continue inside the set; the set does not open twice.
-        again = sets.apply_agent_ops(session.id, session.tenant, [props("title", "Spelt")], based_on=4)
+        again = change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Spelt")], based_on=4)
         assert again.revision == 5
-        after_second = sets.current(session.id, session.tenant)
-        assert after_second is not None and after_second.id == open_set.id
+        after_second = open_change_set(change_sets, session.id, session.tenant)
+        assert after_second is not None and after_second.id == change_set.id
         assert after_second.op_count == 3
         assert [e.type for e in self.events(engine, session, events[-1].seq)] == [
             EventTypes.PAGE_CHANGED
@@ -139,73 +142,73 @@ class ProposalsContract:
         assert self.statuses(engine, session) == ["open"]
 
     def test_a_failed_first_write_opens_no_set(
-        self, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+        self, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
         after = self.last_seq(engine, session)
         with pytest.raises(PageSessionError) as stale:
-            sets.apply_agent_ops(session.id, session.tenant, [props("title", "x")], based_on=1)
+            change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "x")], based_on=1)
         assert stale.value.code == "stale_revision"
         with pytest.raises(PageSessionError) as missing:
-            sets.apply_agent_ops(session.id, session.tenant, [props("nope", "x")], based_on=2)
+            change_sets.apply_agent_ops(session.id, session.tenant, [props("nope", "x")], based_on=2)
         assert (missing.value.code, missing.value.at) == ("node_not_found", 0)
-        assert sets.current(session.id, session.tenant) is None
+        assert open_change_set(change_sets, session.id, session.tenant) is None
         assert self.events(engine, session, after) == []
 
     def test_policies_guard_the_working_copy(
-        self, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+        self, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        sets.apply_agent_ops(session.id, session.tenant, [section("more")], based_on=2)
-        before = sets.current(session.id, session.tenant)
+        change_sets.apply_agent_ops(session.id, session.tenant, [section("more")], based_on=2)
+        before = open_change_set(change_sets, session.id, session.tenant)
         after = self.last_seq(engine, session)
         with pytest.raises(Refused) as external:
-            sets.apply_agent_ops(
+            change_sets.apply_agent_ops(
                 session.id, session.tenant, [link("a", "hero", "https://evil.example/")], based_on=3
             )
         assert external.value.code == "external_link"
         bad = {"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"background": "url(x)"}}
         with pytest.raises(Refused) as css:
-            sets.apply_agent_ops(session.id, session.tenant, [bad], based_on=3)
+            change_sets.apply_agent_ops(session.id, session.tenant, [bad], based_on=3)
         assert css.value.code == "css_fetch"
-        assert sets.current(session.id, session.tenant) == before
+        assert open_change_set(change_sets, session.id, session.tenant) == before
         assert self.events(engine, session, after) == []
 
     def test_changes_since_reads_the_working_copys_own_history(
-        self, ws: Workspace, sets: ChangeSets, session: SessionRecord
+        self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
     ) -> None:
-        assert sets.changes_since(session.id, session.tenant, 1) == ws.changes_since(
+        assert change_sets.changes_since(session.id, session.tenant, 1) == ws.changes_since(
             session.id, session.tenant, 1
         )
-        sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
         # A human edit to the draft meanwhile is not part of the working copy's history.
         ws.human_edit(session.id, session.tenant, [section("news")], based_on=2, user="ann")
-        changes = sets.changes_since(session.id, session.tenant, 0)
+        changes = change_sets.changes_since(session.id, session.tenant, 0)
         assert [(c["revision"], c["actor"], c["op"]["t"]) for c in changes] == [
             (1, "ann", "insert_node"),
             (2, "ann", "insert_node"),
             (3, "agent", "set_node_props"),
         ]
-        assert sets.changes_since(session.id, session.tenant, 2) == changes[2:]
-        assert sets.changes_since(session.id, session.tenant, 3) == []
+        assert change_sets.changes_since(session.id, session.tenant, 2) == changes[2:]
+        assert change_sets.changes_since(session.id, session.tenant, 3) == []
         with pytest.raises(PageSessionError) as stale:
-            sets.changes_since(session.id, session.tenant, 4)
+            change_sets.changes_since(session.id, session.tenant, 4)
         assert stale.value.code == "stale_revision" and stale.value.detail == {"revision": 3}
 
     # -- approving -------------------------------------------------------------
 
     def test_approve_without_human_edits_makes_the_draft_the_working_copy(
-        self, ws: Workspace, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+        self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        sets.apply_agent_ops(
+        change_sets.apply_agent_ops(
             session.id, session.tenant, [props("title", "Rye"), section("more")], based_on=2
         )
-        sets.apply_agent_ops(session.id, session.tenant, [heading("h2", "more", "Hours")], based_on=4)
-        open_set = sets.current(session.id, session.tenant)
-        assert open_set is not None
+        change_sets.apply_agent_ops(session.id, session.tenant, [heading("h2", "more", "Hours")], based_on=4)
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None
         after = self.last_seq(engine, session)
-        resolution = sets.approve(session.id, session.tenant, "ann")
+        resolution = change_sets.approve(session.id, session.tenant, "ann")
         assert (resolution.status, resolution.ops, resolution.revision) == ("approved", 3, 5)
         doc, revision = ws.draft(session.id, session.tenant)
-        assert revision == 5 and doc == open_set.working
+        assert revision == 5 and doc == change_set.working
         assert self.history(engine, session)[2:] == [
             (3, "agent", "set_node_props"),
             (4, "agent", "insert_node"),
@@ -221,29 +224,29 @@ class ProposalsContract:
             (
                 EventTypes.PROPOSAL_APPROVED,
                 "ann",
-                {"proposal_id": open_set.id, "ops": 3, "revision": 5},
+                {"proposal_id": change_set.id, "ops": 3, "revision": 5},
             ),
         ]
-        assert sets.current(session.id, session.tenant) is None
+        assert open_change_set(change_sets, session.id, session.tenant) is None
         assert self.statuses(engine, session) == ["approved"]
         # The agent's next write opens a new set on the approved draft, revisions unbroken.
-        assert sets.apply_agent_ops(session.id, session.tenant, [props("h2", "Open")], based_on=5).revision == 6
+        assert change_sets.apply_agent_ops(session.id, session.tenant, [props("h2", "Open")], based_on=5).revision == 6
 
     def test_approve_replays_over_unrelated_human_edits(
-        self, ws: Workspace, sets: ChangeSets, session: SessionRecord
+        self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
     ) -> None:
-        sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
         ws.human_edit(session.id, session.tenant, [section("news")], based_on=2, user="ann")
-        resolution = sets.approve(session.id, session.tenant, "ann")
+        resolution = change_sets.approve(session.id, session.tenant, "ann")
         assert (resolution.status, resolution.revision) == ("approved", 4)
         doc, _ = ws.draft(session.id, session.tenant)
         assert doc["nodes"]["title"]["props"]["content"] == "Rye"
         assert "news" in doc["nodes"]
 
     def test_a_human_deletion_conflicts_without_partial_replay_and_the_agent_is_told_once(
-        self, ws: Workspace, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+        self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        sets.apply_agent_ops(
+        change_sets.apply_agent_ops(
             session.id,
             session.tenant,
             [section("more"), props("title", "Rye"), props("title", "Spelt")],
@@ -254,10 +257,10 @@ class ProposalsContract:
         )
         human = ws.draft(session.id, session.tenant)
         history = self.history(engine, session)
-        open_set = sets.current(session.id, session.tenant)
-        assert open_set is not None
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None
         after = self.last_seq(engine, session)
-        resolution = sets.approve(session.id, session.tenant, "bob")
+        resolution = change_sets.approve(session.id, session.tenant, "bob")
         assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "node_not_found", 1)
         assert resolution.revision == 3
         # Exactly the human's version: op 0 (section "more") applied in memory but was not kept.
@@ -268,15 +271,15 @@ class ProposalsContract:
             (
                 EventTypes.PROPOSAL_CONFLICTED,
                 "bob",
-                {"proposal_id": open_set.id, "code": "node_not_found", "at": 1},
+                {"proposal_id": change_set.id, "code": "node_not_found", "at": 1},
             )
         ]
         assert self.statuses(engine, session) == ["conflicted"]
-        notices = sets.pending_notices(session.id, session.tenant)
+        notices = change_sets.pending_notices(session.id, session.tenant)
         assert notices == [
             {
                 "kind": "change_set",
-                "proposal_id": open_set.id,
+                "proposal_id": change_set.id,
                 "status": "conflicted",
                 "ops": 3,
                 "message": notices[0]["message"],
@@ -284,10 +287,10 @@ class ProposalsContract:
                 "at": 1,
             }
         ]
-        assert sets.pending_notices(session.id, session.tenant) == []
+        assert change_sets.pending_notices(session.id, session.tenant) == []
 
     def test_a_conflicted_approval_on_a_never_written_page_leaves_it_without_a_row(
-        self, engine: sa.Engine, ws: Workspace, sets: ChangeSets, assets: MutableAssets
+        self, engine: sa.Engine, ws: Workspace, change_sets: ChangeSets, assets: MutableAssets
     ) -> None:
         # The approval inserts the page's row before it locks it (a first write);
         # the savepoint around load and replay takes that row back on a conflict.
@@ -296,9 +299,9 @@ class ProposalsContract:
             "t": "insert_node",
             "node": {"id": "img", "type": "image", "parent": "hero", "props": {"asset": "logo", "alt": "Logo"}},
         }
-        sets.apply_agent_ops(fresh.id, fresh.tenant, [section("hero"), image], based_on=0)
+        change_sets.apply_agent_ops(fresh.id, fresh.tenant, [section("hero"), image], based_on=0)
         assets.ids.clear()  # the host deleted the asset since
-        resolution = sets.approve(fresh.id, fresh.tenant, "ann")
+        resolution = change_sets.approve(fresh.id, fresh.tenant, "ann")
         assert (resolution.status, resolution.code) == ("conflicted", "authored_asset")
         with read_connection(engine) as conn:
             rows = conn.execute(
@@ -308,58 +311,58 @@ class ProposalsContract:
         assert rows == 0
 
     def test_replay_applies_todays_asset_and_link_rules(
-        self, ws: Workspace, sets: ChangeSets, assets: MutableAssets, session: SessionRecord
+        self, ws: Workspace, change_sets: ChangeSets, assets: MutableAssets, session: SessionRecord
     ) -> None:
         image = {
             "t": "insert_node",
             "node": {"id": "img", "type": "image", "parent": "hero", "props": {"asset": "logo", "alt": "Logo"}},
         }
-        sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye"), image], based_on=2)
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye"), image], based_on=2)
         assets.ids.clear()  # the host deleted the asset since
-        resolution = sets.approve(session.id, session.tenant, "ann")
+        resolution = change_sets.approve(session.id, session.tenant, "ann")
         assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "authored_asset", 1)
         assert ws.draft(session.id, session.tenant)[1] == 2
 
-        sets.apply_agent_ops(
+        change_sets.apply_agent_ops(
             session.id, session.tenant, [link("map", "hero", "https://maps.example.com/x")], based_on=2
         )
         narrower = SiteLinks("https://bakery.test", ())
-        resolution = sets.approve(session.id, session.tenant, "ann", links=narrower)
+        resolution = change_sets.approve(session.id, session.tenant, "ann", links=narrower)
         assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "external_link", 0)
         assert ws.draft(session.id, session.tenant)[1] == 2
 
     def test_reject_discards_the_set_and_tells_the_agent_once(
-        self, ws: Workspace, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+        self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
         draft = ws.draft(session.id, session.tenant)
-        sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
-        open_set = sets.current(session.id, session.tenant)
-        assert open_set is not None
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None
         after = self.last_seq(engine, session)
-        resolution = sets.reject(session.id, session.tenant, "ann")
+        resolution = change_sets.reject(session.id, session.tenant, "ann")
         assert (resolution.status, resolution.ops, resolution.revision) == ("rejected", 1, 2)
         assert ws.draft(session.id, session.tenant) == draft
         assert [(e.type, e.actor, e.payload) for e in self.events(engine, session, after)] == [
-            (EventTypes.PROPOSAL_REJECTED, "ann", {"proposal_id": open_set.id, "ops": 1})
+            (EventTypes.PROPOSAL_REJECTED, "ann", {"proposal_id": change_set.id, "ops": 1})
         ]
-        assert [n["status"] for n in sets.pending_notices(session.id, session.tenant)] == ["rejected"]
-        assert sets.pending_notices(session.id, session.tenant) == []
+        assert [n["status"] for n in change_sets.pending_notices(session.id, session.tenant)] == ["rejected"]
+        assert change_sets.pending_notices(session.id, session.tenant) == []
 
     def test_decisions_need_an_open_set_and_a_person(
-        self, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+        self, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
         after = self.last_seq(engine, session)
-        for decide in (sets.approve, sets.reject):
+        for decide in (change_sets.approve, change_sets.reject):
             with pytest.raises(Refused) as none:
                 decide(session.id, session.tenant, "ann")
             assert none.value.code == "no_open_change_set"
-        sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
         for user in ("", "agent"):
             with pytest.raises(Refused) as who:
-                sets.approve(session.id, session.tenant, user)
+                change_sets.approve(session.id, session.tenant, user)
             assert who.value.code == "invalid_request"
         with pytest.raises(Refused) as other_tenant:
-            sets.approve(session.id, unique("tenant"), "ann")
+            change_sets.approve(session.id, unique("tenant"), "ann")
         assert other_tenant.value.code == "not_found"
         assert self.statuses(engine, session) == ["open"]
         assert [e.type for e in self.events(engine, session, after)] == [
@@ -368,40 +371,41 @@ class ProposalsContract:
         ]
 
     def test_sessions_without_approve_on_save_have_no_change_sets(
-        self, sets: ChangeSets, engine: sa.Engine
+        self, change_sets: ChangeSets, engine: sa.Engine
     ) -> None:
         plain = unshared_session(engine)
         with pytest.raises(Refused) as refused:
-            sets.apply_agent_ops(plain.id, plain.tenant, [section("hero")], based_on=0)
+            change_sets.apply_agent_ops(plain.id, plain.tenant, [section("hero")], based_on=0)
         assert refused.value.code == "forbidden"
-        assert sets.current(plain.id, plain.tenant) is None
+        assert open_change_set(change_sets, plain.id, plain.tenant) is None
         assert self.events(engine, plain) == []
 
     def test_publishing_publishes_the_draft_and_leaves_the_set_open(
-        self, ws: Workspace, sets: ChangeSets, session: SessionRecord
+        self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
     ) -> None:
-        sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
         assert ws.publish(session.id, session.tenant, "ann") == 2
         published = ws.published(session.id, session.tenant)
         assert published is not None
         assert published[0]["nodes"]["title"]["props"]["content"] == "Fresh bread"
-        open_set = sets.current(session.id, session.tenant)
-        assert open_set is not None and open_set.status == "open"
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None and change_set.status == "open"
 
     def test_diff_names_added_removed_and_changed_nodes(
-        self, ws: Workspace, sets: ChangeSets, session: SessionRecord
+        self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
     ) -> None:
-        assert sets.diff(session.id, session.tenant) is None
+        assert open_change_set(change_sets, session.id, session.tenant) is None
         style = {"t": "set_style", "id": "hero", "breakpoint": "md", "patch": {"color": "#333"}}
-        sets.apply_agent_ops(
+        change_sets.apply_agent_ops(
             session.id,
             session.tenant,
             [props("title", "Rye"), style, section("more"), {"t": "remove_node", "id": "title"}],
             based_on=2,
         )
         ws.human_edit(session.id, session.tenant, [section("news")], based_on=2, user="ann")
-        diff = sets.diff(session.id, session.tenant)
-        assert diff is not None
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None
+        diff = diff_docs(ws.draft(session.id, session.tenant)[0], change_set.working)
         assert diff.to_json() == {
             "added": ["more"],
             "removed": ["news", "title"],
@@ -413,7 +417,7 @@ class ProposalsContract:
     def test_ten_thousand_ops_approve_in_chunks(
         self,
         ws: Workspace,
-        sets: ChangeSets,
+        change_sets: ChangeSets,
         engine: sa.Engine,
         session: SessionRecord,
         monkeypatch: pytest.MonkeyPatch,
@@ -422,9 +426,9 @@ class ProposalsContract:
         for batch in range(50):
             ops = [props("title", f"v{batch}-{i}") for i in range(199)]
             ops.append(section(f"s{batch}"))
-            revision = sets.apply_agent_ops(session.id, session.tenant, ops, based_on=revision).revision
-        open_set = sets.current(session.id, session.tenant)
-        assert open_set is not None and open_set.op_count == 10_000 and revision == 10_002
+            revision = change_sets.apply_agent_ops(session.id, session.tenant, ops, based_on=revision).revision
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None and change_set.op_count == 10_000 and revision == 10_002
         sizes: list[int] = []
         checked: list[int] = []
         real_apply, real_check = PageSession.apply, AssetPolicy.assert_nodes
@@ -439,26 +443,26 @@ class ProposalsContract:
 
         monkeypatch.setattr(PageSession, "apply", counting)
         monkeypatch.setattr(AssetPolicy, "assert_nodes", checking)
-        resolution = sets.approve(session.id, session.tenant, "ann")
+        resolution = change_sets.approve(session.id, session.tenant, "ann")
         assert (resolution.status, resolution.revision) == ("approved", 10_002)
         # Chunks of 1,000 (one AssetPolicy check each), applied in slices of 200.
         assert sizes == [200] * 50
         assert len(checked) == 10
         doc, current = ws.draft(session.id, session.tenant)
-        assert current == 10_002 and doc == open_set.working
+        assert current == 10_002 and doc == change_set.working
         assert len(self.history(engine, session)) == 10_002
 
     # -- concurrency -----------------------------------------------------------
 
     def test_an_agent_write_racing_an_approval_is_never_lost(
-        self, ws: Workspace, sets: ChangeSets, session: SessionRecord
+        self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
     ) -> None:
-        sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
         errors: dict[str, BaseException] = {}
         start = threading.Barrier(3)
         actions: dict[str, Any] = {
-            "approve": lambda: sets.approve(session.id, session.tenant, "ann"),
-            "agent": lambda: sets.apply_agent_ops(
+            "approve": lambda: change_sets.approve(session.id, session.tenant, "ann"),
+            "agent": lambda: change_sets.apply_agent_ops(
                 session.id, session.tenant, [section("late")], based_on=3
             ),
             "human": lambda: ws.human_edit(
@@ -487,8 +491,8 @@ class ProposalsContract:
         assert doc["nodes"]["title"]["props"]["content"] == "Rye"
         assert ("news" in doc["nodes"]) == ("human" not in errors)
         if "agent" not in errors:
-            open_set = sets.current(session.id, session.tenant)
-            in_set = open_set is not None and "late" in open_set.working["nodes"]
+            change_set = open_change_set(change_sets, session.id, session.tenant)
+            in_set = change_set is not None and "late" in change_set.working["nodes"]
             assert ("late" in doc["nodes"]) != in_set
         with read_connection(ws.engine) as conn:
             stored = DatabasePageRepository().load_draft(conn, session.tenant, session.page)

@@ -2,7 +2,7 @@
 
 A session opened with ``approve_on_save=True`` never writes the agent's ops to
 the draft. Its writes go to the session's one *open* change set (a row of
-``charlotte_proposals``, read and written by ``charlotte.proposal_rows``):
+``charlotte_proposals``, read and written by ``charlotte.storage.change_sets``):
 
 - **Opening.** The first agent write with no open set opens one: its working
   copy is seeded from the draft as it is then (``base_revision``), and
@@ -21,7 +21,7 @@ the draft. Its writes go to the session's one *open* change set (a row of
   draft revision the set was seeded from: ``base_revision + n`` after the set's
   ``n``-th op. ``changes_since`` answers the agent from the page it reads and
   says ``revision_unknown`` for a resolved set's retired revisions
-  (``charlotte.proposal_changes``).
+  (``charlotte.drafts._agent_changes``).
 - **Approving** replays the set's ops on the *current* draft (a person may
   have edited it meanwhile) in chunks of ``REPLAY_CHUNK`` ops, actor
   ``agent``. The draft is loaded as every writer loads it
@@ -54,11 +54,11 @@ the session row (``Workspace.session(..., lock=True)``), then the change-set
 row, then the page row. Human edits and publishing take the session row, then
 the page row.
 
->>> sets = ChangeSets(workspace)                                    # doctest: +SKIP
->>> sets.apply_agent_ops(session_id, tenant, ops, based_on=3)       # doctest: +SKIP
+>>> change_sets = ChangeSets(workspace)                             # doctest: +SKIP
+>>> change_sets.apply_agent_ops(session_id, tenant, ops, based_on=3)  # doctest: +SKIP
 Written(revision=5, ...)
->>> sets.approve(session_id, tenant, "user-7")                      # doctest: +SKIP
-Resolution(proposal_id='…', status='approved', ops=2, revision=5, code=None, at=None)
+>>> change_sets.approve(session_id, tenant, "user-7")               # doctest: +SKIP
+Resolution(change_set_id='…', status='approved', ops=2, revision=5, code=None, at=None)
 """
 
 from __future__ import annotations
@@ -70,29 +70,30 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
-from charlotte import proposal_rows as rows
+from charlotte.drafts._agent_changes import agent_changes
+from charlotte.drafts._writes import check_person, page_changed, touched_node_ids
+from charlotte.drafts.workspace import SiteLinks, Workspace, Written
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.errors import PageSessionError
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy, Refused
-from charlotte.proposal_changes import agent_changes
-from charlotte.proposal_diff import ChangeSetDiff, diff_docs
-from charlotte.proposal_rows import NOTICE_MESSAGES, ChangeSet
-from charlotte.storage import SessionRecord, read_connection, transaction
-from charlotte.workspace import (
-    SiteLinks,
-    Workspace,
-    Written,
-    check_person,
-    page_changed,
-    touched_node_ids,
-)
+from charlotte.storage import ChangeSet, ChangeSetStore, SessionRecord, read_connection, transaction
 
-__all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSet", "ChangeSets", "Resolution"]
+__all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSets", "Resolution"]
 
 #: Ops replayed between two AssetPolicy checks when a set is approved.
 REPLAY_CHUNK: Final = 1_000
+
+#: What the agent is told about each resolution (our own fixed sentences).
+NOTICE_MESSAGES: Final = {
+    "approved": "A person approved your change set: its changes are now in the draft.",
+    "rejected": "A person rejected your change set: the draft does not have its changes.",
+    "conflicted": (
+        "Your change set could not be applied to the current draft (the person had "
+        "changed it); the draft does not have its changes. Read the page again."
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,7 @@ class Resolution:
     index of the op in the set's op list) say why a replay conflicted.
     """
 
-    proposal_id: str
+    change_set_id: str
     status: str
     ops: int
     revision: int
@@ -126,6 +127,7 @@ class ChangeSets:
 
     workspace: Workspace
     chunk: int = REPLAY_CHUNK
+    store: ChangeSetStore = field(default_factory=ChangeSetStore)
     _assets: AssetPolicy = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -135,45 +137,29 @@ class ChangeSets:
 
     # -- reads ---------------------------------------------------------------
 
-    def current(self, session_id: str, tenant: str) -> ChangeSet | None:
-        """The session's open change set, or None."""
-        with read_connection(self.workspace.engine) as conn:
-            session = self.workspace.session(conn, session_id, tenant)
-            return self.open_set(conn, session)
-
-    def open_set(
+    def open_change_set(
         self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False
     ) -> ChangeSet | None:
         """The open set of ``session`` inside ``conn`` (``for_update`` locks its row)."""
-        return rows.open_set(conn, session, for_update=for_update)
+        return self.store.find_open(conn, session, for_update=for_update)
 
     def view(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
         """What the agent reads: the open set's working copy, else the draft."""
         if session.approve_on_save:
-            open_set = self.open_set(conn, session)
-            if open_set is not None:
-                return open_set.working, open_set.revision
+            change_set = self.open_change_set(conn, session)
+            if change_set is not None:
+                return change_set.working, change_set.revision
         return self.workspace.load_draft(conn, session)
 
     def changes_since(self, session_id: str, tenant: str, revision: int) -> list[dict[str, Any]]:
         """``[{"revision", "actor", "op"}]`` from the agent's ``revision`` to what it reads now.
 
-        See ``charlotte.proposal_changes``: the exact delta, or
+        See ``charlotte.drafts._agent_changes``: the exact delta, or
         ``Refused("revision_unknown")`` for a resolved set's retired revision.
         """
         with read_connection(self.workspace.engine) as conn:
             session = self.workspace.session(conn, session_id, tenant)
-            return agent_changes(self.workspace, conn, session, revision)
-
-    def diff(self, session_id: str, tenant: str) -> ChangeSetDiff | None:
-        """How the open set's working copy differs from the current draft; None without a set."""
-        with read_connection(self.workspace.engine) as conn:
-            session = self.workspace.session(conn, session_id, tenant)
-            open_set = self.open_set(conn, session)
-            if open_set is None:
-                return None
-            draft, _revision = self.workspace.load_draft(conn, session)
-        return diff_docs(draft, open_set.working)
+            return agent_changes(self.workspace, self.store, conn, session, revision)
 
     # -- the agent's writes ----------------------------------------------------
 
@@ -205,8 +191,8 @@ class ChangeSets:
             session = self.workspace.session(conn, session_id, tenant, lock=True)
             if not session.approve_on_save:
                 raise Refused("forbidden")
-            open_set = self.open_set(conn, session, for_update=True)
-            doc = open_set.working if open_set is not None else ws.load_draft(conn, session)[0]
+            change_set = self.open_change_set(conn, session, for_update=True)
+            doc = change_set.working if change_set is not None else ws.load_draft(conn, session)[0]
             page = PageSession(doc, node_types=ws.node_types)
             base = page.revision
             applied = page.apply(ops, based_on=based_on, actor=AGENT_ACTOR, fill_defaults=True)
@@ -215,12 +201,12 @@ class ChangeSets:
             node_ids = touched_node_ids(applied.ops)
             self._assets.assert_nodes(page.doc, node_ids)
             new: list[NewEvent] = []
-            if open_set is None:
-                proposal_id = rows.insert_open(conn, session, page.doc, applied.ops)
-                opened = {"proposal_id": proposal_id, "base_revision": base}
+            if change_set is None:
+                change_set_id = self.store.insert_open(conn, session, page.doc, applied.ops)
+                opened = {"proposal_id": change_set_id, "base_revision": base}
                 new.append(NewEvent(EventTypes.PROPOSAL_OPENED, opened, AGENT_ACTOR))
             else:
-                rows.extend(conn, open_set, page.doc, applied.ops)
+                self.store.extend(conn, change_set, page.doc, applied.ops)
             new.append(page_changed(applied, node_ids, AGENT_ACTOR))
             seqs = ws.events.append_many(conn, session.id, new, tenant=session.tenant)
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seqs[-1])
@@ -241,10 +227,10 @@ class ChangeSets:
         rules = links or ws.links
         with transaction(ws.engine) as conn:
             session = self.workspace.session(conn, session_id, tenant, lock=True)
-            open_set = self.open_set(conn, session, for_update=True)
-            if open_set is None:
+            change_set = self.open_change_set(conn, session, for_update=True)
+            if change_set is None:
                 raise Refused("no_open_change_set")
-            base = open_set.base_revision
+            base = change_set.base_revision
             try:
                 with conn.begin_nested():
                     # Inside the savepoint: a conflict on a never-written page
@@ -252,22 +238,22 @@ class ChangeSets:
                     doc, draft_revision = ws.load_for_write(conn, session)
                     # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
                     page = PageSession(doc, node_types=ws.node_types)
-                    applied = self._replay(page, open_set.ops, rules)
+                    applied = self._replay(page, change_set.ops, rules)
                     node_ids = touched_node_ids(applied.ops)
                     ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)
                     changed = page_changed(applied, node_ids, AGENT_ACTOR)
                     ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
             except _Conflict as conflict:
                 resolution = Resolution(
-                    open_set.id,
+                    change_set.id,
                     "conflicted",
-                    open_set.op_count,
+                    change_set.op_count,
                     draft_revision,
                     conflict.code,
                     conflict.at,
                 )
                 payload: dict[str, Any] = {
-                    "proposal_id": open_set.id,
+                    "proposal_id": change_set.id,
                     "code": conflict.code,
                     "at": conflict.at,
                 }
@@ -275,10 +261,10 @@ class ChangeSets:
                     conn, session, resolution, EventTypes.PROPOSAL_CONFLICTED, payload, user, base
                 )
                 return resolution
-            resolution = Resolution(open_set.id, "approved", open_set.op_count, page.revision)
+            resolution = Resolution(change_set.id, "approved", change_set.op_count, page.revision)
             payload = {
-                "proposal_id": open_set.id,
-                "ops": open_set.op_count,
+                "proposal_id": change_set.id,
+                "ops": change_set.op_count,
                 "revision": page.revision,
             }
             # Replayed on the draft it was seeded from, the draft now went through
@@ -295,12 +281,12 @@ class ChangeSets:
         ws = self.workspace
         with transaction(ws.engine) as conn:
             session = self.workspace.session(conn, session_id, tenant, lock=True)
-            open_set = self.open_set(conn, session, for_update=True)
-            if open_set is None:
+            change_set = self.open_change_set(conn, session, for_update=True)
+            if change_set is None:
                 raise Refused("no_open_change_set")
             _doc, revision = ws.load_draft(conn, session)
-            resolution = Resolution(open_set.id, "rejected", open_set.op_count, revision)
-            payload = {"proposal_id": open_set.id, "ops": open_set.op_count}
+            resolution = Resolution(change_set.id, "rejected", change_set.op_count, revision)
+            payload = {"proposal_id": change_set.id, "ops": change_set.op_count}
             self._resolve(
                 conn,
                 session,
@@ -308,7 +294,7 @@ class ChangeSets:
                 EventTypes.PROPOSAL_REJECTED,
                 payload,
                 user,
-                open_set.base_revision,
+                change_set.base_revision,
             )
             return resolution
 
@@ -328,17 +314,17 @@ class ChangeSets:
         ws = self.workspace
         if conn is not None:
             session = ws.session(conn, session_id, tenant)
-            if not rows.has_unnotified(conn, session):
+            if not self.store.has_unnotified(conn, session):
                 return []
-            return [rows.notice(change_set) for change_set in rows.take_unnotified(conn, session)]
+            return [_notice(change_set) for change_set in self.store.take_unnotified(conn, session)]
         with read_connection(ws.engine) as conn:
             # Most calls find nothing: look before taking the write lock.
             session = self.workspace.session(conn, session_id, tenant)
-            if not rows.has_unnotified(conn, session):
+            if not self.store.has_unnotified(conn, session):
                 return []
         with transaction(ws.engine) as conn:
-            resolved = rows.take_unnotified(conn, session)
-        return [rows.notice(change_set) for change_set in resolved]
+            resolved = self.store.take_unnotified(conn, session)
+        return [_notice(change_set) for change_set in resolved]
 
     # -- helpers ---------------------------------------------------------------
 
@@ -377,9 +363,9 @@ class ChangeSets:
         user: str,
         retired_above: int | None,
     ) -> None:
-        rows.mark_resolved(
+        self.store.mark_resolved(
             conn,
-            resolution.proposal_id,
+            resolution.change_set_id,
             resolution.status,
             retired_above=retired_above,
             code=resolution.code,
@@ -388,6 +374,21 @@ class ChangeSets:
         self.workspace.events.append(
             conn, session.id, event_type, payload, actor=user, tenant=session.tenant
         )
+
+
+def _notice(change_set: ChangeSet) -> dict[str, Any]:
+    """What the agent is told about a resolved set (``code`` and ``at`` for a conflict)."""
+    told: dict[str, Any] = {
+        "kind": "change_set",
+        "proposal_id": change_set.id,
+        "status": change_set.status,
+        "ops": change_set.op_count,
+        "message": NOTICE_MESSAGES[change_set.status],
+    }
+    if change_set.status == "conflicted":
+        told["code"] = change_set.conflict_code
+        told["at"] = change_set.conflict_at
+    return told
 
 
 def _last_touching(ops: list[dict[str, Any]], node: object) -> int:

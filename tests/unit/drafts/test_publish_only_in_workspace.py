@@ -1,4 +1,4 @@
-"""Nothing but ``workspace.py`` writes the published copy (the agent can never publish)."""
+"""Nothing but ``drafts/workspace.py`` writes the published copy (the agent can never publish)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def test_only_the_workspace_calls_save_published() -> None:
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == "save_published"
     }
-    assert callers == {"workspace.py"}
+    assert callers == {"drafts/workspace.py"}
 
 
 def test_only_the_page_repository_touches_the_published_columns() -> None:
@@ -68,6 +68,6 @@ def test_workspace_publish_is_reached_only_through_the_session_handle() -> None:
 
 
 def test_nothing_the_agent_runs_can_publish() -> None:
-    agent_side = ("tools/", "runtime/", "page/", "policy/", "checks/", "storage/", "proposal")
+    agent_side = ("tools/", "runtime/", "page/", "policy/", "checks/", "storage/", "drafts/change_sets.py", "drafts/_")
     offenders = {m for m in _publish_calls() if m.startswith(agent_side)}
     assert offenders == set()

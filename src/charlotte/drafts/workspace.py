@@ -32,13 +32,14 @@ Written(revision=5, ops=[...], inverse=[...], node_ids=('hero',), seq=12)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
+from charlotte.drafts._writes import check_person, page_changed, touched_node_ids
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.page.errors import PageSessionError
@@ -59,7 +60,7 @@ from charlotte.storage import (
     transaction,
 )
 
-__all__ = ["SiteLinks", "Workspace", "Written", "check_person", "page_changed", "touched_node_ids"]
+__all__ = ["SiteLinks", "Workspace", "Written"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,67 +83,48 @@ class Written:
     seq: int | None
 
 
-def check_person(user: object) -> None:
-    """``Refused("invalid_request")`` unless ``user`` names a person (a non-empty id, never the agent's).
-
-    The actor of a person's edit or decision names who took it; nobody acts as the agent.
-    """
-    if not isinstance(user, str) or not user or user == AGENT_ACTOR:
-        raise Refused("invalid_request", detail={"field": "user"})
-
-
-def page_changed(applied: Applied, node_ids: tuple[str, ...], actor: str) -> NewEvent:
-    """The ``page.changed`` event of a write: its revision, actor, op count and touched nodes."""
-    payload = {
-        "revision": applied.revision,
-        "actor": actor,
-        "ops": len(applied.ops),
-        "node_ids": list(node_ids),
-    }
-    return NewEvent(EventTypes.PAGE_CHANGED, payload, actor)
-
-
-def touched_node_ids(ops: Iterable[dict[str, Any]]) -> tuple[str, ...]:
-    """Ids of the nodes a batch of (applied, well-formed) ops wrote, first-seen order."""
-    seen: dict[str, None] = {}
-    for op in ops:
-        node = op.get("node")
-        nid = node.get("id") if isinstance(node, dict) else op.get("id")
-        if isinstance(nid, str):
-            seen.setdefault(nid, None)
-    return tuple(seen)
-
-
-@dataclass
 class Workspace:
-    """All page mutations of charlotte and the events they record (see module docstring)."""
+    """All page mutations of charlotte and the events they record (see module docstring).
 
-    engine: sa.Engine
-    pages: PageRepository = field(default_factory=lambda: DatabasePageRepository(SharedDrafts()))
-    events: EventLog = field(default_factory=DatabaseEventLog)
-    sessions: SessionStore = field(default_factory=SessionStore)
-    assets: AssetLibrary = field(default_factory=InMemoryAssetLibrary)
-    node_types: NodeTypes = field(default_factory=NodeTypes.allowed)
-    links: SiteLinks = field(default_factory=SiteLinks)
-    history_limit: int = 1_000
+    ``pages`` is a host's ``PageRepository``; without one the workspace keeps
+    pages in charlotte's tables (``DatabasePageRepository``).
+    """
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        engine: sa.Engine,
+        *,
+        pages: PageRepository | None = None,
+        events: EventLog | None = None,
+        sessions: SessionStore | None = None,
+        assets: AssetLibrary | None = None,
+        node_types: NodeTypes | None = None,
+        links: SiteLinks | None = None,
+        history_limit: int = 1_000,
+    ) -> None:
+        self.engine = engine
+        self.pages: PageRepository = (
+            pages if pages is not None else DatabasePageRepository(SharedDrafts())
+        )
+        self.events: EventLog = events if events is not None else DatabaseEventLog()
+        self.sessions = sessions if sessions is not None else SessionStore()
+        self.assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
+        self.node_types = node_types if node_types is not None else NodeTypes.allowed()
+        self.links = links if links is not None else SiteLinks()
+        self.history_limit = history_limit
         self._asset_policy = AssetPolicy(self.assets)
         # Drafts this workspace stored or validated are not validated again on
-        # the next write (the main cost of an apply on a large page). Only for
-        # charlotte's own repository, whose loads are freshly decoded JSON: a
-        # host repository may hand back objects it still holds, so its
+        # the next write (the main cost of an apply on a large page). Only with
+        # charlotte's own repository, whose loads are freshly decoded JSON or
+        # the very document a write stored (``SharedDrafts``): a host
+        # repository may hand back objects it still holds and changes, so its
         # documents are always validated in full.
-        own = self.pages if type(self.pages) is DatabasePageRepository else None
         self._validated: ValidatedDocs | None = (
-            ValidatedDocs(self.node_types, limit=16) if own is not None else None
+            ValidatedDocs(self.node_types, limit=16) if pages is None else None
         )
-        # Writes load and store the draft through charlotte's repository as
-        # *shared* documents (see ``SharedDrafts``): they never mutate what
-        # they load (ops are copy-on-write), so the document a write stored
-        # is the next write's, with no decoding and an identity-fast
-        # ``ValidatedDocs`` comparison.
-        self._own_pages: DatabasePageRepository | None = own
+
+    def __repr__(self) -> str:
+        return f"Workspace(engine={self.engine!r}, pages={self.pages!r})"
 
     # -- reads ---------------------------------------------------------------
 
@@ -307,22 +289,24 @@ class Workspace:
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seq)
 
     def load_for_write(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
-        """The draft, locked, possibly shared (see ``__post_init__``): read it, never mutate it.
+        """The draft, locked, possibly shared: read it, never mutate it.
 
         Every writer of the draft loads it here (``_write``, a change set's
-        approval): a page's first write inserts the row it then locks, so two
-        first writes meet on that row and the later one sees a stale revision.
+        approval). Writes never mutate what they load (ops are copy-on-write),
+        so they ask for *shared* documents: charlotte's repository then hands
+        back the document the last write stored, with no decoding and an
+        identity-fast ``ValidatedDocs`` comparison. A page's first write
+        gives the repository the row to lock (``ensure_draft``, holding what
+        ``load_draft`` would start from), so two first writes meet on that
+        row and the later one sees a stale revision.
         """
-        own = self._own_pages
-        if own is not None:
-            loaded = own.load_draft(conn, session.tenant, session.page, for_update=True, shared=True)
-            if loaded is None:
-                # A page's first write: give the row to lock (see ensure_draft).
-                own.ensure_draft(conn, session.tenant, session.page, empty_doc(session.page))
-                loaded = own.load_draft(conn, session.tenant, session.page, for_update=True, shared=True)
-            if loaded is not None:
-                return loaded
-        return self.load_draft(conn, session, for_update=True)
+        tenant, page = session.tenant, session.page
+        loaded = self.pages.load_draft(conn, tenant, page, for_update=True, shared=True)
+        if loaded is not None:
+            return loaded
+        start = self.pages.load_published(conn, tenant, page) or (empty_doc(page), 0)
+        self.pages.ensure_draft(conn, tenant, page, start[0])
+        return self.pages.load_draft(conn, tenant, page, for_update=True, shared=True) or start
 
     def _page(self, session: SessionRecord, doc: dict[str, Any]) -> PageSession:
         """The loaded draft as a ``PageSession`` (validated unless known valid, see ``ValidatedDocs``)."""
@@ -346,13 +330,10 @@ class Workspace:
     ) -> None:
         """Save ``doc`` as the draft and ``applied.ops`` in the op history (inside ``conn``).
 
-        ``doc`` must not be mutated afterwards: charlotte's repository keeps it
-        as the next write's draft (see ``SharedDrafts``).
+        ``doc`` must not be mutated afterwards: it is saved *shared* (charlotte's
+        repository keeps it as the next write's draft, see ``SharedDrafts``).
         """
-        if self._own_pages is not None:
-            self._own_pages.save_draft(conn, session.tenant, session.page, doc, shared=True)
-        else:
-            self.pages.save_draft(conn, session.tenant, session.page, doc)
+        self.pages.save_draft(conn, session.tenant, session.page, doc, shared=True)
         first = applied.revision - len(applied.ops) + 1
         self.pages.append_ops(
             conn,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 from tests.support.change_set_revisions_contract import ChangeSetRevisionsContract
-from tests.support.proposals_contract import ProposalsContract
+from tests.support.change_sets_contract import ChangeSetsContract
 
 
 @pytest.mark.postgres
-class TestProposalsOnPostgres(ProposalsContract):
+class TestChangeSetsOnPostgres(ChangeSetsContract):
     @pytest.fixture
     def engine(self, postgres_engine: sa.Engine) -> sa.Engine:
         return postgres_engine

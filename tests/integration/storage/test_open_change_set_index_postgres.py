@@ -6,11 +6,11 @@ from collections.abc import Callable
 
 import pytest
 import sqlalchemy as sa
-from tests.support.open_set_index_contract import OpenSetIndexContract
+from tests.support.open_change_set_index_contract import OpenChangeSetIndexContract
 
 
 @pytest.mark.postgres
-class TestOpenSetIndexOnPostgres(OpenSetIndexContract):
+class TestOpenChangeSetIndexOnPostgres(OpenChangeSetIndexContract):
     @pytest.fixture
     def blank_engine_factory(
         self, postgres_blank_engine_factory: Callable[[], sa.Engine]

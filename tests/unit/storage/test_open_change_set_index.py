@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 import pytest
 import sqlalchemy as sa
-from tests.support.open_set_index_contract import OpenSetIndexContract
+from tests.support.open_change_set_index_contract import OpenChangeSetIndexContract
 
 
-class TestOpenSetIndexOnSqlite(OpenSetIndexContract):
+class TestOpenChangeSetIndexOnSqlite(OpenChangeSetIndexContract):
     @pytest.fixture
     def blank_engine_factory(
         self, sqlite_blank_engine_factory: Callable[[], sa.Engine]

@@ -30,28 +30,27 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from charlotte import proposal_rows as rows
+from charlotte.drafts.workspace import Workspace
 from charlotte.events import AGENT_ACTOR
 from charlotte.page.errors import PageSessionError
 from charlotte.policy import Refused
-from charlotte.storage import SessionRecord
-from charlotte.workspace import Workspace
+from charlotte.storage import ChangeSetStore, SessionRecord
 
 __all__ = ["agent_changes"]
 
 
 def agent_changes(
-    ws: Workspace, conn: sa.Connection, session: SessionRecord, revision: int
+    ws: Workspace, store: ChangeSetStore, conn: sa.Connection, session: SessionRecord, revision: int
 ) -> list[dict[str, Any]]:
     """``[{"revision", "actor", "op"}]`` from the agent's ``revision`` to what it reads now (inside ``conn``)."""
     # Read before the retired check: a set resolved in between is retired by then.
-    open_set = rows.open_set(conn, session)
-    if type(revision) is int and rows.retired(conn, session, revision):
-        current = open_set.revision if open_set else ws.load_draft(conn, session)[1]
+    change_set = store.find_open(conn, session)
+    if type(revision) is int and store.retired(conn, session, revision):
+        current = change_set.revision if change_set else ws.load_draft(conn, session)[1]
         raise Refused("revision_unknown", detail={"revision": current})
-    if open_set is None:
+    if change_set is None:
         return ws.draft_changes(conn, session, revision)
-    current, base = open_set.revision, open_set.base_revision
+    current, base = change_set.revision, change_set.base_revision
     if type(revision) is not int or revision < 0 or revision < current - ws.history_limit:
         raise PageSessionError("history_truncated", detail={"revision": current})
     if revision > current:
@@ -65,6 +64,6 @@ def agent_changes(
     first = max(revision, base)
     mine = [
         {"revision": first + 1 + i, "actor": AGENT_ACTOR, "op": op}
-        for i, op in enumerate(open_set.ops[first - base :])
+        for i, op in enumerate(change_set.ops[first - base :])
     ]
     return before + mine

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from tests.support.databases import new_session
+from tests.support.host_pages import HostPages, create_host_tables
 
 import charlotte.page.session as session_module
+from charlotte.drafts.workspace import Workspace
 from charlotte.page.errors import PageSessionError
 from charlotte.page.model import empty_doc
 from charlotte.page.node_types import NodeTypes
 from charlotte.page.session import PageSession, ValidatedDocs
-from charlotte.storage import DatabasePageRepository, transaction
+from charlotte.storage import DatabasePageRepository, PageRepository, transaction
 from charlotte.storage.tables import pages
-from charlotte.workspace import Workspace
 
 
 def _section(id: str) -> list[dict[str, Any]]:
@@ -66,15 +68,14 @@ def test_a_stored_draft_changed_behind_charlottes_back_is_validated_and_refused(
     assert len(full_checks) == checked + 1
 
 
-class HostPages(DatabasePageRepository):
-    """A host's own repository (here: charlotte's, subclassed)."""
-
-
-def test_a_host_repository_is_validated_on_every_write(
-    sqlite_engine: sa.Engine, full_checks: list[int]
+@pytest.mark.parametrize("make", [HostPages, DatabasePageRepository], ids=["host", "charlottes_class"])
+def test_a_repository_the_host_passes_is_validated_on_every_write(
+    sqlite_engine: sa.Engine, full_checks: list[int], make: Callable[[], PageRepository]
 ) -> None:
+    # Whatever its class: only the workspace's own repository is trusted not to change drafts.
+    create_host_tables(sqlite_engine)
     session = new_session(sqlite_engine)
-    ws = Workspace(sqlite_engine, pages=HostPages())
+    ws = Workspace(sqlite_engine, pages=make())
     for revision, id in enumerate("abc"):
         ws.agent_apply(session.id, session.tenant, _section(id), based_on=revision)
     assert len(full_checks) == 3
