@@ -57,7 +57,6 @@ from charlotte.proposals import ChangeSets
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, MAX_MODE_NAME, ModeRegistry
-from charlotte.runtime.offline import offline_model
 from charlotte.runtime.queue import InlineQueue, TurnQueue
 from charlotte.runtime.runner import TurnContextFactory, TurnRunner
 from charlotte.runtime.sweeper import Sweeper
@@ -348,7 +347,7 @@ class Charlotte:
         self.runner.run(turn_id)
 
     def _default_model(self) -> Any:
-        return resolve_model(self.settings.model, offline_factory=offline_model)
+        return resolve_model(self.settings.model)
 
     def _open(self, builder: SessionBuilder) -> CharlotteSession:
         request = _checked(builder)

@@ -4,10 +4,10 @@ Modules: ``turns`` (``Turns``: send, stop, claim, heartbeat, end and sweep, each
 one transaction), ``queue`` (``TurnQueue``, ``InlineQueue``), ``runner``
 (``TurnRunner``: one turn through the model with the nine tools), ``recorder``
 (``StreamRecorder``: stream events → log events), ``guide`` and ``modes``
-(the builder guide, its hash, the mode registry), ``models`` (``resolve_model``),
-``offline`` (the deterministic offline builder), ``telemetry``
-(``UsageTelemetry``). Only this package (and ``charlotte.testing``) imports the
-model library.
+(the builder guide, its hash, the mode registry), ``models`` (``resolve_model``;
+``offline`` is ``charlotte.offline``), ``telemetry`` (``UsageTelemetry``). Only
+this package, ``charlotte.offline`` and ``charlotte.testing`` import the model
+library.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import ModelUnavailable, UnknownModel, resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, Mode, ModeRegistry, check_mode
-from charlotte.runtime.offline import OFFLINE_MODEL_NAME, offline_model
 from charlotte.runtime.queue import InlineQueue, TurnQueue
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.runner import (
@@ -35,7 +34,6 @@ __all__ = [
     "CONTINUATION",
     "DEFAULT_HEARTBEAT_TIMEOUT",
     "MAX_MESSAGE",
-    "OFFLINE_MODEL_NAME",
     "Guide",
     "HarnessDefaults",
     "InlineQueue",
@@ -55,6 +53,5 @@ __all__ = [
     "UsageTelemetry",
     "build_guide",
     "check_mode",
-    "offline_model",
     "resolve_model",
 ]
