@@ -57,10 +57,9 @@ from charlotte.proposals import ChangeSets
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, MAX_MODE_NAME, ModeRegistry
-from charlotte.runtime.queue import InlineQueue, TurnQueue
+from charlotte.runtime.queues import InlineQueue, ThreadQueue, TurnQueue
 from charlotte.runtime.runner import TurnContextFactory, TurnRunner
 from charlotte.runtime.sweeper import Sweeper
-from charlotte.runtime.threads import ThreadQueue
 from charlotte.runtime.turns import Turns
 from charlotte.settings import Settings
 from charlotte.storage import (

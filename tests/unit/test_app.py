@@ -18,8 +18,8 @@ from charlotte.events import schema_errors
 from charlotte.handle import OpenRequest
 from charlotte.policy.refused import Refused
 from charlotte.runtime.modes import Mode
+from charlotte.runtime.queues import ThreadQueue
 from charlotte.runtime.runner import TurnContext
-from charlotte.runtime.threads import ThreadQueue
 from charlotte.settings import Settings
 from charlotte.storage import SessionRecord
 from charlotte.storage.tables import sessions

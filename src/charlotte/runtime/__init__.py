@@ -1,7 +1,7 @@
 """The runtime: turns in the database, the queue that delivers them, the model run.
 
 Modules: ``turns`` (``Turns``: send, stop, claim, heartbeat, end and sweep, each
-one transaction), ``queue`` (``TurnQueue``, ``InlineQueue``), ``runner``
+one transaction), ``queues`` (``TurnQueue``, ``InlineQueue``, ``ThreadQueue``), ``runner``
 (``TurnRunner``: one turn through the model with the nine tools), ``recorder``
 (``StreamRecorder``: stream events → log events), ``guide`` and ``modes``
 (the builder guide, its hash, the mode registry), ``models`` (``resolve_model``;
@@ -15,7 +15,7 @@ from __future__ import annotations
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import ModelUnavailable, UnknownModel, resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, Mode, ModeRegistry, check_mode
-from charlotte.runtime.queue import InlineQueue, TurnQueue
+from charlotte.runtime.queues import InlineQueue, ThreadQueue, TurnQueue
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.runner import (
     CONTINUATION,
@@ -26,7 +26,6 @@ from charlotte.runtime.runner import (
 )
 from charlotte.runtime.sweeper import Sweeper
 from charlotte.runtime.telemetry import UsageTelemetry
-from charlotte.runtime.threads import ThreadQueue
 from charlotte.runtime.turns import DEFAULT_HEARTBEAT_TIMEOUT, MAX_MESSAGE, TurnRecord, Turns
 
 __all__ = [

@@ -56,7 +56,7 @@ from charlotte.runtime.caps import HarnessDefaults, TurnContext, TurnContextFact
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import resolve_model
 from charlotte.runtime.modes import ModeRegistry, check_mode
-from charlotte.runtime.queue import InlineQueue
+from charlotte.runtime.queues import InlineQueue
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
 from charlotte.runtime.turns import TurnRecord, Turns

@@ -45,7 +45,7 @@ import sqlalchemy as sa
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, failure_code, utc_now
 from charlotte.policy.refused import Refused
 from charlotte.policy.text import is_person_text
-from charlotte.runtime.queue import TurnQueue
+from charlotte.runtime.queues import TurnQueue
 from charlotte.runtime.turn_rows import (
     ACTIVE,
     STOP_FLAG,
