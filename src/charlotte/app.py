@@ -54,7 +54,7 @@ from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.refused import Refused
 from charlotte.policy.text import is_person_text
 from charlotte.proposals import ChangeSets
-from charlotte.runtime.guide import Guide, build_guide
+from charlotte.runtime.guide import build_guide
 from charlotte.runtime.models import resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, MAX_MODE_NAME, ModeRegistry
 from charlotte.runtime.queues import InlineQueue, ThreadQueue, TurnQueue
@@ -229,10 +229,6 @@ class Charlotte:
     def guide(self) -> tuple[str, str]:
         """The builder guide's ``(text, hash)``; sessions remember the hash they were opened with."""
         return self._guide.text, self._guide.hash
-
-    def current_guide(self) -> Guide:
-        """The builder guide as a ``Guide`` value."""
-        return self._guide
 
     # -- lifecycle -------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from charlotte.app import Charlotte
 from charlotte.events import schema_errors
 from charlotte.handle import OpenRequest
 from charlotte.policy.refused import Refused
+from charlotte.runtime.guide import build_guide
 from charlotte.runtime.modes import Mode
 from charlotte.runtime.queues import ThreadQueue
 from charlotte.runtime.runner import TurnContext
@@ -62,7 +63,7 @@ def test_open_stores_the_session_with_the_guide_hash_and_records_session_opened(
     assert opened["payload"] == {
         "page": "home", "mode": "charlotte_builder", "approve_on_save": True, "guide_hash": guide_hash,
     }
-    assert guide_hash in charlotte.modes.resolve("charlotte_builder", charlotte.current_guide()).prompt
+    assert guide_hash in charlotte.modes.resolve("charlotte_builder", build_guide(charlotte.settings.brand_rules)).prompt
     assert schema_errors({"session_id": handle.id, **opened}) == []
     assert "How to build this page" in text
 
