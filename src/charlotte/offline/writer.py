@@ -35,6 +35,7 @@ from charlotte.offline.facts import (
 )
 from charlotte.offline.sections import KIND_BY_KEY, OFFER_KINDS, Section
 from charlotte.offline.style import Palette, palette_for, style_of
+from charlotte.page.model import Op
 
 __all__ = ["Batch", "PagePlan", "plan_page"]
 
@@ -42,7 +43,6 @@ _MAX_TEXT: Final = 2_000
 _HEADING_LIMIT: Final = 80
 _LINK_TEXT: Final = 300
 
-Op = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from charlotte.page import ops as reducer
 from charlotte.page.errors import PageSessionError
 from charlotte.page.integrity import check_doc, check_meta, check_theme
 from charlotte.page.migrate import migrate_doc
-from charlotte.page.model import has_node_map
+from charlotte.page.model import Op, has_node_map
 from charlotte.page.node_types import MAX_DEPTH, MAX_NODES, MAX_OPS_PER_APPLY, NodeTypes
 from charlotte.page.ordering import key_between
 from charlotte.page.validate import (
@@ -45,8 +45,6 @@ from charlotte.page.validate import (
     is_id,
     key_name,
 )
-
-Op = dict[str, Any]
 
 #: t → (required fields, optional fields, code for a missing or unknown field).
 _FIELDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {

@@ -11,10 +11,9 @@ from tests.unit.page.strategies import POOL, ops_for, pages
 
 from charlotte.page import ops as reducer
 from charlotte.page.errors import CharlotteError, PageSessionError
-from charlotte.page.model import empty_doc
+from charlotte.page.model import Doc, empty_doc
 from charlotte.page.session import _REASONS, Applied, PageSession
 
-Doc = dict[str, Any]
 PROPS: dict[str, dict[str, Any]] = {
     "heading": {"content": "Hi"}, "text": {"content": "Body"}, "image": {"asset": "img-1"},
 }
