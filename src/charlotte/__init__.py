@@ -13,13 +13,13 @@ from charlotte.app import Charlotte
 from charlotte.checks import Finding, PageChecks
 from charlotte.errors import CharlotteError
 from charlotte.events import Event, EventTypes
-from charlotte.handle import CharlotteSession
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.page.errors import PageSessionError
 from charlotte.page.model import empty_doc
 from charlotte.page.node_types import NodeTypes
 from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy, FolderAssetLibrary, LinkPolicy, Refused
+from charlotte.session import CharlotteSession
 from charlotte.settings import Settings
 from charlotte.storage import StorageError
 from charlotte.tools import PageTools, ToolBinding

@@ -48,7 +48,6 @@ from datetime import timedelta
 from typing import Any, Final
 
 from charlotte.events import EventTypes, utc_now
-from charlotte.handle import ABILITIES, Authorizer, CharlotteSession, OpenRequest, actor_of
 from charlotte.http.sse import Notifier
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.refused import Refused
@@ -61,6 +60,7 @@ from charlotte.runtime.queues import InlineQueue, ThreadQueue, TurnQueue
 from charlotte.runtime.runner import TurnContextFactory, TurnRunner
 from charlotte.runtime.sweeper import Sweeper
 from charlotte.runtime.turns import Turns
+from charlotte.session import ABILITIES, Authorizer, CharlotteSession, OpenRequest, actor_of
 from charlotte.settings import Settings
 from charlotte.storage import (
     DatabaseEventLog,

@@ -34,9 +34,9 @@ from tests.support.runner_harness import Harness
 
 from charlotte.app import Charlotte
 from charlotte.events import EventTypes, schema_errors
-from charlotte.handle import CharlotteSession
 from charlotte.runtime import InlineQueue, Turns
 from charlotte.runtime.queues import ThreadQueue
+from charlotte.session import CharlotteSession
 from charlotte.storage import DatabaseEventLog, create_tables, open_engine
 from charlotte.testing import ScriptedModel, ToolCall
 

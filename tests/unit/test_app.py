@@ -15,12 +15,12 @@ from tests.support.app_harness import WRITE_HERO, AppHarness
 
 from charlotte.app import Charlotte
 from charlotte.events import schema_errors
-from charlotte.handle import OpenRequest
 from charlotte.policy.refused import Refused
 from charlotte.runtime.guide import build_guide
 from charlotte.runtime.modes import Mode
 from charlotte.runtime.queues import ThreadQueue
 from charlotte.runtime.runner import TurnContext
+from charlotte.session import OpenRequest
 from charlotte.settings import Settings
 from charlotte.storage import SessionRecord
 from charlotte.storage.tables import sessions
