@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import subprocess
 import sys
 import types
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +15,7 @@ from typing import Any
 import pytest
 from tests.support.app_harness import WRITE_HERO, AppHarness
 
-from charlotte.app import Charlotte
+from charlotte.app import Charlotte, SessionBuilder
 from charlotte.events import schema_errors
 from charlotte.policy.refused import Refused
 from charlotte.runtime.guide import build_guide
@@ -92,6 +94,22 @@ def test_open_accepts_the_bounds(app: AppHarness) -> None:
         app.charlotte, page="p" * 200, brief="b" * 20_000, facts={f"k{i}": "v" for i in range(100)}
     )
     assert handle.status()["page"] == "p" * 200
+
+
+def test_the_builder_holds_each_opening_value_typed_under_its_step_name() -> None:
+    # One private field per fluent step, named after it and typed as the step takes it:
+    # no field typed `object`, none renamed to dodge a method name.
+    hints = typing.get_type_hints(SessionBuilder)
+    steps = [name for name, member in vars(SessionBuilder).items() if callable(member) and not name.startswith("_")]
+    assert sorted(steps) == ["approve_on_save", "brief", "facts", "mode", "open", "page", "tenant"]
+    fields = {f.name for f in dataclasses.fields(SessionBuilder)}
+    assert fields == {"_charlotte", "_user"} | {f"_{step}" for step in steps if step != "open"}
+    assert [name for name, hint in hints.items() if hint is object] == ["_user"]
+    for step in steps:
+        if step != "open":
+            taken = typing.get_type_hints(getattr(SessionBuilder, step))
+            value = next(hint for name, hint in taken.items() if name != "return")
+            assert hints[f"_{step}"] in (value, value | None), step
 
 
 def test_open_asks_the_authorizer_with_what_would_be_opened(app: AppHarness) -> None:
