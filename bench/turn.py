@@ -37,7 +37,7 @@ from tests.support.runner_harness import apply_step, based_on_last
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.runtime.guide import build_guide
 from charlotte.runtime.modes import ModeRegistry
-from charlotte.runtime.queue import InlineQueue
+from charlotte.runtime.queues import InlineQueue
 from charlotte.runtime.runner import TurnRunner
 from charlotte.runtime.turns import Turns
 from charlotte.settings import Settings

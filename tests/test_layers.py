@@ -1,7 +1,9 @@
 """The layer rules of the spec, checked over the source's imports.
 
 ``page/`` imports nothing else of charlotte and does no I/O; ``storage/`` knows
-no model library; only ``runtime/`` imports the model library; only
+no model library; only ``runtime/``, ``offline/`` and ``testing.py`` import the
+model library (``offline/`` sits below ``runtime/``: it imports only ``checks/``
+and ``page/`` of charlotte); only
 ``http/asgi.py`` imports the web framework; third-party engines (psycopg,
 Celery) only in ``storage/`` (psycopg through SQLAlchemy) or ``contrib/``.
 """
@@ -44,10 +46,17 @@ def test_page_imports_nothing_else_of_charlotte_and_no_io() -> None:
         assert "sqlalchemy" not in {_top(n) for n in names}, module
 
 
-def test_only_runtime_imports_the_model_library() -> None:
+def test_only_runtime_offline_and_testing_import_the_model_library() -> None:
     for module, names in _imports().items():
         if "pydantic_ai" in {_top(n) for n in names}:
-            assert module.startswith("runtime/") or module == "testing.py", module
+            assert module.startswith(("runtime/", "offline/")) or module == "testing.py", module
+
+
+def test_offline_sits_below_runtime() -> None:
+    for module, names in _imports().items():
+        if module.startswith("offline/"):
+            own = {n for n in names if _top(n) == "charlotte"}
+            assert all(n.startswith(("charlotte.offline", "charlotte.checks", "charlotte.page")) for n in own), (module, own)
 
 
 def test_only_the_asgi_adapter_imports_the_web_framework() -> None:

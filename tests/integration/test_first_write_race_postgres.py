@@ -23,8 +23,8 @@ from tests.support.host_pages import HostPages, create_host_tables
 
 from charlotte.app import Charlotte
 from charlotte.errors import CharlotteError
-from charlotte.handle import CharlotteSession
 from charlotte.page.session import PageSession
+from charlotte.session import CharlotteSession
 from charlotte.settings import Settings
 from charlotte.storage import StorageError, read_connection
 from charlotte.storage.tables import page_ops

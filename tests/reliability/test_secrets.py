@@ -21,8 +21,8 @@ from tests.support.app_harness import WRITE_HERO, AppHarness
 from tests.support.runner_harness import HERO, apply_step
 
 from charlotte.drafts.workspace import Workspace
-from charlotte.handle import CharlotteSession
 from charlotte.runtime.recorder import StreamRecorder
+from charlotte.session import CharlotteSession
 from charlotte.storage import read_connection
 from charlotte.storage.tables import events as events_table
 from charlotte.testing import ToolCall

@@ -42,12 +42,12 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from charlotte.handle import CharlotteSession
 from charlotte.http.api import DEFAULT_MAX_BODY, Api, error_body, error_response
 from charlotte.http.csrf import Envelope
 from charlotte.http.sse import Notifier, Subscription, format_event, heartbeat, parse_last_event_id
 from charlotte.page.render import BASE_CSS
 from charlotte.policy.refused import Refused
+from charlotte.session import CharlotteSession
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte

@@ -5,7 +5,7 @@ Modules: ``model`` (document shape), ``ordering`` (fractional keys), ``tree``
 replays), ``inverse`` (exact undo ops), ``migrate`` (legacy ``sections``),
 ``css`` (stylesheet emitter), ``render`` (HTML), ``node_types`` (catalogue),
 ``validate`` (node and op checks), ``integrity`` (whole-document checks),
-``history`` (bounded op history), ``session`` (the validating ``PageSession``),
+``session`` (the validating ``PageSession``),
 ``errors`` (``PageSessionError``), ``hrefs`` (browser-grade href safety),
 ``assets`` (the asset library port), ``diff`` (how a change set's working
 copy differs from the draft).

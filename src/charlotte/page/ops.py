@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 from charlotte.page.inverse import inverse_of
+from charlotte.page.model import Doc, Op
 from charlotte.page.ordering import key_between
 
 # working_copy imports the op semantics below, so this module reaches it lazily:
@@ -62,8 +63,6 @@ __all__ = [
     "PARENT_NOT_FOUND",
     "RESTORE_OP_TYPES",
     "SELF_PARENT",
-    "Doc",
-    "Op",
     "WorkingCopy",
     "invert",
     "reduce",
@@ -71,8 +70,6 @@ __all__ = [
     "unknown_op",
 ]
 
-Doc = dict[str, Any]
-Op = dict[str, Any]
 
 NODE_EXISTS = "node id already exists"
 PARENT_NOT_FOUND = "parent not found"

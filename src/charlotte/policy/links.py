@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from charlotte.policy.hrefs import external_origin, is_safe_href
+from charlotte.page.hrefs import external_origin, is_safe_href
 from charlotte.policy.refused import Refused
 
 #: Handler fields that hold a URL the page navigates to or sends data to.

@@ -57,8 +57,7 @@ from charlotte.runtime.caps import HarnessDefaults, TurnContext, TurnContextFact
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import resolve_model
 from charlotte.runtime.modes import ModeRegistry, check_mode
-from charlotte.runtime.offline import offline_model
-from charlotte.runtime.queue import InlineQueue
+from charlotte.runtime.queues import InlineQueue
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
 from charlotte.runtime.turns import Turns
@@ -194,7 +193,7 @@ class TurnRunner:
             spec = settings.model
 
             def model_factory() -> Model:
-                return resolve_model(spec, offline_factory=offline_model)
+                return resolve_model(spec)
 
         runner_ref: list[TurnRunner] = []
         turns = Turns(

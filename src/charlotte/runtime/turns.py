@@ -46,7 +46,7 @@ import sqlalchemy as sa
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, failure_code, utc_now
 from charlotte.policy.refused import Refused
 from charlotte.policy.text import is_person_text
-from charlotte.runtime.queue import TurnQueue
+from charlotte.runtime.queues import TurnQueue
 from charlotte.storage import (
     DatabaseEventLog,
     EventLog,

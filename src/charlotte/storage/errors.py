@@ -50,11 +50,6 @@ class StorageError(CharlotteError):
         """The fixed human sentence for this code."""
         return self.CODES[self.code]
 
-    @property
-    def retryable(self) -> bool:
-        """True when running the whole transaction again may succeed."""
-        return self.code in ("busy", "unavailable")
-
 
 # PostgreSQL SQLSTATE values (psycopg exposes them as ``.sqlstate``).
 _PG_UNIQUE: Final = "23505"

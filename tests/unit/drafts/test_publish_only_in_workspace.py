@@ -64,7 +64,7 @@ def test_workspace_publish_is_reached_only_through_the_session_handle() -> None:
         for receiver in receivers
         if "workspace" in receiver
     }
-    assert workspace_callers == {"handle.py"}
+    assert workspace_callers == {"session.py"}
 
 
 def test_nothing_the_agent_runs_can_publish() -> None:

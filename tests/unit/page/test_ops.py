@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.unit.page.strategies import OP_KINDS, ops_for, pages
 
-from charlotte.page.model import empty_doc
+from charlotte.page.model import Doc, empty_doc
 from charlotte.page.ops import (
     MALFORMED_DOC,
     MALFORMED_OP,
@@ -19,8 +19,6 @@ from charlotte.page.ops import (
     reduce_all,
 )
 from charlotte.page.tree import children_of, descendants_of, root_ids
-
-Doc = dict[str, Any]
 
 
 def _node(id: str, parent: str | None, order: str, **extra: Any) -> dict[str, Any]:

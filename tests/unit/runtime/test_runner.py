@@ -13,7 +13,7 @@ from tests.support.runner_harness import HERO, Harness, apply_step, based_on_las
 import charlotte.runtime.runner as runner_module
 from charlotte.events import EventTypes, schema_errors
 from charlotte.policy import Refused
-from charlotte.runtime.queue import InlineQueue
+from charlotte.runtime.queues import InlineQueue
 from charlotte.runtime.runner import TurnContext
 from charlotte.runtime.turns import Turns
 from charlotte.settings import Settings

@@ -15,7 +15,6 @@ def test_every_code_has_a_fixed_message_and_is_the_whole_text(code: str) -> None
     assert isinstance(error, CharlotteError)
     assert (error.code, str(error), repr(error)) == (code, code, f"StorageError({code!r})")
     assert error.message == StorageError.CODES[code]
-    assert error.retryable == (code in ("busy", "unavailable"))
 
 
 def test_a_code_outside_the_table_becomes_storage_error() -> None:

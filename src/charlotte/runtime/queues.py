@@ -1,9 +1,15 @@
-"""``ThreadQueue``: the embedded default queue, a few worker threads in this process.
+"""Turn queues: the ``TurnQueue`` port and the two in-process queues charlotte ships.
 
-Turn ids wait in a ``queue.Queue``; each worker blocks on it (no polling) and
-calls ``run`` for one turn at a time, so at most ``workers`` turns run at once.
-An id already waiting is not queued twice (a re-delivery of a turn still
-waiting here changes nothing).
+A queue only delivers turn ids; the database claim (``Turns.claim``) decides
+whether a delivery runs, so a queue may deliver a turn more than once.
+``InlineQueue`` runs a turn at once in the caller's thread (tests, scripts);
+``ThreadQueue`` is the embedded default, a few worker threads in this process.
+The Celery queue lives in ``charlotte.contrib.celery`` (an optional extra).
+
+``ThreadQueue``: turn ids wait in a ``queue.Queue``; each worker blocks on it
+(no polling) and calls ``run`` for one turn at a time, so at most ``workers``
+turns run at once. An id already waiting is not queued twice (a re-delivery
+of a turn still waiting here changes nothing).
 
 A run that raises ``StorageError`` may not have got its turn claimed (the
 database failed the runner's first step), and running it again is always
@@ -32,11 +38,11 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Final, Protocol
 
 from charlotte.storage import StorageError
 
-__all__ = ["RETRY_DELAYS", "ThreadQueue"]
+__all__ = ["RETRY_DELAYS", "InlineQueue", "ThreadQueue", "TurnQueue"]
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +51,31 @@ _STOP: Final = None
 
 #: Seconds before each new try of a run whose claim failed on a database error.
 RETRY_DELAYS: Final = (0.5, 1.0, 2.0, 4.0, 8.0)
+
+
+class TurnQueue(Protocol):
+    """Delivers committed turn ids to a worker."""
+
+    def enqueue(self, turn_id: str) -> None:
+        """Hand ``turn_id`` over; called after the turn's transaction committed."""
+        ...
+
+
+class InlineQueue:
+    """Runs each turn at once in the caller's thread (tests and scripts).
+
+    >>> ran: list[str] = []
+    >>> InlineQueue(ran.append).enqueue("t1")
+    >>> ran
+    ['t1']
+    """
+
+    def __init__(self, run: Callable[[str], None]) -> None:
+        self._run = run
+
+    def enqueue(self, turn_id: str) -> None:
+        """Run the turn now; returns when the run returns."""
+        self._run(turn_id)
 
 
 class ThreadQueue:

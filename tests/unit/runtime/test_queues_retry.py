@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from charlotte.runtime.threads import ThreadQueue
+from charlotte.runtime.queues import ThreadQueue
 from charlotte.storage import StorageError
 
 WAIT = 30.0

@@ -1,7 +1,8 @@
-"""ThreadQueue: worker threads, bounded concurrency, failures contained, clean close."""
+"""Turn queues: the inline queue and its example; ``ThreadQueue``: worker threads, bounded concurrency, failures contained, clean close."""
 
 from __future__ import annotations
 
+import doctest
 import logging
 import threading
 import time
@@ -12,8 +13,8 @@ import sqlalchemy as sa
 from tests.support.databases import new_session
 
 from charlotte.events import EventTypes
-from charlotte.runtime import Turns
-from charlotte.runtime.threads import ThreadQueue
+from charlotte.runtime import Turns, queues
+from charlotte.runtime.queues import ThreadQueue
 from charlotte.storage import DatabaseEventLog
 
 WAIT = 30.0
@@ -77,13 +78,13 @@ def test_a_run_that_raises_does_not_stop_later_turns(caplog: pytest.LogCaptureFi
         ran.append(turn_id)
 
     queue = ThreadQueue(run, workers=1)
-    with caplog.at_level(logging.ERROR, logger="charlotte.runtime.threads"):
+    with caplog.at_level(logging.ERROR, logger="charlotte.runtime.queues"):
         for turn_id in ("bad-1", "good-1", "bad-2", "good-2"):
             queue.enqueue(turn_id)
         assert queue.close(timeout=WAIT) is True
 
     assert ran == ["good-1", "good-2"]
-    records = [r for r in caplog.records if r.name == "charlotte.runtime.threads"]
+    records = [r for r in caplog.records if r.name == "charlotte.runtime.queues"]
     assert [r.args[0] for r in records if isinstance(r.args, tuple)] == ["bad-1", "bad-2"]
     assert all("correlation id" in r.getMessage() for r in records)
     assert all(r.exc_info is not None for r in records)
@@ -153,3 +154,9 @@ def test_the_same_turn_delivered_twice_runs_once(sqlite_engine: sa.Engine) -> No
     assert (ran, skipped) == ([turn.id], [turn.id])
     types = [e.type for e in DatabaseEventLog().read(sqlite_engine, session_id)]
     assert types == [EventTypes.TURN_QUEUED, EventTypes.TURN_STARTED, EventTypes.TURN_FINISHED]
+
+
+def test_docstring_examples_hold() -> None:
+    result = doctest.testmod(queues)
+    assert result.attempted > 0
+    assert result.failed == 0

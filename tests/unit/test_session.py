@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from tests.support.app_harness import WRITE_HERO, AppHarness
 
-from charlotte.handle import ABILITIES, CharlotteSession, actor_of
 from charlotte.policy.refused import Refused
+from charlotte.session import ABILITIES, CharlotteSession, actor_of
 from charlotte.storage import SessionRecord, SessionStore, transaction
 
 #: Each method with the ability it needs and a call that would succeed.

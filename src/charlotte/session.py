@@ -36,7 +36,8 @@ from charlotte.page.css import emit_css
 from charlotte.page.diff import diff_docs
 from charlotte.page.render import render_html
 from charlotte.policy.refused import Refused
-from charlotte.policy.text import is_unicode_text
+from charlotte.policy.text import is_person_text, is_unicode_text
+from charlotte.runtime.modes import MAX_MODE_NAME
 from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, read_connection
 
 if TYPE_CHECKING:
@@ -45,11 +46,19 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ABILITIES",
+    "MAX_BRIEF",
     "MAX_EVENTS",
+    "MAX_FACTS",
+    "MAX_FACT_KEY",
+    "MAX_FACT_VALUE",
+    "MAX_PAGE",
+    "MAX_TENANT",
     "Authorizer",
     "CharlotteSession",
     "OpenRequest",
     "actor_of",
+    "open_request",
+    "valid_tenant",
 ]
 
 #: Every ability the host's authorizer is asked about.
@@ -59,6 +68,14 @@ ABILITIES: Final = ("open", "view", "send", "stop", "edit", "approve", "publish"
 MAX_EVENTS: Final = 1_000
 
 _MAX_ACTOR: Final = 255
+
+#: Bounds of what a session is opened with (characters, entries).
+MAX_PAGE: Final = 200
+MAX_BRIEF: Final = 20_000
+MAX_FACTS: Final = 100
+MAX_FACT_KEY: Final = 200
+MAX_FACT_VALUE: Final = 20_000
+MAX_TENANT: Final = 128
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +93,50 @@ class OpenRequest:
 #: ``fn(user, ability, session) -> bool``; ``session`` is the stored
 #: ``SessionRecord``, or an ``OpenRequest`` for the ``open`` ability.
 Authorizer = Callable[[Any, str, "SessionRecord | OpenRequest"], bool]
+
+
+def valid_tenant(tenant: object) -> bool:
+    """True for a tenant key: 1-128 characters, not all blank, storable text."""
+    return (
+        isinstance(tenant, str)
+        and 1 <= len(tenant) <= MAX_TENANT
+        and bool(tenant.strip())
+        and is_person_text(tenant)
+    )
+
+
+def open_request(
+    *, tenant: object, page: object, brief: object, facts: object, approve_on_save: object, mode: object
+) -> OpenRequest:
+    """The checked ``OpenRequest`` for a host's opening values (``None`` facts: none).
+
+    The values are whatever the host handed on, so each is checked here:
+    ``Refused("invalid_request", detail={"field": name})`` for the first bad one.
+    """
+
+    def refuse(name: str) -> Refused:
+        return Refused("invalid_request", detail={"field": name})
+
+    if not valid_tenant(tenant):
+        raise refuse("tenant")
+    if not isinstance(page, str) or not 1 <= len(page) <= MAX_PAGE or not page.strip() or not is_person_text(page):
+        raise refuse("page")
+    if not isinstance(brief, str) or not 1 <= len(brief) <= MAX_BRIEF or not brief.strip() or not is_person_text(brief):
+        raise refuse("brief")
+    facts = {} if facts is None else facts
+    if not isinstance(facts, Mapping) or len(facts) > MAX_FACTS:
+        raise refuse("facts")
+    for name, value in facts.items():
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_FACT_KEY or not is_person_text(name):
+            raise refuse("facts")
+        if not isinstance(value, str) or len(value) > MAX_FACT_VALUE or not is_person_text(value):
+            raise refuse("facts")
+    if not isinstance(approve_on_save, bool):
+        raise refuse("approve_on_save")
+    if not isinstance(mode, str) or not 1 <= len(mode) <= MAX_MODE_NAME:
+        raise refuse("mode")
+    assert isinstance(tenant, str)
+    return OpenRequest(tenant, page, brief, dict(facts), approve_on_save, mode)
 
 
 def actor_of(user: object) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.runtime.offline_brief import (
+from charlotte.offline.brief import (
     Offerings,
     about_text,
     business_name,
@@ -26,15 +26,16 @@ from charlotte.runtime.offline_brief import (
     offerings_of,
     sections_of,
 )
-from charlotte.runtime.offline_facts import (
+from charlotte.offline.facts import (
     contact_items,
     fact,
     fact_items,
     fact_key,
     featured_items,
 )
-from charlotte.runtime.offline_sections import KIND_BY_KEY, OFFER_KINDS, Section
-from charlotte.runtime.offline_style import Palette, palette_for, style_of
+from charlotte.offline.sections import KIND_BY_KEY, OFFER_KINDS, Section
+from charlotte.offline.style import Palette, palette_for, style_of
+from charlotte.page.model import Op
 
 __all__ = ["Batch", "PagePlan", "plan_page"]
 
@@ -42,7 +43,6 @@ _MAX_TEXT: Final = 2_000
 _HEADING_LIMIT: Final = 80
 _LINK_TEXT: Final = 300
 
-Op = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ A brief mixes description with directions to the builder ("Sections: …",
 "Warm, friendly tone; invite people to visit."): ``statements`` keeps only
 the description, so directions never become copy. Where one of the host's
 facts says the same (a name, a tagline, an about text) the fact wins, read
-verbatim through ``offline_facts``; what the brief says is kept in its words.
+verbatim through ``facts``; what the brief says is kept in its words.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.runtime.offline_facts import capitalised, fact, has_contact, scalar
-from charlotte.runtime.offline_sections import KIND_BY_KEY, KINDS, MAX_ITEMS, OFFER_KINDS, Section
+from charlotte.offline.facts import capitalised, fact, has_contact, scalar
+from charlotte.offline.sections import KIND_BY_KEY, KINDS, MAX_ITEMS, OFFER_KINDS, Section
 
 __all__ = [
     "Lead",

@@ -37,7 +37,7 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
 
-from charlotte.runtime.offline_copy import PagePlan, plan_page
+from charlotte.offline.writer import PagePlan, plan_page
 
 __all__ = ["OFFLINE_MODEL_NAME", "offline_model"]
 

@@ -10,73 +10,17 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from pydantic_ai import Agent, AgentRunResult, RunContext, Tool
 from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart, ToolReturnPart
+from tests.unit.offline.briefs import BAKERY, CASES, DENTIST, DIRECTED, SAAS
 
-from charlotte.checks import PageChecks
-from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
 from charlotte.drafts.workspace import SiteLinks, Workspace
-from charlotte.page.assets import InMemoryAssetLibrary
-from charlotte.page.model import empty_doc
+from charlotte.offline.model import MAX_FAILURES, offline_model
+from charlotte.offline.writer import plan_page
 from charlotte.page.node_types import ID_PATTERN, MAX_OPS_PER_APPLY
 from charlotte.page.session import PageSession
-from charlotte.policy import AssetPolicy
-from charlotte.runtime.offline import MAX_FAILURES, offline_model
-from charlotte.runtime.offline_brief import business_name, is_direction, statements
-from charlotte.runtime.offline_copy import plan_page
 from charlotte.storage import SessionRecord, SessionStore, transaction
-from charlotte.tools import PageTools, ToolBinding, fact_texts, failure
-
-BAKERY = (
-    "Crumb & Co is a neighbourhood bakery in Leeds baking sourdough and pastries every morning. "
-    "The page should have a menu, about us, opening hours and contact.",
-    {
-        "name": "Crumb & Co",
-        "phone": "0113 496 0321",
-        "email": "hello@crumbandco.test",
-        "address": "12 Kirkgate, Leeds LS1 6BY",
-        "opening_hours": {"Tue-Fri": "08:00-16:00", "Sat": "09:00-14:00"},
-        "menu": {"Sourdough loaf": "£4.50", "Cinnamon bun": "£2.80"},
-    },
-)
-DENTIST = (
-    "A landing page for Brightsmile Dental, a family dentist in Bristol. "
-    "Sections: services, team, opening hours, contact.",
-    {
-        "phone": "+44 117 496 0123",
-        "services": ["Check-ups", "Hygiene", "Whitening"],
-        "team": {"Dr Asha Patel": "Principal dentist", "Tom Reed": "Hygienist"},
-        "hours": "Mon-Fri 8:30-17:30",
-    },
-)
-SAAS = (
-    "Ledgerly is invoicing software for freelancers. Show features and pricing, and a call to action.",
-    {
-        "product": "Ledgerly",
-        "features": {
-            "Invoices": "Send invoices in seconds",
-            "Reminders": "Automatic payment reminders",
-        },
-        "pricing": {"Starter": "$9/month", "Pro": "$29/month"},
-        "email": "sales@ledgerly.test",
-    },
-)
-# (brief, facts, business name, fact texts the page must show verbatim)
-CASES = {
-    "bakery": (
-        *BAKERY,
-        "Crumb & Co",
-        ["0113 496 0321", "£4.50", "Tue-Fri: 08:00-16:00", "12 Kirkgate, Leeds LS1 6BY"],
-    ),
-    "dentist": (
-        *DENTIST,
-        "Brightsmile Dental",
-        ["+44 117 496 0123", "Whitening", "Mon-Fri 8:30-17:30"],
-    ),
-    "saas": (*SAAS, "Ledgerly", ["$9/month", "$29/month", "sales@ledgerly.test"]),
-}
+from charlotte.tools import PageTools, ToolBinding, failure
 
 ApplyHook = Callable[[int], None]
 
@@ -436,39 +380,6 @@ def test_tools_that_always_fail_end_the_run(make: Callable[..., Harness]) -> Non
     assert result.output
 
 
-@pytest.mark.parametrize(
-    ("brief", "facts", "name"),
-    [
-        ("Crumb & Co is a bakery.", {}, "Crumb & Co"),
-        ("A landing page for Brightsmile Dental, a family dentist.", {}, "Brightsmile Dental"),
-        ('We are "The Daily Grind", a café.', {}, "The Daily Grind"),
-        ("A page for a bakery.", {}, None),
-        ("Anything.", {"business_name": "Fig & Fern"}, "Fig & Fern"),
-    ],
-)
-def test_business_name(brief: str, facts: dict[str, Any], name: str | None) -> None:
-    assert business_name(brief, facts) == name
-
-
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_plan_ids_are_unique_and_valid(case: str) -> None:
-    brief, facts, _name, _shown = CASES[case]
-    ids = [
-        op["node"]["id"]
-        for b in plan_page(brief, facts).batches
-        for op in b.ops
-        if op["t"] == "insert_node"
-    ]
-    assert len(ids) == len(set(ids))
-    assert all(re.match(ID_PATTERN, i) for i in ids)
-
-
-def test_plan_without_brief_or_facts_is_still_a_page() -> None:
-    plan = plan_page("", None)
-    assert plan.name == "Welcome"
-    assert [b.root for b in plan.batches] == ["hero", "call-to-action", "contact"]
-
-
 def test_a_refused_batch_is_skipped_and_the_rest_is_built(make: Callable[..., Harness]) -> None:
     h = make(*BAKERY)
     # A person's node already holds an id the menu batch needs: that batch is refused.
@@ -520,132 +431,6 @@ def test_a_page_it_cannot_read_is_never_called_ready(make: Callable[..., Harness
     assert h.calls.count("cms_outline") == 2
     assert "cms_apply" not in h.calls and "cms_ready" not in h.calls
     assert "not ready" in result.output
-
-
-_WORDS = st.sampled_from(
-    [
-        "fresh",
-        "bread",
-        "Leeds",
-        "cakes",
-        "friendly",
-        "open",
-        "daily",
-        "local",
-        "team",
-        "menu",
-        "pricing",
-        "about us",
-        "contact",
-        "reviews",
-        "faq",
-        "opening hours",
-        "services",
-        "features",
-    ]
-)
-_VALUE = st.one_of(
-    st.sampled_from(
-        [
-            "£4.50",
-            "$9/month",
-            "Mon-Fri 8:00-17:00",
-            "0113 496 0321",
-            "hi@shop.test",
-            "12 High Street",
-            "Seeded rye",
-            "Great coffee",
-            "since 1998",
-            "20% off",
-        ]
-    ),
-    st.text(st.characters(whitelist_categories=("Ll", "Lu")), min_size=1, max_size=30),
-)
-_FACTS = st.dictionaries(
-    st.sampled_from(
-        [
-            "name",
-            "tagline",
-            "menu",
-            "pricing",
-            "team",
-            "hours",
-            "phone",
-            "email",
-            "address",
-            "about",
-            "reviews",
-            "faq",
-            "services",
-            "features",
-            "Extra",
-        ]
-    ),
-    st.one_of(
-        _VALUE,
-        st.lists(_VALUE, max_size=5),
-        st.dictionaries(_VALUE, _VALUE, max_size=5),
-    ),
-    max_size=8,
-)
-
-
-@settings(max_examples=60, deadline=None)
-@given(words=st.lists(_WORDS, max_size=12), facts=_FACTS)
-def test_any_plan_is_a_valid_page_whose_checks_report_no_errors(
-    words: list[str], facts: dict[str, Any]
-) -> None:
-    brief = "Oak & Ash is a " + " ".join(words) + "."
-    plan = plan_page(brief, facts)
-    page = PageSession(empty_doc("home"))
-    for batch in plan.batches:
-        page.apply(list(batch.ops), based_on=page.revision, actor="agent", fill_defaults=True)
-    PageSession(page.doc)  # reloads: the whole document is valid
-    AssetPolicy(InMemoryAssetLibrary()).assert_doc(page.doc)
-    findings = PageChecks(facts=fact_texts(facts), brief=brief).run(page.doc)
-    assert [f for f in findings if f.severity == "error"] == []
-    assert not [f for f in findings if f.check == "facts"]
-
-
-# Briefs that mix description with directions to the builder (sections, tone, calls to visit).
-# (brief, facts, directions that must never be copy, offerings the brief names, contact links)
-DIRECTED = {
-    "sample": (
-        SAMPLE_BRIEF,
-        dict(SAMPLE_FACTS),
-        ["tone", "Warm", "friendly", "invite", "Sections:"],
-        ["Sourdough", "Pastel de nata", "Seasonal cakes"],
-        {"tel:+351213456789": "+351 21 345 6789", "mailto:hello@rosasbakery.example": None},
-    ),
-    "dentist": (
-        "A landing page for Brightsmile Dental, a family dentist in Bristol offering check-ups, "
-        "hygiene visits and teeth whitening. Sections: services, team, contact. "
-        "Calm, reassuring tone; encourage people to book a first visit.",
-        {
-            "phone": "+44 117 496 0123",
-            "email": "hello@brightsmile.test",
-            "address": "4 Park Row, Bristol BS1 5LJ",
-            "team": {"Dr Asha Patel": "Principal dentist"},
-        },
-        ["tone", "Calm", "reassuring", "encourage", "first visit", "Sections:"],
-        ["Check-ups", "Hygiene visits", "Teeth whitening"],
-        {"tel:+441174960123": "+44 117 496 0123", "mailto:hello@brightsmile.test": None},
-    ),
-    "saas": (
-        "Ledgerly is invoicing software for freelancers. It offers one-click invoices, automatic "
-        "payment reminders and expense reports. Show features and pricing. Keep the tone "
-        "confident and concise; invite visitors to start a free trial.",
-        {
-            "product": "Ledgerly",
-            "pricing": {"Starter": "$9/month", "Pro": "$29/month"},
-            "email": "sales@ledgerly.test",
-            "phone": "+1 415 555 0134",
-        },
-        ["tone", "confident", "concise", "invite", "free trial", "Show features"],
-        ["One-click invoices", "Automatic payment reminders", "Expense reports"],
-        {"tel:+14155550134": "+1 415 555 0134", "mailto:sales@ledgerly.test": None},
-    ),
-}
 
 
 @pytest.mark.parametrize("case", sorted(DIRECTED))
@@ -702,61 +487,3 @@ def test_contact_facts_are_shown_with_safe_links(
         assert facts["address"] in _copy(h.doc())
 
 
-@pytest.mark.parametrize("case", sorted(DIRECTED))
-def test_directed_briefs_give_checked_valid_distinct_pages(case: str) -> None:
-    brief, facts, _directions, _offers, _links = DIRECTED[case]
-    plan = plan_page(brief, facts)
-    # The plan as written, with no fix batches: its own copy must pass the checks.
-    page = PageSession(empty_doc("home"))
-    for batch in plan.batches:
-        page.apply(list(batch.ops), based_on=page.revision, actor="agent", fill_defaults=True)
-
-    doc = PageSession(page.doc).doc
-    assert all(re.match(ID_PATTERN, node_id) for node_id in doc["nodes"])
-    findings = PageChecks(facts=fact_texts(facts), brief=brief).run(doc)
-    assert [f for f in findings if f.severity == "error"] == []
-    assert [f for f in findings if f.check == "facts"] == []
-    assert plan_page(brief, facts) == plan
-    others = [plan_page(b, f) for k, (b, f, *_rest) in DIRECTED.items() if k != case]
-    assert all(o.batches != plan.batches for o in others)
-
-
-def test_the_sample_page_reads_like_the_brief() -> None:
-    plan = plan_page(SAMPLE_BRIEF, SAMPLE_FACTS)
-    texts = {
-        op["node"]["id"]: op["node"].get("props", {}).get("content")
-        for b in plan.batches
-        for op in b.ops
-        if op["t"] == "insert_node"
-    }
-    assert texts["hero-text"] == "A family bakery in Lisbon."
-    assert texts["about-us-text"] == (
-        "Rosa's Bakery is a family bakery in Lisbon baking sourdough, pastel de nata and "
-        "seasonal cakes every morning."
-    )
-    assert texts["menu-note"] == "Baked every morning."
-    # The price only as the facts give it, verbatim.
-    assert texts["menu-featured-1-text"] == SAMPLE_FACTS["signature"]
-    assert [t for t in texts.values() if t and "4.50" in t] == [SAMPLE_FACTS["signature"]]
-
-
-@pytest.mark.parametrize(
-    ("clause", "direction"),
-    [
-        ("Warm, friendly tone; invite people to visit.", True),
-        ("Warm and friendly.", True),
-        ("Sections: our menu, about us, opening hours and contact.", True),
-        ("Keep the copy short.", True),
-        ("Please mention the parking.", True),
-        ("We bake sourdough every morning.", False),
-        ("Open every day since 1998.", False),
-        ("A friendly neighbourhood bakery in Leeds.", False),
-    ],
-)
-def test_is_direction(clause: str, direction: bool) -> None:
-    assert is_direction(clause) is direction
-
-
-def test_statements_keep_the_description_and_drop_the_directions() -> None:
-    brief = "We bake daily; keep it casual. Family run since 1998. Playful tone."
-    assert statements(brief) == ["We bake daily.", "Family run since 1998."]
