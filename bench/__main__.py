@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 #: Benchmark modules, in the order they run.
-BENCHMARKS = ("apply", "turn", "reduce", "render", "events", "replay", "stream")
+BENCHMARKS = ("apply", "turn", "reduce", "render", "check", "events", "replay", "stream")
 
 #: The figures the spec names, in table order: key → (goal as written, test or None).
 GOALS: dict[str, tuple[str, Callable[[Any], bool] | None]] = {
@@ -40,6 +40,9 @@ GOALS: dict[str, tuple[str, Callable[[Any], bool] | None]] = {
     "events_gap_free": ("true", lambda v: v is True),
     "stream_p95_ms": ("≤ 100", lambda v: v <= 100),
     "render_ms_2000_nodes": ("—", None),
+    "check_hostile_ms": ("< 100", lambda v: v < 100),
+    "check_hostile_first_ms": ("—", None),
+    "check_growth_4x": ("≤ 6 (linear: 4)", lambda v: v <= 6),
     "peak_rss_mb_replay": ("—", None),
     "peak_rss_mb_stream": ("—", None),
 }

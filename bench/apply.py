@@ -30,6 +30,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from bench.replay import LEAVES_PER_SECTION, SECTIONS, build_page
+from charlotte.drafts.workspace import Workspace
 from charlotte.storage import (
     DatabasePageRepository,
     SessionStore,
@@ -38,7 +39,6 @@ from charlotte.storage import (
     transaction,
 )
 from charlotte.tools import PageTools, ToolBinding
-from charlotte.workspace import Workspace
 
 TENANT = "bench"
 WARMUP = 5

@@ -30,8 +30,9 @@ from bench.pages import (
     set_style,
     stacked_page,
 )
+from charlotte.drafts.change_sets import ChangeSets
+from charlotte.drafts.workspace import Workspace
 from charlotte.page.ordering import key_between
-from charlotte.proposals import ChangeSets
 from charlotte.storage import (
     DatabasePageRepository,
     SessionStore,
@@ -39,7 +40,6 @@ from charlotte.storage import (
     open_engine,
     transaction,
 )
-from charlotte.workspace import Workspace
 
 SECTIONS = 20
 LEAVES_PER_SECTION = 48  # plus one stack per section: 20 * (1 + 1 + 48) = 1,000 nodes
@@ -83,15 +83,15 @@ def _approve_seconds(folder: Path, ops: list[dict[str, Any]]) -> tuple[float, fl
                 conn, tenant="bench", page="home", created_by="bench", approve_on_save=True
             )
             DatabasePageRepository().save_draft(conn, "bench", "home", build_page())
-        sets = ChangeSets(Workspace(engine))
+        change_sets = ChangeSets(Workspace(engine))
         started = time.perf_counter()
         revision = 0
         for start in range(0, len(ops), BATCH):
             batch = ops[start : start + BATCH]
-            revision = sets.apply_agent_ops(session.id, "bench", batch, based_on=revision).revision
+            revision = change_sets.apply_agent_ops(session.id, "bench", batch, based_on=revision).revision
         built = time.perf_counter() - started
         started = time.perf_counter()
-        resolution = sets.approve(session.id, "bench", "reviewer")
+        resolution = change_sets.approve(session.id, "bench", "reviewer")
         approved = time.perf_counter() - started
         if resolution.status != "approved" or resolution.revision != len(ops):
             raise RuntimeError("the benchmark set did not approve cleanly")

@@ -34,16 +34,16 @@ import sqlalchemy as sa
 from pydantic_ai import Agent, RunContext, Tool
 from tests.support.runner_harness import apply_step, based_on_last
 
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.runtime.guide import build_guide
 from charlotte.runtime.modes import ModeRegistry
-from charlotte.runtime.queue import InlineQueue
+from charlotte.runtime.queues import InlineQueue
 from charlotte.runtime.runner import TurnRunner
 from charlotte.runtime.turns import Turns
 from charlotte.settings import Settings
 from charlotte.storage import SessionStore, create_tables, open_engine, transaction
 from charlotte.testing import ScriptedModel, Step, ToolCall
 from charlotte.tools import PageTools
-from charlotte.workspace import SiteLinks, Workspace
 
 TOOL_CALLS = 20
 APPLIES = 14

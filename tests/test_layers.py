@@ -1,8 +1,11 @@
 """The layer rules of the spec, checked over the source's imports.
 
-``page/`` imports nothing else of charlotte but ``charlotte.errors`` (a leaf:
-every exception) and does no I/O; ``storage/`` knows
-no model library; only ``runtime/`` imports the model library; only
+No import cycle anywhere (function-level imports count, ``TYPE_CHECKING``
+blocks do not). ``charlotte.errors`` is a leaf every layer may import.
+``page/`` imports nothing else of charlotte but ``charlotte.errors`` and does no I/O; ``storage/`` knows
+no model library; only ``runtime/``, ``offline/`` and ``testing.py`` import the
+model library (``offline/`` sits below ``runtime/``: it imports only ``checks/``
+and ``page/`` of charlotte); only
 ``http/asgi.py`` imports the web framework; third-party engines (psycopg,
 Celery) only in ``storage/`` (psycopg through SQLAlchemy) or ``contrib/``.
 """
@@ -50,10 +53,20 @@ def test_page_imports_nothing_else_of_charlotte_but_errors_and_no_io() -> None:
         assert "sqlalchemy" not in {_top(n) for n in names}, module
 
 
-def test_only_runtime_imports_the_model_library() -> None:
+def test_only_runtime_offline_and_testing_import_the_model_library() -> None:
     for module, names in _imports().items():
         if "pydantic_ai" in {_top(n) for n in names}:
-            assert module.startswith("runtime/") or module == "testing.py", module
+            assert module.startswith(("runtime/", "offline/")) or module == "testing.py", module
+
+
+def test_offline_sits_below_runtime() -> None:
+    for module, names in _imports().items():
+        if module.startswith("offline/"):
+            own = {n for n in names if _top(n) == "charlotte"}
+            assert all(
+                n.startswith(("charlotte.offline", "charlotte.checks", "charlotte.page")) or n == "charlotte.errors"
+                for n in own
+            ), (module, own)
 
 
 def test_only_the_asgi_adapter_imports_the_web_framework() -> None:
@@ -72,7 +85,31 @@ def test_storage_knows_no_model_library_and_no_policy() -> None:
     for module, names in _imports().items():
         if module.startswith("storage/"):
             tops = {n for n in names if _top(n) == "charlotte"}
-            assert not {n for n in tops if n.startswith(("charlotte.runtime", "charlotte.tools", "charlotte.workspace"))}, module
+            assert not {n for n in tops if n.startswith(("charlotte.runtime", "charlotte.tools", "charlotte.drafts"))}, module
+
+
+def _imports_tables(tree: ast.AST) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name == "charlotte.storage.tables" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.level == 0:
+            if node.module == "charlotte.storage.tables":
+                return True
+            if node.module == "charlotte.storage" and any(a.name == "tables" for a in node.names):
+                return True
+    return False
+
+
+def test_only_storage_imports_the_tables() -> None:
+    # Every statement charlotte runs lives in storage/ (stores with methods);
+    # the notifier's last-seq read is SessionStore.last_seqs.
+    outside = {
+        path.relative_to(SRC).as_posix()
+        for path in sorted(SRC.rglob("*.py"))
+        if _imports_tables(ast.parse(path.read_text(encoding="utf-8")))
+        and not path.relative_to(SRC).as_posix().startswith("storage/")
+    }
+    assert outside == set(), outside
 
 
 # -- the import graph: every import (function-level ones too), TYPE_CHECKING blocks left out --

@@ -4,29 +4,42 @@ An agent edits a *draft* of one fancy-cms page through nine page tools; every
 change is an event in a per-session log; a human reviews, approves and
 publishes. The agent can never publish.
 
-The public names are re-exported here; ``tests/test_public_api.py`` pins them.
+These are the names a host uses; everything else is internal and may move.
+``tests/test_public_api.py`` derives the list from this module and checks
+that the README and ``docs/`` use nothing else from ``charlotte``.
+
+- ``Charlotte`` (built once from ``Settings``), ``CharlotteSession`` (a handle
+  on one session).
+- Hooks and what they are handed: ``Authorizer`` (``authorize_using``; it sees
+  a ``SessionRecord``, or an ``OpenRequest`` for ``open``), ``Resolver``
+  (``resolve_user_using``, ``resolve_tenant_using``), ``TurnContextFactory``
+  (``context_using``: ``for_turn(SessionRecord, TurnRecord)`` returns a
+  ``TurnContext``), ``Mode`` and ``Guide`` (``charlotte.modes.register``).
+- Asset libraries: the ``AssetLibrary`` port, ``InMemoryAssetLibrary``,
+  ``FolderAssetLibrary``.
+- The log and the checks: ``Event``, ``EventTypes``, ``Finding``.
+- Errors a host catches: ``CharlotteError`` (the root), ``Refused``,
+  ``PageSessionError``, ``StorageError``.
+- ``empty_doc``: a new page document (for a host's page repository).
 """
 
-from __future__ import annotations
-
-from charlotte.app import Charlotte
-from charlotte.checks import Finding, PageChecks
+from charlotte.app import Charlotte, Resolver
+from charlotte.checks import Finding
 from charlotte.errors import CharlotteError, PageSessionError, Refused, StorageError
 from charlotte.events import Event, EventTypes
-from charlotte.handle import CharlotteSession
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.page.model import empty_doc
-from charlotte.page.node_types import NodeTypes
-from charlotte.page.session import Applied, PageSession
-from charlotte.policy import AssetPolicy, FolderAssetLibrary, LinkPolicy
+from charlotte.policy import FolderAssetLibrary
+from charlotte.runtime.caps import TurnContext, TurnContextFactory
+from charlotte.runtime.guide import Guide
+from charlotte.runtime.modes import Mode
+from charlotte.session import Authorizer, CharlotteSession, OpenRequest
 from charlotte.settings import Settings
-from charlotte.tools import PageTools, ToolBinding
-from charlotte.workspace import SiteLinks, Workspace, Written
+from charlotte.storage import SessionRecord, TurnRecord
 
 __all__ = [
-    "Applied",
     "AssetLibrary",
-    "AssetPolicy",
+    "Authorizer",
     "Charlotte",
     "CharlotteError",
     "CharlotteSession",
@@ -34,20 +47,19 @@ __all__ = [
     "EventTypes",
     "Finding",
     "FolderAssetLibrary",
+    "Guide",
     "InMemoryAssetLibrary",
-    "LinkPolicy",
-    "NodeTypes",
-    "PageChecks",
-    "PageSession",
+    "Mode",
+    "OpenRequest",
     "PageSessionError",
-    "PageTools",
     "Refused",
+    "Resolver",
+    "SessionRecord",
     "Settings",
-    "SiteLinks",
     "StorageError",
-    "ToolBinding",
-    "Workspace",
-    "Written",
+    "TurnContext",
+    "TurnContextFactory",
+    "TurnRecord",
     "empty_doc",
 ]
 __version__ = "0.1.0"

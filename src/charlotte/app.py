@@ -42,59 +42,47 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any, Final
 
+from charlotte.drafts.change_sets import ChangeSets
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import Refused
 from charlotte.events import EventTypes, utc_now
-from charlotte.handle import ABILITIES, Authorizer, CharlotteSession, OpenRequest, actor_of
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.text import is_person_text
-from charlotte.proposals import ChangeSets
 from charlotte.runtime.feed import Notifier
-from charlotte.runtime.guide import Guide, build_guide
+from charlotte.runtime.guide import build_guide
 from charlotte.runtime.models import resolve_model
-from charlotte.runtime.modes import BUILDER_MODE, MAX_MODE_NAME, ModeRegistry
-from charlotte.runtime.offline import offline_model
-from charlotte.runtime.queue import InlineQueue, TurnQueue
+from charlotte.runtime.modes import BUILDER_MODE, ModeRegistry
+from charlotte.runtime.queues import InlineQueue, ThreadQueue, TurnQueue
 from charlotte.runtime.runner import TurnContextFactory, TurnRunner
 from charlotte.runtime.sweeper import Sweeper
-from charlotte.runtime.threads import ThreadQueue
 from charlotte.runtime.turns import Turns
+from charlotte.session import (
+    ABILITIES,
+    Authorizer,
+    CharlotteSession,
+    OpenRequest,
+    actor_of,
+    open_request,
+    valid_tenant,
+)
 from charlotte.settings import Settings
 from charlotte.storage import (
     DatabaseEventLog,
-    DatabasePageRepository,
     PageRepository,
     SessionRecord,
     SessionStore,
-    SharedDrafts,
     read_connection,
     transaction,
 )
 from charlotte.storage import migrate as migrate_database
 from charlotte.tools import PageTools
-from charlotte.workspace import SiteLinks, Workspace
 
-__all__ = [
-    "MAX_BRIEF",
-    "MAX_FACTS",
-    "MAX_FACT_KEY",
-    "MAX_FACT_VALUE",
-    "MAX_PAGE",
-    "MAX_TENANT",
-    "Charlotte",
-    "SessionBuilder",
-]
+__all__ = ["Charlotte", "Resolver", "SessionBuilder"]
 
-#: Bounds of what a session is opened with (characters, entries).
-MAX_PAGE: Final = 200
-MAX_BRIEF: Final = 20_000
-MAX_FACTS: Final = 100
-MAX_FACT_KEY: Final = 200
-MAX_FACT_VALUE: Final = 20_000
-MAX_TENANT: Final = 128
 _MAX_SESSION_ID: Final = 64
 
 #: Resolves the host's user (or tenant) from the host's request object.
@@ -128,7 +116,7 @@ class Charlotte:
         self.assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
         self.workspace = Workspace(
             self.engine,
-            pages=page_repository if page_repository is not None else DatabasePageRepository(SharedDrafts()),
+            pages=page_repository,
             assets=self.assets,
             links=SiteLinks(settings.site_origin, settings.allowed_origins),
         )
@@ -204,7 +192,7 @@ class Charlotte:
     def resolve_tenant(self, request: object) -> str | None:
         """The tenant for ``request`` (the ``resolve_tenant_using`` hook); None unless a valid key."""
         tenant = self._resolve_tenant(request)
-        return tenant if _valid_tenant(tenant) else None
+        return tenant if valid_tenant(tenant) else None
 
     def allows(self, user: object, ability: str, session: SessionRecord | OpenRequest) -> bool:
         """Ask the host's authorizer; anything but ``True`` is a no."""
@@ -220,7 +208,7 @@ class Charlotte:
 
     def find(self, session_id: str, tenant: str, *, user: object = None) -> CharlotteSession | None:
         """A handle on the session, or None when there is none with this id in ``tenant``."""
-        if not _valid_tenant(tenant) or not _valid_session_id(session_id):
+        if not valid_tenant(tenant) or not _valid_session_id(session_id):
             return None
         self._start()
         with read_connection(self.engine) as conn:
@@ -230,10 +218,6 @@ class Charlotte:
     def guide(self) -> tuple[str, str]:
         """The builder guide's ``(text, hash)``; sessions remember the hash they were opened with."""
         return self._guide.text, self._guide.hash
-
-    def current_guide(self) -> Guide:
-        """The builder guide as a ``Guide`` value."""
-        return self._guide
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -348,17 +332,16 @@ class Charlotte:
         self.runner.run(turn_id)
 
     def _default_model(self) -> Any:
-        return resolve_model(self.settings.model, offline_factory=offline_model)
+        return resolve_model(self.settings.model)
 
-    def _open(self, builder: SessionBuilder) -> CharlotteSession:
-        request = _checked(builder)
+    def _open(self, user: object, request: OpenRequest) -> CharlotteSession:
         try:
             self.modes.resolve(request.mode, self._guide)
         except Refused:
             raise Refused("invalid_request", detail={"field": "mode"}) from None
-        if not self.allows(builder.user, "open", request):
-            raise Refused("unauthorized" if builder.user is None else "forbidden")
-        actor = actor_of(builder.user)
+        if not self.allows(user, "open", request):
+            raise Refused("unauthorized" if user is None else "forbidden")
+        actor = actor_of(user)
         self._start()
         guide_hash = self._guide.hash
         with transaction(self.engine) as conn:
@@ -386,91 +369,66 @@ class Charlotte:
                 actor=actor,
                 tenant=record.tenant,
             )
-        return CharlotteSession(self, record.id, record.tenant, builder.user)
+        return CharlotteSession(self, record.id, record.tenant, user)
 
 
 @dataclass(frozen=True, slots=True)
 class SessionBuilder:
-    """Collects what a new session is opened with; each step returns a new builder."""
+    """Collects what a new session is opened with; each step returns a new builder.
 
-    charlotte: Charlotte
-    user: object
-    tenant_key: object = None
-    page_key: object = None
-    brief_text: object = None
-    facts_map: object = None
-    approve: object = False
-    mode_name: object = BUILDER_MODE
+    The values are the caller's, checked only by ``open`` (a host may hand on
+    anything its request carried): ``invalid_request`` naming the field.
+    """
+
+    _charlotte: Charlotte = field(repr=False)
+    _user: object
+    _tenant: str | None = None
+    _page: str | None = None
+    _brief: str | None = None
+    _facts: Mapping[str, str] | None = None
+    _approve_on_save: bool = False
+    _mode: str = BUILDER_MODE
 
     def tenant(self, tenant: str) -> SessionBuilder:
         """The tenant (from the host's request, never from a request body)."""
-        return replace(self, tenant_key=tenant)
+        return replace(self, _tenant=tenant)
 
     def page(self, page: str) -> SessionBuilder:
         """The host page key (1-200 characters)."""
-        return replace(self, page_key=page)
+        return replace(self, _page=page)
 
     def brief(self, brief: str) -> SessionBuilder:
         """What the page is for (1-20,000 characters)."""
-        return replace(self, brief_text=brief)
+        return replace(self, _brief=brief)
 
     def facts(self, facts: Mapping[str, str]) -> SessionBuilder:
         """The site's facts: up to 100 names with string values."""
-        return replace(self, facts_map=facts)
+        return replace(self, _facts=facts)
 
     def approve_on_save(self, approve: bool) -> SessionBuilder:
         """When True the agent's writes wait in a change set for a person's approval."""
-        return replace(self, approve=approve)
+        return replace(self, _approve_on_save=approve)
 
     def mode(self, name: str) -> SessionBuilder:
         """The builder mode (default ``charlotte_builder``; hosts register others on ``charlotte.modes``)."""
-        return replace(self, mode_name=name)
+        return replace(self, _mode=name)
 
     def open(self) -> CharlotteSession:
         """Check everything (``invalid_request``), ask for ``open``, store the session and ``session.opened``."""
-        return self.charlotte._open(self)
-
-
-def _checked(builder: SessionBuilder) -> OpenRequest:
-    def refuse(name: str) -> Refused:
-        return Refused("invalid_request", detail={"field": name})
-
-    tenant, page, brief = builder.tenant_key, builder.page_key, builder.brief_text
-    if not _valid_tenant(tenant):
-        raise refuse("tenant")
-    if not isinstance(page, str) or not 1 <= len(page) <= MAX_PAGE or not page.strip() or not is_person_text(page):
-        raise refuse("page")
-    if not isinstance(brief, str) or not 1 <= len(brief) <= MAX_BRIEF or not brief.strip() or not is_person_text(brief):
-        raise refuse("brief")
-    facts = {} if builder.facts_map is None else builder.facts_map
-    if not isinstance(facts, Mapping) or len(facts) > MAX_FACTS:
-        raise refuse("facts")
-    for name, value in facts.items():
-        if not isinstance(name, str) or not 1 <= len(name) <= MAX_FACT_KEY or not is_person_text(name):
-            raise refuse("facts")
-        if not isinstance(value, str) or len(value) > MAX_FACT_VALUE or not is_person_text(value):
-            raise refuse("facts")
-    if not isinstance(builder.approve, bool):
-        raise refuse("approve_on_save")
-    mode = builder.mode_name
-    if not isinstance(mode, str) or not 1 <= len(mode) <= MAX_MODE_NAME:
-        raise refuse("mode")
-    assert isinstance(tenant, str)
-    return OpenRequest(tenant, page, brief, dict(facts), builder.approve, mode)
+        request = open_request(
+            tenant=self._tenant,
+            page=self._page,
+            brief=self._brief,
+            facts=self._facts,
+            approve_on_save=self._approve_on_save,
+            mode=self._mode,
+        )
+        return self._charlotte._open(self._user, request)
 
 
 def _drop_inherited_connections(charlotte: Charlotte) -> None:
     # close=False: the connections belong to the parent process, which keeps using them.
     charlotte.engine.dispose(close=False)
-
-
-def _valid_tenant(tenant: object) -> bool:
-    return (
-        isinstance(tenant, str)
-        and 1 <= len(tenant) <= MAX_TENANT
-        and bool(tenant.strip())
-        and is_person_text(tenant)
-    )
 
 
 def _valid_session_id(session_id: object) -> bool:

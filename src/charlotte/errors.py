@@ -272,11 +272,6 @@ class StorageError(CharlotteError):
     def __repr__(self) -> str:
         return f"StorageError({self.code!r})"
 
-    @property
-    def retryable(self) -> bool:
-        """True when running the whole transaction again may succeed."""
-        return self.code in ("database_busy", "unavailable")
-
 
 class InvalidArguments(CharlotteError, ValueError):
     """The tool arguments are not valid.

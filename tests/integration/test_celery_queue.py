@@ -171,7 +171,7 @@ def test_an_unreachable_broker_is_a_coded_error() -> None:
 
 def test_core_imports_without_celery() -> None:
     probe = (
-        "import sys, charlotte, charlotte.runtime, charlotte.runtime.threads, "
+        "import sys, charlotte, charlotte.runtime, charlotte.runtime.queues, "
         "charlotte.runtime.sweeper; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('celery', 'kombu', 'redis')))"
     )

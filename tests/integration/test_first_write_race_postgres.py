@@ -5,7 +5,8 @@ change set on such a page; a person approves it at the very moment session B
 writes the page for the first time (a person's edit, or B's agent in a turn).
 Whichever inserts the page row first wins; the other sees a stale revision
 (B) or replays on B's write (A: approved, or conflicted when both wrote the
-same node). Never a storage error, never a lost write.
+same node). Never a storage error, never a lost write: with charlotte's page
+tables and with a host's own repository (``HostPages``, no charlotte base class).
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from tests.support.databases import named_postgres_schema, postgres_url
+from tests.support.host_pages import HostPages, create_host_tables
 
 from charlotte.app import Charlotte
 from charlotte.errors import CharlotteError, StorageError
-from charlotte.handle import CharlotteSession
 from charlotte.page.session import PageSession
+from charlotte.session import CharlotteSession
 from charlotte.settings import Settings
 from charlotte.storage import read_connection
 from charlotte.storage.tables import page_ops
@@ -40,11 +42,18 @@ def _section(id: str) -> dict[str, Any]:
 class _App:
     """A ``Charlotte`` on PostgreSQL whose next turn plays ``script``."""
 
-    def __init__(self, url: str, schema: str) -> None:
+    def __init__(self, url: str, schema: str, host_pages: HostPages | None = None) -> None:
         self.script: list[Step] = []
+        self.host_pages = host_pages
         settings = Settings(database_url=url, database_schema=schema, queue="inline")
-        self.charlotte = Charlotte(settings, model_factory=lambda: ScriptedModel(list(self.script)))
+        self.charlotte = Charlotte(
+            settings,
+            page_repository=host_pages,
+            model_factory=lambda: ScriptedModel(list(self.script)),
+        )
         self.charlotte.migrate()
+        if host_pages is not None:
+            create_host_tables(self.charlotte.engine)
 
     def open(self, page: str, user: str, *, approve_on_save: bool) -> CharlotteSession:
         builder = self.charlotte.for_user(user).tenant("acme").page(page).brief("A bakery")
@@ -55,10 +64,10 @@ class _App:
         return handle.send("Build it")
 
 
-@pytest.fixture(scope="module")
-def app() -> Iterator[_App]:
+@pytest.fixture(scope="module", params=["charlotte_pages", "host_pages"])
+def app(request: pytest.FixtureRequest) -> Iterator[_App]:
     with named_postgres_schema(postgres_url(), "charlotte_first_write") as (schema, _engine):
-        made = _App(postgres_url(), schema)
+        made = _App(postgres_url(), schema, HostPages() if request.param == "host_pages" else None)
         yield made
         made.charlotte.close()
 
@@ -69,7 +78,10 @@ def _last_apply_result(handle: CharlotteSession) -> str:
     return str(results[-1].get("code", "applied"))
 
 
-def _history(engine: sa.Engine, page: str) -> list[int]:
+def _history(app: _App, page: str) -> list[int]:
+    engine = app.charlotte.engine
+    if app.host_pages is not None:
+        return app.host_pages.history_revisions(engine, "acme", page)
     with read_connection(engine) as conn:
         query = sa.select(page_ops.c.revision).where(page_ops.c.tenant == "acme", page_ops.c.page == page)
         return sorted(conn.execute(query).scalars())
@@ -137,6 +149,6 @@ def test_approving_a_first_write_while_another_session_writes_the_page_first_is_
         draft, revision = loaded
         winners = ({"hero"} if a == "approved" else set()) | ({node} if b == "applied" else set())
         assert set(draft["nodes"]) == winners, (race, a, b)
-        assert _history(app.charlotte.engine, page) == list(range(1, revision + 1))
+        assert _history(app, page) == list(range(1, revision + 1))
         PageSession(draft)  # a valid document
     print(f"\nfirst-write races ({RACES}): {dict(seen)}")

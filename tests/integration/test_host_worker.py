@@ -39,9 +39,9 @@ from tests.support.databases import POSTGRES_ENV, named_postgres_schema
 
 from charlotte.app import Charlotte
 from charlotte.contrib.celery import CeleryQueue
-from charlotte.handle import CharlotteSession
 from charlotte.runtime import InlineQueue, Turns
 from charlotte.runtime.modes import BUILDER_MODE
+from charlotte.session import CharlotteSession
 from charlotte.settings import Settings
 
 # The worker beats every 0.5 s; 2.5 s without a beat means it is gone.

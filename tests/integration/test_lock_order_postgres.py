@@ -19,11 +19,11 @@ import sqlalchemy as sa
 from tests.support.databases import new_session, unique
 from tests.support.tools_contract import section
 
+from charlotte.drafts.workspace import Workspace
 from charlotte.errors import CharlotteError
 from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.storage import DatabaseEventLog, transaction
 from charlotte.tools import PageTools, ToolBinding, is_error
-from charlotte.workspace import Workspace
 
 pytestmark = pytest.mark.postgres
 

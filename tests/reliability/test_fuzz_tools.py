@@ -22,9 +22,10 @@ from hypothesis import strategies as st
 from tests.reliability.test_fuzz_api import hostile_ops, ids, storable_ids, tricky_text, values
 from tests.support.soak import show
 
+from charlotte.drafts.change_sets import ChangeSets
+from charlotte.drafts.workspace import Workspace
 from charlotte.errors import MESSAGES
 from charlotte.page.session import PageSession
-from charlotte.proposals import ChangeSets
 from charlotte.storage import (
     DatabaseEventLog,
     SessionRecord,
@@ -33,7 +34,6 @@ from charlotte.storage import (
     transaction,
 )
 from charlotte.tools import TOOL_NAMES, PageTools, ToolBinding, is_error
-from charlotte.workspace import Workspace
 
 HERO: Final = [
     {"t": "insert_node", "node": {"id": "hero", "type": "section", "parent": None}},

@@ -34,9 +34,9 @@ from tests.support.runner_harness import Harness
 
 from charlotte.app import Charlotte
 from charlotte.events import EventTypes, schema_errors
-from charlotte.handle import CharlotteSession
 from charlotte.runtime import InlineQueue, Turns
-from charlotte.runtime.threads import ThreadQueue
+from charlotte.runtime.queues import ThreadQueue
+from charlotte.session import CharlotteSession
 from charlotte.storage import DatabaseEventLog, create_tables, open_engine
 from charlotte.testing import ScriptedModel, ToolCall
 
@@ -218,7 +218,7 @@ def test_a_claim_that_fails_on_a_database_error_is_retried(tmp_path: Path) -> No
     harness = Harness(engine, script=[ToolCall("cms_facts", {})])
     queue = ThreadQueue(harness.runner.run, workers=1)
     retries = Retries()
-    logging.getLogger("charlotte.runtime.threads").addHandler(retries)
+    logging.getLogger("charlotte.runtime.queues").addHandler(retries)
     lock = sqlite3.connect(path, isolation_level=None, timeout=5)
     try:
         session = harness.open()
@@ -240,6 +240,6 @@ def test_a_claim_that_fails_on_a_database_error_is_retried(tmp_path: Path) -> No
         if lock.in_transaction:
             lock.execute("ROLLBACK")
         lock.close()
-        logging.getLogger("charlotte.runtime.threads").removeHandler(retries)
+        logging.getLogger("charlotte.runtime.queues").removeHandler(retries)
         assert queue.close(timeout=WAIT)
         engine.dispose()

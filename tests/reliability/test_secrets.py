@@ -20,12 +20,12 @@ import sqlalchemy as sa
 from tests.support.app_harness import WRITE_HERO, AppHarness
 from tests.support.runner_harness import HERO, apply_step
 
-from charlotte.handle import CharlotteSession
+from charlotte.drafts.workspace import Workspace
 from charlotte.runtime.recorder import StreamRecorder
+from charlotte.session import CharlotteSession
 from charlotte.storage import read_connection
 from charlotte.storage.tables import events as events_table
 from charlotte.testing import ToolCall
-from charlotte.workspace import Workspace
 
 SECRET: Final = "postgresql://charlotte:s3cr3t-hunter2@db.internal:5432/prod"
 #: What must never show: any recognisable piece of the secret.

@@ -26,7 +26,7 @@ from tests.support.model_server import SILENT, TRICKLE, ModelServer, model_serve
 
 from charlotte.app import Charlotte
 from charlotte.events import EventTypes, schema_errors
-from charlotte.handle import CharlotteSession
+from charlotte.session import CharlotteSession
 from charlotte.settings import Settings
 from charlotte.storage import DatabaseEventLog
 

@@ -34,9 +34,9 @@ from tests.support.celery_harness import (
 from tests.support.databases import POSTGRES_ENV, named_postgres_schema
 from tests.support.soak import Figures, SoakDriver, active_turns, check_session, running_count
 
+from charlotte.drafts.workspace import Workspace
 from charlotte.runtime import Sweeper, Turns
 from charlotte.storage import create_tables
-from charlotte.workspace import Workspace
 
 SESSIONS: Final = 20
 TURNS_PER_SESSION: Final = 10

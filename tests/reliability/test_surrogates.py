@@ -40,12 +40,12 @@ from tests.support.damaged_log_contract import (
 from tests.support.databases import new_session
 from tests.support.runner_harness import HERO
 
+from charlotte.drafts.workspace import Workspace
 from charlotte.http.asgi import create_app
 from charlotte.runtime.feed import Notifier
 from charlotte.storage import DatabaseEventLog, SessionRecord, read_connection
 from charlotte.testing import Finish, Step, ToolCall
 from charlotte.tools import PageTools, ToolBinding, is_error
-from charlotte.workspace import Workspace
 
 pytestmark = pytest.mark.timeout(120)
 

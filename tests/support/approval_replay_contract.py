@@ -8,7 +8,7 @@ A database error after the first write (here: the op history refusing a
 revision) ends the whole transaction, so the draft saved before it is rolled
 back with it. These tests watch the statements an approval sends to the
 database. (The savepoint around load and replay only takes back the row a
-first write inserts, see ``ProposalsContract``; nothing here relies on it.)
+first write inserts, see ``ChangeSetsContract``; nothing here relies on it.)
 
 A subclass provides the ``engine`` fixture (tables created; may be shared by a
 module, so every test opens its own session on its own page).
@@ -23,15 +23,15 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from tests.support.proposals_contract import ProposalsContract, props
+from tests.support.change_sets_contract import ChangeSetsContract, props
 from tests.support.workspace_contract import section
 
+from charlotte.drafts.change_sets import ChangeSets
+from charlotte.drafts.workspace import Workspace
 from charlotte.errors import StorageError
 from charlotte.events import EventTypes
-from charlotte.proposals import ChangeSets
-from charlotte.storage import DatabaseEventLog, SessionRecord, read_connection, transaction
-from charlotte.storage.tables import page_ops, pages, proposals
-from charlotte.workspace import Workspace
+from charlotte.storage import DatabaseEventLog, SessionRecord, read_connection, tables, transaction
+from charlotte.storage.tables import page_ops, pages
 
 #: The first words of a statement that writes, and the table it writes.
 _WRITE = re.compile(r"\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\S+)", re.IGNORECASE)
@@ -76,11 +76,11 @@ class ApprovalReplayContract:
         return Workspace(engine)
 
     @pytest.fixture
-    def sets(self, ws: Workspace) -> ChangeSets:
+    def change_sets(self, ws: Workspace) -> ChangeSets:
         return ChangeSets(ws, chunk=CHUNK)
 
     #: An approve_on_save session whose draft holds a section and a heading (revision 2).
-    session = ProposalsContract.session
+    session = ChangeSetsContract.session
 
     def stored(self, engine: sa.Engine, s: SessionRecord) -> tuple[Any, ...]:
         """The page row, its op history and the session's change sets, as stored."""
@@ -94,10 +94,10 @@ class ApprovalReplayContract:
                 .where(page_ops.c.tenant == s.tenant, page_ops.c.page == s.page)
                 .order_by(page_ops.c.revision)
             ).all()
-            sets = conn.execute(
-                sa.select(proposals.c.id, proposals.c.status).where(proposals.c.session_id == s.id)
+            rows = conn.execute(
+                sa.select(tables.change_sets.c.id, tables.change_sets.c.status).where(tables.change_sets.c.session_id == s.id)
             ).all()
-        return tuple(page), [tuple(row) for row in history], sorted(tuple(row) for row in sets)
+        return tuple(page), [tuple(row) for row in history], sorted(tuple(row) for row in rows)
 
     def event_types(self, engine: sa.Engine, s: SessionRecord, after: int) -> list[str]:
         return [e.type for e in DatabaseEventLog().read(engine, s.id, after, 1000)]
@@ -106,36 +106,36 @@ class ApprovalReplayContract:
         found = DatabaseEventLog().read(engine, s.id, 0, 1000)
         return found[-1].seq
 
-    def seven_ops(self, sets: ChangeSets, s: SessionRecord) -> None:
+    def seven_ops(self, change_sets: ChangeSets, s: SessionRecord) -> None:
         """A set of seven ops (four chunks); its last op edits ``title``."""
         ops = [section(f"s{n}") for n in range(6)] + [props("title", "Rye")]
-        sets.apply_agent_ops(s.id, s.tenant, ops, based_on=2)
+        change_sets.apply_agent_ops(s.id, s.tenant, ops, based_on=2)
 
     def test_a_conflict_in_the_last_chunk_writes_nothing_of_the_page(
-        self, ws: Workspace, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+        self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        self.seven_ops(sets, session)
+        self.seven_ops(change_sets, session)
         ws.human_edit(
             session.id, session.tenant, [{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
         )
         page, history, _ = self.stored(engine, session)
         after = self.last_seq(engine, session)
         with statements(engine) as sent:
-            resolution = sets.approve(session.id, session.tenant, "bob")
+            resolution = change_sets.approve(session.id, session.tenant, "bob")
         assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "node_not_found", 6)
         # Three chunks replayed in memory, the fourth conflicted: no page write at all.
         written = written_tables(sent)
         assert pages.name not in written and page_ops.name not in written, written
-        assert proposals.name in written
+        assert tables.change_sets.name in written
         assert self.stored(engine, session)[:2] == (page, history)
         assert self.event_types(engine, session, after) == [EventTypes.PROPOSAL_CONFLICTED]
 
     def test_a_replay_writes_the_draft_and_its_history_once_for_all_its_chunks(
-        self, ws: Workspace, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+        self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        self.seven_ops(sets, session)
+        self.seven_ops(change_sets, session)
         with statements(engine) as sent:
-            resolution = sets.approve(session.id, session.tenant, "bob")
+            resolution = change_sets.approve(session.id, session.tenant, "bob")
         assert (resolution.status, resolution.revision) == ("approved", 9)
         written = written_tables(sent)
         assert written.count(pages.name) == 1, written
@@ -146,9 +146,9 @@ class ApprovalReplayContract:
         ]
 
     def test_a_storage_error_after_the_draft_is_saved_rolls_back_the_whole_approval(
-        self, ws: Workspace, sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+        self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        self.seven_ops(sets, session)
+        self.seven_ops(change_sets, session)
         # A stray history row at the revision the replay's fifth op will take:
         # the draft is saved first, then the history insert is refused.
         with transaction(engine) as conn:
@@ -161,7 +161,7 @@ class ApprovalReplayContract:
         before = self.stored(engine, session)
         after = self.last_seq(engine, session)
         with statements(engine) as sent, pytest.raises(StorageError) as failed:
-            sets.approve(session.id, session.tenant, "bob")
+            change_sets.approve(session.id, session.tenant, "bob")
         assert failed.value.code == "conflict"
         written = written_tables(sent)
         assert written.index(pages.name) < written.index(page_ops.name), written

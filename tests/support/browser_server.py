@@ -33,7 +33,7 @@ from pydantic_ai.models.function import (
 )
 
 from charlotte.app import Charlotte
-from charlotte.runtime.offline import offline_model
+from charlotte.offline.model import offline_model
 from charlotte.settings import Settings
 
 __all__ = ["BrowserServer", "Pacer", "paced_model", "serve_builder"]

@@ -32,12 +32,11 @@ from celery.signals import task_postrun
 from charlotte.app import Charlotte
 from charlotte.contrib.celery import CeleryQueue
 from charlotte.errors import Refused
-from charlotte.runtime import TurnRecord
 from charlotte.runtime.guide import Guide
 from charlotte.runtime.modes import Mode, builder_mode
 from charlotte.runtime.runner import TurnContext
 from charlotte.settings import Settings
-from charlotte.storage import SessionRecord
+from charlotte.storage import SessionRecord, TurnRecord
 from charlotte.testing import ScriptedModel, ToolCall
 
 #: What the blocked turn wrote before it blocked (the test checks the draft holds exactly this).

@@ -19,15 +19,16 @@ import pytest
 import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.change_sets import open_change_set
 from tests.support.databases import unshared_session
 from tests.support.workspace_contract import heading, section
 
+from charlotte.drafts.change_sets import ChangeSets
+from charlotte.drafts.workspace import Workspace
 from charlotte.errors import PageSessionError
 from charlotte.page.session import PageSession
-from charlotte.proposals import ChangeSets
 from charlotte.storage import SessionRecord, read_connection
 from charlotte.tools import PageTools, ToolBinding, is_error
-from charlotte.workspace import Workspace
 
 
 def props(id: str, text: str) -> dict[str, Any]:
@@ -39,7 +40,7 @@ class Agent:
     """The agent's side: every revision it was given, with the page it read at it."""
 
     tools: PageTools
-    sets: ChangeSets
+    change_sets: ChangeSets
     session: SessionRecord
     given: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
@@ -49,8 +50,8 @@ class Agent:
 
     def view(self) -> tuple[dict[str, Any], int]:
         """The page the agent reads now (the open set's working copy, else the draft)."""
-        with read_connection(self.sets.workspace.engine) as conn:
-            doc, revision = self.sets.view(conn, self.session)
+        with read_connection(self.change_sets.workspace.engine) as conn:
+            doc, revision = self.change_sets.view(conn, self.session)
         return copy.deepcopy(doc), revision
 
     def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -105,35 +106,35 @@ class ChangeSetRevisionsContract:
         return Workspace(engine)
 
     @pytest.fixture
-    def sets(self, ws: Workspace) -> ChangeSets:
+    def change_sets(self, ws: Workspace) -> ChangeSets:
         return ChangeSets(ws)
 
     @pytest.fixture
-    def tools(self, ws: Workspace, sets: ChangeSets) -> PageTools:
-        return PageTools(ws, change_sets=sets)
+    def tools(self, ws: Workspace, change_sets: ChangeSets) -> PageTools:
+        return PageTools(ws, change_sets=change_sets)
 
     @pytest.fixture
-    def agent(self, engine: sa.Engine, ws: Workspace, sets: ChangeSets, tools: PageTools) -> Agent:
-        return self.new_agent(engine, ws, sets, tools)
+    def agent(self, engine: sa.Engine, ws: Workspace, change_sets: ChangeSets, tools: PageTools) -> Agent:
+        return self.new_agent(engine, ws, change_sets, tools)
 
-    def new_agent(self, engine: sa.Engine, ws: Workspace, sets: ChangeSets, tools: PageTools) -> Agent:
+    def new_agent(self, engine: sa.Engine, ws: Workspace, change_sets: ChangeSets, tools: PageTools) -> Agent:
         """A new approve_on_save session whose draft holds a hero and its title (revision 2), read once."""
         record = unshared_session(engine, approve_on_save=True)
         ops = [section("hero"), heading("title", "hero", "Fresh bread")]
         ws.human_edit(record.id, record.tenant, ops, based_on=0, user="ann")
-        agent = Agent(tools, sets, record)
+        agent = Agent(tools, change_sets, record)
         assert agent.call("cms_get", {})["revision"] == 2
         return agent
 
     # -- the cases of the issue ------------------------------------------------
 
     def test_after_an_approval_over_a_persons_edit_no_revision_gives_a_wrong_delta(
-        self, agent: Agent, ws: Workspace, sets: ChangeSets
+        self, agent: Agent, ws: Workspace, change_sets: ChangeSets
     ) -> None:
         s = agent.session
         assert agent.call("cms_apply", {"basedOn": 2, "ops": [props("title", "Rye")]})["revision"] == 3
         ws.human_edit(s.id, s.tenant, [section("news")], based_on=2, user="ann")
-        assert sets.approve(s.id, s.tenant, "ann").revision == 4
+        assert change_sets.approve(s.id, s.tenant, "ann").revision == 4
         # The working copy's 3 is gone: the draft's 3 is the person's edit, its 4 the replay.
         working = agent.changes_since(3, agent.given[1][1])
         assert working["error"]["code"] == "revision_unknown"
@@ -151,12 +152,12 @@ class ChangeSetRevisionsContract:
         agent.check_every_revision()
 
     def test_an_approval_on_an_unchanged_draft_keeps_every_revision(
-        self, agent: Agent, ws: Workspace, sets: ChangeSets
+        self, agent: Agent, ws: Workspace, change_sets: ChangeSets
     ) -> None:
         s = agent.session
         agent.call("cms_apply", {"basedOn": 2, "ops": [props("title", "Rye")]})
         agent.call("cms_apply", {"basedOn": 3, "ops": [section("more")]})
-        assert sets.approve(s.id, s.tenant, "ann").revision == 4
+        assert change_sets.approve(s.id, s.tenant, "ann").revision == 4
         results = dict(agent.check_every_revision())
         assert not any(is_error(result) for result in results.values()), results
         assert notices(results[2]) == ["approved"]
@@ -164,16 +165,16 @@ class ChangeSetRevisionsContract:
 
     @pytest.mark.parametrize("decision", ["reject", "conflict"])
     def test_revisions_of_a_dropped_set_are_unknown_even_once_the_draft_reuses_them(
-        self, agent: Agent, ws: Workspace, sets: ChangeSets, decision: str
+        self, agent: Agent, ws: Workspace, change_sets: ChangeSets, decision: str
     ) -> None:
         s = agent.session
         agent.call("cms_apply", {"basedOn": 2, "ops": [props("title", "Rye")]})
         if decision == "reject":
-            assert sets.reject(s.id, s.tenant, "ann").status == "rejected"
+            assert change_sets.reject(s.id, s.tenant, "ann").status == "rejected"
             ws.human_edit(s.id, s.tenant, [section("news")], based_on=2, user="ann")
         else:
             ws.human_edit(s.id, s.tenant, [{"t": "remove_node", "id": "title"}], based_on=2, user="ann")
-            assert sets.approve(s.id, s.tenant, "ann").status == "conflicted"
+            assert change_sets.approve(s.id, s.tenant, "ann").status == "conflicted"
         # The draft is at 3 now, a page the agent never read as its 3.
         (_, first), (_, working), *_ = agent.check_every_revision()
         assert working["error"]["code"] == "revision_unknown"
@@ -182,12 +183,12 @@ class ChangeSetRevisionsContract:
         agent.check_every_revision()
 
     def test_a_new_set_after_a_rejection_answers_for_its_own_revisions(
-        self, agent: Agent, ws: Workspace, sets: ChangeSets
+        self, agent: Agent, ws: Workspace, change_sets: ChangeSets
     ) -> None:
         s = agent.session
         for n in range(3):
             agent.call("cms_apply", {"basedOn": 2 + n, "ops": [section(f"old{n}")]})
-        sets.reject(s.id, s.tenant, "ann")
+        change_sets.reject(s.id, s.tenant, "ann")
         agent.call("cms_get", {})
         for n in range(4):
             agent.call("cms_apply", {"basedOn": 2 + n, "ops": [section(f"new{n}")]})
@@ -198,21 +199,21 @@ class ChangeSetRevisionsContract:
         assert results[-1][1]["changes"] == []
 
     def test_changes_since_keeps_its_other_codes(
-        self, agent: Agent, ws: Workspace, sets: ChangeSets
+        self, agent: Agent, ws: Workspace, change_sets: ChangeSets
     ) -> None:
         s = agent.session
         agent.call("cms_apply", {"basedOn": 2, "ops": [props("title", "Rye")]})
         ahead = agent.call("cms_changes_since", {"revision": 9})
         assert (ahead["error"]["code"], ahead["revision"]) == ("stale_revision", 3)
-        sets.reject(s.id, s.tenant, "ann")
+        change_sets.reject(s.id, s.tenant, "ann")
         with pytest.raises(PageSessionError) as stale:
-            sets.changes_since(s.id, s.tenant, 9)
+            change_sets.changes_since(s.id, s.tenant, 9)
         assert stale.value.code == "stale_revision"
 
     # -- any sequence ------------------------------------------------------------
 
     def test_no_sequence_of_writes_edits_and_decisions_gives_a_wrong_delta(
-        self, engine: sa.Engine, ws: Workspace, sets: ChangeSets, tools: PageTools
+        self, engine: sa.Engine, ws: Workspace, change_sets: ChangeSets, tools: PageTools
     ) -> None:
         steps = st.lists(
             st.sampled_from(["write", "retitle", "read", "edit", "remove", "approve", "reject"]),
@@ -226,10 +227,10 @@ class ChangeSetRevisionsContract:
         )
         @given(steps)
         def run(plan: list[str]) -> None:
-            agent = self.new_agent(engine, ws, sets, tools)
+            agent = self.new_agent(engine, ws, change_sets, tools)
             kept = True  # every resolution so far was an approval on an unchanged draft
             for number, step in enumerate(plan):
-                told, keeps = self.play(agent, ws, sets, step, number)
+                told, keeps = self.play(agent, ws, change_sets, step, number)
                 kept = kept and keeps
                 results = [result for _revision, result in agent.check_every_revision()]
                 assert notices(results[0]) == told, (plan, number)
@@ -241,7 +242,7 @@ class ChangeSetRevisionsContract:
         run()
 
     def play(
-        self, agent: Agent, ws: Workspace, sets: ChangeSets, step: str, number: int
+        self, agent: Agent, ws: Workspace, change_sets: ChangeSets, step: str, number: int
     ) -> tuple[list[str], bool]:
         """One step of the property: the notice the agent's next call must carry, and
         False when the step dropped the open set's revisions (anything but an approval
@@ -249,7 +250,7 @@ class ChangeSetRevisionsContract:
         s = agent.session
         view, revision = agent.view()
         draft, draft_revision = ws.draft(s.id, s.tenant)
-        open_set = sets.current(s.id, s.tenant)
+        change_set = open_change_set(change_sets, s.id, s.tenant)
         if step in ("write", "retitle"):
             retitle = step == "retitle" and "title" in view["nodes"]
             ops = [props("title", f"agent {number}") if retitle else section(f"a{number}")]
@@ -262,9 +263,9 @@ class ChangeSetRevisionsContract:
         elif step == "remove" and "title" in draft["nodes"]:
             removal = [{"t": "remove_node", "id": "title"}]
             ws.human_edit(s.id, s.tenant, removal, based_on=draft_revision, user="ann")
-        elif step == "approve" and open_set is not None:
-            status = sets.approve(s.id, s.tenant, "ann").status
-            return [status], status == "approved" and draft_revision == open_set.base_revision
-        elif step == "reject" and open_set is not None:
-            return [sets.reject(s.id, s.tenant, "ann").status], False
+        elif step == "approve" and change_set is not None:
+            status = change_sets.approve(s.id, s.tenant, "ann").status
+            return [status], status == "approved" and draft_revision == change_set.base_revision
+        elif step == "reject" and change_set is not None:
+            return [change_sets.reject(s.id, s.tenant, "ann").status], False
         return [], True

@@ -17,7 +17,7 @@ from alembic.runtime.migration import MigrationContext
 
 from charlotte.storage import create_tables, current_revision, head_revision, metadata, migrate
 from charlotte.storage.migrate import VERSION_TABLE
-from charlotte.storage.tables import proposals, sessions
+from charlotte.storage.tables import change_sets, sessions
 
 EngineFactory = Callable[[], sa.Engine]
 
@@ -117,6 +117,6 @@ class MigrationsContract:
                 )
         migrate(engine)
         with engine.connect() as conn:
-            found = dict(conn.execute(sa.select(proposals.c.id, proposals.c.retired_above)).all())
+            found = dict(conn.execute(sa.select(change_sets.c.id, change_sets.c.retired_above)).all())
         # Any resolved set may have been an approval over a person's edit: all are retired.
         assert found == {"open": None, "gone": 5, "kept": 3}

@@ -14,18 +14,18 @@ import sqlalchemy as sa
 from pydantic_ai.models import Model
 from tests.support.databases import new_session, unique
 
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.events import Event
+from charlotte.offline.model import offline_model
 from charlotte.runtime.guide import build_guide
 from charlotte.runtime.modes import ModeRegistry
-from charlotte.runtime.offline import offline_model
-from charlotte.runtime.queue import InlineQueue
+from charlotte.runtime.queues import InlineQueue
 from charlotte.runtime.runner import TurnContextFactory, TurnRunner
 from charlotte.runtime.turns import Turns
 from charlotte.settings import Settings
 from charlotte.storage import DatabaseEventLog, SessionRecord
 from charlotte.testing import ScriptedModel, Step
 from charlotte.tools import PageTools
-from charlotte.workspace import SiteLinks, Workspace
 
 
 @dataclass

@@ -144,16 +144,3 @@ class SessionStoreContract:
                 conn, tenant="tenant-a", page="home", created_by="u", session_id=session_id
             )
         assert raised.value.code == "conflict"
-
-    def test_list_for_page_is_newest_first_and_tenant_scoped(self, engine: sa.Engine) -> None:
-        store = SessionStore()
-        page = unique("page")
-        with transaction(engine) as conn:
-            older = store.create(conn, tenant="tenant-a", page=page, created_by="u")
-        with transaction(engine) as conn:
-            newer = store.create(conn, tenant="tenant-a", page=page, created_by="u")
-            store.create(conn, tenant="tenant-b", page=page, created_by="u")
-
-        with transaction(engine) as conn:
-            listed = store.list_for_page(conn, "tenant-a", page)
-        assert [s.id for s in listed] == [newer.id, older.id]

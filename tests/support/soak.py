@@ -19,21 +19,22 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
+from charlotte.drafts.workspace import Workspace
 from charlotte.errors import CharlotteError, Refused
 from charlotte.events import Event, schema_errors
 from charlotte.page.model import empty_doc
 from charlotte.page.ops import reduce_all
 from charlotte.page.session import PageSession
-from charlotte.runtime import TurnRecord, Turns
+from charlotte.runtime import Turns
 from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,
     SessionRecord,
     SessionStore,
+    TurnRecord,
     read_connection,
 )
 from charlotte.storage.tables import turns as turns_table
-from charlotte.workspace import Workspace
 
 #: The longest op history / event log a soak session can reach.
 MAX_ROWS: Final = 10_000

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from tests.support.databases import unshared_session
 
 from charlotte.checks import PageChecks
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import PageSessionError
 from charlotte.events import EventTypes
 from charlotte.page.assets import InMemoryAssetLibrary
@@ -25,7 +26,6 @@ from charlotte.storage import (
     transaction,
 )
 from charlotte.tools import UNTRUSTED_NOTE, PageTools, ToolBinding, is_error
-from charlotte.workspace import SiteLinks, Workspace
 
 BRIEF = "Rose Bakery in Zurich: sourdough from CHF 6, warm and friendly tone."
 FACTS = {"phone": "+41 44 123 45 67", "hours": ["Mon-Fri 7-18"], "email": "hello@rose.test"}

@@ -17,9 +17,9 @@ from tests.support.databases import new_session, unique
 
 from charlotte.errors import Refused
 from charlotte.events import Event, EventTypes, schema_errors, utc_now
-from charlotte.runtime import InlineQueue, TurnRecord, Turns
+from charlotte.runtime import InlineQueue, Turns
 from charlotte.runtime.turns import MAX_MESSAGE
-from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, transaction
+from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, TurnRecord, transaction
 from charlotte.storage.tables import turns as turns_table
 
 TENANT = "tenant-a"

@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 from tests.support.databases import unshared_session
 
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import PageSessionError, Refused
 from charlotte.events import EventTypes, schema_errors
 from charlotte.storage import (
@@ -23,7 +24,6 @@ from charlotte.storage import (
     transaction,
 )
 from charlotte.storage.tables import page_ops
-from charlotte.workspace import SiteLinks, Workspace
 
 
 class MutableAssets:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import subprocess
 import sys
 import types
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,13 +15,14 @@ from typing import Any
 import pytest
 from tests.support.app_harness import WRITE_HERO, AppHarness
 
-from charlotte.app import Charlotte
+from charlotte.app import Charlotte, SessionBuilder
 from charlotte.errors import Refused
 from charlotte.events import schema_errors
-from charlotte.handle import OpenRequest
+from charlotte.runtime.guide import build_guide
 from charlotte.runtime.modes import Mode
+from charlotte.runtime.queues import ThreadQueue
 from charlotte.runtime.runner import TurnContext
-from charlotte.runtime.threads import ThreadQueue
+from charlotte.session import OpenRequest
 from charlotte.settings import Settings
 from charlotte.storage import SessionRecord
 from charlotte.storage.tables import sessions
@@ -62,7 +65,7 @@ def test_open_stores_the_session_with_the_guide_hash_and_records_session_opened(
     assert opened["payload"] == {
         "page": "home", "mode": "charlotte_builder", "approve_on_save": True, "guide_hash": guide_hash,
     }
-    assert guide_hash in charlotte.modes.resolve("charlotte_builder", charlotte.current_guide()).prompt
+    assert guide_hash in charlotte.modes.resolve("charlotte_builder", build_guide(charlotte.settings.brand_rules)).prompt
     assert schema_errors({"session_id": handle.id, **opened}) == []
     assert "How to build this page" in text
 
@@ -91,6 +94,22 @@ def test_open_accepts_the_bounds(app: AppHarness) -> None:
         app.charlotte, page="p" * 200, brief="b" * 20_000, facts={f"k{i}": "v" for i in range(100)}
     )
     assert handle.status()["page"] == "p" * 200
+
+
+def test_the_builder_holds_each_opening_value_typed_under_its_step_name() -> None:
+    # One private field per fluent step, named after it and typed as the step takes it:
+    # no field typed `object`, none renamed to dodge a method name.
+    hints = typing.get_type_hints(SessionBuilder)
+    steps = [name for name, member in vars(SessionBuilder).items() if callable(member) and not name.startswith("_")]
+    assert sorted(steps) == ["approve_on_save", "brief", "facts", "mode", "open", "page", "tenant"]
+    fields = {f.name for f in dataclasses.fields(SessionBuilder)}
+    assert fields == {"_charlotte", "_user"} | {f"_{step}" for step in steps if step != "open"}
+    assert [name for name, hint in hints.items() if hint is object] == ["_user"]
+    for step in steps:
+        if step != "open":
+            taken = typing.get_type_hints(getattr(SessionBuilder, step))
+            value = next(hint for name, hint in taken.items() if name != "return")
+            assert hints[f"_{step}"] in (value, value | None), step
 
 
 def test_open_asks_the_authorizer_with_what_would_be_opened(app: AppHarness) -> None:

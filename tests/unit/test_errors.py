@@ -226,7 +226,6 @@ def test_every_storage_code_has_a_fixed_message_and_is_the_whole_text(code: str)
     assert isinstance(error, CharlotteError)
     assert (error.code, str(error), repr(error)) == (code, code, f"StorageError({code!r})")
     assert error.message == MESSAGES[code]
-    assert error.retryable == (code in ("database_busy", "unavailable"))
 
 
 def test_a_storage_code_outside_the_table_becomes_storage_error() -> None:

@@ -11,17 +11,31 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 
 def _words(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
+#: Longer digit runs are no price or count anyone states (and would overflow the
+#: decimal context once multiplied): they are not read as numbers.
+MAX_DIGITS = 15
+
 # Thousands may be grouped with a comma, a dot, an apostrophe (Swiss), a space
 # or a no-break/thin space. A spaced group must be exactly three digits after a
 # group of one to three, so "in 2019 100 people" stays two numbers.
+#
+# The number of groups is bounded (a head of up to three digits and four groups
+# make MAX_DIGITS) and a group ends where its digits do. Unbounded, "1 111 111
+# …" made every reader try the whole chain again from each of its groups and
+# give it back group by group: quadratic, minutes for a 20,000-character brief.
 _GROUP = r"[,.' \u00a0\u202f]"
-AMOUNT = rf"(?:\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:[.,]\d{{1,2}})?|\d+(?:[.,]\d+)?)"
+_MAX_GROUPS = (MAX_DIGITS - 3) // 3
+AMOUNT = (
+    rf"(?:\d{{1,3}}(?:{_GROUP}\d{{3}}(?!\d)){{1,{_MAX_GROUPS}}}(?:[.,]\d{{1,2}})?"
+    r"|\d+(?:[.,]\d+)?)"
+)
 
 #: Multipliers written after an amount ("$5k", "€2 million").
 MULTIPLIER = r"(?:\s?(?:million|billion|thousand|bn|mn)\b|[kKmM](?![\w]))"
@@ -90,14 +104,25 @@ def _alternation(words: list[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
+def _starts(words: list[str]) -> str:
+    """A lookahead for the first characters of ``words`` (letters as one class).
+
+    Put before a long alternation, it turns every position where none of the
+    words can start into one failed test instead of one per word: the readers
+    try their unit and currency words after every number of a hostile text.
+    """
+    marks = "".join(re.escape(m) for m in sorted({w[0] for w in words if not w[0].isalpha()}))
+    return rf"(?=[^\W\d_]|[{marks}])" if marks else r"(?=[^\W\d_])"
+
+
 _CODES = "|".join(sorted(CURRENCY_CODES))
 _SYMBOLS = [m for m in CURRENCY_MARKS if m not in ("kr", "Fr.")]
 #: A currency written before the amount.
 CURRENCY_BEFORE = rf"(?:{_alternation(_SYMBOLS)}|\b(?:{_CODES}|Fr\.|kr\.?)(?=\s?\d))"
 #: A currency written after the amount.
 CURRENCY_AFTER = (
-    rf"(?:{_alternation(_SYMBOLS)}|\b(?:{_CODES})\b|\bkr\b\.?|\bFr\.|"
-    rf"\b(?i:{_alternation(list(CURRENCY_WORDS))})\b)"
+    rf"(?:{_starts(_SYMBOLS)}(?:{_alternation(_SYMBOLS)}|\b(?:{_CODES})\b|\bkr\b\.?|\bFr\.|"
+    rf"\b(?i:{_alternation(list(CURRENCY_WORDS))})\b))"
 )
 
 
@@ -122,9 +147,7 @@ def currencies_match(a: str | None, b: str | None) -> bool:
     )
 
 
-#: Longer digit runs are no price or count anyone states (and would overflow the
-#: decimal context once multiplied): they are not read as numbers.
-MAX_DIGITS = 15
+_SPACES = re.compile(r"[\s'\u00a0\u202f]")
 
 
 def parse_amount(text: str) -> Decimal | None:
@@ -137,7 +160,14 @@ def parse_amount(text: str) -> Decimal | None:
     >>> [str(parse_amount(t)) for t in ["1,299.00", "1.299,00", "12,50", "1,299", "0.125"]]
     ['1299', '1299', '12.5', '1299', '0.125']
     """
-    raw = re.sub(r"[\s'\u00a0\u202f]", "", text)
+    return _parse_amount(text)
+
+
+# Hostile copy repeats one number thousands of times ("1 1 1 …"), and every text
+# is read by several readers: the same few strings are parsed over and over.
+@lru_cache(maxsize=4096)
+def _parse_amount(text: str) -> Decimal | None:
+    raw = _SPACES.sub("", text)
     if not raw or not raw[0].isdigit() or sum(c.isdigit() for c in raw) > MAX_DIGITS:
         return None
     dots, commas = raw.count("."), raw.count(",")
@@ -258,12 +288,13 @@ MEASURE_UNITS: Mapping[str, str] = {
 }
 
 #: A measure unit written after a number (the caller adds the boundaries).
+_ABBREVIATIONS = [a for a in _MEASURE_ABBREVIATIONS if a != "h"]
 MEASURE_UNIT = (
-    rf"(?:(?i:{_alternation(list(MEASURE_UNITS))})|"
-    rf"{_alternation([a for a in _MEASURE_ABBREVIATIONS if a != 'h'])})"
+    rf"(?:{_starts([*MEASURE_UNITS, *_ABBREVIATIONS])}(?:(?i:{_alternation(list(MEASURE_UNITS))})|"
+    rf"{_alternation(_ABBREVIATIONS)}))"
 )
 #: A counted noun written after a number.
-COUNT_UNIT = rf"(?i:{_alternation(list(COUNT_UNITS))})"
+COUNT_UNIT = rf"(?:{_starts(list(COUNT_UNITS))}(?i:{_alternation(list(COUNT_UNITS))}))"
 
 
 def unit_of(word: str) -> str | None:

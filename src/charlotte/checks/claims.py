@@ -14,7 +14,6 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import lru_cache
 
 from charlotte.checks.amounts import (
     AMOUNT,
@@ -39,6 +38,7 @@ from charlotte.checks.contacts import (
     find_web_addresses,
 )
 from charlotte.checks.hours import Hours, find_hours
+from charlotte.checks.memo import Memo
 
 #: Claim kinds, in the order findings report them for one node.
 KINDS = ("price", "phone", "email", "url", "percent", "hours", "year", "number")
@@ -111,12 +111,15 @@ _STOP = (
 )
 _COUNT = re.compile(
     rf"{_START}(?P<a>{AMOUNT})(?P<m>{MULTIPLIER})?(?P<plus>\+)?"
-    rf"(?:\s+(?!(?i:{_STOP})\b)[^\W\d_]+(?:-[^\W\d_]+)?){{0,2}}\s+(?P<u>{COUNT_UNIT})(?![\w])"
+    rf"(?:\s+(?=[^\W\d_])(?!(?i:{_STOP})\b)[^\W\d_]+(?:-[^\W\d_]+)?){{0,2}}\s+(?P<u>{COUNT_UNIT})(?![\w])"
 )
 _TIMES = re.compile(rf"{_START}(?P<a>{AMOUNT})[x\u00d7](?![\w])")
 _BARE_PRICE = re.compile(r"(?<![\w.,:/#\x00])\d{1,6}[.,]\d{2}(?![\w%]|[.,:]\d)")
-_NOT_A_PRICE_BEFORE = re.compile(
-    r"(?i)\b(?:version|release|build|update|at|from|until|till|by|before|after|opens?|closes?)\s*$"
+# "version 2.10", "at 12.30": where one of these words (and nothing but spaces)
+# comes before a bare decimal, it is no price. Found once per text, by the
+# position the word's spaces end at, not by searching everything before each number.
+_NOT_A_PRICE_AFTER = re.compile(
+    r"(?i)\b(?:version|release|build|update|at|from|until|till|by|before|after|opens?|closes?)\s*"
 )
 _YEAR = re.compile(r"(?<![\w.,/:#$€£¥\x00])(?:19|20)\d{2}(?![\w%]|[.,]\d)")
 # "© 2019-2024 Rose Bakery" is a notice, not a claim: masked before anything reads it.
@@ -132,15 +135,39 @@ BIG_NUMBER = 100
 
 
 class _Reader:
-    """One text being read: the original, the masked copy, and what was found."""
+    """One text being read: the original, the masked copy, and what was found.
+
+    Each reader's spans are masked together once it is done (``mask``): one
+    copy of the text per reader, not one per claim.
+    """
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.masked = text
         self.reading = Reading()
+        self._spans: list[tuple[int, int]] = []
 
     def take(self, start: int, end: int) -> None:
-        self.masked = self.masked[:start] + _MASK * (end - start) + self.masked[end:]
+        self._spans.append((start, end))
+
+    def mask(self) -> None:
+        """Mask every span taken since the last call."""
+        if not self._spans:
+            return
+        pieces: list[str] = []
+        at = 0
+        for start, end in sorted(self._spans):
+            start = max(start, at)
+            if end > start:
+                pieces += (self.masked[at:start], _MASK * (end - start))
+                at = end
+        pieces.append(self.masked[at:])
+        self.masked = "".join(pieces)
+        self._spans.clear()
+
+    def free(self, start: int, end: int) -> bool:
+        """True when nothing in ``start:end`` was masked yet."""
+        return self.masked.find(_MASK, start, end) < 0
 
     def add(self, kind: str, start: int, end: int, value: str, key: Key, text: str = "") -> None:
         self.reading.found.append(
@@ -148,10 +175,15 @@ class _Reader:
         )
 
     def each(self, pattern: re.Pattern[str], handle: Callable[[re.Match[str]], bool]) -> None:
-        """Run ``handle`` on every match of the masked text; mask the matches it keeps."""
-        for m in list(pattern.finditer(self.masked)):
-            if _MASK not in self.masked[m.start() : m.end()] and handle(m):
+        """Run ``handle`` on every match of the masked text; mask the matches it keeps.
+
+        Matches of one pattern never overlap, so masking them together once
+        the pattern is done leaves every ``free`` test as it was.
+        """
+        for m in pattern.finditer(self.masked):
+            if self.free(m.start(), m.end()) and handle(m):
                 self.take(m.start(), m.end())
+        self.mask()
 
 
 def _amount(text: str | None, multiplier: str | None = None) -> Decimal | None:
@@ -208,8 +240,8 @@ def _quantity(r: _Reader, m: re.Match[str]) -> bool:
     return True
 
 
-def _bare_price(r: _Reader, m: re.Match[str]) -> bool:
-    if _NOT_A_PRICE_BEFORE.search(r.text[: m.start()]):
+def _bare_price(r: _Reader, m: re.Match[str], not_prices: set[int]) -> bool:
+    if m.start() in not_prices:
         return False
     value = parse_amount(m.group(0))
     if value is None:
@@ -240,20 +272,23 @@ def _date(r: _Reader, m: re.Match[str]) -> bool:
 
 
 def _contacts(r: _Reader) -> None:
-    for m in list(EMAIL.finditer(r.masked)):
+    for m in EMAIL.finditer(r.masked):
         value = email_value(m.group(0))
         r.add("email", m.start(), m.end(), value, value)
         r.take(m.start(), m.end())
-    for start, end, address in list(find_web_addresses(r.masked)):
-        if _MASK not in r.masked[start:end]:
+    r.mask()
+    for start, end, address in find_web_addresses(r.masked):
+        if r.free(start, end):
             r.add("url", start, end, address.value, address)
             r.take(start, end)
+    r.mask()
     r.each(_COPYRIGHT, lambda m: True)
     r.each(_DATE, lambda m: _date(r, m))
-    for start, end, phone in list(find_phones(r.masked)):
-        if _MASK not in r.masked[start:end]:
+    for start, end, phone in find_phones(r.masked):
+        if r.free(start, end):
             r.add("phone", start, end, phone.value, phone)
             r.take(start, end)
+    r.mask()
 
 
 def read(text: str, *, number_words: bool = False) -> Reading:
@@ -279,11 +314,13 @@ def read(text: str, *, number_words: bool = False) -> Reading:
         r.add("hours", h.start, h.end, h.hours.value, h.hours, h.text)
     for start, end in spans:
         r.take(start, end)
+    r.mask()
     r.each(_RATING, lambda m: _rating(r, m))
     r.each(_MEASURE, lambda m: _quantity(r, m))
     r.each(_COUNT, lambda m: _quantity(r, m))
     r.each(_TIMES, lambda m: _quantity(r, m))
-    r.each(_BARE_PRICE, lambda m: _bare_price(r, m))
+    not_prices = {m.end() for m in _NOT_A_PRICE_AFTER.finditer(r.text)}
+    r.each(_BARE_PRICE, lambda m: _bare_price(r, m, not_prices))
     r.each(_YEAR, lambda m: _year(r, m))
     r.each(_BIG, lambda m: _big(r, m))
     r.reading.bare.update(_numbers(r.masked))
@@ -301,8 +338,22 @@ def _numbers(text: str) -> Iterator[Decimal]:
             yield value
 
 
-@lru_cache(maxsize=4096)
+#: What one kept claim weighs in a memo, against one character of text.
+CLAIM_WEIGHT = 400
+
+_CLAIMS: Memo[str, tuple[Found, ...]] = Memo(entries=4096, budget=16_000_000)
+
+
 def claims_in(text: str) -> tuple[Found, ...]:
-    """The claims ``read`` finds in a page text, cached: a page is checked again and
-    again during a turn while most of its texts stay the same."""
+    """The claims ``read`` finds in a page text, kept in a bounded memo: a page is
+    checked again and again during a turn while most of its texts stay the same."""
+    return _CLAIMS.get_or_make(text, _found_in, weigh)
+
+
+def _found_in(text: str) -> tuple[Found, ...]:
     return tuple(read(text).found)
+
+
+def weigh(text: str, claims: tuple[Found, ...]) -> int:
+    """The memo weight of a text and the claims kept for it."""
+    return len(text) + CLAIM_WEIGHT * len(claims)

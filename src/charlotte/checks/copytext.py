@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from charlotte.checks.findings import Finding, quote
+from charlotte.checks.memo import Memo
 from charlotte.page.model import node_map
 from charlotte.page.render import LEAF_TYPES
 from charlotte.page.tree import children_index, children_of
@@ -53,7 +54,11 @@ _TEMPLATE = re.compile(
     rf"|\b{_THING}\s+goes\s+here\b|\bclick\s+(?:here\s+)?to\s+edit\b"
     r"|\b(?:sample|dummy|placeholder|filler)\s+(?:text|copy|content|title|heading|headline)\b"
 )
-_BRACKETS = re.compile(r"\[[^\[\]\n]*[^\W\d_][^\[\]\n]*\]")
+# A bracket pair with a letter inside. The letter is looked for in the pair
+# found, not by the pattern: "[" + two runs of "anything but a bracket" around
+# a letter tried every split of a long run (quadratic on "[aaaa…").
+_BRACKETS = re.compile(r"\[[^\[\]\n]*\]")
+_LETTER = re.compile(r"[^\W\d_]")
 _BRACES = re.compile(r"\{\{[^{}\n]*\}\}|\{%[^{}\n]*%\}|\{[A-Za-z_][\w .\-]{0,40}\}")
 
 
@@ -125,38 +130,36 @@ def _quote(text: str) -> str:
     return quote(text, _QUOTE_LIMIT)
 
 
+#: (code, message) of each placeholder a text holds.
+_Problems = tuple[tuple[str, str], ...]
+_PROBLEMS: Memo[tuple[str, bool], _Problems] = Memo(entries=4096, budget=16_000_000)
+
+
 def _placeholders(node_id: str, words: str, kind: str) -> list[Finding]:
-    out: list[Finding] = []
+    problems = _PROBLEMS.get_or_make((words, kind == "code"), _problems, _weigh)
+    return [Finding("copy", node_id, "error", code, message) for code, message in problems]
+
+
+def _weigh(key: tuple[str, bool], problems: _Problems) -> int:
+    return len(key[0]) + 200 * len(problems)
+
+
+def _problems(key: tuple[str, bool]) -> _Problems:
+    words, code = key
+    out: list[tuple[str, str]] = []
     if _LOREM.search(words):
-        out.append(
-            Finding(
-                "copy",
-                node_id,
-                "error",
-                "lorem_ipsum",
-                "The copy contains lorem ipsum filler text.",
-            )
-        )
-    if kind == "code":
-        return out  # code may hold TODOs, [indexes] and {{templates}} for real
+        out.append(("lorem_ipsum", "The copy contains lorem ipsum filler text."))
+    if code:
+        return tuple(out)  # code may hold TODOs, [indexes] and {{templates}} for real
     note = _NOTE.search(words) or _TEMPLATE.search(words)
     if note:
         out.append(
-            Finding(
-                "copy",
-                node_id,
-                "error",
-                "placeholder_copy",
-                f'The copy contains placeholder text ("{_quote(note.group(0))}").',
-            )
+            ("placeholder_copy", f'The copy contains placeholder text ("{_quote(note.group(0))}").')
         )
-    bracket = _BRACKETS.search(words)
+    bracket = next((b for b in _BRACKETS.finditer(words) if _LETTER.search(b.group(0))), None)
     if bracket:
         out.append(
-            Finding(
-                "copy",
-                node_id,
-                "error",
+            (
                 "bracket_placeholder",
                 f'The copy contains a bracketed placeholder ("{_quote(bracket.group(0))}").',
             )
@@ -164,15 +167,12 @@ def _placeholders(node_id: str, words: str, kind: str) -> list[Finding]:
     brace = _BRACES.search(words)
     if brace:
         out.append(
-            Finding(
-                "copy",
-                node_id,
-                "error",
+            (
                 "brace_placeholder",
                 f'The copy contains a template placeholder ("{_quote(brace.group(0))}").',
             )
         )
-    return out
+    return tuple(out)
 
 
 def check_copy(doc: object) -> list[Finding]:

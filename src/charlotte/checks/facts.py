@@ -23,14 +23,15 @@ verbatim. Kind by kind:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from decimal import Decimal
 
 from charlotte.checks.amounts import currencies_match
-from charlotte.checks.claims import Amount, Found, Reading, read
+from charlotte.checks.claims import Amount, Found, Reading, claims_in, read, weigh
 from charlotte.checks.contacts import Phone, WebAddress, parse_web_address
 from charlotte.checks.findings import quote
 from charlotte.checks.hours import Hours, endpoints
+from charlotte.checks.memo import Memo
 
 #: Kinds whose unsupported claims are errors (they send customers somewhere wrong).
 ERROR_KINDS = frozenset({"price", "phone", "email", "url"})
@@ -74,26 +75,30 @@ def _squash(text: str) -> str:
 
 
 class Evidence:
-    """What the brief and the facts say, read once, to test page claims against."""
+    """What the brief and the facts say, read once, to test page claims against.
+
+    ``evidence_for`` keeps the evidence of recent briefs and facts, so a
+    session's brief and facts are read once, not on every check. Every test
+    is a lookup: the sources' amounts, prices, phones and hours are indexed by
+    value, and a verbatim search is made once per distinct claim text.
+    """
 
     def __init__(
         self, brief: str, facts: Mapping[str, str] | None, site_origin: str | None = None
     ) -> None:
-        texts = [brief] if isinstance(brief, str) else []
-        for key, value in (facts or {}).items():
-            if isinstance(value, str | int | float) and not isinstance(value, bool):
-                texts.append(f"{str(key).replace('_', ' ')}: {value}")
+        texts = source_texts(brief, facts)
         self._squashed = "\n".join(_squash(t) for t in texts)
-        self._amounts: list[Amount] = []
-        self._prices: list[Amount] = []
-        self._phones: list[Phone] = []
+        self._amounts: set[tuple[Decimal, str]] = set()
+        self._prices: dict[Decimal, set[str | None]] = {}
+        self._phones: dict[str, set[str | None]] = {}
         self._emails: set[str] = set()
         self._addresses: set[WebAddress] = set()
         self._hosts: set[str] = set()
-        self._ranges: dict[tuple[int, int], list[frozenset[int] | None]] = {}
+        self._ranges: dict[tuple[int, int], tuple[bool, frozenset[int]]] = {}
         self._times: set[int] = set()
         self._bare: set[Decimal] = set()
         self._numbers: set[Decimal] = set()
+        self._said: Memo[str, bool] = Memo(entries=65_536, budget=4_000_000)
         self._site_host = None
         if site_origin:
             site = parse_web_address(site_origin)
@@ -107,10 +112,14 @@ class Evidence:
         for found in reading.found:
             key = found.key
             if isinstance(key, Amount):
-                (self._prices if found.kind == "price" else self._amounts).append(key)
+                if found.kind == "price":
+                    self._prices.setdefault(key.value, set()).add(key.currency)
+                else:
+                    self._amounts.add((key.value, key.unit))
                 self._numbers.add(key.value)
             elif isinstance(key, Phone):
-                self._phones.append(key)
+                for cc, national in key.readings:
+                    self._phones.setdefault(national, set()).add(cc)
             elif isinstance(key, WebAddress):
                 self._addresses.add(key)
                 self._hosts.add(key.host)
@@ -123,7 +132,10 @@ class Evidence:
     def _learn_hours(self, hours: Hours) -> None:
         self._times.update(endpoints(hours))
         if hours.end is not None:
-            self._ranges.setdefault((hours.start, hours.end), []).append(hours.days)
+            span = (hours.start, hours.end)
+            any_day, days = self._ranges.get(span, (False, frozenset()))
+            # Days not said: the range holds on any day.
+            self._ranges[span] = (any_day or hours.days is None, days | (hours.days or set()))
 
     def supports(self, found: Found) -> bool:
         """True when the brief or the facts back ``found``."""
@@ -133,17 +145,28 @@ class Evidence:
         if isinstance(key, Amount):
             return self._amount(found.kind, key)
         if isinstance(key, Phone):
-            return any(key.matches(p) for p in self._phones)
+            return self._phone(key)
         if isinstance(key, WebAddress):
             return self._address(key)
         if isinstance(key, Hours):
             return self._hours(key)
         return key in self._emails
 
+    def unsupported_in(self, text: str) -> tuple[Found, ...]:
+        """The claims of page text ``text`` the sources do not back, each (kind, value) once.
+
+        Kept in a bounded memo by evidence and text: a turn checks the same
+        texts again and again.
+        """
+        return _UNSUPPORTED.get_or_make((self, text), _unsupported_in, _weigh_unsupported)
+
     def _verbatim(self, text: str) -> bool:
         words = _squash(text)
         if not words or not any(c.isdigit() or c in "@." for c in words):
             return False
+        return self._said.get_or_make(words, self._said_verbatim, _weigh_words)
+
+    def _said_verbatim(self, words: str) -> bool:
         haystack = self._squashed
         at = haystack.find(words)
         while at >= 0:
@@ -163,14 +186,21 @@ class Evidence:
     def _amount(self, kind: str, key: Amount) -> bool:
         if kind == "price":
             return key.value in self._bare or any(
-                p.value == key.value and currencies_match(p.currency, key.currency)
-                for p in self._prices
+                currencies_match(currency, key.currency)
+                for currency in self._prices.get(key.value, ())
             )
         if kind == "year" or (kind == "number" and not key.unit):
             return key.value in self._numbers
-        return key.value in self._bare or any(
-            a.value == key.value and a.unit == key.unit for a in self._amounts
-        )
+        return key.value in self._bare or (key.value, key.unit) in self._amounts
+
+    def _phone(self, key: Phone) -> bool:
+        # Phone.matches, by lookup: the same national number, and country codes
+        # that agree where both sides give one.
+        for cc, national in key.readings:
+            codes = self._phones.get(national)
+            if codes and (cc is None or cc in codes or None in codes):
+                return True
+        return False
 
     def _address(self, key: WebAddress) -> bool:
         if key.host == self._site_host or key in self._addresses:
@@ -183,22 +213,57 @@ class Evidence:
         said = self._ranges.get((key.start, key.end))
         if said is None:
             return False
-        if key.days is None or any(days is None for days in said):
-            return True
-        covered: set[int] = set()
-        for days in said:
-            covered |= days or set()
-        return key.days <= covered
+        any_day, days = said
+        return key.days is None or any_day or key.days <= days
 
 
-def unsupported(evidence: Evidence, claims: Iterable[tuple[str, Found]]) -> list[tuple[str, Found]]:
-    """The (node id, claim) pairs ``evidence`` does not back, each (node, kind, value) once."""
-    seen: set[tuple[str, str, str]] = set()
-    out: list[tuple[str, Found]] = []
-    for node_id, found in claims:
-        mark = (node_id, found.kind, found.value)
+#: Evidence of recent briefs and facts, by their exact texts (and site host).
+_EVIDENCE: Memo[tuple[tuple[str, ...], str | None], Evidence] = Memo(
+    entries=16, budget=8_000_000
+)
+#: Unsupported claims by evidence and page text.
+_UNSUPPORTED: Memo[tuple[Evidence, str], tuple[Found, ...]] = Memo(
+    entries=8192, budget=32_000_000
+)
+
+
+def source_texts(brief: object, facts: Mapping[str, object] | None) -> list[str]:
+    """The texts evidence is read from: the brief, then each fact as ``"key: value"``."""
+    texts = [brief] if isinstance(brief, str) else []
+    for key, value in (facts or {}).items():
+        if isinstance(value, str | int | float) and not isinstance(value, bool):
+            texts.append(f"{str(key).replace('_', ' ')}: {value}")
+    return texts
+
+
+def evidence_for(
+    brief: str, facts: Mapping[str, str] | None, site_origin: str | None = None
+) -> Evidence:
+    """The evidence of ``brief`` and ``facts``: read once, then kept while they stay the same."""
+    key = (tuple(source_texts(brief, facts)), site_origin or None)
+    return _EVIDENCE.get_or_make(key, lambda _: Evidence(brief, facts, site_origin), _weigh_evidence)
+
+
+def _weigh_words(words: str, _said: bool) -> int:
+    return len(words)
+
+
+def _weigh_evidence(key: tuple[tuple[str, ...], str | None], _evidence: Evidence) -> int:
+    return 2 * sum(len(text) for text in key[0])
+
+
+def _unsupported_in(key: tuple[Evidence, str]) -> tuple[Found, ...]:
+    evidence, text = key
+    seen: set[tuple[str, str]] = set()
+    out: list[Found] = []
+    for found in claims_in(text):
+        mark = (found.kind, found.value)
         if mark in seen or evidence.supports(found):
             continue
         seen.add(mark)
-        out.append((node_id, found))
-    return out
+        out.append(found)
+    return tuple(out)
+
+
+def _weigh_unsupported(key: tuple[Evidence, str], found: tuple[Found, ...]) -> int:
+    return weigh(key[1], found)

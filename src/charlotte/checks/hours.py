@@ -13,6 +13,7 @@ an opening-hours word or a day ("open daily 7-15", "Sat 9-1"); elsewhere
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -132,6 +133,7 @@ _HOURS_WORDS = re.compile(
     r"(?i:\b(?:open|opens|opening|hours|closes|closing|daily|every\s?day|weekdays?|weekends?)\b)"
 )
 _NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
+_LETTER = re.compile(r"[^\W\d_]")
 
 _Side = tuple[int, int, str | None, bool]  # hour, minute, "a"/"p"/None, strong
 
@@ -194,7 +196,10 @@ def _range(a: _Side, b: _Side) -> tuple[int, int] | None:
 
 def _near_hours_words(text: str, start: int, end: int) -> bool:
     window = text[max(0, start - 30) : start] + " " + text[end : end + 20]
-    return bool(_HOURS_WORDS.search(window) or _DAY_GROUP.search(window))
+    # Every hours word and day has a letter: "9-5 9-5 9-5 …" needs no search.
+    return bool(
+        _LETTER.search(window) and (_HOURS_WORDS.search(window) or _DAY_GROUP.search(window))
+    )
 
 
 def _followed_by_unit(text: str, end: int) -> bool:
@@ -202,10 +207,36 @@ def _followed_by_unit(text: str, end: int) -> bool:
     return m is not None and is_unit_word(m.group(1))
 
 
-def _day_for(text: str, groups: list[re.Match[str]], start: int, end: int) -> re.Match[str] | None:
+#: The longest gap between a time and the day group it belongs to.
+_DAY_GAP = 20
+
+
+class _DayGroups:
+    """The day groups of a text in order, found near a time by bisection, not by a scan."""
+
+    __slots__ = ("_ends", "_starts", "groups")
+
+    def __init__(self, groups: list[re.Match[str]]) -> None:
+        self.groups = groups
+        # Matches of one pattern never overlap: both lists are sorted.
+        self._starts = [g.start() for g in groups]
+        self._ends = [g.end() for g in groups]
+
+    def near(self, start: int, end: int) -> list[re.Match[str]]:
+        """The groups ending at most ``_DAY_GAP`` before ``start`` or starting as far after ``end``."""
+        before = self.groups[
+            bisect_left(self._ends, start - _DAY_GAP) : bisect_right(self._ends, start)
+        ]
+        after = self.groups[
+            bisect_left(self._starts, end) : bisect_right(self._starts, end + _DAY_GAP)
+        ]
+        return before + after
+
+
+def _day_for(text: str, groups: _DayGroups, start: int, end: int) -> re.Match[str] | None:
     """The day group written nearest before or after a time (a comma counts as far)."""
     best: tuple[int, re.Match[str]] | None = None
-    for group in groups:
+    for group in groups.near(start, end):
         if group.end() <= start:
             gap = text[group.end() : start]
             tie = 0
@@ -214,7 +245,7 @@ def _day_for(text: str, groups: list[re.Match[str]], start: int, end: int) -> re
             tie = 1  # before wins a tie: "Mon-Fri: 8-18, Sat: 9-13"
         else:
             continue
-        if len(gap) > 20 or any(c.isdigit() or c in ".;!?\n" for c in gap):
+        if len(gap) > _DAY_GAP or any(c.isdigit() or c in ".;!?\n" for c in gap):
             continue
         score = len(gap.strip()) * 2 + (20 if "," in gap else 0) + tie
         if best is None or score < best[0]:
@@ -224,25 +255,28 @@ def _day_for(text: str, groups: list[re.Match[str]], start: int, end: int) -> re
 
 def find_hours(text: str) -> tuple[list[FoundHours], list[tuple[int, int]]]:
     """The hours claims in ``text`` and the spans to mask (their times, "7 days a week")."""
-    groups = list(_DAY_GROUP.finditer(text))
+    groups = _DayGroups(list(_DAY_GROUP.finditer(text)))
     found: list[FoundHours] = []
-    taken: list[tuple[int, int]] = []
+    always: list[tuple[int, int]] = []
+    ranges: list[tuple[int, int]] = []
 
-    def add(start: int, end: int, first: int | None, last: int | None) -> None:
+    def add(start: int, end: int, first: int | None, last: int | None) -> bool:
         if first is None:
-            return
+            return False
         group = _day_for(text, groups, start, end)
         days = days_of(group.group(0)) if group else None
         lo = min(start, group.start()) if group else start
         hi = max(end, group.end()) if group else end
         found.append(FoundHours(start, end, text[lo:hi].strip(), Hours(first, last, days)))
-        taken.append((start, end))
+        return True
 
     for m in _ALWAYS.finditer(text):
         found.append(FoundHours(m.start(), m.end(), m.group(0), Hours(0, DAY_MINUTES, ALL_DAYS)))
-        taken.append(m.span())
+        always.append(m.span())
+    # A range can only overlap a "24/7" (ranges never overlap each other); a
+    # single time, either. Each test bisects a sorted list of disjoint spans.
     for m in _RANGE.finditer(text):
-        if _overlaps(taken, m.start(), m.end()):
+        if _overlaps(always, m.start(), m.end()):
             continue
         a, b = _side(m.group("a")), _side(m.group("b"))
         if a is None or b is None:
@@ -252,20 +286,25 @@ def find_hours(text: str) -> tuple[list[FoundHours], list[tuple[int, int]]]:
         ):
             continue
         span = _range(a, b)
-        if span is not None:
-            add(m.start(), m.end(), *span)
+        if span is not None and add(m.start(), m.end(), *span):
+            ranges.append(m.span())
+    taken = sorted(always + ranges)
+    singles: list[tuple[int, int]] = []
     for m in _SINGLE.finditer(text):
         if not _overlaps(taken, m.start(), m.end()):
             side = _side(m.group(0))
-            if side is not None:
-                add(m.start(), m.end(), _minutes(side, None), None)
-    mask = [g.span() for g in groups if any(c.isdigit() for c in g.group(0))]
+            if side is not None and add(m.start(), m.end(), _minutes(side, None), None):
+                singles.append(m.span())
+    mask = [g.span() for g in groups.groups if any(c.isdigit() for c in g.group(0))]
     found.sort(key=lambda f: f.start)
-    return found, taken + mask
+    return found, taken + singles + mask
 
 
 def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(s < end and start < e for s, e in spans)
+    """True when ``start:end`` overlaps one of ``spans`` (sorted, pairwise disjoint)."""
+    # The span starting last before ``end`` is the only one that can reach past ``start``.
+    i = bisect_left(spans, (end, end))
+    return i > 0 and spans[i - 1][1] > start
 
 
 def endpoints(hours: Hours) -> Iterator[int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
 
@@ -17,7 +17,7 @@ from charlotte.checks.copytext import (
     props_of,
     reading_order,
 )
-from charlotte.checks.facts import CODES, ERROR_KINDS, Evidence, message_for, unsupported
+from charlotte.checks.facts import CODES, ERROR_KINDS, evidence_for, message_for
 from charlotte.checks.findings import CHECKS, CheckName, Claim, Finding
 from charlotte.checks.links import check_links
 from charlotte.errors import MESSAGES
@@ -53,7 +53,8 @@ class PageChecks:
         assets: AssetLibrary | None = None,
     ) -> None:
         self._site_origin = site_origin or ""
-        self._evidence = Evidence(brief, facts, site_origin)
+        # Read once per brief and facts, not per check (see ``evidence_for``).
+        self._evidence = evidence_for(brief, facts, site_origin)
         self._allowed = normalised_origins(allowed_origins or (), self._site_origin)
         # Without a library no asset can be shown: every image asset is unknown.
         self._assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
@@ -78,17 +79,10 @@ class PageChecks:
 
     def _claims(self, doc: object) -> list[tuple[str, Found]]:
         out: list[tuple[str, Found]] = []
-        words = dict(copy_of(doc))
-        for node in reading_order(doc):
-            node_id: str = node["id"]
-            if node.get("island") or node_type(node) in _NOT_FACTS:
-                continue
-            if node_id in words:
-                out.extend((node_id, found) for found in claims_in(words[node_id]))
-            if node_type(node) in _LINK_TYPES:
-                found_href = _contact_href(props_of(node).get("href"))
-                if found_href is not None:
-                    out.append((node_id, found_href))
+        for node_id, words, href in _fact_nodes(doc):
+            out.extend((node_id, found) for found in claims_in(words))
+            if href is not None:
+                out.append((node_id, href))
         return out
 
     # --- the checks --------------------------------------------------------------
@@ -128,8 +122,26 @@ class PageChecks:
                 CODES[found.kind],
                 message_for(found),
             )
-            for node, found in unsupported(self._evidence, self._claims(doc))
+            for node, found in self._unsupported(doc)
         ]
+
+    def _unsupported(self, doc: object) -> list[tuple[str, Found]]:
+        """The claims the sources do not back, in reading order, each (node, kind, value) once.
+
+        A text's unsupported claims come from a memo (``Evidence.unsupported_in``):
+        a check in the middle of a turn judges only the texts that changed.
+        """
+        out: list[tuple[str, Found]] = []
+        for node_id, words, href in _fact_nodes(doc):
+            said = self._evidence.unsupported_in(words)
+            out.extend((node_id, found) for found in said)
+            if (
+                href is not None
+                and all((f.kind, f.value) != (href.kind, href.value) for f in said)
+                and not self._evidence.supports(href)
+            ):
+                out.append((node_id, href))
+        return out
 
     def _asset_findings(self, doc: object) -> list[Finding]:
         position = {n["id"]: i for i, n in enumerate(every_node(doc))}
@@ -155,6 +167,19 @@ def _chosen(only: Iterable[str] | str | None) -> frozenset[CheckName]:
     if unknown:
         raise ValueError("only may name facts, copy, links and assets")
     return frozenset(n for n in CHECKS if n in names)
+
+
+def _fact_nodes(doc: object) -> Iterator[tuple[str, str, Found | None]]:
+    """(node id, its words or "", its ``tel:``/``mailto:`` claim) of every node the facts check reads."""
+    words = dict(copy_of(doc))
+    for node in reading_order(doc):
+        node_id: str = node["id"]
+        if node.get("island") or node_type(node) in _NOT_FACTS:
+            continue
+        href = None
+        if node_type(node) in _LINK_TYPES:
+            href = _contact_href(props_of(node).get("href"))
+        yield node_id, words.get(node_id, ""), href
 
 
 _EMAIL_ONLY = re.compile(rf"^{EMAIL.pattern}$")

@@ -56,10 +56,10 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.errors import MESSAGES, PageSessionError, Refused, code_of
-from charlotte.handle import CharlotteSession
 from charlotte.http.bodies import events_query, json_body, no_body, object_with, optional_body
 from charlotte.http.csrf import JSON_REQUEST, Envelope, refusal
 from charlotte.http.routes import ROUTES, STREAM_ROUTE, Route, match
+from charlotte.session import CharlotteSession
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte

@@ -43,12 +43,12 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from charlotte.errors import Refused
-from charlotte.handle import CharlotteSession
 from charlotte.http.api import DEFAULT_MAX_BODY, Api, error_body, error_response
 from charlotte.http.csrf import Envelope
 from charlotte.http.sse import format_event, heartbeat, parse_last_event_id
 from charlotte.page.render import BASE_CSS
 from charlotte.runtime.feed import Notifier, Subscription
+from charlotte.session import CharlotteSession
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte

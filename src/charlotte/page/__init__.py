@@ -7,9 +7,9 @@ Modules: ``model`` (document shape), ``ordering`` (fractional keys), ``tree``
 (walks), ``op_table`` (what each op means, the reasons it gives), ``ops``
 (the reducer), ``working_copy`` (copy-on-write replays), ``inverse`` (exact
 undo ops), ``migrate`` (legacy ``sections``), ``css`` (stylesheet emitter),
-``render`` (HTML), ``node_types`` (catalogue),
-``validate`` (node and op checks), ``integrity`` (whole-document checks),
-``history`` (bounded op history), ``session`` (the validating ``PageSession``),
-``hrefs`` (browser-grade href safety),
-``assets`` (the asset library port).
+``render`` (HTML), ``node_types`` (catalogue), ``validate`` (node and op
+checks), ``integrity`` (whole-document checks), ``session`` (the validating
+``PageSession``), ``hrefs`` (browser-grade href safety), ``assets`` (the asset
+library port), ``diff`` (how a change set's working copy differs from the
+draft).
 """

@@ -16,9 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
+from charlotte.page.model import Op
 from charlotte.page.ordering import key_between
-
-Op = dict[str, Any]
 
 
 class PageView(Protocol):

@@ -21,9 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from charlotte.page.model import Doc
 from charlotte.page.ordering import key_between
-
-Doc = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,12 @@ BREAKPOINT_PX: Mapping[str, int] = {"md": 768, "lg": 1024}
 
 Json = Any
 
+#: A page document as charlotte passes it around: plain JSON-shaped dicts, shaped
+#: ``{"id", "seq", "meta": Meta, "theme", "breakpoints", "nodes": {id: Node}}``.
+Doc = dict[str, Any]
+#: One op of a batch (``{"t": <op type>, ...}``; the shapes are ``page.ops``'s).
+Op = dict[str, Any]
+
 
 class Length(TypedDict):
     value: float
@@ -43,15 +49,6 @@ class Node(TypedDict):
     repeat: NotRequired[dict[str, Json]]
     className: NotRequired[str]
     island: NotRequired[bool]
-
-
-class PageDoc(TypedDict):
-    id: str
-    seq: int
-    meta: Meta
-    theme: dict[str, Json]
-    breakpoints: list[str]
-    nodes: dict[str, Node]
 
 
 def empty_doc(id: str, slug: str = "/") -> dict[str, Any]:

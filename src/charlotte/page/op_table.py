@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from charlotte.page.model import Op
 from charlotte.page.ordering import key_between
 
 if TYPE_CHECKING:
@@ -40,14 +41,9 @@ __all__ = [
     "SELF_PARENT",
     "SHAPES",
     "Check",
-    "Doc",
     "Effect",
-    "Op",
     "unknown_op",
 ]
-
-Doc = dict[str, Any]
-Op = dict[str, Any]
 
 NODE_EXISTS = "node id already exists"
 PARENT_NOT_FOUND = "parent not found"

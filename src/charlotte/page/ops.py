@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from typing import cast
 
 from charlotte.page.inverse import inverse_of
-from charlotte.page.op_table import Doc, Op
+from charlotte.page.model import Doc, Op
 from charlotte.page.working_copy import WorkingCopy
 
 __all__ = ["WorkingCopy", "invert", "reduce", "reduce_all"]

@@ -23,16 +23,15 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from charlotte.errors import PageSessionError
 from charlotte.page import op_table
-from charlotte.page.history import Change, OpHistory
 from charlotte.page.integrity import check_doc, check_meta, check_theme
 from charlotte.page.migrate import migrate_doc
-from charlotte.page.model import has_node_map
+from charlotte.page.model import Op, has_node_map
 from charlotte.page.node_types import MAX_DEPTH, MAX_NODES, MAX_OPS_PER_APPLY, NodeTypes
 from charlotte.page.ordering import key_between
 from charlotte.page.validate import (
@@ -47,8 +46,6 @@ from charlotte.page.validate import (
     key_name,
 )
 from charlotte.page.working_copy import WorkingCopy
-
-Op = dict[str, Any]
 
 #: t → (required fields, optional fields, code for a missing or unknown field).
 _FIELDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
@@ -149,7 +146,7 @@ class ValidatedDocs:
 
 
 class PageSession:
-    """A validated page document, its revision, and its recent op history.
+    """A validated page document and its revision.
 
     Loading migrates a legacy document and validates it fully; anything corrupt
     raises ``PageSessionError("invalid_state")``. With ``validated`` and
@@ -159,15 +156,13 @@ class PageSession:
     nobody else may either.
     """
 
-    __slots__ = ("_breakpoints", "_doc", "_history", "_types")
+    __slots__ = ("_breakpoints", "_doc", "_types")
 
     def __init__(
         self,
         doc: object,
         *,
         node_types: NodeTypes = NodeTypes.allowed(),  # noqa: B008 - one cached, immutable catalogue
-        history: Iterable[Mapping[str, Any]] | None = None,
-        history_limit: int = 1_000,
         validated: ValidatedDocs | None = None,
         key: Hashable = None,
     ) -> None:
@@ -183,7 +178,6 @@ class PageSession:
         self._doc: dict[str, Any] = doc
         if validated is not None and key is not None and known is None:
             validated.remember(key, self)
-        self._history = OpHistory(history or (), limit=history_limit, revision=doc["seq"])
 
     @property
     def revision(self) -> int:
@@ -200,14 +194,6 @@ class PageSession:
     def node_types(self) -> NodeTypes:
         """The catalogue this session validates against."""
         return self._types
-
-    def changes_since(self, revision: int) -> list[Change]:
-        """``[{"revision", "actor", "op"}]`` applied after ``revision``, oldest first.
-
-        ``history_truncated`` when ``revision`` is older than the window (or
-        negative); ``stale_revision`` when it is above the current revision.
-        """
-        return self._history.since(revision)
 
     def apply(
         self, ops: Sequence[object], *, based_on: int, actor: str, fill_defaults: bool = False
@@ -240,7 +226,6 @@ class PageSession:
             applied.append(op)
         if applied:
             self._doc = batch.wc.doc
-            self._history.record(actor, applied)
         inverse = [back for part in reversed(undo) for back in part]
         return Applied(self.revision, applied, inverse)
 

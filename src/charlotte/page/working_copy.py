@@ -18,7 +18,8 @@ from enum import Enum
 from typing import Any, cast
 
 from charlotte.page.inverse import inverse_of
-from charlotte.page.op_table import MALFORMED_DOC, MALFORMED_OP, OPS, SHAPES, Doc, Op, unknown_op
+from charlotte.page.model import Doc, Op
+from charlotte.page.op_table import MALFORMED_DOC, MALFORMED_OP, OPS, SHAPES, unknown_op
 
 
 class _Stray(Enum):

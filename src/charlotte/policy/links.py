@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from charlotte.errors import Refused
-from charlotte.policy.hrefs import external_origin, is_safe_href
+from charlotte.page.hrefs import external_origin, is_safe_href
 
 #: Handler fields that hold a URL the page navigates to or sends data to.
 ACTION_URL_FIELDS = ("href", "endpoint")

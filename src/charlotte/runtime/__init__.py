@@ -1,13 +1,13 @@
 """The runtime: turns in the database, the queue that delivers them, the model run.
 
 Modules: ``turns`` (``Turns``: send, stop, claim, heartbeat, end and sweep, each
-one transaction), ``queue`` (``TurnQueue``, ``InlineQueue``), ``runner``
+one transaction), ``queues`` (``TurnQueue``, ``InlineQueue``, ``ThreadQueue``), ``runner``
 (``TurnRunner``: one turn through the model with the nine tools), ``recorder``
 (``StreamRecorder``: stream events → log events), ``guide`` and ``modes``
-(the builder guide, its hash, the mode registry), ``models`` (``resolve_model``),
-``offline`` (the deterministic offline builder), ``telemetry``
-(``UsageTelemetry``). Only this package (and ``charlotte.testing``) imports the
-model library.
+(the builder guide, its hash, the mode registry), ``models`` (``resolve_model``;
+``offline`` is ``charlotte.offline``), ``telemetry`` (``UsageTelemetry``). Only
+this package, ``charlotte.offline`` and ``charlotte.testing`` import the model
+library.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from __future__ import annotations
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.models import resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, Mode, ModeRegistry, check_mode
-from charlotte.runtime.offline import OFFLINE_MODEL_NAME, offline_model
-from charlotte.runtime.queue import InlineQueue, TurnQueue
+from charlotte.runtime.queues import InlineQueue, ThreadQueue, TurnQueue
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.runner import (
     CONTINUATION,
@@ -27,15 +26,13 @@ from charlotte.runtime.runner import (
 )
 from charlotte.runtime.sweeper import Sweeper
 from charlotte.runtime.telemetry import UsageTelemetry
-from charlotte.runtime.threads import ThreadQueue
-from charlotte.runtime.turns import DEFAULT_HEARTBEAT_TIMEOUT, MAX_MESSAGE, TurnRecord, Turns
+from charlotte.runtime.turns import DEFAULT_HEARTBEAT_TIMEOUT, MAX_MESSAGE, Turns
 
 __all__ = [
     "BUILDER_MODE",
     "CONTINUATION",
     "DEFAULT_HEARTBEAT_TIMEOUT",
     "MAX_MESSAGE",
-    "OFFLINE_MODEL_NAME",
     "Guide",
     "HarnessDefaults",
     "InlineQueue",
@@ -47,12 +44,10 @@ __all__ = [
     "TurnContext",
     "TurnContextFactory",
     "TurnQueue",
-    "TurnRecord",
     "TurnRunner",
     "Turns",
     "UsageTelemetry",
     "build_guide",
     "check_mode",
-    "offline_model",
     "resolve_model",
 ]

@@ -13,9 +13,8 @@ from typing import Protocol
 
 from pydantic_ai.usage import UsageLimits
 
-from charlotte.runtime.turns import TurnRecord
 from charlotte.settings import Settings
-from charlotte.storage import SessionRecord
+from charlotte.storage import SessionRecord, TurnRecord
 
 __all__ = ["HarnessDefaults", "TurnContext", "TurnContextFactory", "merge_limits"]
 

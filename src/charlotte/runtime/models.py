@@ -5,7 +5,7 @@ Accepted forms::
     openai:<name>                        OpenAI chat completions
     anthropic:<name>                     Anthropic messages
     openai-compatible:<base_url>:<name>  any OpenAI-compatible server (Ollama, vLLM, ...)
-    offline                              charlotte's deterministic offline builder
+    offline                              charlotte's deterministic offline builder (charlotte.offline)
 
 API keys come from the providers' usual environment variables
 (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``). Building a model never touches the
@@ -15,7 +15,6 @@ network.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from pydantic_ai.exceptions import UserError
@@ -26,6 +25,7 @@ from pydantic_ai.providers.anthropic import AnthropicProvider
 from pydantic_ai.providers.openai import OpenAIProvider
 
 from charlotte.errors import ModelUnavailable, UnknownModel
+from charlotte.offline import offline_model
 
 __all__ = ["resolve_model"]
 
@@ -44,19 +44,14 @@ def _split_compatible(spec: str, rest: str) -> tuple[str, str]:
     return base_url, name
 
 
-def resolve_model(spec: str, *, offline_factory: Callable[[], Model] | None = None) -> Model:
-    """Build the pydantic-ai model a model string names.
-
-    ``offline`` is built by ``offline_factory`` (the runner supplies the offline
-    builder); without one it is unknown here.
+def resolve_model(spec: str) -> Model:
+    """Build the pydantic-ai model a model string names (``offline``: a fresh offline builder).
 
     >>> resolve_model("openai-compatible:http://localhost:11434/v1:llama3.2").model_name
     'llama3.2'
     """
     if spec == OFFLINE:
-        if offline_factory is None:
-            raise UnknownModel(spec)
-        return offline_factory()
+        return offline_model()
     prefix, sep, rest = spec.partition(":")
     if not sep or not rest.strip() or rest != rest.strip():
         raise UnknownModel(spec)

@@ -53,10 +53,10 @@ from charlotte.runtime.guide import Guide
 from charlotte.runtime.modes import ModeRegistry, check_mode
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
-from charlotte.runtime.turns import TurnRecord, Turns
+from charlotte.runtime.turns import Turns
 from charlotte.runtime.watch import STOP, TurnWatch
 from charlotte.settings import Settings
-from charlotte.storage import SessionRecord, SessionStore, read_connection
+from charlotte.storage import SessionRecord, SessionStore, TurnRecord, read_connection
 from charlotte.tools import PageTools, ToolBinding
 
 __all__ = [

@@ -14,6 +14,7 @@ A turn's life, each step **one transaction** together with its event::
 Every step that touches a turn of a session locks the session row first (the
 event log locks it too), so all writers take their locks in the same order:
 session, then turn. On SQLite ``BEGIN IMMEDIATE`` serialises writers anyway.
+The rows are read and written through ``TurnStore`` (``charlotte.storage.turns``).
 
 "Busy" is decided under the session lock (the session must be ``idle``); the
 partial unique index "one queued-or-running turn per session" is the backstop,
@@ -45,29 +46,19 @@ import sqlalchemy as sa
 from charlotte.errors import MESSAGES, Refused, StorageError, code_of
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, utc_now
 from charlotte.policy.text import is_person_text
-from charlotte.runtime.queue import TurnQueue
-from charlotte.runtime.turn_rows import (
-    ACTIVE,
-    STOP_FLAG,
-    TurnRecord,
-    active_of,
-    change,
-    left_queued,
-    mark_redelivered,
-    row_values,
-    select,
-)
+from charlotte.runtime.queues import TurnQueue
 from charlotte.storage import (
     DatabaseEventLog,
     EventLog,
     SessionStore,
+    TurnRecord,
+    TurnStore,
     read_connection,
     transaction,
 )
-from charlotte.storage._translate import translated
-from charlotte.storage.tables import turns
+from charlotte.storage.turns import ACTIVE
 
-__all__ = ["DEFAULT_HEARTBEAT_TIMEOUT", "MAX_MESSAGE", "QUEUE_LOST", "REDELIVER_BATCH", "TurnRecord", "Turns"]
+__all__ = ["DEFAULT_HEARTBEAT_TIMEOUT", "MAX_MESSAGE", "QUEUE_LOST", "REDELIVER_BATCH", "Turns"]
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +85,7 @@ class Turns:
         *,
         events: EventLog | None = None,
         sessions: SessionStore | None = None,
+        store: TurnStore | None = None,
         heartbeat_timeout: timedelta = DEFAULT_HEARTBEAT_TIMEOUT,
     ) -> None:
         if heartbeat_timeout <= timedelta(0):
@@ -102,6 +94,7 @@ class Turns:
         self._queue = queue
         self._events: EventLog = events if events is not None else DatabaseEventLog()
         self._sessions = sessions if sessions is not None else SessionStore()
+        self._store = store if store is not None else TurnStore()
         self._timeout = heartbeat_timeout
 
     # -- the person's side --------------------------------------------------------
@@ -139,8 +132,7 @@ class Turns:
                     conn, session_id, tenant, status="queued", expect_status=["idle"]
                 ):
                     raise Refused("busy")
-                with translated():
-                    conn.execute(sa.insert(turns).values(**row_values(record)))
+                self._store.insert(conn, record)
                 self._events.append(
                     conn,
                     session_id,
@@ -181,7 +173,7 @@ class Turns:
             if session.status == "idle":
                 return False
             if session.status == "queued":
-                turn = active_of(conn, session_id)
+                turn = self._store.active_of(conn, session_id)
                 if turn is None:
                     # A queued session without a turn would stay busy for good.
                     return self._sessions.update(conn, session_id, tenant, status="idle", stop_requested=False)
@@ -203,7 +195,7 @@ class Turns:
     def get(self, turn_id: str) -> TurnRecord | None:
         """The turn, or None when there is none with this id."""
         with read_connection(self._engine) as conn:
-            return select(conn, turn_id)
+            return self._store.get(conn, turn_id)
 
     def claim(self, turn_id: str) -> TurnRecord | None:
         """Start a queued turn (``turn.started``); None when it is not queued any more.
@@ -211,12 +203,12 @@ class Turns:
         A turn delivered twice runs once: only one claim finds it ``queued``.
         """
         with transaction(self._engine) as conn:
-            turn = select(conn, turn_id)
+            turn = self._store.get(conn, turn_id)
             if turn is None or turn.status != "queued":
                 return None
             self._sessions.lock(conn, turn.session_id, turn.tenant)
             now = utc_now()
-            claimed = change(
+            claimed = self._store.change(
                 conn, turn_id, ("queued",), status="running", started_at=now, heartbeat_at=now
             )
             if claimed is None:
@@ -240,13 +232,8 @@ class Turns:
 
     def heartbeat(self, turn_id: str) -> bool:
         """Record that the worker is alive; False when the turn is not running."""
-        statement = (
-            sa.update(turns)
-            .where(turns.c.id == turn_id, turns.c.status == "running")
-            .values(heartbeat_at=utc_now())
-        )
-        with transaction(self._engine) as conn, translated():
-            return conn.execute(statement).rowcount == 1
+        with transaction(self._engine) as conn:
+            return self._store.heartbeat(conn, turn_id, utc_now())
 
     def should_stop(self, turn_id: str, conn: sa.Connection | None = None) -> bool:
         """True when a stop was asked for, or the turn is no longer active (e.g. swept).
@@ -257,11 +244,11 @@ class Turns:
         if conn is None:
             with read_connection(self._engine) as own:
                 return self.should_stop(turn_id, own)
-        with translated():
-            row = conn.execute(STOP_FLAG, {"stop_turn_id": turn_id}).first()
-        if row is None:
+        flag = self._store.stop_flag(conn, turn_id)
+        if flag is None:
             return True
-        return row.status not in ACTIVE or bool(row.stop_requested)
+        status, stop_requested = flag
+        return status not in ACTIVE or stop_requested
 
     def finish(self, turn_id: str, *, ready: bool) -> bool:
         """End the turn as ``finished`` (``turn.finished`` with ``ready``)."""
@@ -290,13 +277,8 @@ class Turns:
     def sweep(self, now: datetime | None = None) -> list[str]:
         """Fail running turns whose heartbeat is stale (``worker_lost``); returns their ids."""
         cutoff = (now if now is not None else utc_now()) - self._timeout
-        stale = (
-            sa.select(turns.c.id)
-            .where(turns.c.status == "running", turns.c.heartbeat_at < cutoff)
-            .order_by(turns.c.heartbeat_at, turns.c.id)
-        )
-        with read_connection(self._engine) as conn, translated():
-            candidates = list(conn.execute(stale).scalars())
+        with read_connection(self._engine) as conn:
+            candidates = self._store.stale_running(conn, cutoff)
         event = NewEvent(EventTypes.RUN_FAILED, {"code": "worker_lost"}, AGENT_ACTOR)
         return [
             turn_id
@@ -330,12 +312,12 @@ class Turns:
         if queued_before is not None and queued_before > cutoff:
             cutoff = queued_before
         with read_connection(self._engine) as conn:
-            candidates = left_queued(conn, cutoff, limit)
+            candidates = self._store.left_queued(conn, cutoff, limit)
         handed: list[str] = []
         for turn_id, session_id, tenant in candidates:
             with transaction(self._engine) as conn:
                 self._sessions.lock(conn, session_id, tenant)
-                if not mark_redelivered(conn, turn_id, cutoff, now):
+                if not self._store.mark_redelivered(conn, turn_id, cutoff, now):
                     continue
             try:
                 self._queue.enqueue(turn_id)
@@ -349,7 +331,7 @@ class Turns:
     def _end(self, turn_id: str, from_statuses: Sequence[str], event: NewEvent, **ending: Any) -> bool:
         """``_end_in`` in a transaction of its own (``ending``: its keyword arguments)."""
         with transaction(self._engine) as conn:
-            turn = select(conn, turn_id)
+            turn = self._store.get(conn, turn_id)
             if turn is None or turn.status not in from_statuses:
                 return False
             self._sessions.lock(conn, turn.session_id, turn.tenant)
@@ -368,7 +350,7 @@ class Turns:
         stale_before: datetime | None = None,
     ) -> bool:
         """End ``turn`` inside ``conn``, whose transaction holds its session's lock."""
-        ended = change(
+        ended = self._store.change(
             conn,
             turn.id,
             from_statuses,

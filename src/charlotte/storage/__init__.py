@@ -9,21 +9,27 @@ with a stable ``code``.
 Modules: ``engine`` (``open_engine``, ``transaction``, ``read_connection``),
 ``tables`` (the Core tables, ``create_tables``), ``migrate`` (Alembic, to
 head), ``eventlog`` (``DatabaseEventLog``), ``sessions`` (``SessionStore``),
-``pages`` (``PageRepository``, ``DatabasePageRepository``), ``types`` (JSON
-and UTC column types), ``text`` (the storable-text rule), ``_translate``
-(driver errors → ``StorageError``).
+``pages`` (``PageRepository``, ``DatabasePageRepository``), ``change_sets``
+(``ChangeSetStore``), ``turns`` (``TurnStore``, ``TurnRecord``), ``types``
+(JSON and UTC column types), ``text`` (the storable-text rule), ``_translate``
+(driver errors → ``StorageError``). Only this package imports ``tables``:
+every statement charlotte runs is written here.
 """
 
 from __future__ import annotations
 
+from charlotte.storage.change_sets import ChangeSet, ChangeSetStore
 from charlotte.storage.engine import open_engine, read_connection, transaction
 from charlotte.storage.eventlog import DatabaseEventLog, EventLog
 from charlotte.storage.migrate import current_revision, head_revision, migrate
 from charlotte.storage.pages import DatabasePageRepository, OpEntry, PageRepository, SharedDrafts
 from charlotte.storage.sessions import SessionRecord, SessionStore
 from charlotte.storage.tables import create_tables, drop_tables, metadata
+from charlotte.storage.turns import TurnRecord, TurnStore
 
 __all__ = [
+    "ChangeSet",
+    "ChangeSetStore",
     "DatabaseEventLog",
     "DatabasePageRepository",
     "EventLog",
@@ -32,6 +38,8 @@ __all__ = [
     "SessionRecord",
     "SessionStore",
     "SharedDrafts",
+    "TurnRecord",
+    "TurnStore",
     "create_tables",
     "current_revision",
     "drop_tables",

@@ -48,20 +48,56 @@ class OpEntry:
 
 
 class PageRepository(Protocol):
-    """Draft, published copy and op history of (tenant, page); joins the caller's transaction."""
+    """Draft, published copy and op history of (tenant, page); joins the caller's transaction.
+
+    Every method the workspace calls, and nothing else: a host's repository
+    (drafts in its own CMS tables, say) implements these and needs no base
+    class. ``conn`` is the transaction the write's event goes into; a
+    repository that keeps its rows elsewhere gives up that all-or-nothing.
+    """
 
     def load_draft(
-        self, conn: sa.Connection, tenant: str, page: str, *, for_update: bool = False
+        self,
+        conn: sa.Connection,
+        tenant: str,
+        page: str,
+        *,
+        for_update: bool = False,
+        shared: bool = False,
     ) -> tuple[dict[str, Any], int] | None:
         """The draft and its revision, or None when the page has none yet.
 
         ``for_update`` locks the page row until the transaction ends (a writer
-        loading the draft it is about to change).
+        loading the draft it is about to change). ``shared``: the caller
+        never mutates the document, so the repository may hand back one it
+        holds (see ``SharedDrafts``) instead of a fresh copy; it may ignore it.
         """
         ...
 
-    def save_draft(self, conn: sa.Connection, tenant: str, page: str, doc: dict[str, Any]) -> None:
-        """Store ``doc`` as the draft; its revision is ``doc["seq"]``."""
+    def save_draft(
+        self,
+        conn: sa.Connection,
+        tenant: str,
+        page: str,
+        doc: dict[str, Any],
+        *,
+        shared: bool = False,
+    ) -> None:
+        """Store ``doc`` as the draft; its revision is ``doc["seq"]``.
+
+        ``shared``: the caller never mutates ``doc`` again, so the repository
+        may keep it as the next shared load's document; it may ignore it.
+        """
+        ...
+
+    def ensure_draft(self, conn: sa.Connection, tenant: str, page: str, doc: dict[str, Any]) -> None:
+        """Store ``doc`` as the draft when the page has none; leave an existing draft alone.
+
+        A page's first write calls it before ``load_draft(for_update=True)``,
+        so that there is a row to lock: a second first write at the same
+        moment waits on it and then reads a stale revision. A repository
+        with nothing to lock may store ``doc`` or do nothing.
+        """
         ...
 
     def load_published(
@@ -270,7 +306,7 @@ class DatabasePageRepository:
             conn.execute(statement, params)
 
     def ensure_draft(self, conn: sa.Connection, tenant: str, page: str, doc: dict[str, Any]) -> None:
-        """Insert ``doc`` as the draft when (tenant, page) has no row yet; else leave the row alone.
+        """Insert ``doc`` as the draft when (tenant, page) has no row yet; else leave the row alone (see ``PageRepository``).
 
         A page never written has no row for a writer to lock, so two first
         writes would both start from the empty page and the second would

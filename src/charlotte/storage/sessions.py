@@ -170,20 +170,6 @@ class SessionStore:
         with translated():
             return conn.execute(statement).rowcount == 1
 
-    def list_for_page(
-        self, conn: sa.Connection, tenant: str, page: str, limit: int = 100
-    ) -> list[SessionRecord]:
-        """Sessions of one page, newest first."""
-        query = (
-            sa.select(*_COLUMNS)
-            .where(sessions.c.tenant == tenant, sessions.c.page == page)
-            .order_by(sessions.c.created_at.desc(), sessions.c.id)
-            .limit(limit)
-        )
-        with translated():
-            rows = conn.execute(query).all()
-        return [SessionRecord(*row) for row in rows]
-
     @staticmethod
     def _select(
         conn: sa.Connection, session_id: str, tenant: str, *, lock: bool

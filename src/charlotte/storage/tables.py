@@ -20,23 +20,23 @@ from charlotte.storage._translate import translated
 from charlotte.storage.types import JsonText, UtcDateTime
 
 __all__ = [
-    "PROPOSAL_STATUSES",
+    "CHANGE_SET_STATUSES",
     "SESSION_STATUSES",
     "TURN_STATUSES",
+    "change_sets",
     "create_tables",
     "drop_tables",
     "events",
     "metadata",
     "page_ops",
     "pages",
-    "proposals",
     "sessions",
     "turns",
 ]
 
 SESSION_STATUSES: Final = ("idle", "queued", "running", "stopping")
 TURN_STATUSES: Final = ("queued", "running", "finished", "failed", "stopped")
-PROPOSAL_STATUSES: Final = ("open", "approved", "rejected", "conflicted")
+CHANGE_SET_STATUSES: Final = ("open", "approved", "rejected", "conflicted")
 
 #: Names every constraint so that migrations and ``create_tables`` agree.
 NAMING_CONVENTION: Final = {
@@ -163,7 +163,8 @@ page_ops = sa.Table(
     ),
 )
 
-proposals = sa.Table(
+# The change sets; the table keeps its first name (a storage name, see AGENTS.md).
+change_sets = sa.Table(
     "charlotte_proposals",
     metadata,
     sa.Column("id", ID, primary_key=True),
@@ -188,7 +189,7 @@ proposals = sa.Table(
     # A resolved set whose working revisions (retired_above, retired_above +
     # op_count] name no page state any more: its base revision; else NULL.
     sa.Column("retired_above", sa.Integer, nullable=True),
-    sa.CheckConstraint(_one_of("status", PROPOSAL_STATUSES), name="status"),
+    sa.CheckConstraint(_one_of("status", CHANGE_SET_STATUSES), name="status"),
     sa.Index(None, "session_id", "created_at"),
     sa.Index(None, "tenant", "page"),
     # At most one open change set per session.

@@ -21,7 +21,7 @@ the draft through ``PageSession``, so a legacy document is migrated and a
 corrupt one is refused the same way a write would refuse it.
 
 In an ``approve_on_save`` session the agent works on its open change set
-instead (``charlotte.proposals``): ``cms_apply`` writes through
+instead (``charlotte.drafts.change_sets``): ``cms_apply`` writes through
 ``ChangeSets.apply_agent_ops``, and while a set is open ``cms_get``,
 ``cms_outline``, ``cms_find``, ``cms_changes_since``, ``cms_check`` (and
 ``cms_ready``) read its working copy. Results carry ``notices``: each
@@ -31,7 +31,7 @@ happened. ``cms_get``, ``cms_changes_since`` and a successful ``cms_apply``
 always have the list; any other result of a call whose arguments parsed has it
 when there are notices. After a resolution ``cms_changes_since`` answers
 ``revision_unknown`` for a revision of the set that names no page any more
-(see ``charlotte.proposals``).
+(see ``charlotte.drafts.change_sets``).
 """
 
 from __future__ import annotations
@@ -44,11 +44,12 @@ from typing import Any
 import sqlalchemy as sa
 
 from charlotte.checks import Finding, PageChecks
+from charlotte.drafts.change_sets import ChangeSets
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import InvalidArguments, PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR
 from charlotte.page.session import PageSession
 from charlotte.policy.text import is_unicode_text
-from charlotte.proposals import ChangeSets
 from charlotte.storage import SessionRecord, read_connection, transaction
 from charlotte.tools.arguments import ArgumentParser
 from charlotte.tools.binding import ToolBinding
@@ -61,7 +62,6 @@ from charlotte.tools.results import (
 )
 from charlotte.tools.schemas import TOOL_NAMES, ToolDefinition, tool_definitions
 from charlotte.tools.views import find, outline, page_view
-from charlotte.workspace import SiteLinks, Workspace
 
 #: Builds the checks for one session (its brief and facts, the site's links and assets).
 ChecksFactory = Callable[[SessionRecord, SiteLinks], PageChecks]

@@ -117,6 +117,14 @@ def test_a_different_currency_or_amount_is_not_supported(source: str, page: str)
 def test_version_numbers_and_times_are_not_bare_prices() -> None:
     assert claims("Version 2.10 is out") == []
     assert claims("Lunch is served from 12.30") == []
+    assert claims("Version\n  2.10, then 3.50 and at 4.20") == [("price", "3.5")]
+
+
+def test_a_grouped_number_has_at_most_fifteen_digits() -> None:
+    assert claims("1 234 567 890 123") == [("number", "1234567890123")]
+    # More groups are no one number: spaced, they are read in pieces (nothing hides in them).
+    assert claims("€1 234 567 890 123 456") == [("price", "EUR 1234567890123"), ("number", "456")]
+    assert claims("1,234,567,890,123,456") == []
 
 
 # --- phones ----------------------------------------------------------------------------

@@ -23,11 +23,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from charlotte.page.model import Doc, Op
 from charlotte.page.ordering import ALPHABET
 from charlotte.page.tree import descendants_of, root_ids
-
-Doc = dict[str, Any]
-Op = dict[str, Any]
 
 POOL = [f"n{i}" for i in range(12)]
 BREAKPOINTS = ["base", "md", "lg"]

@@ -143,7 +143,8 @@ def obfuscated(draw: st.DrawFn) -> str:
     if encode == "entity":
         body = f"&#{ord(body[0])};{body[1:]}"
     elif encode == "percent":
-        body = f"%{ord(body[0]):02X}{body[1:]}"
+        # The first character's UTF-8 bytes, each as %XX (as a URL encodes it).
+        body = "".join(f"%{byte:02X}" for byte in body[0].encode("utf-8")) + body[1:]
     payload = draw(st.sampled_from(["alert(1)", "//%0Aalert(1)", "text/html,<b>", "///etc"]))
     return f"{lead}{body}:{payload}"
 

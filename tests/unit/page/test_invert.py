@@ -8,10 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.unit.page.strategies import ops_for, pages
 
-from charlotte.page.model import empty_doc
+from charlotte.page.model import Doc, empty_doc
 from charlotte.page.ops import WorkingCopy, invert, reduce, reduce_all
-
-Doc = dict[str, Any]
 
 
 def _node(id: str, parent: str | None, order: str, **extra: Any) -> dict[str, Any]:

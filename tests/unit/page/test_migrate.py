@@ -14,11 +14,9 @@ from charlotte.page.migrate import (
     migrate_doc_verbose,
     needs_migration,
 )
-from charlotte.page.model import empty_doc
+from charlotte.page.model import Doc, empty_doc
 from charlotte.page.ordering import key_between
 from charlotte.page.tree import root_ids
-
-Doc = dict[str, Any]
 
 
 def _node(id: str, parent: str | None, order: str) -> dict[str, Any]:

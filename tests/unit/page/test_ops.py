@@ -8,12 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.unit.page.strategies import OP_KINDS, ops_for, pages
 
-from charlotte.page.model import empty_doc
+from charlotte.page.model import Doc, empty_doc
 from charlotte.page.op_table import MALFORMED_DOC, MALFORMED_OP, OP_TYPES, RESTORE_OP_TYPES
 from charlotte.page.ops import WorkingCopy, reduce, reduce_all
 from charlotte.page.tree import children_of, descendants_of, root_ids
-
-Doc = dict[str, Any]
 
 
 def _node(id: str, parent: str | None, order: str, **extra: Any) -> dict[str, Any]:

@@ -12,10 +12,9 @@ from tests.unit.page.strategies import POOL, ops_for, pages
 from charlotte.errors import CharlotteError, PageSessionError
 from charlotte.page import op_table
 from charlotte.page import ops as reducer
-from charlotte.page.model import empty_doc
+from charlotte.page.model import Doc, empty_doc
 from charlotte.page.session import _REASONS, Applied, PageSession
 
-Doc = dict[str, Any]
 PROPS: dict[str, dict[str, Any]] = {
     "heading": {"content": "Hi"}, "text": {"content": "Body"}, "image": {"asset": "img-1"},
 }
@@ -196,7 +195,6 @@ def test_a_bad_op_at_k_changes_nothing(doc: Doc, k: int) -> None:
     session = PageSession(doc)
     first = session.apply([{"t": "set_meta", "patch": {"title": "One"}}], based_on=4, actor="alice")
     before, snapshot = session.doc, copy.deepcopy(session.doc)
-    history = session.changes_since(4)
     good = [
         {"t": "insert_node", "node": _n("cta", "text", "hero", "b0")},
         {"t": "set_style", "id": "cta", "breakpoint": "md", "patch": {"color": "red"}},
@@ -208,7 +206,6 @@ def test_a_bad_op_at_k_changes_nothing(doc: Doc, k: int) -> None:
     assert e.at == k
     assert session.doc is before and session.doc == snapshot
     assert session.revision == first.revision == 5
-    assert session.changes_since(4) == history
 
 
 def test_stale_revision(doc: Doc) -> None:
@@ -250,7 +247,6 @@ def test_the_callers_ops_and_doc_are_never_aliased(doc: Doc) -> None:
 def test_an_empty_batch_changes_nothing(doc: Doc) -> None:
     session = PageSession(doc)
     assert session.apply([], based_on=4, actor="agent") == Applied(4, [], [])
-    assert session.changes_since(4) == []
 
 
 def test_ops_must_be_a_list(doc: Doc) -> None:
@@ -341,7 +337,6 @@ def test_fill_defaults_appends_in_sequence(doc: Doc) -> None:
     assert applied.ops[0]["node"]["style"] == {"base": {}}
     kids = sorted((n["order"], n["id"]) for n in session.doc["nodes"].values() if n["parent"] == "hero")
     assert [id for _, id in kids] == ["title", "body", "p0", "p1", "p2"]
-    assert session.changes_since(4)[0]["op"] == applied.ops[0]
 
 
 def test_fill_defaults_inside_a_parent_made_in_the_same_batch(doc: Doc) -> None:
@@ -363,52 +358,6 @@ def test_without_fill_defaults_order_props_and_style_are_required(doc: Doc) -> N
     session = PageSession(doc)
     e = _error(session, [{"t": "insert_node", "node": {"id": "t", "type": "divider", "parent": None}}])
     assert (e.code, e.detail) == ("invalid_props", "order: must be an ordering key (0-9A-Za-z)")
-
-
-# -- history ----------------------------------------------------------------------------------------------
-
-
-def test_changes_since_and_its_window(doc: Doc) -> None:
-    session = PageSession(doc, history_limit=3)
-    for i in range(5):
-        session.apply([{"t": "set_meta", "patch": {"title": str(i)}}], based_on=4 + i, actor=f"u{i}")
-    assert session.changes_since(9) == []
-    assert [c["revision"] for c in session.changes_since(6)] == [7, 8, 9]
-    assert session.changes_since(8) == [{"revision": 9, "actor": "u4", "op": {"t": "set_meta", "patch": {"title": "4"}}}]
-    for old in (5, 0, -1):
-        with pytest.raises(PageSessionError) as info:
-            session.changes_since(old)
-        assert (info.value.code, info.value.detail) == ("history_truncated", {"revision": 9, "earliest": 6})
-    with pytest.raises(PageSessionError) as info:
-        session.changes_since(10)
-    assert (info.value.code, info.value.detail) == ("stale_revision", {"revision": 9})
-
-
-def test_history_given_at_load(doc: Doc) -> None:
-    entries = [{"revision": r, "actor": "agent", "op": {"t": "set_meta", "patch": {}}} for r in range(1, 5)]
-    session = PageSession(doc, history=entries, history_limit=2)
-    assert [c["revision"] for c in session.changes_since(2)] == [3, 4]
-    with pytest.raises(PageSessionError):
-        session.changes_since(1)
-    assert PageSession(doc).changes_since(4) == []
-    with pytest.raises(PageSessionError) as info:
-        PageSession(doc).changes_since(3)
-    assert info.value.code == "history_truncated"
-
-
-@pytest.mark.parametrize(
-    "entries",
-    [
-        [{"revision": 3, "actor": "a", "op": {}}],  # does not end at seq 4
-        [{"revision": 2, "actor": "a", "op": {}}, {"revision": 4, "actor": "a", "op": {}}],
-        [{"revision": 4, "actor": None, "op": {}}],
-        ["not an entry"],
-    ],
-)
-def test_inconsistent_history_is_invalid_state(doc: Doc, entries: list[Any]) -> None:
-    with pytest.raises(PageSessionError) as info:
-        PageSession(doc, history=entries)
-    assert info.value.code == "invalid_state"
 
 
 # -- properties -----------------------------------------------------------------------------------------------

@@ -5,9 +5,7 @@ import importlib
 
 import pytest
 
-import charlotte.page.hrefs
 import charlotte.policy
-import charlotte.policy.hrefs
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 
 
@@ -19,18 +17,10 @@ def test_exported_names_are_pinned() -> None:
         "InMemoryAssetLibrary",
         "LinkPolicy",
         "css_value_reason",
-        "external_origin",
         "introduced_hrefs",
-        "is_safe_href",
     ]
     for name in charlotte.policy.__all__:
         assert getattr(charlotte.policy, name) is not None
-
-
-def test_hrefs_are_re_exported_not_re_implemented() -> None:
-    assert charlotte.policy.hrefs.is_safe_href is charlotte.page.hrefs.is_safe_href
-    assert charlotte.policy.hrefs.external_origin is charlotte.page.hrefs.external_origin
-    assert charlotte.policy.is_safe_href is charlotte.page.hrefs.is_safe_href
 
 
 def test_asset_library_port_is_re_exported() -> None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 from pydantic_ai.models.anthropic import AnthropicModel
+from pydantic_ai.models.function import FunctionModel
 from pydantic_ai.models.openai import OpenAIChatModel
 
 from charlotte.errors import CharlotteError, ModelUnavailable, UnknownModel
+from charlotte.offline import OFFLINE_MODEL_NAME
 from charlotte.runtime.models import resolve_model
-from charlotte.testing import ScriptedModel
 
 
 @pytest.fixture
@@ -60,16 +61,13 @@ def test_openai_compatible_url_may_carry_a_port() -> None:
     assert model.base_url.rstrip("/") == "https://llm.example.com:8443/v1"
 
 
-def test_offline_uses_the_factory() -> None:
-    scripted = ScriptedModel([])
+@pytest.mark.usefixtures("no_keys")
+def test_offline_is_a_fresh_offline_builder_each_time() -> None:
+    first, second = resolve_model("offline"), resolve_model("offline")
 
-    assert resolve_model("offline", offline_factory=lambda: scripted) is scripted
-
-
-def test_offline_without_factory_is_unknown() -> None:
-    with pytest.raises(UnknownModel) as caught:
-        resolve_model("offline")
-    assert caught.value.code == "unknown_model"
+    assert isinstance(first, FunctionModel)
+    assert first.model_name == OFFLINE_MODEL_NAME
+    assert first is not second
 
 
 @pytest.mark.usefixtures("keys")

@@ -25,13 +25,13 @@ from pydantic_ai.messages import (
 )
 from tests.support.databases import new_session
 
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import StorageError
 from charlotte.events import AGENT_ACTOR, Event, EventTypes, NewEvent, schema_errors
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.storage import DatabaseEventLog, SessionRecord, transaction
 from charlotte.testing import Finish, ScriptedModel, ToolCall, ToolCalls
 from charlotte.tools import PageTools, ToolBinding
-from charlotte.workspace import SiteLinks, Workspace
 
 BRIEF = "Rose Bakery in Zurich: sourdough bread, warm and friendly tone."
 SUMMARY = "A hero with the bakery's name and a short welcome."

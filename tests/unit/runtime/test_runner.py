@@ -13,11 +13,11 @@ from tests.support.runner_harness import HERO, Harness, apply_step, based_on_las
 import charlotte.runtime.runner as runner_module
 from charlotte.errors import Refused
 from charlotte.events import EventTypes, schema_errors
-from charlotte.runtime.queue import InlineQueue
+from charlotte.runtime.queues import InlineQueue
 from charlotte.runtime.runner import TurnContext
-from charlotte.runtime.turns import TurnRecord, Turns
+from charlotte.runtime.turns import Turns
 from charlotte.settings import Settings
-from charlotte.storage import SessionRecord
+from charlotte.storage import SessionRecord, TurnRecord
 from charlotte.testing import Finish, Text, ToolCall
 
 

@@ -7,15 +7,16 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from tests.support.change_sets import open_change_set
 from tests.support.databases import new_session
 from tests.support.tools_contract import heading, section, text
 
+from charlotte.drafts.change_sets import ChangeSets
+from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.events import EventTypes
 from charlotte.page.assets import InMemoryAssetLibrary
-from charlotte.proposals import ChangeSets
 from charlotte.storage import DatabaseEventLog, SessionRecord
 from charlotte.tools import PageTools, ToolBinding, is_error
-from charlotte.workspace import SiteLinks, Workspace
 
 
 @pytest.fixture
@@ -28,13 +29,13 @@ def ws(sqlite_engine: sa.Engine) -> Workspace:
 
 
 @pytest.fixture
-def sets(ws: Workspace) -> ChangeSets:
+def change_sets(ws: Workspace) -> ChangeSets:
     return ChangeSets(ws)
 
 
 @pytest.fixture
-def tools(ws: Workspace, sets: ChangeSets) -> PageTools:
-    return PageTools(ws, change_sets=sets)
+def tools(ws: Workspace, change_sets: ChangeSets) -> PageTools:
+    return PageTools(ws, change_sets=change_sets)
 
 
 def _session(engine: sa.Engine, *, approve_on_save: bool) -> SessionRecord:
@@ -60,7 +61,7 @@ def _props(id: str, words: str) -> dict[str, Any]:
 
 
 def test_apply_writes_the_set_and_every_read_sees_the_working_copy(
-    tools: PageTools, ws: Workspace, sets: ChangeSets, session: SessionRecord, binding: ToolBinding
+    tools: PageTools, ws: Workspace, change_sets: ChangeSets, session: SessionRecord, binding: ToolBinding
 ) -> None:
     draft = ws.draft(session.id, session.tenant)
     ops = [_props("title", "Rye loaves"), text("intro", "hero", "Lorem ipsum dolor")]
@@ -83,19 +84,19 @@ def test_apply_writes_the_set_and_every_read_sees_the_working_copy(
     changes = tools.call("cms_changes_since", {"revision": 2}, binding)
     assert [(c["revision"], c["actor"]) for c in changes["changes"]] == [(3, "agent"), (4, "agent")]
     assert tools.call("cms_apply", {"basedOn": 4, "ops": [_props("title", "Spelt")]}, binding)["revision"] == 5
-    open_set = sets.current(session.id, session.tenant)
-    assert open_set is not None and open_set.op_count == 3
+    change_set = open_change_set(change_sets, session.id, session.tenant)
+    assert change_set is not None and change_set.op_count == 3
 
 
 def test_approval_reaches_the_agent_once_on_its_next_get(
-    tools: PageTools, sets: ChangeSets, session: SessionRecord, binding: ToolBinding
+    tools: PageTools, change_sets: ChangeSets, session: SessionRecord, binding: ToolBinding
 ) -> None:
     tools.call("cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding)
-    resolution = sets.approve(session.id, session.tenant, "ann")
+    resolution = change_sets.approve(session.id, session.tenant, "ann")
     got = tools.call("cms_get", {}, binding)
     assert got["revision"] == 3
     assert [(n["kind"], n["proposal_id"], n["status"]) for n in got["notices"]] == [
-        ("change_set", resolution.proposal_id, "approved")
+        ("change_set", resolution.change_set_id, "approved")
     ]
     assert tools.call("cms_get", {}, binding)["notices"] == []
     # Revisions continue: the next write opens a new set on the approved draft.
@@ -125,12 +126,12 @@ _NEXT_CALLS = [
 
 @pytest.mark.parametrize(("name", "arguments"), _NEXT_CALLS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(_NEXT_CALLS)])
 def test_the_agents_next_call_whatever_it_is_carries_the_notice_once(
-    tools: PageTools, sets: ChangeSets, session: SessionRecord, binding: ToolBinding, name: str, arguments: dict[str, Any]
+    tools: PageTools, change_sets: ChangeSets, session: SessionRecord, binding: ToolBinding, name: str, arguments: dict[str, Any]
 ) -> None:
     tools.call("cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding)
-    resolution = sets.approve(session.id, session.tenant, "ann")
+    resolution = change_sets.approve(session.id, session.tenant, "ann")
     result = tools.call(name, arguments, binding)
-    assert [(n["proposal_id"], n["status"]) for n in result["notices"]] == [(resolution.proposal_id, "approved")]
+    assert [(n["proposal_id"], n["status"]) for n in result["notices"]] == [(resolution.change_set_id, "approved")]
     again = tools.call(name, arguments, binding)
     assert again.get("notices", []) == []
 
@@ -146,7 +147,7 @@ def _nothing_before(_conn: sa.Connection) -> None:
 def test_a_conflict_reaches_the_agent_once_even_on_a_failed_apply(
     tools: PageTools,
     ws: Workspace,
-    sets: ChangeSets,
+    change_sets: ChangeSets,
     session: SessionRecord,
     binding: ToolBinding,
     sqlite_engine: sa.Engine,
@@ -156,7 +157,7 @@ def test_a_conflict_reaches_the_agent_once_even_on_a_failed_apply(
     ws.human_edit(
         session.id, session.tenant, [{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
     )
-    assert sets.approve(session.id, session.tenant, "ann").status == "conflicted"
+    assert change_sets.approve(session.id, session.tenant, "ann").status == "conflicted"
     # The agent still believes in revision 3; the draft is at 3 too, but without "title".
     failed = tools.call("cms_apply", {"basedOn": 3, "ops": [_props("title", "Spelt")]}, binding, before=before)
     assert is_error(failed) and failed["error"]["code"] == "node_not_found"
@@ -171,11 +172,11 @@ def test_a_conflict_reaches_the_agent_once_even_on_a_failed_apply(
 
 
 def test_sessions_without_approve_on_save_write_the_draft(
-    tools: PageTools, ws: Workspace, sets: ChangeSets, sqlite_engine: sa.Engine
+    tools: PageTools, ws: Workspace, change_sets: ChangeSets, sqlite_engine: sa.Engine
 ) -> None:
     record = _session(sqlite_engine, approve_on_save=False)
     plain = ToolBinding.for_session(record.id, record.tenant, record.page)
     assert tools.call("cms_apply", {"basedOn": 0, "ops": [section("hero")]}, plain)["revision"] == 1
     assert ws.draft(record.id, record.tenant)[1] == 1
-    assert sets.current(record.id, record.tenant) is None
+    assert open_change_set(change_sets, record.id, record.tenant) is None
     assert tools.call("cms_get", {}, plain)["notices"] == []

@@ -8,7 +8,7 @@ Create Date: 2025-02-01
 approval that replayed it on an unchanged draft; otherwise the set's base
 revision, so that the set's working revisions ``retired_above + 1 ..
 retired_above + op_count`` are known to name nothing (see
-``charlotte.proposals``). Sets resolved before this migration cannot tell an
+``charlotte.drafts.change_sets``). Sets resolved before this migration cannot tell an
 approval on an unchanged draft from one on a changed draft: all of them are
 marked, which only ever makes ``cms_changes_since`` answer ``revision_unknown``
 where it could have answered.

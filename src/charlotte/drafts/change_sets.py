@@ -1,0 +1,390 @@
+"""``ChangeSets``: approve_on_save — the agent's writes wait in a change set for a person.
+
+A session opened with ``approve_on_save=True`` never writes the agent's ops to
+the draft. Its writes go to the session's one *open* change set (a row of
+``charlotte_proposals``, read and written by ``charlotte.storage.change_sets``):
+
+- **Opening.** The first agent write with no open set opens one: its working
+  copy is seeded from the draft as it is then (``base_revision``), and
+  ``proposal.opened`` is recorded in the same transaction as that first write.
+  A write that fails opens nothing.
+- **Writing.** ``apply_agent_ops`` applies the ops to the working copy exactly
+  as ``Workspace.agent_apply`` applies them to a draft (LinkPolicy before,
+  PageSession, AssetPolicy on the touched nodes after, one transaction with
+  the set's row locked) and appends them to the set's op list. Each write
+  records ``page.changed`` with the **working copy's** revision: the event
+  describes "the draft, or the open change set's working copy", and in an
+  approve_on_save session every agent ``page.changed`` between
+  ``proposal.opened`` and the set's resolution is about the working copy, so a
+  builder preview follows it by reading ``working`` (or ``view``).
+- **Revisions.** Inside a set the agent's revisions are continuous from the
+  draft revision the set was seeded from: ``base_revision + n`` after the set's
+  ``n``-th op. ``changes_since`` answers the agent from the page it reads and
+  says ``revision_unknown`` for a resolved set's retired revisions
+  (``charlotte.drafts._agent_changes``).
+- **Approving** replays the set's ops on the *current* draft (a person may
+  have edited it meanwhile) in chunks of ``REPLAY_CHUNK`` ops, actor
+  ``agent``. The draft is loaded as every writer loads it
+  (``Workspace.load_for_write``): a never-written page gets its row first, so
+  a first write by another session at the same moment waits for the approval
+  and sees a stale revision (or the approval replays on its write), never a
+  storage error. Each chunk is applied in slices of
+  ``MAX_OPS_PER_APPLY`` (the agent's own bound): measured faster than one
+  1,000-op apply, because less undo data is alive at once for the garbage
+  collector to walk. As for any agent write, LinkPolicy (the tenant's
+  rules of today) checks the whole set first and AssetPolicy checks the
+  nodes each chunk touched. Any ``PageSessionError`` or
+  ``Refused`` resolves the set ``conflicted`` with the code and op index
+  (``proposal.conflicted``); nothing of the page is written before the whole
+  replay has succeeded, so no op of the set reaches the draft (a storage error
+  after the first write ends the whole transaction). The load and replay run
+  inside one savepoint only for the first-write row: on a conflict it is
+  rolled back, so a never-written page stays without a row. Success stores the draft and its op history,
+  records the draft's ``page.changed`` (actor ``agent``) and
+  ``proposal.approved`` (actor: the approving person), and resolves the set
+  ``approved``. ``reject`` resolves it ``rejected`` (``proposal.rejected``).
+- **Notices.** A resolution reaches the agent exactly once:
+  ``pending_notices`` returns the resolved, unnotified sets and marks them
+  notified in the same transaction.
+- **Publishing** publishes the draft only: an open set stays open, and its
+  ops reach the draft only by approval.
+
+Lock order, the same for every writer so that PostgreSQL never deadlocks:
+the session row (``Workspace.session(..., lock=True)``), then the change-set
+row, then the page row. Human edits and publishing take the session row, then
+the page row.
+
+>>> change_sets = ChangeSets(workspace)                             # doctest: +SKIP
+>>> change_sets.apply_agent_ops(session_id, tenant, ops, based_on=3)  # doctest: +SKIP
+Written(revision=5, ...)
+>>> change_sets.approve(session_id, tenant, "user-7")               # doctest: +SKIP
+Resolution(change_set_id='…', status='approved', ops=2, revision=5, code=None, at=None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import sqlalchemy as sa
+
+from charlotte.drafts._agent_changes import agent_changes
+from charlotte.drafts._writes import check_person, page_changed, touched_node_ids
+from charlotte.drafts.workspace import SiteLinks, Workspace, Written
+from charlotte.errors import PageSessionError, Refused, ReplayConflict
+from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
+from charlotte.page.node_types import MAX_OPS_PER_APPLY
+from charlotte.page.session import Applied, PageSession
+from charlotte.policy import AssetPolicy
+from charlotte.storage import ChangeSet, ChangeSetStore, SessionRecord, read_connection, transaction
+
+__all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSets", "Resolution"]
+
+#: Ops replayed between two AssetPolicy checks when a set is approved.
+REPLAY_CHUNK: Final = 1_000
+
+#: What the agent is told about each resolution (our own fixed sentences).
+NOTICE_MESSAGES: Final = {
+    "approved": "A person approved your change set: its changes are now in the draft.",
+    "rejected": "A person rejected your change set: the draft does not have its changes.",
+    "conflicted": (
+        "Your change set could not be applied to the current draft (the person had "
+        "changed it); the draft does not have its changes. Read the page again."
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """How a set was resolved: ``approved``, ``rejected`` or ``conflicted``.
+
+    ``revision`` is the draft's revision afterwards; ``code`` and ``at`` (the
+    index of the op in the set's op list) say why a replay conflicted.
+    """
+
+    change_set_id: str
+    status: str
+    ops: int
+    revision: int
+    code: str | None = None
+    at: int | None = None
+
+
+@dataclass
+class ChangeSets:
+    """The change sets of approve_on_save sessions (see module docstring)."""
+
+    workspace: Workspace
+    chunk: int = REPLAY_CHUNK
+    store: ChangeSetStore = field(default_factory=ChangeSetStore)
+    _assets: AssetPolicy = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if type(self.chunk) is not int or self.chunk < 1:
+            raise ValueError("chunk must be a positive integer")
+        self._assets = AssetPolicy(self.workspace.assets)
+
+    # -- reads ---------------------------------------------------------------
+
+    def open_change_set(
+        self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False
+    ) -> ChangeSet | None:
+        """The open set of ``session`` inside ``conn`` (``for_update`` locks its row)."""
+        return self.store.find_open(conn, session, for_update=for_update)
+
+    def view(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
+        """What the agent reads: the open set's working copy, else the draft."""
+        if session.approve_on_save:
+            change_set = self.open_change_set(conn, session)
+            if change_set is not None:
+                return change_set.working, change_set.revision
+        return self.workspace.load_draft(conn, session)
+
+    def changes_since(self, session_id: str, tenant: str, revision: int) -> list[dict[str, Any]]:
+        """``[{"revision", "actor", "op"}]`` from the agent's ``revision`` to what it reads now.
+
+        See ``charlotte.drafts._agent_changes``: the exact delta, or
+        ``Refused("revision_unknown")`` for a resolved set's retired revision.
+        """
+        with read_connection(self.workspace.engine) as conn:
+            session = self.workspace.session(conn, session_id, tenant)
+            return agent_changes(self.workspace, self.store, conn, session, revision)
+
+    # -- the agent's writes ----------------------------------------------------
+
+    def apply_agent_ops(
+        self,
+        session_id: str,
+        tenant: str,
+        ops: Sequence[object],
+        *,
+        based_on: int,
+        links: SiteLinks | None = None,
+        conn: sa.Connection | None = None,
+    ) -> Written:
+        """Apply the agent's ops to the open set's working copy, opening a set when none is.
+
+        With ``conn``, the write joins that open transaction and commits with
+        it, as ``Workspace.agent_apply`` does (every refusal comes before the
+        first row is written).
+
+        LinkPolicy before, AssetPolicy on the touched nodes after, as for a
+        draft write; one transaction with the set's row locked, recording
+        ``page.changed`` at the working revision (and ``proposal.opened`` when
+        this write opened the set). ``forbidden`` for a session without
+        ``approve_on_save``: its agent writes go to the draft.
+        """
+        ws = self.workspace
+        ws.assert_agent_links(ops, links)
+        with transaction(ws.engine) if conn is None else nullcontext(conn) as conn:
+            session = self.workspace.session(conn, session_id, tenant, lock=True)
+            if not session.approve_on_save:
+                raise Refused("forbidden")
+            change_set = self.open_change_set(conn, session, for_update=True)
+            doc = change_set.working if change_set is not None else ws.load_draft(conn, session)[0]
+            page = PageSession(doc, node_types=ws.node_types)
+            base = page.revision
+            applied = page.apply(ops, based_on=based_on, actor=AGENT_ACTOR, fill_defaults=True)
+            if not applied.ops:
+                return Written(applied.revision, [], [], (), None)
+            node_ids = touched_node_ids(applied.ops)
+            self._assets.assert_nodes(page.doc, node_ids)
+            new: list[NewEvent] = []
+            if change_set is None:
+                change_set_id = self.store.insert_open(conn, session, page.doc, applied.ops)
+                opened = {"proposal_id": change_set_id, "base_revision": base}
+                new.append(NewEvent(EventTypes.PROPOSAL_OPENED, opened, AGENT_ACTOR))
+            else:
+                self.store.extend(conn, change_set, page.doc, applied.ops)
+            new.append(page_changed(applied, node_ids, AGENT_ACTOR))
+            seqs = ws.events.append_many(conn, session.id, new, tenant=session.tenant)
+        return Written(applied.revision, applied.ops, applied.inverse, node_ids, seqs[-1])
+
+    # -- a person's decisions --------------------------------------------------
+
+    def approve(
+        self, session_id: str, tenant: str, user: str, *, links: SiteLinks | None = None
+    ) -> Resolution:
+        """Replay the open set on the current draft; resolves it ``approved`` or ``conflicted``.
+
+        ``no_open_change_set`` when there is none. A conflict is a resolution,
+        not an error: the draft stays exactly as it was and the set records
+        the code and the index of the op that failed.
+        """
+        check_person(user)
+        ws = self.workspace
+        rules = links or ws.links
+        with transaction(ws.engine) as conn:
+            session = self.workspace.session(conn, session_id, tenant, lock=True)
+            change_set = self.open_change_set(conn, session, for_update=True)
+            if change_set is None:
+                raise Refused("no_open_change_set")
+            base = change_set.base_revision
+            try:
+                with conn.begin_nested():
+                    # Inside the savepoint: a conflict on a never-written page
+                    # leaves no row behind (load_for_write inserted it).
+                    doc, draft_revision = ws.load_for_write(conn, session)
+                    # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
+                    page = PageSession(doc, node_types=ws.node_types)
+                    applied = self._replay(page, change_set.ops, rules)
+                    node_ids = touched_node_ids(applied.ops)
+                    ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)
+                    changed = page_changed(applied, node_ids, AGENT_ACTOR)
+                    ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
+            except ReplayConflict as conflict:
+                resolution = Resolution(
+                    change_set.id,
+                    "conflicted",
+                    change_set.op_count,
+                    draft_revision,
+                    conflict.code,
+                    conflict.at,
+                )
+                payload: dict[str, Any] = {
+                    "proposal_id": change_set.id,
+                    "code": conflict.code,
+                    "at": conflict.at,
+                }
+                self._resolve(
+                    conn, session, resolution, EventTypes.PROPOSAL_CONFLICTED, payload, user, base
+                )
+                return resolution
+            resolution = Resolution(change_set.id, "approved", change_set.op_count, page.revision)
+            payload = {
+                "proposal_id": change_set.id,
+                "ops": change_set.op_count,
+                "revision": page.revision,
+            }
+            # Replayed on the draft it was seeded from, the draft now went through
+            # exactly the working copy's states: the agent's revisions still hold.
+            retired = None if draft_revision == base else base
+            self._resolve(
+                conn, session, resolution, EventTypes.PROPOSAL_APPROVED, payload, user, retired
+            )
+            return resolution
+
+    def reject(self, session_id: str, tenant: str, user: str) -> Resolution:
+        """Discard the open set (``rejected``); the draft is untouched."""
+        check_person(user)
+        ws = self.workspace
+        with transaction(ws.engine) as conn:
+            session = self.workspace.session(conn, session_id, tenant, lock=True)
+            change_set = self.open_change_set(conn, session, for_update=True)
+            if change_set is None:
+                raise Refused("no_open_change_set")
+            _doc, revision = ws.load_draft(conn, session)
+            resolution = Resolution(change_set.id, "rejected", change_set.op_count, revision)
+            payload = {"proposal_id": change_set.id, "ops": change_set.op_count}
+            self._resolve(
+                conn,
+                session,
+                resolution,
+                EventTypes.PROPOSAL_REJECTED,
+                payload,
+                user,
+                change_set.base_revision,
+            )
+            return resolution
+
+    # -- notices ---------------------------------------------------------------
+
+    def pending_notices(
+        self, session_id: str, tenant: str, conn: sa.Connection | None = None
+    ) -> list[dict[str, Any]]:
+        """The resolutions the agent has not been told about, oldest first; each told once.
+
+        Marks them notified in the transaction that reads them, so a
+        resolution reaches exactly one caller: ``conn``'s (an open *write*
+        transaction) when given, else short ones of its own. A notice is
+        ``{"kind": "change_set", "proposal_id", "status", "ops", "message"}``
+        plus ``code`` and ``at`` for a conflict.
+        """
+        ws = self.workspace
+        if conn is not None:
+            session = ws.session(conn, session_id, tenant)
+            if not self.store.has_unnotified(conn, session):
+                return []
+            return [_notice(change_set) for change_set in self.store.take_unnotified(conn, session)]
+        with read_connection(ws.engine) as conn:
+            # Most calls find nothing: look before taking the write lock.
+            session = self.workspace.session(conn, session_id, tenant)
+            if not self.store.has_unnotified(conn, session):
+                return []
+        with transaction(ws.engine) as conn:
+            resolved = self.store.take_unnotified(conn, session)
+        return [_notice(change_set) for change_set in resolved]
+
+    # -- helpers ---------------------------------------------------------------
+
+    def _replay(self, page: PageSession, ops: list[dict[str, Any]], rules: SiteLinks) -> Applied:
+        """Apply ``ops`` to ``page`` in chunks; raise ``ReplayConflict`` at the first that fails."""
+        try:
+            self.workspace.assert_agent_links(ops, rules)
+        except Refused as e:
+            raise ReplayConflict(e.code, e.at or 0) from None
+        replayed: list[dict[str, Any]] = []
+        for start in range(0, len(ops), self.chunk):
+            part: list[dict[str, Any]] = []
+            for at in range(start, min(start + self.chunk, len(ops)), MAX_OPS_PER_APPLY):
+                piece = ops[at : min(at + MAX_OPS_PER_APPLY, start + self.chunk)]
+                try:
+                    applied = page.apply(piece, based_on=page.revision, actor=AGENT_ACTOR)
+                except PageSessionError as e:
+                    raise ReplayConflict(e.code, at + (e.at or 0)) from None
+                part += applied.ops
+            try:
+                self._assets.assert_nodes(page.doc, touched_node_ids(part))
+            except Refused as e:
+                node = e.detail.get("node") if e.detail else None
+                raise ReplayConflict(e.code, start + _last_touching(part, node)) from None
+            replayed += part
+        # The inverse of a whole replay is never used: undoing an approval is a new edit.
+        return Applied(page.revision, replayed, [])
+
+    def _resolve(
+        self,
+        conn: sa.Connection,
+        session: SessionRecord,
+        resolution: Resolution,
+        event_type: str,
+        payload: dict[str, Any],
+        user: str,
+        retired_above: int | None,
+    ) -> None:
+        self.store.mark_resolved(
+            conn,
+            resolution.change_set_id,
+            resolution.status,
+            retired_above=retired_above,
+            code=resolution.code,
+            at=resolution.at,
+        )
+        self.workspace.events.append(
+            conn, session.id, event_type, payload, actor=user, tenant=session.tenant
+        )
+
+
+def _notice(change_set: ChangeSet) -> dict[str, Any]:
+    """What the agent is told about a resolved set (``code`` and ``at`` for a conflict)."""
+    told: dict[str, Any] = {
+        "kind": "change_set",
+        "proposal_id": change_set.id,
+        "status": change_set.status,
+        "ops": change_set.op_count,
+        "message": NOTICE_MESSAGES[change_set.status],
+    }
+    if change_set.status == "conflicted":
+        told["code"] = change_set.conflict_code
+        told["at"] = change_set.conflict_at
+    return told
+
+
+def _last_touching(ops: list[dict[str, Any]], node: object) -> int:
+    """Index in ``ops`` of the last op that wrote ``node`` (0 when none names it)."""
+    for at in range(len(ops) - 1, -1, -1):
+        if touched_node_ids([ops[at]]) == (node,):
+            return at
+    return 0

@@ -1,0 +1,385 @@
+"""``Workspace``: every page mutation and the event that records it, in one transaction.
+
+Each write follows the same path inside **one database transaction**::
+
+    (LinkPolicy) → lock the session row, then the draft row → PageSession → apply
+    → AssetPolicy → store the draft + op history → append the event(s) → commit
+
+Anything raised on the way rolls the transaction back, so a refused or failed
+write leaves the draft, the op history and the event log exactly as they were:
+there is no window in which a change is stored without its event or the other
+way round.
+
+- ``agent_apply``: actor ``agent`` (``AGENT_ACTOR``, fixed, never taken from arguments);
+  LinkPolicy runs on the ops *before* the write (safe links, allowed external
+  origins only).
+- ``human_edit``: actor is the host user's id; any *safe* link is allowed.
+- ``publish``: the **only** code that writes the published copy; AssetPolicy
+  checks the whole document first.
+
+AssetPolicy after a write checks the nodes the batch touched: every stored
+draft already passed it, so the rest of the document cannot have changed. The
+full document is checked again at publish (an asset the host library dropped
+since is caught there).
+
+``PageSessionError("invalid_state")`` (a corrupt stored document) propagates
+unchanged: it is host corruption, never a tool result.
+
+>>> ws = Workspace(engine)                                    # doctest: +SKIP
+>>> ws.agent_apply(session_id, tenant, ops, based_on=3)       # doctest: +SKIP
+Written(revision=5, ops=[...], inverse=[...], node_ids=('hero',), seq=12)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+from charlotte.drafts._writes import check_person, page_changed, touched_node_ids
+from charlotte.errors import PageSessionError, Refused
+from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
+from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
+from charlotte.page.model import empty_doc
+from charlotte.page.node_types import NodeTypes
+from charlotte.page.session import Applied, PageSession, ValidatedDocs
+from charlotte.policy import AssetPolicy, LinkPolicy
+from charlotte.storage import (
+    DatabaseEventLog,
+    DatabasePageRepository,
+    EventLog,
+    OpEntry,
+    PageRepository,
+    SessionRecord,
+    SessionStore,
+    SharedDrafts,
+    read_connection,
+    transaction,
+)
+
+__all__ = ["SiteLinks", "Workspace", "Written"]
+
+
+@dataclass(frozen=True, slots=True)
+class SiteLinks:
+    """Where the site lives and which external origins the agent may link to."""
+
+    site_origin: str = "https://site.invalid"
+    allowed_origins: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A committed write: the new revision, the ops as applied, their undo, the event seq."""
+
+    revision: int
+    ops: list[dict[str, Any]]
+    inverse: list[dict[str, Any]]
+    node_ids: tuple[str, ...]
+    #: Seq of the ``page.changed`` event; None when the batch was empty (nothing written).
+    seq: int | None
+
+
+class Workspace:
+    """All page mutations of charlotte and the events they record (see module docstring).
+
+    ``pages`` is a host's ``PageRepository``; without one the workspace keeps
+    pages in charlotte's tables (``DatabasePageRepository``).
+    """
+
+    def __init__(
+        self,
+        engine: sa.Engine,
+        *,
+        pages: PageRepository | None = None,
+        events: EventLog | None = None,
+        sessions: SessionStore | None = None,
+        assets: AssetLibrary | None = None,
+        node_types: NodeTypes | None = None,
+        links: SiteLinks | None = None,
+        history_limit: int = 1_000,
+    ) -> None:
+        self.engine = engine
+        self.pages: PageRepository = (
+            pages if pages is not None else DatabasePageRepository(SharedDrafts())
+        )
+        self.events: EventLog = events if events is not None else DatabaseEventLog()
+        self.sessions = sessions if sessions is not None else SessionStore()
+        self.assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
+        self.node_types = node_types if node_types is not None else NodeTypes.allowed()
+        self.links = links if links is not None else SiteLinks()
+        self.history_limit = history_limit
+        self._asset_policy = AssetPolicy(self.assets)
+        # Drafts this workspace stored or validated are not validated again on
+        # the next write (the main cost of an apply on a large page). Only with
+        # charlotte's own repository, whose loads are freshly decoded JSON or
+        # the very document a write stored (``SharedDrafts``): a host
+        # repository may hand back objects it still holds and changes, so its
+        # documents are always validated in full.
+        self._validated: ValidatedDocs | None = (
+            ValidatedDocs(self.node_types, limit=16) if pages is None else None
+        )
+
+    def __repr__(self) -> str:
+        return f"Workspace(engine={self.engine!r}, pages={self.pages!r})"
+
+    # -- reads ---------------------------------------------------------------
+
+    def draft(self, session_id: str, tenant: str) -> tuple[dict[str, Any], int]:
+        """The session page's draft and its revision (an empty page before the first write)."""
+        with read_connection(self.engine) as conn:
+            session = self.session(conn, session_id, tenant)
+            return self.load_draft(conn, session)
+
+    def published(self, session_id: str, tenant: str) -> tuple[dict[str, Any], int] | None:
+        """The session page's published copy and revision, or None when never published."""
+        with read_connection(self.engine) as conn:
+            session = self.session(conn, session_id, tenant)
+            return self.pages.load_published(conn, session.tenant, session.page)
+
+    def changes_since(self, session_id: str, tenant: str, revision: int) -> list[dict[str, Any]]:
+        """``[{"revision", "actor", "op"}]`` applied to the draft after ``revision``.
+
+        ``stale_revision`` above the current revision; ``history_truncated``
+        further back than ``history_limit`` ops.
+        """
+        with read_connection(self.engine) as conn:
+            session = self.session(conn, session_id, tenant)
+            return self.draft_changes(conn, session, revision)
+
+    def draft_changes(
+        self, conn: sa.Connection, session: SessionRecord, revision: int
+    ) -> list[dict[str, Any]]:
+        """``changes_since`` inside ``conn``: the draft's op history after ``revision``."""
+        _doc, current = self.load_draft(conn, session)
+        if type(revision) is not int or revision < 0 or revision < current - self.history_limit:
+            raise PageSessionError("history_truncated", detail={"revision": current})
+        if revision > current:
+            raise PageSessionError("stale_revision", detail={"revision": current})
+        if revision == current:
+            return []
+        entries = self.pages.ops_since(
+            conn, session.tenant, session.page, revision, limit=current - revision
+        )
+        if len(entries) != current - revision or (entries and entries[-1].revision != current):
+            # The op history does not cover the window (e.g. a host repository
+            # that keeps less): say so rather than return a partial answer.
+            raise PageSessionError("history_truncated", detail={"revision": current})
+        return [entry.to_dict() for entry in entries]
+
+    def load_draft(
+        self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False
+    ) -> tuple[dict[str, Any], int]:
+        """The draft inside ``conn``; a page with none starts from its published copy or empty."""
+        loaded = self.pages.load_draft(conn, session.tenant, session.page, for_update=for_update)
+        if loaded is None:
+            loaded = self.pages.load_published(conn, session.tenant, session.page)
+        if loaded is None:
+            doc = empty_doc(session.page)
+            return doc, 0
+        return loaded
+
+    # -- writes --------------------------------------------------------------
+
+    def agent_apply(
+        self,
+        session_id: str,
+        tenant: str,
+        ops: Sequence[object],
+        *,
+        based_on: int,
+        links: SiteLinks | None = None,
+        conn: sa.Connection | None = None,
+    ) -> Written:
+        """Apply the agent's ops to the draft (LinkPolicy before, AssetPolicy after).
+
+        With ``conn``, the write joins that open transaction and commits with
+        it; a refusal leaves it as it was (see ``_write``).
+        """
+        self.assert_agent_links(ops, links)
+        return self._write(session_id, tenant, ops, based_on=based_on, actor=AGENT_ACTOR, conn=conn)
+
+    def assert_agent_links(self, ops: object, links: SiteLinks | None = None) -> None:
+        """LinkPolicy on the agent's ops: safe links, external ones only to allowed origins.
+
+        ``links`` (default: the workspace's) gives the site and the allowed
+        origins. Every agent write checks its ops here before anything is
+        written: ``agent_apply``, a change set's write, and its replay at approval.
+        """
+        rules = links or self.links
+        LinkPolicy.assert_ops(
+            _link_view(ops), site_origin=rules.site_origin, allowed_origins=rules.allowed_origins
+        )
+
+    def human_edit(
+        self,
+        session_id: str,
+        tenant: str,
+        ops: Sequence[object],
+        *,
+        based_on: int,
+        user: str,
+        links: SiteLinks | None = None,
+    ) -> Written:
+        """Apply a person's edit to the draft (any safe link; AssetPolicy after)."""
+        check_person(user)
+        rules = links or self.links
+        LinkPolicy.assert_ops(_link_view(ops), site_origin=rules.site_origin, allowed_origins=None)
+        return self._write(session_id, tenant, ops, based_on=based_on, actor=user)
+
+    def publish(self, session_id: str, tenant: str, user: str, *, revision: int | None = None) -> int:
+        """Copy the draft to the published copy; returns the published revision.
+
+        The only writer of the published copy. With ``revision`` (the draft
+        revision the person reviewed), a draft that has moved on since is
+        ``stale_revision`` (with the current revision). AssetPolicy checks the
+        whole document; a refusal leaves everything as it was.
+        """
+        with transaction(self.engine) as conn:
+            session = self.session(conn, session_id, tenant, lock=True)
+            doc, _revision = self.load_draft(conn, session, for_update=True)
+            page = self._page(session, doc)
+            if revision is not None and revision != page.revision:
+                raise PageSessionError("stale_revision", detail={"revision": page.revision})
+            self._asset_policy.assert_doc(page.doc)
+            self.pages.save_published(conn, session.tenant, session.page, page.doc)
+            self.events.append(
+                conn,
+                session.id,
+                EventTypes.PAGE_PUBLISHED,
+                {"revision": page.revision},
+                actor=user,
+                tenant=session.tenant,
+            )
+            return page.revision
+
+    def _write(
+        self,
+        session_id: str,
+        tenant: str,
+        ops: Sequence[object],
+        *,
+        based_on: int,
+        actor: str,
+        conn: sa.Connection | None = None,
+    ) -> Written:
+        # Every refusal (Refused, PageSessionError) is raised before the first
+        # row is written, so a caller's transaction (``conn``) that goes on
+        # after one holds nothing of this write; a failure after the first
+        # write is a StorageError, which ends that transaction too.
+        with transaction(self.engine) if conn is None else nullcontext(conn) as conn:
+            session = self.session(conn, session_id, tenant, lock=True)
+            doc, _revision = self.load_for_write(conn, session)
+            page = self._page(session, doc)
+            applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
+            if not applied.ops:
+                return Written(applied.revision, [], [], (), None)
+            node_ids = touched_node_ids(applied.ops)
+            self._asset_policy.assert_nodes(page.doc, node_ids)
+            self.store(conn, session, page.doc, applied, actor=actor)
+            seq = self._record(conn, session, applied, node_ids, actor=actor)
+        if self._validated is not None:
+            # The next write loads exactly this document. (Remembered before a
+            # caller's transaction commits, harmlessly: the memo vouches only for
+            # equal content, and a rolled-back row holds other content.)
+            self._validated.remember((session.tenant, session.page), page)
+        return Written(applied.revision, applied.ops, applied.inverse, node_ids, seq)
+
+    def load_for_write(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
+        """The draft, locked, possibly shared: read it, never mutate it.
+
+        Every writer of the draft loads it here (``_write``, a change set's
+        approval). Writes never mutate what they load (ops are copy-on-write),
+        so they ask for *shared* documents: charlotte's repository then hands
+        back the document the last write stored, with no decoding and an
+        identity-fast ``ValidatedDocs`` comparison. A page's first write
+        gives the repository the row to lock (``ensure_draft``, holding what
+        ``load_draft`` would start from), so two first writes meet on that
+        row and the later one sees a stale revision.
+        """
+        tenant, page = session.tenant, session.page
+        loaded = self.pages.load_draft(conn, tenant, page, for_update=True, shared=True)
+        if loaded is not None:
+            return loaded
+        start = self.pages.load_published(conn, tenant, page) or (empty_doc(page), 0)
+        self.pages.ensure_draft(conn, tenant, page, start[0])
+        return self.pages.load_draft(conn, tenant, page, for_update=True, shared=True) or start
+
+    def _page(self, session: SessionRecord, doc: dict[str, Any]) -> PageSession:
+        """The loaded draft as a ``PageSession`` (validated unless known valid, see ``ValidatedDocs``)."""
+        return PageSession(
+            doc,
+            node_types=self.node_types,
+            validated=self._validated,
+            # One entry per page: the document holds its revision (``seq``), so
+            # an entry for an older revision is simply not equal any more.
+            key=(session.tenant, session.page),
+        )
+
+    def store(
+        self,
+        conn: sa.Connection,
+        session: SessionRecord,
+        doc: dict[str, Any],
+        applied: Applied,
+        *,
+        actor: str,
+    ) -> None:
+        """Save ``doc`` as the draft and ``applied.ops`` in the op history (inside ``conn``).
+
+        ``doc`` must not be mutated afterwards: it is saved *shared* (charlotte's
+        repository keeps it as the next write's draft, see ``SharedDrafts``).
+        """
+        self.pages.save_draft(conn, session.tenant, session.page, doc, shared=True)
+        first = applied.revision - len(applied.ops) + 1
+        self.pages.append_ops(
+            conn,
+            session.tenant,
+            session.page,
+            [
+                OpEntry(first + i, actor, op, session.id)
+                for i, op in enumerate(applied.ops)
+            ],
+        )
+
+    def _record(
+        self,
+        conn: sa.Connection,
+        session: SessionRecord,
+        applied: Applied,
+        node_ids: tuple[str, ...],
+        *,
+        actor: str,
+    ) -> int:
+        new = [page_changed(applied, node_ids, actor)]
+        if actor != AGENT_ACTOR:
+            edited = {"revision": applied.revision, "ops": len(applied.ops), "node_ids": list(node_ids)}
+            new.append(NewEvent(EventTypes.HUMAN_EDITED, edited, actor))
+        seqs = self.events.append_many(conn, session.id, new, tenant=session.tenant)
+        return seqs[0]
+
+    def session(
+        self, conn: sa.Connection, session_id: str, tenant: str, *, lock: bool = False
+    ) -> SessionRecord:
+        """The stored session inside ``conn``; ``Refused("not_found")`` when missing or another tenant's.
+
+        ``lock``: hold the session row until the transaction ends. Every write
+        takes it first, before the page or change-set rows, so writers meeting
+        on one session always lock in the same order (PostgreSQL would
+        otherwise find a deadlock between, say, a person's edit — page row,
+        then the session row for its event — and the agent's write, whose
+        ``tool.called`` already holds the session row).
+        """
+        session = (self.sessions.lock if lock else self.sessions.get)(conn, session_id, tenant)
+        if session is None:
+            raise Refused("not_found")
+        return session
+
+
+def _link_view(ops: object) -> list[Any]:
+    # LinkPolicy walks a list; anything else is refused by PageSession.apply
+    # with its own code, so LinkPolicy sees nothing to check.
+    return list(ops) if isinstance(ops, list | tuple) else []

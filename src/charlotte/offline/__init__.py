@@ -1,0 +1,23 @@
+"""The offline builder: a deterministic model that builds a page through the nine tools.
+
+Like pydantic-ai's shipped test models, it is a real pydantic-ai
+``FunctionModel`` (``offline_model``), so the demo, the tests and a host's own
+tests run a whole turn with no network. ``Settings(model="offline")`` selects
+it (``runtime/models.py`` imports it here).
+
+Modules: ``model`` (``offline_model``: reads the conversation and picks the
+next tool call), ``writer`` (``plan_page``: the batches of ops a brief and the
+host's facts give), ``brief`` (what the brief says), ``facts`` (the host's
+facts, verbatim), ``sections`` (the section catalogue), ``style`` (palettes
+and styles).
+
+Layer: below ``runtime/``, which imports it; it reads tool results as JSON
+and imports only ``checks/`` of charlotte (``parse_phone``), never
+``runtime/`` or ``tools/``, so there is no cycle.
+"""
+
+from __future__ import annotations
+
+from charlotte.offline.model import OFFLINE_MODEL_NAME, offline_model
+
+__all__ = ["OFFLINE_MODEL_NAME", "offline_model"]

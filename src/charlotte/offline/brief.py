@@ -1,0 +1,285 @@
+"""How the offline builder reads the brief: the business name, lead, offerings and sections.
+
+A brief mixes description with directions to the builder ("Sections: …",
+"Warm, friendly tone; invite people to visit."): ``statements`` keeps only
+the description, so directions never become copy. Where one of the host's
+facts says the same (a name, a tagline, an about text) the fact wins, read
+verbatim through ``facts``; what the brief says is kept in its words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from charlotte.offline.facts import capitalised, fact, has_contact, scalar
+from charlotte.offline.sections import KIND_BY_KEY, KINDS, MAX_ITEMS, OFFER_KINDS, Section
+
+__all__ = [
+    "Lead",
+    "Offerings",
+    "about_text",
+    "business_name",
+    "is_direction",
+    "lead_of",
+    "offerings_of",
+    "sections_of",
+    "statements",
+]
+
+#: Longest business name used as the headline (the copy check warns past 80).
+MAX_NAME: Final = 60
+
+_NAME_KEYS = (
+    "name",
+    "business_name",
+    "business",
+    "company",
+    "brand",
+    "product",
+    "product_name",
+    "site_name",
+)
+_TAGLINE_KEYS = ("tagline", "slogan", "summary", "description")
+
+_INSTRUCTION = re.compile(
+    r"(?i)\b(?:sections?|landing\s+page|web\s*page|website|site|pages?|include|should|must|"
+    r"please|want|needs?|make|build|create|add|show|list|call\s+to\s+action|cta)\b"
+)
+_NAME_WORD = r"[A-Z0-9][\w'\u2019&.+-]*"
+_JOINER = r"(?:&|and|of|the|de|la|le)"
+_STOP_START = frozenset(
+    {"A", "An", "This", "We", "Our", "Please", "Make", "Build", "Create", "It", "They"}
+)
+#: Words that make a clause a direction about the page's voice or look, not a statement.
+_STYLE_WORDS = re.compile(
+    r"(?i)\b(?:tone|voice|style|vibe|mood|feel|look\s+and\s+feel|colou?rs?|fonts?|layout|"
+    r"design|wording|copy\s*writing|seo|keywords?|headlines?|emojis?|audience)\b"
+)
+#: A clause that opens with one of these verbs is an order to the builder.
+_IMPERATIVE = re.compile(
+    r"(?i)^\s*(?:please\s+)?(?:invite|encourage|keep|use|write|make|include|add|show|list|avoid|"
+    r"mention|highlight|focus|emphasi[sz]e|stress|tell|say|give|sound|speak|aim|target|put|"
+    r"link|let|be|do|don'?t|try|ensure|remember|promote|describe|explain|mirror|match|stick|"
+    r"ask|urge)\b"
+)
+#: Adjectives a brief uses to set the voice ("Warm and friendly."): a clause of only these is one.
+_TONE_ONLY = frozenset(
+    {
+        "warm", "friendly", "welcoming", "playful", "fun", "professional", "formal", "informal",
+        "casual", "modern", "minimal", "minimalist", "elegant", "clean", "upbeat", "calm",
+        "reassuring", "confident", "concise", "bold", "simple", "short", "punchy", "lively",
+        "cheerful", "relaxed", "serious", "trustworthy", "approachable", "inviting", "cosy", "cozy",
+        "and", "or", "but", "yet", "very", "not", "too", "a", "bit", "slightly",
+    }
+)
+#: Verbs a brief uses to name what a business offers ("baking sourdough, …").
+_OFFER_VERB = re.compile(
+    r"(?i)\b(?P<verb>bak(?:es|ing)|serv(?:es|ing)|sell(?:s|ing)|offer(?:s|ing)|"
+    r"mak(?:es|ing)|brew(?:s|ing)|roast(?:s|ing)|cook(?:s|ing)|provid(?:es|ing)|"
+    r"specialis(?:es|ing)\s+in|specializ(?:es|ing)\s+in)\s+(?P<list>[^.;:!?()]+)"
+)
+#: Where a list of offerings ends: a qualifier that says when, where or for whom.
+_LIST_END = re.compile(
+    r"(?i)\s+(?:every|each|daily|all\s+day|since|for|to|in|at|from|on|across|near|around|"
+    r"throughout|with|by|so|that|which|who|while|because|using)\b.*$"
+)
+_WHEN = re.compile(
+    r"(?i)^\s*(?P<when>(?:fresh\s+)?(?:every|each)\s+(?:morning|day|week|evening)|"
+    r"(?:fresh\s+)?daily|all\s+day)\b"
+)
+_PARTICIPLE: Final[Mapping[str, str]] = {
+    "bak": "Baked",
+    "brew": "Brewed",
+    "roast": "Roasted",
+    "mak": "Made",
+    "cook": "Cooked",
+    "serv": "Served",
+}
+#: Longest offering kept (in words): a longer run is prose, not a list.
+_ITEM_WORDS: Final = 6
+
+
+def _sentences(brief: str) -> list[str]:
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", brief) if s.strip()]
+
+
+def is_direction(clause: str) -> bool:
+    """True when ``clause`` tells the builder what to do (sections, tone, calls to visit)."""
+    if _INSTRUCTION.search(clause) or _STYLE_WORDS.search(clause) or _IMPERATIVE.search(clause):
+        return True
+    words = re.findall(r"[\w']+", clause.lower())
+    return bool(words) and all(w in _TONE_ONLY for w in words)
+
+
+def statements(brief: str) -> list[str]:
+    """The brief's descriptive sentences, without the clauses that direct the builder."""
+    out: list[str] = []
+    for sentence in _sentences(brief):
+        clauses = [c.strip() for c in sentence.split(";")]
+        kept = [c for c in clauses if c.strip(" .!?") and not is_direction(c)]
+        if not kept:
+            continue
+        text = "; ".join(c.rstrip(" .!?") for c in kept)
+        end = sentence[-1] if sentence[-1] in ".!?" else "."
+        out.append(text + end)
+    return out
+
+
+def _clean_name(words: str) -> str | None:
+    words = re.sub(rf"(?:\s+{_JOINER})+$", "", words.strip(" ,;:")).strip()
+    if not words or len(words) > MAX_NAME or words.split()[0] in _STOP_START:
+        return None
+    return words
+
+
+def business_name(brief: str, facts: Mapping[str, Any]) -> str | None:
+    """The business name: a ``name``-like fact, else a quoted or leading name in the brief."""
+    named = scalar(fact(facts, _NAME_KEYS))
+    if named and len(named) <= MAX_NAME:
+        return named
+    quoted = re.search(r"[\"“]([^\"”\n]{2,60})[\"”]", brief)
+    if quoted:
+        return quoted.group(1).strip()
+    run = rf"{_NAME_WORD}(?:\s+(?:{_JOINER}|{_NAME_WORD})){{0,5}}"
+    leading = re.match(rf"\s*({run})\s+(?:is|are)\b", brief)
+    if leading and (found := _clean_name(leading.group(1))):
+        return found
+    for match in re.finditer(rf"\b(?:for|called|named)\s+({run})", brief):
+        if found := _clean_name(match.group(1)):
+            return found
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Lead:
+    """How the page opens: the hero's subheading, where it came from, the brief's description."""
+
+    subheading: str | None
+    used: str | None  # the fact key or brief sentence it came from (the about text skips it)
+    description: str | None = None  # "a family bakery in Lisbon baking …", as the brief puts it
+
+
+def _head(description: str) -> str:
+    """The description up to what it offers: "a family bakery in Lisbon" of "… baking bread"."""
+    offer = _OFFER_VERB.search(description)
+    head = description[: offer.start()].rstrip(" ,") if offer else description.rstrip(" .!?")
+    # Too short a head ("a bakery") says less than the whole description.
+    return head if len(head.split()) >= 3 else description.rstrip(" .!?")
+
+
+def lead_of(brief: str, facts: Mapping[str, Any], name: str | None) -> Lead:
+    """The hero's subheading: a tagline fact, else what the brief says the business is."""
+    for key in _TAGLINE_KEYS:
+        if (text := scalar(facts.get(key))) is not None:
+            return Lead(text, key)
+    for sentence in _sentences(brief):
+        described = None
+        if name:
+            described = re.match(
+                rf"\s*{re.escape(name)}\s+(?:is|are)\s+(.+)$", sentence
+            ) or re.search(rf"\bfor\s+{re.escape(name)}\s*,\s*(.+)$", sentence)
+        if described:
+            description = described.group(1).split(";")[0].rstrip(" .!?")
+            if not is_direction(description):
+                return Lead(capitalised(_head(description)) + ".", sentence, description)
+    rest = statements(brief)
+    return Lead(rest[0], rest[0]) if rest else Lead(None, None)
+
+
+@dataclass(frozen=True, slots=True)
+class Offerings:
+    """What the brief says the business offers, in its words, and when ("Baked every morning.")."""
+
+    items: tuple[str, ...]
+    note: str | None = None
+
+
+def _items(listing: str) -> list[str]:
+    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", listing.strip())
+    items = [p.strip(" ,") for p in parts if p.strip(" ,")]
+    if any(len(i.split()) > _ITEM_WORDS for i in items):
+        return []
+    return list(dict.fromkeys(capitalised(i) for i in items))[:MAX_ITEMS]
+
+
+def offerings_of(brief: str, lead: Lead) -> Offerings:
+    """The first list of offerings the brief's description or statements name, items verbatim."""
+    for sentence in ([lead.description] if lead.description else []) + statements(brief):
+        for match in _OFFER_VERB.finditer(sentence):
+            listing = match.group("list")
+            items = _items(_LIST_END.sub("", listing))
+            if not items:
+                continue
+            note = None
+            tail = _LIST_END.search(listing)
+            when = _WHEN.match(tail.group(0)) if tail else None
+            stem = re.match(r"(?i)[a-z]+?(?=e?s$|e?ing$|s$)", match.group("verb").split()[0])
+            verb = _PARTICIPLE.get(stem.group(0).lower()) if stem else None
+            if when and verb:
+                note = f"{verb} {when.group('when').lower()}."
+            return Offerings(tuple(items), note)
+    return Offerings(())
+
+
+def _mentioned(brief: str) -> list[str]:
+    """Section kinds the brief names, in the order it names them."""
+    found: list[tuple[int, str]] = []
+    for kind in KINDS:
+        match = re.search(rf"(?i)\b(?:{kind.words})\b", brief)
+        if match:
+            found.append((match.start(), kind.key))
+    return [key for _, key in sorted(found)]
+
+
+def _slug(title: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    return slug[:40] or "section"
+
+
+def sections_of(brief: str, facts: Mapping[str, Any], offers: bool = False) -> list[Section]:
+    """The sections: those the brief names in its order, then those the facts feed; contact last.
+
+    ``offers``: there is something to show of what the business offers; when no
+    section would show it, a "What we offer" section opens the page's body.
+    """
+    keys = _mentioned(brief)
+    for kind in KINDS:
+        if kind.key not in keys and kind.facts and fact(facts, kind.facts) is not None:
+            keys.append(kind.key)
+    if offers and not any(k in OFFER_KINDS for k in keys):
+        keys.insert(0, "offer")
+    if has_contact(facts):
+        keys.append("contact")
+    # Contact closes the page: the call to action points at it.
+    keys = [k for k in dict.fromkeys(keys) if k != "contact"] + ["contact"]
+    taken = {"hero", "call-to-action"}
+    out: list[Section] = []
+    for key in keys:
+        kind = KIND_BY_KEY[key]
+        slug = _slug(kind.title)
+        unique, n = slug, 2
+        while unique in taken:
+            unique, n = f"{slug}-{n}", n + 1
+        taken.add(unique)
+        out.append(Section(unique, kind.title, key))
+    return out
+
+
+def about_text(brief: str, facts: Mapping[str, Any], name: str | None, lead: Lead) -> str | None:
+    """The about text: an about-like fact, else what the brief says the business is and does."""
+    keys = ["about", "story", "about_us"] + ([] if lead.used == "description" else ["description"])
+    text = scalar(fact(facts, keys))
+    if text:
+        return text
+    parts: list[str] = []
+    if name and lead.description:
+        parts.append(f"{name} is {lead.description}.")
+    parts += [
+        s
+        for s in statements(brief)
+        if s != lead.used and not (lead.description and lead.description in s)
+    ]
+    return " ".join(parts[:3]) or None

@@ -1,0 +1,139 @@
+"""How the offline builder reads the host's facts: by name, and verbatim.
+
+A fact is looked up by its name folded to lower case (``fact_key``), under the
+first of several names a host might use (``fact``), and shown as the page shows
+it: one value (``scalar``), a list of items (``fact_items``), the facts a
+business singles out (``featured_items``) or its phone, e-mail and address
+(``contact_items``). Values are kept verbatim, strings as written and numbers as
+JSON writes them: the page may state only what the facts say, and the facts
+check compares the page's words with theirs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from charlotte.checks.contacts import parse_phone
+from charlotte.offline.sections import MAX_ITEMS
+
+__all__ = [
+    "capitalised",
+    "contact_items",
+    "fact",
+    "fact_items",
+    "fact_key",
+    "featured_items",
+    "has_contact",
+    "scalar",
+]
+
+_PHONE_KEYS = ("phone", "telephone", "tel", "phone_number")
+_EMAIL_KEYS = ("email", "e_mail", "mail")
+_ADDRESS_KEYS = ("address", "location")
+#: Facts a business singles out; shown verbatim as a highlight next to the offerings.
+_FEATURED_KEYS = (
+    "signature",
+    "signature_dish",
+    "specialty",
+    "speciality",
+    "special",
+    "specials",
+    "bestseller",
+    "best_seller",
+    "highlight",
+)
+
+
+def fact_key(name: str) -> str:
+    """A fact's name as the builder looks it up: lower case, words joined by ``_``."""
+    return re.sub(r"[\s-]+", "_", name.strip().lower())
+
+
+def fact(facts: Mapping[str, Any], keys: Sequence[str]) -> Any:
+    """The value of the first of ``keys`` the facts have, else None."""
+    for key in keys:
+        if key in facts:
+            return facts[key]
+    return None
+
+
+def scalar(value: Any) -> str | None:
+    """A fact value as the page shows it: strings verbatim, numbers as JSON writes them."""
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def fact_items(value: Any) -> list[tuple[str | None, str | None]]:
+    """A fact as (title, detail) pairs, each part verbatim from the fact."""
+    out: list[tuple[str | None, str | None]] = []
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            detail = scalar(item)
+            if detail is None and isinstance(item, Mapping | list):
+                parts = [
+                    s
+                    for s in map(scalar, item.values() if isinstance(item, Mapping) else item)
+                    if s
+                ]
+                detail = " · ".join(parts) or None
+            out.append((str(key).strip() or None, detail))
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, Mapping):
+                title = scalar(fact(item, ("name", "title", "plan", "item", "day", "days")))
+                rest = [
+                    s
+                    for k, v in item.items()
+                    if k not in ("name", "title", "plan", "item") and (s := scalar(v))
+                ]
+                out.append((title, " · ".join(rest) or None))
+            elif (text := scalar(item)) is not None:
+                out.append((text, None))
+    elif (text := scalar(value)) is not None:
+        out.append((None, text))
+    return [(t, d) for t, d in out if t or d][:MAX_ITEMS]
+
+
+def capitalised(text: str) -> str:
+    """``text`` with its first letter upper case and the rest as written."""
+    return text[:1].upper() + text[1:]
+
+
+def featured_items(facts: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(label, words) for the facts a business singles out ("signature"), words verbatim."""
+    out: list[tuple[str, str]] = []
+    for key in _FEATURED_KEYS:
+        text = scalar(facts.get(key))
+        if text is not None:
+            out.append((capitalised(key.replace("_", " ")), text))
+    return out
+
+
+def has_contact(facts: Mapping[str, Any]) -> bool:
+    """True when the facts have a phone, e-mail or address (even an empty one)."""
+    return any(fact(facts, k) is not None for k in (_PHONE_KEYS, _EMAIL_KEYS, _ADDRESS_KEYS))
+
+
+def contact_items(facts: Mapping[str, Any]) -> list[tuple[str, str, str | None]]:
+    """(label, words, href) for the phone, e-mail and address facts, verbatim."""
+    out: list[tuple[str, str, str | None]] = []
+    phone = scalar(fact(facts, _PHONE_KEYS))
+    if phone:
+        digits = re.sub(r"[^\d+]", "", phone)
+        said, dialled = parse_phone(phone), parse_phone(digits, dialled=True)
+        # A tel: link is a phone claim of its own: only for text that reads as that number.
+        linked = said is not None and dialled is not None and said.matches(dialled)
+        out.append(("phone", phone, f"tel:{digits}" if linked else None))
+    email = scalar(fact(facts, _EMAIL_KEYS))
+    if email:
+        plain = re.fullmatch(r"[^\s@<>\"]+@[^\s@<>\"]+\.[A-Za-z]{2,}", email)
+        out.append(("email", email, f"mailto:{email}" if plain else None))
+    address = scalar(fact(facts, _ADDRESS_KEYS))
+    if address:
+        out.append(("address", address, None))
+    return out

@@ -1,0 +1,347 @@
+"""``CharlotteSession``: a host's handle on one stored builder session.
+
+A handle holds only the session's id, its tenant and the acting user. Every
+method **re-reads the stored session** first, so a handle kept across
+requests never acts on a stale status or stop flag, then asks the host's
+authorizer for the method's ability:
+
+=================================  ==========
+``status``, ``events``, ``draft``,  ``view``
+``change_set``, ``published``
+``send``                            ``send``
+``stop``                            ``stop``
+``edit``                            ``edit``
+``approve``, ``reject``             ``approve``
+``publish``                         ``publish``
+=================================  ==========
+
+A session that does not exist in the handle's tenant is ``Refused("not_found")``
+(another tenant's session is indistinguishable from an unknown one); an
+ability the authorizer denies is ``Refused("forbidden")`` (``unauthorized``
+when there is no user at all).
+
+>>> handle = charlotte.find(session_id, "acme", user=user)   # doctest: +SKIP
+>>> handle.send("Make the hero warmer")                       # doctest: +SKIP
+{'id': '…', 'session_id': '…', 'status': 'queued', 'ready': False, 'error_code': None}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from charlotte.errors import Refused
+from charlotte.events import AGENT_ACTOR, format_at
+from charlotte.page.css import emit_css
+from charlotte.page.diff import diff_docs
+from charlotte.page.render import render_html
+from charlotte.policy.text import is_person_text, is_unicode_text
+from charlotte.runtime.modes import MAX_MODE_NAME
+from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, read_connection
+
+if TYPE_CHECKING:
+    from charlotte.app import Charlotte
+    from charlotte.drafts.change_sets import Resolution
+
+__all__ = [
+    "ABILITIES",
+    "MAX_BRIEF",
+    "MAX_EVENTS",
+    "MAX_FACTS",
+    "MAX_FACT_KEY",
+    "MAX_FACT_VALUE",
+    "MAX_PAGE",
+    "MAX_TENANT",
+    "Authorizer",
+    "CharlotteSession",
+    "OpenRequest",
+    "actor_of",
+    "open_request",
+    "valid_tenant",
+]
+
+#: Every ability the host's authorizer is asked about.
+ABILITIES: Final = ("open", "view", "send", "stop", "edit", "approve", "publish")
+
+#: The most events one ``events`` call returns.
+MAX_EVENTS: Final = 1_000
+
+_MAX_ACTOR: Final = 255
+
+#: Bounds of what a session is opened with (characters, entries).
+MAX_PAGE: Final = 200
+MAX_BRIEF: Final = 20_000
+MAX_FACTS: Final = 100
+MAX_FACT_KEY: Final = 200
+MAX_FACT_VALUE: Final = 20_000
+MAX_TENANT: Final = 128
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRequest:
+    """What the authorizer sees for ``open``: the session about to be created."""
+
+    tenant: str
+    page: str
+    brief: str
+    facts: Mapping[str, str]
+    approve_on_save: bool
+    mode: str
+
+
+#: ``fn(user, ability, session) -> bool``; ``session`` is the stored
+#: ``SessionRecord``, or an ``OpenRequest`` for the ``open`` ability.
+Authorizer = Callable[[Any, str, "SessionRecord | OpenRequest"], bool]
+
+
+def valid_tenant(tenant: object) -> bool:
+    """True for a tenant key: 1-128 characters, not all blank, storable text."""
+    return (
+        isinstance(tenant, str)
+        and 1 <= len(tenant) <= MAX_TENANT
+        and bool(tenant.strip())
+        and is_person_text(tenant)
+    )
+
+
+def open_request(
+    *, tenant: object, page: object, brief: object, facts: object, approve_on_save: object, mode: object
+) -> OpenRequest:
+    """The checked ``OpenRequest`` for a host's opening values (``None`` facts: none).
+
+    The values are whatever the host handed on, so each is checked here:
+    ``Refused("invalid_request", detail={"field": name})`` for the first bad one.
+    """
+
+    def refuse(name: str) -> Refused:
+        return Refused("invalid_request", detail={"field": name})
+
+    if not valid_tenant(tenant):
+        raise refuse("tenant")
+    if not isinstance(page, str) or not 1 <= len(page) <= MAX_PAGE or not page.strip() or not is_person_text(page):
+        raise refuse("page")
+    if not isinstance(brief, str) or not 1 <= len(brief) <= MAX_BRIEF or not brief.strip() or not is_person_text(brief):
+        raise refuse("brief")
+    facts = {} if facts is None else facts
+    if not isinstance(facts, Mapping) or len(facts) > MAX_FACTS:
+        raise refuse("facts")
+    for name, value in facts.items():
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_FACT_KEY or not is_person_text(name):
+            raise refuse("facts")
+        if not isinstance(value, str) or len(value) > MAX_FACT_VALUE or not is_person_text(value):
+            raise refuse("facts")
+    if not isinstance(approve_on_save, bool):
+        raise refuse("approve_on_save")
+    if not isinstance(mode, str) or not 1 <= len(mode) <= MAX_MODE_NAME:
+        raise refuse("mode")
+    assert isinstance(tenant, str)
+    return OpenRequest(tenant, page, brief, dict(facts), approve_on_save, mode)
+
+
+def actor_of(user: object) -> str:
+    """The id events record for ``user``: a string itself, else its ``id`` (attribute or key).
+
+    ``Refused("invalid_request")`` when there is none, it would read as the agent,
+    or no text column could hold it (a NUL, a lone surrogate).
+    """
+    raw: object = user
+    if not isinstance(user, str):
+        raw = user.get("id") if isinstance(user, Mapping) else getattr(user, "id", None)
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = str(raw)
+    # A person can never act as the agent: "agent" is the actor of tool writes only.
+    if not isinstance(raw, str) or not raw or len(raw) > _MAX_ACTOR or raw == AGENT_ACTOR:
+        raise Refused("invalid_request", detail={"field": "user"})
+    if "\x00" in raw or not is_unicode_text(raw):
+        raise Refused("invalid_request", detail={"field": "user"})
+    return raw
+
+
+class CharlotteSession:
+    """A handle on one session of one tenant, acting as one user (see module docstring)."""
+
+    __slots__ = ("_app", "_events", "_sessions", "id", "tenant", "user")
+
+    def __init__(self, app: Charlotte, session_id: str, tenant: str, user: object) -> None:
+        self._app = app
+        self._sessions = SessionStore()
+        self._events = DatabaseEventLog()
+        self.id = session_id
+        self.tenant = tenant
+        self.user = user
+
+    def __repr__(self) -> str:
+        return f"CharlotteSession(id={self.id!r}, tenant={self.tenant!r})"
+
+    # -- reads -------------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        """The stored session: ids, page, status, brief, facts, the draft revision, times."""
+        record = self._load("view")
+        change_sets = self._app.change_sets
+        with read_connection(self._app.engine) as conn:
+            _doc, revision = self._app.workspace.load_draft(conn, record)
+            change_set = change_sets.open_change_set(conn, record) if record.approve_on_save else None
+        return {
+            "id": record.id,
+            "tenant": record.tenant,
+            "page": record.page,
+            "status": record.status,
+            "stop_requested": record.stop_requested,
+            "mode": record.mode,
+            "approve_on_save": record.approve_on_save,
+            "brief": record.brief,
+            "facts": dict(record.facts) if isinstance(record.facts, Mapping) else {},
+            "revision": revision,
+            "change_set_open": change_set is not None,
+            "last_seq": record.last_seq,
+            "created_by": record.created_by,
+            "created_at": format_at(record.created_at),
+            "updated_at": format_at(record.updated_at),
+        }
+
+    def events(self, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
+        """Events with seq > ``after``, oldest first, at most ``limit`` (1 … 1,000)."""
+        if type(after) is not int or after < 0:
+            raise Refused("invalid_request", detail={"field": "after"})
+        if type(limit) is not int or not 1 <= limit <= MAX_EVENTS:
+            raise Refused("invalid_request", detail={"field": "limit"})
+        record = self._load("view")
+        found = self._events.read(self._app.engine, record.id, after, limit, tenant=record.tenant)
+        return [
+            {"seq": e.seq, "type": e.type, "at": e.at, "actor": e.actor, "payload": dict(e.payload)}
+            for e in found
+        ]
+
+    def draft(self) -> dict[str, Any]:
+        """``{"revision", "page", "html", "css"}``: the draft, its rendered HTML and its stylesheet."""
+        record = self._load("view")
+        doc, revision = self._app.workspace.draft(record.id, record.tenant)
+        return self._rendered(doc, revision)
+
+    def change_set(self) -> dict[str, Any] | None:
+        """The open change set (its working copy's revision and HTML, and the diff), or None."""
+        record = self._load("view")
+        app = self._app
+        with read_connection(app.engine) as conn:
+            change_set = app.change_sets.open_change_set(conn, record)
+            if change_set is None:
+                return None
+            draft, draft_revision = app.workspace.load_draft(conn, record)
+        return {
+            "id": change_set.id,
+            "status": change_set.status,
+            "ops": change_set.op_count,
+            "base_revision": change_set.base_revision,
+            "revision": change_set.revision,
+            "draft_revision": draft_revision,
+            "created_at": format_at(change_set.created_at),
+            "html": render_html(change_set.working, assets=app.assets),
+            "css": emit_css(change_set.working),
+            "diff": diff_docs(draft, change_set.working).to_json(),
+        }
+
+    def published(self) -> dict[str, Any] | None:
+        """``{"revision", "page", "html", "css"}`` of the published copy, or None before the first publish."""
+        record = self._load("view")
+        found = self._app.workspace.published(record.id, record.tenant)
+        if found is None:
+            return None
+        doc, revision = found
+        return self._rendered(doc, revision)
+
+    # -- writes ------------------------------------------------------------------
+
+    def send(self, message: str) -> dict[str, Any]:
+        """Queue a turn for ``message`` (1-20,000 characters); ``busy`` while one is active."""
+        record = self._load("send")
+        actor = actor_of(self.user)
+        turns = self._app.turns
+        queued = turns.send(record.id, record.tenant, message, actor)
+        # An inline queue has already run the turn: report where it is now.
+        turn = turns.get(queued.id) or queued
+        return {
+            "id": turn.id,
+            "session_id": turn.session_id,
+            "status": turn.status,
+            "ready": turn.ready,
+            "error_code": turn.error_code,
+        }
+
+    def stop(self) -> dict[str, Any]:
+        """Ask the running or queued turn to stop; ``stop_requested`` is False when idle."""
+        record = self._load("stop")
+        requested = self._app.turns.stop(record.id, record.tenant, actor_of(self.user))
+        with read_connection(self._app.engine) as conn:
+            now = self._sessions.get(conn, record.id, record.tenant)
+        return {"stop_requested": requested, "status": now.status if now else record.status}
+
+    def edit(self, ops: list[Any], based_on: int) -> dict[str, Any]:
+        """A person's edit of the draft (``stale_revision`` when ``based_on`` is not current)."""
+        record = self._load("edit")
+        written = self._app.workspace.human_edit(
+            record.id, record.tenant, ops, based_on=based_on, user=actor_of(self.user)
+        )
+        return {
+            "revision": written.revision,
+            "applied": len(written.ops),
+            "node_ids": list(written.node_ids),
+        }
+
+    def approve(self) -> dict[str, Any]:
+        """Approve the open change set (``no_open_change_set`` without one); a conflict is a result."""
+        record = self._load("approve")
+        return _resolution(self._app.change_sets.approve(record.id, record.tenant, actor_of(self.user)))
+
+    def reject(self) -> dict[str, Any]:
+        """Reject the open change set; the draft is untouched."""
+        record = self._load("approve")
+        return _resolution(self._app.change_sets.reject(record.id, record.tenant, actor_of(self.user)))
+
+    def publish(self, revision: int | None = None) -> dict[str, Any]:
+        """Publish the draft; ``{"revision"}`` of the published copy.
+
+        ``revision`` is the draft revision the person reviewed: when the draft
+        has moved on since, nothing is published (``stale_revision``, with the
+        current revision), so no one publishes a change they have not seen.
+        """
+        if revision is not None and (type(revision) is not int or revision < 0):
+            raise Refused("invalid_request", detail={"field": "revision"})
+        record = self._load("publish")
+        published = self._app.workspace.publish(
+            record.id, record.tenant, actor_of(self.user), revision=revision
+        )
+        return {"revision": published}
+
+    # -- helpers -----------------------------------------------------------------
+
+    def _rendered(self, doc: dict[str, Any], revision: int) -> dict[str, Any]:
+        return {
+            "revision": revision,
+            "page": doc,
+            "html": render_html(doc, assets=self._app.assets),
+            "css": emit_css(doc),
+        }
+
+    def _load(self, ability: str) -> SessionRecord:
+        with read_connection(self._app.engine) as conn:
+            record = self._sessions.get(conn, self.id, self.tenant)
+        if record is None:
+            raise Refused("not_found")
+        if not self._app.allows(self.user, ability, record):
+            raise Refused("unauthorized" if self.user is None else "forbidden")
+        return record
+
+
+def _resolution(resolution: Resolution) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": resolution.change_set_id,
+        "status": resolution.status,
+        "ops": resolution.ops,
+        "revision": resolution.revision,
+    }
+    if resolution.code is not None:
+        out["code"] = resolution.code
+        out["at"] = resolution.at
+    return out

@@ -1,0 +1,206 @@
+"""Change-set rows: ``ChangeSetStore`` reads and writes the ``charlotte_proposals`` table.
+
+``ChangeSets`` (``charlotte.drafts.change_sets``) decides what happens to a
+change set; this store only moves change sets in and out of their table,
+always inside a connection the caller holds, so that the caller's transaction
+and lock order stay in one place:
+
+- ``find_open`` finds a session's one open change set (``for_update`` locks its row);
+- ``insert_open`` and ``extend`` store a change set's working copy and its ops;
+- ``mark_resolved`` closes a change set as ``approved``, ``rejected`` or
+  ``conflicted`` (and says whether its working revisions are retired);
+- ``retired`` tells whether a revision was one of a resolved change set's retired ones;
+- ``has_unnotified`` and ``take_unnotified`` are the notices bookkeeping:
+  each resolution is handed to the agent once.
+
+The table keeps its first name, ``charlotte_proposals`` (a storage name, see
+``AGENTS.md``); in code it is ``tables.change_sets``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Any, Final
+
+import sqlalchemy as sa
+
+from charlotte.events import utc_now
+from charlotte.storage._translate import translated
+from charlotte.storage.sessions import SessionRecord
+from charlotte.storage.tables import change_sets
+
+__all__ = ["ChangeSet", "ChangeSetStore"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSet:
+    """One stored change set: its working copy and the agent ops it holds."""
+
+    id: str
+    session_id: str
+    tenant: str
+    page: str
+    status: str
+    working: dict[str, Any]
+    ops: list[dict[str, Any]]
+    op_count: int
+    conflict_code: str | None
+    conflict_at: int | None
+    notified: bool
+    created_at: datetime
+    resolved_at: datetime | None
+    #: Set when resolved unless an approval replayed it on an unchanged draft:
+    #: its base revision; its working revisions above it name no state any more.
+    retired_above: int | None
+
+    @property
+    def revision(self) -> int:
+        """The working copy's revision (what the agent sees while the change set is open)."""
+        revision: int = self.working["seq"]
+        return revision
+
+    @property
+    def base_revision(self) -> int:
+        """The draft revision the working copy was seeded from."""
+        return self.revision - self.op_count
+
+
+# In ChangeSet's field order: a row becomes a ChangeSet positionally.
+_COLUMNS: Final = [change_sets.c[field.name] for field in fields(ChangeSet)]
+
+
+class ChangeSetStore:
+    """Change-set rows in ``charlotte_proposals``; every method joins the caller's transaction."""
+
+    def find_open(
+        self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False
+    ) -> ChangeSet | None:
+        """The open change set of ``session`` inside ``conn`` (``for_update`` locks its row)."""
+        query = sa.select(*_COLUMNS).where(
+            change_sets.c.session_id == session.id,
+            change_sets.c.tenant == session.tenant,
+            change_sets.c.status == "open",
+        )
+        if for_update:
+            query = query.with_for_update()
+        with translated():
+            row = conn.execute(query).first()
+        return None if row is None else ChangeSet(*row)
+
+    def insert_open(
+        self,
+        conn: sa.Connection,
+        session: SessionRecord,
+        working: dict[str, Any],
+        ops: list[dict[str, Any]],
+    ) -> str:
+        """Store a new open change set for ``session`` holding ``ops``; returns its id."""
+        change_set_id = uuid.uuid4().hex
+        values = {
+            "id": change_set_id,
+            "session_id": session.id,
+            "tenant": session.tenant,
+            "page": session.page,
+            "status": "open",
+            "working": working,
+            "ops": ops,
+            "op_count": len(ops),
+            "notified": False,
+            "created_at": utc_now(),
+        }
+        with translated():
+            conn.execute(sa.insert(change_sets).values(**values))
+        return change_set_id
+
+    def extend(
+        self,
+        conn: sa.Connection,
+        change_set: ChangeSet,
+        working: dict[str, Any],
+        ops: list[dict[str, Any]],
+    ) -> None:
+        """Append ``ops`` to an open change set and store its new working copy."""
+        values = {
+            "working": working,
+            "ops": [*change_set.ops, *ops],
+            "op_count": change_set.op_count + len(ops),
+        }
+        with translated():
+            conn.execute(
+                sa.update(change_sets).where(change_sets.c.id == change_set.id).values(**values)
+            )
+
+    def mark_resolved(
+        self,
+        conn: sa.Connection,
+        change_set_id: str,
+        status: str,
+        *,
+        retired_above: int | None,
+        code: str | None = None,
+        at: int | None = None,
+    ) -> None:
+        """Close a change set as ``status``; ``code`` and ``at`` say why a replay conflicted.
+
+        ``retired_above``: the change set's base revision when its working
+        revisions are retired (see ``ChangeSet.retired_above``), None when
+        they are not.
+        """
+        values = {
+            "status": status,
+            "conflict_code": code,
+            "conflict_at": at,
+            "resolved_at": utc_now(),
+            "retired_above": retired_above,
+        }
+        with translated():
+            conn.execute(
+                sa.update(change_sets).where(change_sets.c.id == change_set_id).values(**values)
+            )
+
+    def retired(self, conn: sa.Connection, session: SessionRecord, revision: int) -> bool:
+        """True when ``revision`` is a retired working revision of one of ``session``'s resolved change sets."""
+        query = sa.select(change_sets.c.id).where(
+            change_sets.c.session_id == session.id,
+            change_sets.c.tenant == session.tenant,
+            change_sets.c.retired_above < revision,
+            change_sets.c.retired_above + change_sets.c.op_count >= revision,
+        )
+        with translated():
+            return conn.execute(query.limit(1)).first() is not None
+
+    def has_unnotified(self, conn: sa.Connection, session: SessionRecord) -> bool:
+        """True when ``session`` has a resolved change set the agent has not been told about."""
+        with translated():
+            return conn.execute(_unnotified(session).limit(1)).first() is not None
+
+    def take_unnotified(self, conn: sa.Connection, session: SessionRecord) -> list[ChangeSet]:
+        """The resolved, unnotified change sets of ``session``, oldest first, now marked notified.
+
+        Locks their rows, so that concurrent callers hand each resolution out once.
+        """
+        with translated():
+            rows = conn.execute(_unnotified(session).with_for_update()).all()
+            if not rows:
+                return []
+            conn.execute(
+                sa.update(change_sets)
+                .where(change_sets.c.id.in_([row.id for row in rows]))
+                .values(notified=True)
+            )
+        return [ChangeSet(*row) for row in rows]
+
+
+def _unnotified(session: SessionRecord) -> sa.Select[Any]:
+    return (
+        sa.select(*_COLUMNS)
+        .where(
+            change_sets.c.session_id == session.id,
+            change_sets.c.tenant == session.tenant,
+            change_sets.c.status != "open",
+            change_sets.c.notified.is_(False),
+        )
+        .order_by(change_sets.c.resolved_at, change_sets.c.id)
+    )

@@ -1,0 +1,148 @@
+"""Hostile copy through the checks: every reader is linear, and a session's brief is read once.
+
+A brief of the form ``1 111 111 …`` once cost a minute per ``cms_check`` (the
+thousands pattern retried the whole chain from each group), and the brief was
+read again on every call. Here each hostile shape (``tests/support/hostile_text``)
+goes, at full size, through the real ``PageTools.call("cms_check")`` on SQLite:
+a 20,000-character brief, a 20,000-character fact and a page of four
+5,000-character texts. Then the growth: a full ``PageChecks`` run at four times
+the size may cost at most six times as much (quadratic costs sixteen). Times
+are CPU seconds of this process (neighbours on a shared machine do not count)
+and the least of several interleaved runs, each on fresh text so no memo helps.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any, Final
+
+import pytest
+import sqlalchemy as sa
+from tests.support.databases import sqlite_engine_at, unshared_session
+from tests.support.hostile_text import SHAPES, hostile
+from tests.support.runner_harness import HERO, Harness, apply_step
+from tests.support.soak import show
+
+from charlotte.checks import PageChecks, facts
+from charlotte.checks.claims import Reading
+from charlotte.drafts.workspace import Workspace
+from charlotte.storage import create_tables
+from charlotte.testing import Text, ToolCall
+from charlotte.tools import PageTools, ToolBinding, is_error
+
+#: CPU seconds one cms_check on a hostile session may take (a linear one takes a fraction).
+CHECK_LIMIT: Final = 1.0
+#: time(4 n) / time(n) allowed; linear is 4, quadratic 16.
+GROWTH_LIMIT: Final = 6.0
+#: Below this a measurement is noise: added to the allowed time at 4 n.
+NOISE_SECONDS: Final = 0.003
+REPEATS: Final = 5
+
+salts = itertools.count()
+
+
+def fresh(shape: str, length: int) -> str:
+    """Hostile text no memo has seen."""
+    return hostile(shape, length, f" ~{next(salts)}")
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sa.Engine]:
+    engine = sqlite_engine_at(tmp_path_factory.mktemp("checks-linear") / "checks.db")
+    create_tables(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def tools(engine: sa.Engine) -> PageTools:
+    return PageTools(Workspace(engine))
+
+
+def page_of(shape: str) -> list[dict[str, Any]]:
+    """A section holding four 5,000-character texts of ``shape`` (the longest a text may be)."""
+    ops: list[dict[str, Any]] = [{"t": "insert_node", "node": {"id": "s", "type": "section", "parent": None}}]
+    for i in range(4):
+        node = {"id": f"t{i}", "type": "text", "parent": "s", "props": {"content": fresh(shape, 5_000)}}
+        ops.append({"t": "insert_node", "node": node})
+    return ops
+
+
+def cpu_seconds(work: Callable[[], object]) -> float:
+    started = time.process_time()
+    work()
+    return time.process_time() - started
+
+
+checked: dict[str, float] = {}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_cms_check_on_a_hostile_session_takes_bounded_time(
+    engine: sa.Engine, tools: PageTools, shape: str, request: pytest.FixtureRequest
+) -> None:
+    session = unshared_session(engine, brief=fresh(shape, 20_000), facts={"notes": fresh(shape, 20_000)})
+    binding = ToolBinding.for_session(session.id, session.tenant, session.page)
+    applied = tools.call("cms_apply", {"basedOn": 0, "ops": page_of(shape)}, binding)
+    assert not is_error(applied), applied
+    results: list[dict[str, Any]] = []
+    seconds = cpu_seconds(lambda: results.append(tools.call("cms_check", {}, binding)))
+    assert not is_error(results[0]), results[0]
+    assert isinstance(results[0]["findings"], list)
+    checked[shape] = seconds
+    show(request, f"cms_check, {shape}: {seconds * 1000:.0f} ms CPU")
+    assert seconds < CHECK_LIMIT, f"{shape}: one cms_check took {seconds:.2f} s"
+
+
+def run_checks(shape: str, length: int) -> float:
+    """CPU seconds of a full PageChecks run: a brief and a page text of ``length`` each."""
+    doc = {"nodes": {"t": {"id": "t", "type": "text", "parent": None, "order": "V",
+                           "props": {"content": fresh(shape, length)}}}}  # fmt: skip
+    brief = fresh(shape, length)
+    return cpu_seconds(lambda: PageChecks(brief=brief).run(doc))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_the_checks_grow_linearly_with_hostile_text(shape: str, request: pytest.FixtureRequest) -> None:
+    small: list[float] = []
+    large: list[float] = []
+    for _ in range(REPEATS):  # interleaved: a noisy moment slows both sizes alike
+        small.append(run_checks(shape, 2_500))
+        large.append(run_checks(shape, 10_000))
+    at_n, at_4n = min(small), min(large)
+    show(request, f"checks, {shape}: {at_n * 1000:.1f} ms at 2,500, {at_4n * 1000:.1f} ms at 10,000")
+    assert at_4n <= GROWTH_LIMIT * at_n + NOISE_SECONDS, (
+        f"{shape}: {at_4n / max(at_n, 1e-9):.1f} times as long at four times the size"
+    )
+
+
+def test_the_brief_and_facts_are_read_once_per_session(
+    engine: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three checks and a ready in one turn, then a second turn: the brief is read once."""
+    reads: Counter[str] = Counter()
+    real_read = facts.read
+
+    def counting_read(text: str, *, number_words: bool = False) -> Reading:
+        reads[text] += 1
+        return real_read(text, number_words=number_words)
+
+    monkeypatch.setattr(facts, "read", counting_read)
+    harness = Harness(engine)
+    brief = fresh("spaced thousands", 2_000)
+    session = harness.open(brief=brief, facts={"phone": "+41 44 123 45 67"})
+    check = ToolCall("cms_check", {})
+    ready = ToolCall("cms_ready", {"summary": "Built."})
+    harness.send(session, [ToolCall("cms_apply", apply_step(HERO)), check, check, check, ready, Text("Done.")])
+    first = harness.models[-1].tool_results
+    assert [r.get("ready") for r in first[1:]] == [None, None, None, True], first
+    assert reads[brief] == 1
+    assert reads["phone: +41 44 123 45 67"] == 1
+    harness.send(session, [check, check, Text("Checked.")], "Check again")
+    assert len(harness.models[-1].tool_results) == 2
+    assert reads[brief] == 1, "a second turn with the same brief read it again"

@@ -1,0 +1,500 @@
+"""The ChangeSets (approve_on_save) contract, run against every database (subclass per backend).
+
+A subclass provides the ``engine`` fixture (tables created; may be shared by a
+module, so every test opens its own session on its own page).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from tests.support.change_sets import open_change_set
+from tests.support.databases import unique, unshared_session
+from tests.support.workspace_contract import MutableAssets, heading, link, section
+
+from charlotte.drafts.change_sets import ChangeSets
+from charlotte.drafts.workspace import SiteLinks, Workspace
+from charlotte.errors import PageSessionError, Refused
+from charlotte.events import EventTypes, schema_errors
+from charlotte.page.diff import diff_docs
+from charlotte.page.session import PageSession
+from charlotte.policy import AssetPolicy
+from charlotte.storage import (
+    DatabaseEventLog,
+    DatabasePageRepository,
+    SessionRecord,
+    read_connection,
+    tables,
+)
+from charlotte.storage.tables import page_ops
+from charlotte.storage.tables import pages as pages_table
+
+
+def props(id: str, text: str) -> dict[str, Any]:
+    return {"t": "set_node_props", "id": id, "patch": {"content": text}}
+
+
+class ChangeSetsContract:
+    """Every change-set guarantee; subclasses bind ``engine`` to a database."""
+
+    @pytest.fixture
+    def engine(self) -> sa.Engine:  # pragma: no cover - overridden per backend
+        raise NotImplementedError
+
+    @pytest.fixture
+    def assets(self) -> MutableAssets:
+        return MutableAssets({"logo"})
+
+    @pytest.fixture
+    def ws(self, engine: sa.Engine, assets: MutableAssets) -> Workspace:
+        return Workspace(
+            engine,
+            assets=assets,
+            links=SiteLinks("https://bakery.test", ("https://maps.example.com",)),
+        )
+
+    @pytest.fixture
+    def change_sets(self, ws: Workspace) -> ChangeSets:
+        return ChangeSets(ws)
+
+    @pytest.fixture
+    def session(self, engine: sa.Engine, ws: Workspace) -> SessionRecord:
+        """An approve_on_save session whose draft holds a section and a heading (revision 2)."""
+        record = unshared_session(engine, approve_on_save=True)
+        ws.human_edit(
+            record.id,
+            record.tenant,
+            [section("hero"), heading("title", "hero", "Fresh bread")],
+            based_on=0,
+            user="ann",
+        )
+        return record
+
+    # -- helpers ---------------------------------------------------------------
+
+    def events(self, engine: sa.Engine, s: SessionRecord, after: int = 0) -> list[Any]:
+        found = DatabaseEventLog().read(engine, s.id, after, 1000)
+        for event in found:
+            assert schema_errors(event) == [], event
+        return found
+
+    def last_seq(self, engine: sa.Engine, s: SessionRecord) -> int:
+        found = DatabaseEventLog().read(engine, s.id, 0, 1000)
+        return found[-1].seq if found else 0
+
+    def history(self, engine: sa.Engine, s: SessionRecord) -> list[tuple[int, str, str]]:
+        with read_connection(engine) as conn:
+            rows = conn.execute(
+                sa.select(page_ops.c.revision, page_ops.c.actor, page_ops.c.op)
+                .where(page_ops.c.tenant == s.tenant, page_ops.c.page == s.page)
+                .order_by(page_ops.c.revision)
+            ).all()
+        return [(rev, actor, op["t"]) for rev, actor, op in rows]
+
+    def statuses(self, engine: sa.Engine, s: SessionRecord) -> list[str]:
+        with read_connection(engine) as conn:
+            rows = conn.execute(
+                sa.select(tables.change_sets.c.status)
+                .where(tables.change_sets.c.session_id == s.id)
+                .order_by(tables.change_sets.c.created_at)
+            ).all()
+        return [row.status for row in rows]
+
+    # -- writing into a set ----------------------------------------------------
+
+    def test_agent_ops_go_to_the_working_copy_not_the_draft(
+        self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+    ) -> None:
+        draft_before = ws.draft(session.id, session.tenant)
+        after = self.last_seq(engine, session)
+        written = change_sets.apply_agent_ops(
+            session.id, session.tenant, [props("title", "Rye"), section("more")], based_on=2
+        )
+        assert written.revision == 4 and written.node_ids == ("title", "more")
+        assert ws.draft(session.id, session.tenant) == draft_before
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None
+        assert (change_set.base_revision, change_set.revision, change_set.op_count) == (2, 4, 2)
+        assert change_set.working["nodes"]["title"]["props"]["content"] == "Rye"
+        assert [op["t"] for op in change_set.ops] == ["set_node_props", "insert_node"]
+        events = self.events(engine, session, after)
+        assert [(e.type, e.actor, e.payload) for e in events] == [
+            (EventTypes.PROPOSAL_OPENED, "agent", {"proposal_id": change_set.id, "base_revision": 2}),
+            (
+                EventTypes.PAGE_CHANGED,
+                "agent",
+                {"revision": 4, "actor": "agent", "ops": 2, "node_ids": ["title", "more"]},
+            ),
+        ]
+        assert written.seq == events[-1].seq
+        # The agent's revisions continue inside the set; the set does not open twice.
+        again = change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Spelt")], based_on=4)
+        assert again.revision == 5
+        after_second = open_change_set(change_sets, session.id, session.tenant)
+        assert after_second is not None and after_second.id == change_set.id
+        assert after_second.op_count == 3
+        assert [e.type for e in self.events(engine, session, events[-1].seq)] == [
+            EventTypes.PAGE_CHANGED
+        ]
+        assert self.statuses(engine, session) == ["open"]
+
+    def test_a_failed_first_write_opens_no_set(
+        self, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+    ) -> None:
+        after = self.last_seq(engine, session)
+        with pytest.raises(PageSessionError) as stale:
+            change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "x")], based_on=1)
+        assert stale.value.code == "stale_revision"
+        with pytest.raises(PageSessionError) as missing:
+            change_sets.apply_agent_ops(session.id, session.tenant, [props("nope", "x")], based_on=2)
+        assert (missing.value.code, missing.value.at) == ("node_not_found", 0)
+        assert open_change_set(change_sets, session.id, session.tenant) is None
+        assert self.events(engine, session, after) == []
+
+    def test_policies_guard_the_working_copy(
+        self, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+    ) -> None:
+        change_sets.apply_agent_ops(session.id, session.tenant, [section("more")], based_on=2)
+        before = open_change_set(change_sets, session.id, session.tenant)
+        after = self.last_seq(engine, session)
+        with pytest.raises(Refused) as external:
+            change_sets.apply_agent_ops(
+                session.id, session.tenant, [link("a", "hero", "https://evil.example/")], based_on=3
+            )
+        assert external.value.code == "external_link"
+        bad = {"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"background": "url(x)"}}
+        with pytest.raises(Refused) as css:
+            change_sets.apply_agent_ops(session.id, session.tenant, [bad], based_on=3)
+        assert css.value.code == "css_fetch"
+        assert open_change_set(change_sets, session.id, session.tenant) == before
+        assert self.events(engine, session, after) == []
+
+    def test_changes_since_reads_the_working_copys_own_history(
+        self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
+    ) -> None:
+        assert change_sets.changes_since(session.id, session.tenant, 1) == ws.changes_since(
+            session.id, session.tenant, 1
+        )
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        # A human edit to the draft meanwhile is not part of the working copy's history.
+        ws.human_edit(session.id, session.tenant, [section("news")], based_on=2, user="ann")
+        changes = change_sets.changes_since(session.id, session.tenant, 0)
+        assert [(c["revision"], c["actor"], c["op"]["t"]) for c in changes] == [
+            (1, "ann", "insert_node"),
+            (2, "ann", "insert_node"),
+            (3, "agent", "set_node_props"),
+        ]
+        assert change_sets.changes_since(session.id, session.tenant, 2) == changes[2:]
+        assert change_sets.changes_since(session.id, session.tenant, 3) == []
+        with pytest.raises(PageSessionError) as stale:
+            change_sets.changes_since(session.id, session.tenant, 4)
+        assert stale.value.code == "stale_revision" and stale.value.detail == {"revision": 3}
+
+    # -- approving -------------------------------------------------------------
+
+    def test_approve_without_human_edits_makes_the_draft_the_working_copy(
+        self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+    ) -> None:
+        change_sets.apply_agent_ops(
+            session.id, session.tenant, [props("title", "Rye"), section("more")], based_on=2
+        )
+        change_sets.apply_agent_ops(session.id, session.tenant, [heading("h2", "more", "Hours")], based_on=4)
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None
+        after = self.last_seq(engine, session)
+        resolution = change_sets.approve(session.id, session.tenant, "ann")
+        assert (resolution.status, resolution.ops, resolution.revision) == ("approved", 3, 5)
+        doc, revision = ws.draft(session.id, session.tenant)
+        assert revision == 5 and doc == change_set.working
+        assert self.history(engine, session)[2:] == [
+            (3, "agent", "set_node_props"),
+            (4, "agent", "insert_node"),
+            (5, "agent", "insert_node"),
+        ]
+        events = self.events(engine, session, after)
+        assert [(e.type, e.actor, e.payload) for e in events] == [
+            (
+                EventTypes.PAGE_CHANGED,
+                "agent",
+                {"revision": 5, "actor": "agent", "ops": 3, "node_ids": ["title", "more", "h2"]},
+            ),
+            (
+                EventTypes.PROPOSAL_APPROVED,
+                "ann",
+                {"proposal_id": change_set.id, "ops": 3, "revision": 5},
+            ),
+        ]
+        assert open_change_set(change_sets, session.id, session.tenant) is None
+        assert self.statuses(engine, session) == ["approved"]
+        # The agent's next write opens a new set on the approved draft, revisions unbroken.
+        assert change_sets.apply_agent_ops(session.id, session.tenant, [props("h2", "Open")], based_on=5).revision == 6
+
+    def test_approve_replays_over_unrelated_human_edits(
+        self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
+    ) -> None:
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        ws.human_edit(session.id, session.tenant, [section("news")], based_on=2, user="ann")
+        resolution = change_sets.approve(session.id, session.tenant, "ann")
+        assert (resolution.status, resolution.revision) == ("approved", 4)
+        doc, _ = ws.draft(session.id, session.tenant)
+        assert doc["nodes"]["title"]["props"]["content"] == "Rye"
+        assert "news" in doc["nodes"]
+
+    def test_a_human_deletion_conflicts_without_partial_replay_and_the_agent_is_told_once(
+        self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+    ) -> None:
+        change_sets.apply_agent_ops(
+            session.id,
+            session.tenant,
+            [section("more"), props("title", "Rye"), props("title", "Spelt")],
+            based_on=2,
+        )
+        ws.human_edit(
+            session.id, session.tenant, [{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
+        )
+        human = ws.draft(session.id, session.tenant)
+        history = self.history(engine, session)
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None
+        after = self.last_seq(engine, session)
+        resolution = change_sets.approve(session.id, session.tenant, "bob")
+        assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "node_not_found", 1)
+        assert resolution.revision == 3
+        # Exactly the human's version: op 0 (section "more") applied in memory but was not kept.
+        assert ws.draft(session.id, session.tenant) == human
+        assert self.history(engine, session) == history
+        events = self.events(engine, session, after)
+        assert [(e.type, e.actor, e.payload) for e in events] == [
+            (
+                EventTypes.PROPOSAL_CONFLICTED,
+                "bob",
+                {"proposal_id": change_set.id, "code": "node_not_found", "at": 1},
+            )
+        ]
+        assert self.statuses(engine, session) == ["conflicted"]
+        notices = change_sets.pending_notices(session.id, session.tenant)
+        assert notices == [
+            {
+                "kind": "change_set",
+                "proposal_id": change_set.id,
+                "status": "conflicted",
+                "ops": 3,
+                "message": notices[0]["message"],
+                "code": "node_not_found",
+                "at": 1,
+            }
+        ]
+        assert change_sets.pending_notices(session.id, session.tenant) == []
+
+    def test_a_conflicted_approval_on_a_never_written_page_leaves_it_without_a_row(
+        self, engine: sa.Engine, ws: Workspace, change_sets: ChangeSets, assets: MutableAssets
+    ) -> None:
+        # The approval inserts the page's row before it locks it (a first write);
+        # the savepoint around load and replay takes that row back on a conflict.
+        fresh = unshared_session(engine, approve_on_save=True)
+        image = {
+            "t": "insert_node",
+            "node": {"id": "img", "type": "image", "parent": "hero", "props": {"asset": "logo", "alt": "Logo"}},
+        }
+        change_sets.apply_agent_ops(fresh.id, fresh.tenant, [section("hero"), image], based_on=0)
+        assets.ids.clear()  # the host deleted the asset since
+        resolution = change_sets.approve(fresh.id, fresh.tenant, "ann")
+        assert (resolution.status, resolution.code) == ("conflicted", "authored_asset")
+        with read_connection(engine) as conn:
+            rows = conn.execute(
+                sa.select(sa.func.count()).select_from(pages_table)
+                .where(pages_table.c.tenant == fresh.tenant, pages_table.c.page == fresh.page)
+            ).scalar_one()
+        assert rows == 0
+
+    def test_replay_applies_todays_asset_and_link_rules(
+        self, ws: Workspace, change_sets: ChangeSets, assets: MutableAssets, session: SessionRecord
+    ) -> None:
+        image = {
+            "t": "insert_node",
+            "node": {"id": "img", "type": "image", "parent": "hero", "props": {"asset": "logo", "alt": "Logo"}},
+        }
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye"), image], based_on=2)
+        assets.ids.clear()  # the host deleted the asset since
+        resolution = change_sets.approve(session.id, session.tenant, "ann")
+        assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "authored_asset", 1)
+        assert ws.draft(session.id, session.tenant)[1] == 2
+
+        change_sets.apply_agent_ops(
+            session.id, session.tenant, [link("map", "hero", "https://maps.example.com/x")], based_on=2
+        )
+        narrower = SiteLinks("https://bakery.test", ())
+        resolution = change_sets.approve(session.id, session.tenant, "ann", links=narrower)
+        assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "external_link", 0)
+        assert ws.draft(session.id, session.tenant)[1] == 2
+
+    def test_reject_discards_the_set_and_tells_the_agent_once(
+        self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+    ) -> None:
+        draft = ws.draft(session.id, session.tenant)
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None
+        after = self.last_seq(engine, session)
+        resolution = change_sets.reject(session.id, session.tenant, "ann")
+        assert (resolution.status, resolution.ops, resolution.revision) == ("rejected", 1, 2)
+        assert ws.draft(session.id, session.tenant) == draft
+        assert [(e.type, e.actor, e.payload) for e in self.events(engine, session, after)] == [
+            (EventTypes.PROPOSAL_REJECTED, "ann", {"proposal_id": change_set.id, "ops": 1})
+        ]
+        assert [n["status"] for n in change_sets.pending_notices(session.id, session.tenant)] == ["rejected"]
+        assert change_sets.pending_notices(session.id, session.tenant) == []
+
+    def test_decisions_need_an_open_set_and_a_person(
+        self, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+    ) -> None:
+        after = self.last_seq(engine, session)
+        for decide in (change_sets.approve, change_sets.reject):
+            with pytest.raises(Refused) as none:
+                decide(session.id, session.tenant, "ann")
+            assert none.value.code == "no_open_change_set"
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        for user in ("", "agent"):
+            with pytest.raises(Refused) as who:
+                change_sets.approve(session.id, session.tenant, user)
+            assert who.value.code == "invalid_request"
+        with pytest.raises(Refused) as other_tenant:
+            change_sets.approve(session.id, unique("tenant"), "ann")
+        assert other_tenant.value.code == "not_found"
+        assert self.statuses(engine, session) == ["open"]
+        assert [e.type for e in self.events(engine, session, after)] == [
+            EventTypes.PROPOSAL_OPENED,
+            EventTypes.PAGE_CHANGED,
+        ]
+
+    def test_sessions_without_approve_on_save_have_no_change_sets(
+        self, change_sets: ChangeSets, engine: sa.Engine
+    ) -> None:
+        plain = unshared_session(engine)
+        with pytest.raises(Refused) as refused:
+            change_sets.apply_agent_ops(plain.id, plain.tenant, [section("hero")], based_on=0)
+        assert refused.value.code == "forbidden"
+        assert open_change_set(change_sets, plain.id, plain.tenant) is None
+        assert self.events(engine, plain) == []
+
+    def test_publishing_publishes_the_draft_and_leaves_the_set_open(
+        self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
+    ) -> None:
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        assert ws.publish(session.id, session.tenant, "ann") == 2
+        published = ws.published(session.id, session.tenant)
+        assert published is not None
+        assert published[0]["nodes"]["title"]["props"]["content"] == "Fresh bread"
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None and change_set.status == "open"
+
+    def test_diff_names_added_removed_and_changed_nodes(
+        self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
+    ) -> None:
+        assert open_change_set(change_sets, session.id, session.tenant) is None
+        style = {"t": "set_style", "id": "hero", "breakpoint": "md", "patch": {"color": "#333"}}
+        change_sets.apply_agent_ops(
+            session.id,
+            session.tenant,
+            [props("title", "Rye"), style, section("more"), {"t": "remove_node", "id": "title"}],
+            based_on=2,
+        )
+        ws.human_edit(session.id, session.tenant, [section("news")], based_on=2, user="ann")
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None
+        diff = diff_docs(ws.draft(session.id, session.tenant)[0], change_set.working)
+        assert diff.to_json() == {
+            "added": ["more"],
+            "removed": ["news", "title"],
+            "changed": [{"id": "hero", "props": [], "style": ["md.color"], "fields": []}],
+            "meta": False,
+            "theme": False,
+        }
+
+    def test_ten_thousand_ops_approve_in_chunks(
+        self,
+        ws: Workspace,
+        change_sets: ChangeSets,
+        engine: sa.Engine,
+        session: SessionRecord,
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
+        revision = 2
+        for batch in range(50):
+            ops = [props("title", f"v{batch}-{i}") for i in range(199)]
+            ops.append(section(f"s{batch}"))
+            revision = change_sets.apply_agent_ops(session.id, session.tenant, ops, based_on=revision).revision
+        change_set = open_change_set(change_sets, session.id, session.tenant)
+        assert change_set is not None and change_set.op_count == 10_000 and revision == 10_002
+        sizes: list[int] = []
+        checked: list[int] = []
+        real_apply, real_check = PageSession.apply, AssetPolicy.assert_nodes
+
+        def counting(page: PageSession, ops: Any, **kwargs: Any) -> Any:
+            sizes.append(len(ops))
+            return real_apply(page, ops, **kwargs)
+
+        def checking(policy: AssetPolicy, doc: Any, node_ids: Any) -> None:
+            checked.append(len(node_ids))
+            real_check(policy, doc, node_ids)
+
+        monkeypatch.setattr(PageSession, "apply", counting)
+        monkeypatch.setattr(AssetPolicy, "assert_nodes", checking)
+        resolution = change_sets.approve(session.id, session.tenant, "ann")
+        assert (resolution.status, resolution.revision) == ("approved", 10_002)
+        # Chunks of 1,000 (one AssetPolicy check each), applied in slices of 200.
+        assert sizes == [200] * 50
+        assert len(checked) == 10
+        doc, current = ws.draft(session.id, session.tenant)
+        assert current == 10_002 and doc == change_set.working
+        assert len(self.history(engine, session)) == 10_002
+
+    # -- concurrency -----------------------------------------------------------
+
+    def test_an_agent_write_racing_an_approval_is_never_lost(
+        self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
+    ) -> None:
+        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        errors: dict[str, BaseException] = {}
+        start = threading.Barrier(3)
+        actions: dict[str, Any] = {
+            "approve": lambda: change_sets.approve(session.id, session.tenant, "ann"),
+            "agent": lambda: change_sets.apply_agent_ops(
+                session.id, session.tenant, [section("late")], based_on=3
+            ),
+            "human": lambda: ws.human_edit(
+                session.id, session.tenant, [section("news")], based_on=2, user="bob"
+            ),
+        }
+
+        def run(name: str) -> None:
+            try:
+                start.wait()
+                actions[name]()
+            except BaseException as e:  # collected and checked below
+                errors[name] = e
+
+        threads = [threading.Thread(target=run, args=(name,)) for name in actions]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        # Whoever loses a race sees a stale revision; nothing else fails, nothing deadlocks.
+        assert "approve" not in errors, errors
+        assert all(
+            isinstance(e, PageSessionError) and e.code == "stale_revision" for e in errors.values()
+        ), errors
+        doc, _ = ws.draft(session.id, session.tenant)
+        assert doc["nodes"]["title"]["props"]["content"] == "Rye"
+        assert ("news" in doc["nodes"]) == ("human" not in errors)
+        if "agent" not in errors:
+            change_set = open_change_set(change_sets, session.id, session.tenant)
+            in_set = change_set is not None and "late" in change_set.working["nodes"]
+            assert ("late" in doc["nodes"]) != in_set
+        with read_connection(ws.engine) as conn:
+            stored = DatabasePageRepository().load_draft(conn, session.tenant, session.page)
+        assert stored is not None
+        PageSession(stored[0])  # still a valid document

@@ -1,0 +1,489 @@
+"""The offline builder drives a real Agent whose nine real page tools write to real SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from pydantic_ai import Agent, AgentRunResult, RunContext, Tool
+from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart, ToolReturnPart
+from tests.unit.offline.briefs import BAKERY, CASES, DENTIST, DIRECTED, SAAS
+
+from charlotte.drafts.workspace import SiteLinks, Workspace
+from charlotte.offline.model import MAX_FAILURES, offline_model
+from charlotte.offline.writer import plan_page
+from charlotte.page.node_types import ID_PATTERN, MAX_OPS_PER_APPLY
+from charlotte.page.session import PageSession
+from charlotte.storage import SessionRecord, SessionStore, transaction
+from charlotte.tools import PageTools, ToolBinding, failure
+
+ApplyHook = Callable[[int], None]
+
+
+@dataclass
+class Harness:
+    """A workspace, its tools, one session and an agent whose tools call them."""
+
+    ws: Workspace
+    tools: PageTools
+    session: SessionRecord
+    binding: ToolBinding
+    calls: list[str]
+    before_apply: ApplyHook | None = None
+
+    def agent(self) -> Agent[ToolBinding, str]:
+        return Agent(
+            offline_model(),
+            deps_type=ToolBinding,
+            tools=[self._tool(d.name) for d in self.tools.definitions()],
+        )
+
+    def _tool(self, name: str) -> Tool[ToolBinding]:
+        definition = next(d for d in self.tools.definitions() if d.name == name)
+
+        def run(ctx: RunContext[ToolBinding], **kwargs: Any) -> dict[str, Any]:
+            self.calls.append(name)
+            if name == "cms_apply" and self.before_apply is not None:
+                self.before_apply(self.calls.count("cms_apply"))
+            return self.tools.call(name, kwargs, ctx.deps)
+
+        return Tool.from_schema(
+            run, name, definition.description, definition.parameters_json_schema, takes_ctx=True
+        )
+
+    def run(
+        self, prompt: str = "Build the page.", history: list[ModelMessage] | None = None
+    ) -> AgentRunResult[str]:
+        return asyncio.run(self.agent().run(prompt, deps=self.binding, message_history=history))
+
+    def doc(self) -> dict[str, Any]:
+        return self.ws.draft(self.session.id, self.session.tenant)[0]
+
+    def human_edit(self, ops: list[dict[str, Any]]) -> None:
+        _doc, revision = self.ws.draft(self.session.id, self.session.tenant)
+        self.ws.human_edit(
+            self.session.id, self.session.tenant, ops, based_on=revision, user="user-1"
+        )
+
+
+@pytest.fixture
+def make(sqlite_engine: sa.Engine) -> Callable[..., Harness]:
+    ws = Workspace(sqlite_engine, links=SiteLinks("https://site.test"))
+    tools = PageTools(ws)
+    count = iter(range(1000))
+
+    def build(brief: str, facts: dict[str, Any], page: str | None = None) -> Harness:
+        with transaction(sqlite_engine) as conn:
+            session = SessionStore().create(
+                conn,
+                tenant="tenant-a",
+                page=page or f"page-{next(count)}",
+                created_by="user-1",
+                brief=brief,
+                facts=facts,
+            )
+        binding = ToolBinding.for_session(session.id, session.tenant, session.page)
+        return Harness(ws, tools, session, binding, [])
+
+    return build
+
+
+def _exchanges(messages: list[ModelMessage]) -> list[tuple[str, dict[str, Any], Any]]:
+    """(tool name, args, result) in call order, from the message history."""
+    calls: dict[str, ToolCallPart] = {}
+    out = []
+    for message in messages:
+        for part in message.parts:
+            if isinstance(part, ToolCallPart):
+                calls[part.tool_call_id] = part
+            elif isinstance(part, ToolReturnPart):
+                call = calls[part.tool_call_id]
+                out.append((call.tool_name, call.args_as_dict(), part.content))
+    return out
+
+
+def _copy(doc: dict[str, Any]) -> str:
+    words = []
+    for node in doc["nodes"].values():
+        props = node.get("props", {})
+        words += [str(props[k]) for k in ("content", "label") if k in props]
+    return "\n".join(words)
+
+
+def _errors(h: Harness) -> list[dict[str, Any]]:
+    result = h.tools.call("cms_check", {}, h.binding)
+    return [f for f in result["findings"] if f["severity"] == "error"]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_builds_a_valid_checked_page_through_the_tools(
+    make: Callable[..., Harness], case: str
+) -> None:
+    brief, facts, name, shown = CASES[case]
+    h = make(brief, facts)
+
+    result = h.run()
+
+    doc = h.doc()
+    page = PageSession(doc)  # loads: the stored page is valid
+    assert page.revision == doc["seq"] > 0
+    headings = [n for n in doc["nodes"].values() if n["type"] == "heading"]
+    assert any(n["props"]["content"] == name and n["props"]["level"] == 1 for n in headings)
+    copy = _copy(doc)
+    for text in shown:
+        assert text in copy
+    assert _errors(h) == []
+    # A hero with a heading, a subheading and a button; a call to action whose target exists.
+    hero = [n for n in doc["nodes"].values() if n.get("parent") == "hero"]
+    assert sorted(n["type"] for n in hero) == ["button", "heading", "text"]
+    cta = doc["nodes"]["call-to-action-button"]["props"]["href"]
+    assert cta.startswith("#") and cta[1:] in doc["nodes"]
+    assert all(re.match(ID_PATTERN, node_id) for node_id in doc["nodes"])
+    assert doc["meta"]["title"] == name
+    assert name in result.output
+
+
+def test_every_step_is_a_real_tool_call_with_basedon_from_the_previous_result(
+    make: Callable[..., Harness],
+) -> None:
+    h = make(*BAKERY)
+
+    result = h.run()
+
+    exchanges = _exchanges(result.all_messages())
+    names = [name for name, _, _ in exchanges]
+    assert names == h.calls  # every call the model made reached the tools
+    assert names[:3] == ["cms_facts", "cms_types", "cms_outline"]
+    assert names[-4:] == ["cms_check", "cms_find", "cms_get", "cms_ready"]
+    applies = [i for i, name in enumerate(names) if name == "cms_apply"]
+    assert len(applies) >= 4
+    based = [exchanges[i][1]["basedOn"] for i in applies]
+    assert based == sorted(set(based)) and based[0] == 0
+    for i in applies:
+        assert exchanges[i][1]["basedOn"] == exchanges[i - 1][2]["revision"]
+        assert "isError" not in exchanges[i][2]
+        assert len(exchanges[i][1]["ops"]) <= MAX_OPS_PER_APPLY
+    ready = exchanges[-1][2]
+    assert ready["ready"] is True and "Crumb & Co" in ready["summary"]
+    found = next(r for name, _, r in exchanges if name == "cms_find")
+    assert found["total"] >= 3 and f"appears in {found['total']} places" in ready["summary"]
+    assert "menu, about us, opening hours" in ready["summary"]
+    last = result.all_messages()[-1]
+    assert isinstance(last, ModelResponse) and last.finish_reason == "stop"
+
+
+def test_three_briefs_give_three_different_pages(make: Callable[..., Harness]) -> None:
+    docs = []
+    for brief, facts, _name, _shown in CASES.values():
+        h = make(brief, facts)
+        h.run()
+        docs.append(h.doc())
+    roots = [
+        tuple(sorted(n["id"] for n in d["nodes"].values() if n["parent"] is None)) for d in docs
+    ]
+    assert len(set(roots)) == 3
+    backgrounds = {d["nodes"]["hero"]["style"]["base"]["background"] for d in docs}
+    assert len(backgrounds) == 3
+
+
+def test_same_brief_gives_the_same_page_and_the_same_steps(make: Callable[..., Harness]) -> None:
+    first, second = make(*DENTIST, page="same"), make(*DENTIST, page="same-too")
+
+    one, two = first.run(), second.run()
+
+    def strip(doc: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in doc.items() if k != "id"}
+
+    assert strip(first.doc()) == strip(second.doc())
+    assert [(n, a) for n, a, _ in _exchanges(one.all_messages())] == [
+        (n, a) for n, a, _ in _exchanges(two.all_messages())
+    ]
+
+
+def test_streamed_run_builds_the_same_page(make: Callable[..., Harness]) -> None:
+    plain, streamed = make(*SAAS), make(*SAAS)
+    plain.run()
+
+    async def stream() -> list[Any]:
+        seen = []
+        async with streamed.agent().run_stream_events(
+            "Build the page.", deps=streamed.binding
+        ) as events:
+            async for event in events:
+                seen.append(event)
+        return seen
+
+    events = asyncio.run(stream())
+
+    assert {k: v for k, v in streamed.doc().items() if k != "id"} == {
+        k: v for k, v in plain.doc().items() if k != "id"
+    }
+    assert streamed.calls == plain.calls
+    assert type(events[-1]).__name__ == "AgentRunResultEvent"
+    assert "Ledgerly" in events[-1].result.output
+
+
+def test_a_continued_run_does_not_duplicate_nodes(make: Callable[..., Harness]) -> None:
+    h = make(*BAKERY)
+    first = h.run()
+    before = h.doc()
+    h.calls.clear()
+
+    second = h.run("Please check the page again.", history=first.all_messages())
+
+    assert h.doc()["nodes"] == before["nodes"]
+    assert "cms_apply" not in h.calls
+    assert h.calls[:3] == ["cms_facts", "cms_types", "cms_outline"] and h.calls[-1] == "cms_ready"
+    assert "ready for review" in second.output
+
+
+def test_a_continued_run_finishes_a_half_built_page(make: Callable[..., Harness]) -> None:
+    h = make(*BAKERY)
+    first = h.run()
+    h.human_edit([{"t": "remove_node", "id": "contact"}])
+    # A fresh history on the same page: nothing tells it a person removed the contact section.
+    second = make(*BAKERY, page=h.session.page)
+
+    second.run()
+
+    nodes = second.doc()["nodes"]
+    assert "contact" in nodes and "contact-phone" in nodes
+    assert second.calls.count("cms_apply") == 1
+    assert len([n for n in nodes.values() if n["parent"] is None]) == 6
+    assert first.output
+
+
+def test_a_human_edit_between_batches_is_recovered(make: Callable[..., Harness]) -> None:
+    h = make(*BAKERY)
+
+    def edit(n: int) -> None:
+        if n == 2:
+            h.human_edit(
+                [
+                    {
+                        "t": "set_node_props",
+                        "id": "hero-text",
+                        "patch": {"content": "Fresh every day."},
+                    }
+                ]
+            )
+
+    h.before_apply = edit
+
+    result = h.run()
+
+    names = [name for name, _, _ in _exchanges(result.all_messages())]
+    stale = [
+        r
+        for name, _, r in _exchanges(result.all_messages())
+        if name == "cms_apply" and r.get("isError")
+    ]
+    assert [r["error"]["code"] for r in stale] == ["stale_revision"]
+    at = names.index("cms_changes_since")
+    assert (
+        names[at - 1] == "cms_apply"
+        and names[at + 1] == "cms_outline"
+        and names[at + 2] == "cms_apply"
+    )
+    doc = h.doc()
+    assert (
+        doc["nodes"]["hero-text"]["props"]["content"] == "Fresh every day."
+    )  # the person's edit stands
+    roots = sorted(n["id"] for n in doc["nodes"].values() if n["parent"] is None)
+    assert roots == sorted(b.root for b in plan_page(*BAKERY).batches)
+    assert names[-1] == "cms_ready" and _errors(h) == []
+
+
+def test_a_node_a_person_removed_is_not_put_back(make: Callable[..., Harness]) -> None:
+    h = make(*BAKERY)
+
+    def edit(n: int) -> None:
+        if n == 2:
+            h.human_edit([{"t": "remove_node", "id": "hero"}])
+
+    h.before_apply = edit
+
+    h.run()
+
+    nodes = h.doc()["nodes"]
+    assert "hero" not in nodes and "menu" in nodes and "contact" in nodes
+    assert h.calls[-1] == "cms_ready"
+
+
+def test_check_findings_are_fixed_before_ready(make: Callable[..., Harness]) -> None:
+    h = make(*BAKERY)
+    h.human_edit(
+        [
+            {"t": "insert_node", "node": {"id": "promo", "type": "section", "parent": None}},
+            {
+                "t": "insert_node",
+                "node": {
+                    "id": "promo-text",
+                    "type": "text",
+                    "parent": "promo",
+                    "props": {"content": "Loaves from £7.99 today only."},
+                },
+            },
+        ]
+    )
+    assert [f["code"] for f in _errors(h)] == ["unsupported_price"]
+
+    result = h.run()
+
+    exchanges = _exchanges(result.all_messages())
+    checks = [r for name, _, r in exchanges if name == "cms_check"]
+    assert len(checks) == 2
+    assert [f["node"] for f in checks[0]["findings"] if f["severity"] == "error"] == ["promo-text"]
+    fix = next(
+        a for name, a, _ in exchanges if name == "cms_apply" and a["ops"][0]["t"] == "remove_node"
+    )
+    assert fix["ops"] == [{"t": "remove_node", "id": "promo-text"}]
+    assert "promo-text" not in h.doc()["nodes"] and "promo" in h.doc()["nodes"]
+    assert exchanges[-1][0] == "cms_ready" and exchanges[-1][2]["ready"] is True
+
+
+def test_an_unfixable_page_ends_not_ready_without_looping(make: Callable[..., Harness]) -> None:
+    h = make(*BAKERY)
+    # Checks that report a page-level error whatever the page: nothing the builder can fix.
+    h.tools = PageTools(h.ws, checks_factory=_always_failing)
+
+    result = h.run()
+
+    assert h.calls.count("cms_check") <= 3 and h.calls.count("cms_ready") == 1
+    assert "not ready" in result.output
+
+
+def _always_failing(session: SessionRecord, links: SiteLinks) -> Any:
+    class Failing:
+        def run(self, doc: object, only: object = None) -> list[Any]:
+            from charlotte.checks import Finding
+
+            return [Finding("links", None, "error", "unsafe_link", "The page has a problem.")]
+
+    return Failing()
+
+
+def test_tools_that_always_fail_end_the_run(make: Callable[..., Harness]) -> None:
+    h = make(*BAKERY)
+    h.binding = ToolBinding(
+        h.session.id, h.session.tenant, h.session.page, "charlotte:someone-else"
+    )
+
+    result = h.run()
+
+    assert len(h.calls) <= MAX_FAILURES
+    assert result.output
+
+
+def test_a_refused_batch_is_skipped_and_the_rest_is_built(make: Callable[..., Harness]) -> None:
+    h = make(*BAKERY)
+    # A person's node already holds an id the menu batch needs: that batch is refused.
+    h.human_edit(
+        [
+            {"t": "insert_node", "node": {"id": "specials", "type": "section", "parent": None}},
+            {
+                "t": "insert_node",
+                "node": {
+                    "id": "menu-heading",
+                    "type": "heading",
+                    "parent": "specials",
+                    "props": {"content": "Specials", "level": 2},
+                },
+            },
+        ]
+    )
+
+    result = h.run()
+
+    refused = [
+        r["error"]
+        for n, _, r in _exchanges(result.all_messages())
+        if n == "cms_apply" and r.get("isError")
+    ]
+    assert [e["code"] for e in refused] == ["duplicate_id"]
+    nodes = h.doc()["nodes"]
+    assert "menu" not in nodes and {"hero", "about-us", "opening-hours", "contact"} <= set(nodes)
+    assert h.calls[-1] == "cms_ready" and "ready for review" in result.output
+
+
+def test_a_page_it_cannot_read_is_never_called_ready(make: Callable[..., Harness]) -> None:
+    h = make(*BAKERY)
+    tools = h.tools
+
+    class NoOutline:
+        def definitions(self) -> Any:
+            return tools.definitions()
+
+        def call(self, name: str, args: Any, binding: ToolBinding) -> Any:
+            if name == "cms_outline":
+                return failure("not_found", None)
+            return tools.call(name, args, binding)
+
+    h.tools = NoOutline()  # type: ignore[assignment]
+
+    result = h.run()
+
+    assert h.calls.count("cms_outline") == 2
+    assert "cms_apply" not in h.calls and "cms_ready" not in h.calls
+    assert "not ready" in result.output
+
+
+@pytest.mark.parametrize("case", sorted(DIRECTED))
+def test_directions_in_the_brief_never_become_copy(
+    make: Callable[..., Harness], case: str
+) -> None:
+    brief, facts, directions, _offers, _links = DIRECTED[case]
+    h = make(brief, facts)
+
+    h.run()
+
+    copy = _copy(h.doc())
+    for words in directions:
+        assert words.lower() not in copy.lower()
+
+
+@pytest.mark.parametrize("case", sorted(DIRECTED))
+def test_the_offerings_the_brief_names_are_shown_as_cards(
+    make: Callable[..., Harness], case: str
+) -> None:
+    brief, facts, _directions, offers, _links = DIRECTED[case]
+    h = make(brief, facts)
+
+    h.run()
+
+    nodes = h.doc()["nodes"]
+    titles = [
+        n["props"]["content"]
+        for n in nodes.values()
+        if n["type"] == "heading" and nodes[n["parent"]]["type"] == "card"
+    ]
+    for offer in offers:
+        assert offer in titles
+    assert not [n for n in nodes.values() if "what is on the menu" in str(n.get("props"))]
+
+
+@pytest.mark.parametrize("case", sorted(DIRECTED))
+def test_contact_facts_are_shown_with_safe_links(
+    make: Callable[..., Harness], case: str
+) -> None:
+    brief, facts, _directions, _offers, links = DIRECTED[case]
+    h = make(brief, facts)
+
+    h.run()
+
+    nodes = h.doc()["nodes"]
+    hrefs = {
+        n["props"]["href"]: n["props"]["content"] for n in nodes.values() if n["type"] == "link"
+    }
+    for href, words in links.items():
+        assert hrefs[href] == (words or href.removeprefix("mailto:"))
+    assert all(href.startswith(("tel:+", "mailto:", "#", "https://")) for href in hrefs)
+    if "address" in facts:
+        assert facts["address"] in _copy(h.doc())
+
+

@@ -1,0 +1,25 @@
+"""``charlotte.testing``: the module's example runs, so it cannot name a tool that does not exist."""
+
+from __future__ import annotations
+
+import doctest
+
+import charlotte.testing
+from charlotte.tools import TOOL_NAMES
+
+
+def test_the_docstring_example_plays_a_turn_through_a_real_charlotte() -> None:
+    result = doctest.testmod(charlotte.testing)
+
+    assert result.attempted > 0
+    assert result.failed == 0
+
+
+def test_every_tool_the_example_calls_is_one_of_the_nine() -> None:
+    example = doctest.DocTestParser().get_doctest(
+        charlotte.testing.__doc__ or "", {}, "charlotte.testing", None, 0
+    )
+    source = "\n".join(e.source for e in example.examples)
+    called = {name for name in TOOL_NAMES if f'ToolCall("{name}"' in source}
+
+    assert called and source.count("ToolCall(") == len(called)
