@@ -143,8 +143,9 @@ def test_the_task_runs_the_factorys_function_built_once_and_contains_failures() 
 
 def test_a_worker_app_is_built_by_charlotte_only(tmp_path: Path) -> None:
     # One place wires a worker: Charlotte(settings).worker_app(); its task runs this instance's runner.
-    with pytest.raises(ValueError):
-        Charlotte(Settings(database_url=f"sqlite:///{tmp_path / 'inline.db'}")).worker_app()
+    threads = Charlotte(Settings(database_url=f"sqlite:///{tmp_path / 'thread.db'}"))
+    with threads, pytest.raises(ValueError):
+        threads.worker_app()
     settings = Settings(
         database_url=f"sqlite:///{tmp_path / 'celery.db'}", queue="celery", broker_url="redis://127.0.0.1:1/0"
     )
