@@ -1,6 +1,8 @@
 """The layer rules of the spec, checked over the source's imports.
 
-``page/`` imports nothing else of charlotte and does no I/O; ``storage/`` knows
+No import cycle anywhere (function-level imports count, ``TYPE_CHECKING``
+blocks do not). ``charlotte.errors`` is a leaf every layer may import.
+``page/`` imports nothing else of charlotte but ``charlotte.errors`` and does no I/O; ``storage/`` knows
 no model library; only ``runtime/``, ``offline/`` and ``testing.py`` import the
 model library (``offline/`` sits below ``runtime/``: it imports only ``checks/``
 and ``page/`` of charlotte); only
@@ -35,13 +37,18 @@ def _top(name: str) -> str:
     return name.split(".")[0]
 
 
-def test_page_imports_nothing_else_of_charlotte_and_no_io() -> None:
+def test_errors_is_a_leaf() -> None:
+    own = {n for n in _imports()["errors.py"] if _top(n) == "charlotte"}
+    assert own == set()
+
+
+def test_page_imports_nothing_else_of_charlotte_but_errors_and_no_io() -> None:
     io_modules = {"os", "io", "pathlib", "socket", "sqlite3", "subprocess", "shutil", "tempfile", "urllib.request", "http"}
     for module, names in _imports().items():
         if not module.startswith("page/"):
             continue
         own = {n for n in names if _top(n) == "charlotte"}
-        assert all(n.startswith("charlotte.page") for n in own), (module, own)
+        assert all(n.startswith("charlotte.page") or n == "charlotte.errors" for n in own), (module, own)
         assert not (names & io_modules), (module, names & io_modules)
         assert "sqlalchemy" not in {_top(n) for n in names}, module
 
@@ -56,7 +63,10 @@ def test_offline_sits_below_runtime() -> None:
     for module, names in _imports().items():
         if module.startswith("offline/"):
             own = {n for n in names if _top(n) == "charlotte"}
-            assert all(n.startswith(("charlotte.offline", "charlotte.checks", "charlotte.page")) for n in own), (module, own)
+            assert all(
+                n.startswith(("charlotte.offline", "charlotte.checks", "charlotte.page")) or n == "charlotte.errors"
+                for n in own
+            ), (module, own)
 
 
 def test_only_the_asgi_adapter_imports_the_web_framework() -> None:
@@ -91,12 +101,153 @@ def _imports_tables(tree: ast.AST) -> bool:
 
 
 def test_only_storage_imports_the_tables() -> None:
-    # Every statement charlotte runs lives in storage/ (stores with methods).
-    # http/sse.py: the notifier's last-seq read, moving to storage/ with the notifier.
+    # Every statement charlotte runs lives in storage/ (stores with methods);
+    # the notifier's last-seq read is SessionStore.last_seqs.
     outside = {
         path.relative_to(SRC).as_posix()
         for path in sorted(SRC.rglob("*.py"))
         if _imports_tables(ast.parse(path.read_text(encoding="utf-8")))
         and not path.relative_to(SRC).as_posix().startswith("storage/")
     }
-    assert outside <= {"http/sse.py"}, outside
+    assert outside == set(), outside
+
+
+# -- the import graph: every import (function-level ones too), TYPE_CHECKING blocks left out --
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _charlotte_imports(tree: ast.Module, package: str, modules: set[str]) -> list[tuple[str, bool]]:
+    """``(imported module, inside a function)`` for every charlotte import of one module."""
+    found: list[tuple[str, bool]] = []
+
+    def target(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child.test):
+                for other in child.orelse:
+                    visit_one(other, in_function)
+                continue
+            visit_one(child, in_function)
+
+    def visit_one(child: ast.AST, in_function: bool) -> None:
+        inside = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        names: list[str] = []
+        if isinstance(child, ast.Import):
+            names = [alias.name for alias in child.names]
+        elif isinstance(child, ast.ImportFrom):
+            base = child.module or ""
+            if child.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - child.level + 1] + ([base] if base else []))
+            # ``from package import submodule`` imports the submodule.
+            names = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in child.names]
+        for name in names:
+            if name.split(".")[0] == "charlotte" and (found_module := target(name)) is not None:
+                found.append((found_module, inside))
+        visit(child, inside)
+
+    visit(tree, False)
+    return found
+
+
+def _graph() -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
+    """charlotte module → the charlotte modules it imports; and every function-level import."""
+    paths = {_module_name(path): path for path in SRC.rglob("*.py")}
+    modules = set(paths)
+    graph: dict[str, set[str]] = {}
+    lazy: list[tuple[str, str]] = []
+    for name, path in paths.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges = _charlotte_imports(ast.parse(path.read_text(encoding="utf-8")), package, modules)
+        graph[name] = {imported for imported, _ in edges if imported != name}
+        lazy.extend((name, imported) for imported, inside in edges if inside)
+    return graph, lazy
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            step = next(edges, None)
+            if step is not None:
+                if step not in index:
+                    index[step] = low[step] = len(index)
+                    stack.append(step)
+                    on_stack.add(step)
+                    work.append((step, iter(sorted(graph.get(step, ())))))
+                elif step in on_stack:
+                    low[node] = min(low[node], index[step])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_import_cycle_anywhere() -> None:
+    graph, _ = _graph()
+    assert _cycles(graph) == []
+
+
+#: Imports that point up a layer, each inside the one function that needs it:
+#: ``Charlotte.asgi_app`` loads the Starlette adapter (only it imports the web framework).
+UPWARD: set[tuple[str, str]] = {("charlotte.app", "charlotte.http.asgi")}
+
+
+def test_nothing_below_http_imports_it() -> None:
+    # app.py, runtime/ and everything under them sit below the HTTP layer.
+    graph, lazy = _graph()
+    above = {"charlotte.cli", "charlotte.demo"}
+    for module, imported in graph.items():
+        if module in above or module.startswith("charlotte.http"):
+            continue
+        upward = {(module, name) for name in imported if name.startswith("charlotte.http")}
+        assert upward <= UPWARD, module
+    assert set(lazy) >= UPWARD  # the exceptions stay inside their function
+
+
+#: The only charlotte imports made inside a function, each for an optional or
+#: heavy engine only one code path needs: Celery (an extra) for the celery queue
+#: and its worker app, Starlette for ``asgi_app``. A lazy import never dodges a cycle.
+LAZY: set[tuple[str, str]] = {("charlotte.app", "charlotte.contrib.celery"), *UPWARD}
+
+
+def test_function_level_imports_are_the_documented_ones() -> None:
+    _, lazy = _graph()
+    assert set(lazy) == LAZY

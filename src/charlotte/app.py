@@ -40,7 +40,6 @@ leaves a stale heartbeat; any live worker ends that turn ``worker_lost``)::
 
 from __future__ import annotations
 
-import importlib
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -49,11 +48,11 @@ from typing import Any, Final
 
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import SiteLinks, Workspace
+from charlotte.errors import Refused
 from charlotte.events import EventTypes, utc_now
-from charlotte.http.sse import Notifier
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
-from charlotte.policy.refused import Refused
 from charlotte.policy.text import is_person_text
+from charlotte.runtime.feed import Notifier
 from charlotte.runtime.guide import build_guide
 from charlotte.runtime.models import resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, ModeRegistry
@@ -265,10 +264,11 @@ class Charlotte:
 
     def asgi_app(self) -> Any:
         """The Starlette app for this instance (``charlotte.http.asgi.create_app``)."""
-        # Imported by name, here: only the adapter loads the web framework.
-        adapter = importlib.import_module("charlotte.http.asgi")
+        # Imported here (the one upward import): only the adapter loads Starlette.
+        from charlotte.http.asgi import create_app
+
         self._start()
-        return adapter.create_app(self)
+        return create_app(self)
 
     @property
     def notifier(self) -> Notifier:

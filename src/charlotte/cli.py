@@ -17,7 +17,12 @@ from typing import Any
 
 import click
 
+from charlotte.app import Charlotte
+from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS, run_demo
+from charlotte.errors import StorageError
 from charlotte.settings import Settings
+from charlotte.storage import head_revision
+from charlotte.storage import migrate as run_migrations
 
 
 def _settings(**overrides: Any) -> Settings:
@@ -53,8 +58,6 @@ def main() -> None:
 def demo(brief: str | None, facts_file: Path | None, model: str | None, approve_on_save: bool,
          database_url: str | None, out_dir: Path) -> None:
     """Build, check and publish a page with the agent, end to end (offline by default)."""
-    from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS, run_demo
-
     settings = _settings(database_url=database_url, model=model)
     _ensure_sqlite_folder(settings.database_url)
     facts: dict[str, str] = dict(SAMPLE_FACTS)
@@ -90,9 +93,8 @@ def demo(brief: str | None, facts_file: Path | None, model: str | None, approve_
 @click.option("--database-url", default=None)
 def serve(host: str, port: int, model: str | None, database_url: str | None) -> None:
     """Serve the API and the builder page (embedded SQLite, in-process queue)."""
+    # Imported here: only this command starts the web server.
     import uvicorn
-
-    from charlotte.app import Charlotte
 
     settings = _settings(database_url=database_url, model=model)
     _ensure_sqlite_folder(settings.database_url)
@@ -115,8 +117,6 @@ def serve(host: str, port: int, model: str | None, database_url: str | None) -> 
 @click.option("--concurrency", default=2, show_default=True, type=int)
 def worker(broker_url: str | None, database_url: str | None, concurrency: int) -> None:
     """Run a Celery worker for the distributed turn queue (with a sweeper)."""
-    from charlotte.app import Charlotte
-
     settings = _settings(broker_url=broker_url, database_url=database_url, queue="celery")
     if not settings.broker_url:
         raise click.UsageError("a broker URL is needed: --broker-url or $CHARLOTTE_BROKER_URL")
@@ -135,9 +135,6 @@ def worker(broker_url: str | None, database_url: str | None, concurrency: int) -
 @click.option("--database-url", default=None, help="Default: $CHARLOTTE_DATABASE_URL or ./.charlotte/charlotte.db.")
 def migrate(database_url: str | None) -> None:
     """Create or upgrade charlotte's tables."""
-    from charlotte.storage import StorageError, head_revision
-    from charlotte.storage import migrate as run_migrations
-
     settings = _settings(database_url=database_url)
     _ensure_sqlite_folder(settings.database_url)
     try:

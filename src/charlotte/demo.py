@@ -20,8 +20,8 @@ from typing import Any, Final
 from charlotte.app import Charlotte
 from charlotte.checks import PageChecks
 from charlotte.events import EventTypes
-from charlotte.http.sse import Subscription
 from charlotte.page.render import render_page
+from charlotte.runtime.feed import Subscription
 from charlotte.settings import Settings
 
 __all__ = ["SAMPLE_BRIEF", "SAMPLE_FACTS", "DemoResult", "describe_event", "run_demo"]

@@ -15,7 +15,6 @@ and ``docs/events.md``. Adding a type means updating all four.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -23,14 +22,14 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
+from jsonschema import Draft202012Validator, FormatChecker
+
 __all__ = [
     "AGENT_ACTOR",
-    "CODE_PATTERN",
     "Event",
     "EventTypes",
     "NewEvent",
     "event_schema",
-    "failure_code",
     "format_at",
     "schema_errors",
     "utc_now",
@@ -38,21 +37,6 @@ __all__ = [
 
 #: The actor of everything the agent's turn records (tool writes included).
 AGENT_ACTOR: Final = "agent"
-
-#: What a stable error code looks like (``run.failed`` / ``tool.result`` codes in the schema).
-CODE_PATTERN: Final = re.compile(r"[a-z][a-z0-9_]{0,63}")
-
-
-def failure_code(code: object, default: str = "run_failed") -> str:
-    """``code`` when it is a stable code (``^[a-z][a-z0-9_]{0,63}$``), else ``default``.
-
-    The one rule that keeps an exception's text out of the log: whatever is
-    not a code is recorded as ``default``.
-    """
-    if isinstance(code, str) and CODE_PATTERN.fullmatch(code):
-        return code
-    return default
-
 
 class EventTypes:
     """One constant per event type; ``ALL`` lists them in documentation order."""
@@ -182,8 +166,4 @@ def schema_errors(envelope: Mapping[str, Any] | Event) -> list[str]:
 
 @cache
 def _validator() -> Any:
-    # Imported here: the write path never validates, so importing the log
-    # should not pay for jsonschema.
-    from jsonschema import Draft202012Validator, FormatChecker
-
     return Draft202012Validator(event_schema(), format_checker=FormatChecker())

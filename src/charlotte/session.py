@@ -31,11 +31,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from charlotte.errors import Refused
 from charlotte.events import AGENT_ACTOR, format_at
 from charlotte.page.css import emit_css
 from charlotte.page.diff import diff_docs
 from charlotte.page.render import render_html
-from charlotte.policy.refused import Refused
 from charlotte.policy.text import is_person_text, is_unicode_text
 from charlotte.runtime.modes import MAX_MODE_NAME
 from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, read_connection

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.page.hrefs import serialised_origin
+from charlotte.storage import open_engine
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -70,8 +71,6 @@ class Settings:
 
     def open_engine(self) -> sa.Engine:
         """A new engine on ``database_url`` (in ``database_schema`` when set)."""
-        from charlotte.storage import open_engine  # settings is imported by every layer
-
         return open_engine(self.database_url, schema=self.database_schema)
 
     def __post_init__(self) -> None:

@@ -24,7 +24,7 @@ from starlette.requests import Request
 from charlotte.app import Charlotte
 from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.http.asgi import create_app
-from charlotte.http.sse import Notifier
+from charlotte.runtime.feed import Notifier
 from charlotte.settings import Settings
 from charlotte.storage import DatabaseEventLog, transaction
 

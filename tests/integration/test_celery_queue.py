@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -33,14 +34,14 @@ from tests.support.celery_harness import (
 from tests.support.celery_worker import BLOCK_OPS
 from tests.support.databases import POSTGRES_ENV, named_postgres_schema
 
+from charlotte.app import Charlotte
 from charlotte.contrib.celery import (
     TASK_NAME,
     VISIBILITY_TIMEOUT_SECONDS,
     CeleryQueue,
-    QueueUnavailable,
     celery_app,
-    worker_app_from,
 )
+from charlotte.errors import QueueUnavailable
 from charlotte.events import Event, EventTypes
 from charlotte.runtime import Turns
 from charlotte.settings import Settings
@@ -54,11 +55,11 @@ from charlotte.storage import (
 )
 
 
-@pytest.fixture(scope="module")
-def database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+@contextmanager
+def _database(folder: Path) -> Iterator[Database]:
     url = os.environ.get(POSTGRES_ENV, "").strip()
     if not url:
-        path = tmp_path_factory.mktemp("celery") / "charlotte.db"
+        path = folder / "charlotte.db"
         engine = open_engine(f"sqlite:///{path}")
         create_tables(engine)
         try:
@@ -69,6 +70,19 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
     with named_postgres_schema(url, "charlotte_celery") as (schema, engine):
         create_tables(engine)
         yield Database(url, schema, engine)
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+    with _database(tmp_path_factory.mktemp("celery")) as made:
+        yield made
+
+
+@pytest.fixture
+def lone_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+    """A database no other worker of this module sweeps (every worker sweeps its database)."""
+    with _database(tmp_path_factory.mktemp("lone")) as made:
+        yield made
 
 
 def events(engine: sa.Engine, session: SessionRecord) -> list[Event]:
@@ -127,10 +141,23 @@ def test_the_task_runs_the_factorys_function_built_once_and_contains_failures() 
     assert (ran, built) == (["t1", "t2"], [1])
 
 
-def test_a_worker_app_needs_a_broker_url() -> None:
-    with pytest.raises(ValueError):
-        worker_app_from(Settings(broker_url=None))
-    assert TASK_NAME in worker_app_from(Settings(broker_url="redis://127.0.0.1:1/0")).tasks
+def test_a_worker_app_is_built_by_charlotte_only(tmp_path: Path) -> None:
+    # One place wires a worker: Charlotte(settings).worker_app(); its task runs this instance's runner.
+    threads = Charlotte(Settings(database_url=f"sqlite:///{tmp_path / 'thread.db'}"))
+    with threads, pytest.raises(ValueError):
+        threads.worker_app()
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'celery.db'}", queue="celery", broker_url="redis://127.0.0.1:1/0"
+    )
+    with Charlotte(settings) as charlotte:
+        app = charlotte.worker_app()
+        assert TASK_NAME in app.tasks and app is charlotte.worker_app()
+    # A publish-only app has no task to run.
+    assert TASK_NAME not in celery_app(Settings(broker_url="redis://127.0.0.1:1/0")).tasks
+    import charlotte.contrib.celery as module
+    import charlotte.runtime.runner as runner
+
+    assert not hasattr(module, "worker_app_from") and not hasattr(runner.TurnRunner, "from_settings")
 
 
 def test_an_unreachable_broker_is_a_coded_error() -> None:
@@ -222,8 +249,11 @@ def test_a_turn_delivered_three_times_runs_once(
 @pytest.mark.redis
 @pytest.mark.slow
 def test_a_worker_killed_mid_turn_is_swept_worker_lost_and_never_rerun(
-    database: Database, tmp_path: Path
+    lone_database: Database, tmp_path: Path
 ) -> None:
+    # Its own database: the module's offline worker would sweep this turn
+    # (and hand a waiting one to its own broker) before the test does.
+    database = lone_database
     broker = Broker.fresh()
     queue = broker.queue_for_turns()
     # The worker beats every 0.2 s; 2 s without a beat means it is gone.

@@ -22,11 +22,11 @@ from tests.support.databases import named_postgres_schema, postgres_url
 from tests.support.host_pages import HostPages, create_host_tables
 
 from charlotte.app import Charlotte
-from charlotte.errors import CharlotteError
+from charlotte.errors import CharlotteError, StorageError
 from charlotte.page.session import PageSession
 from charlotte.session import CharlotteSession
 from charlotte.settings import Settings
-from charlotte.storage import StorageError, read_connection
+from charlotte.storage import read_connection
 from charlotte.storage.tables import page_ops
 from charlotte.testing import ScriptedModel, Step, ToolCall
 

@@ -20,8 +20,8 @@ from tests.support.databases import new_session, unique
 from tests.support.tools_contract import section
 
 from charlotte.drafts.workspace import Workspace
+from charlotte.errors import CharlotteError
 from charlotte.events import AGENT_ACTOR, EventTypes
-from charlotte.page.errors import CharlotteError
 from charlotte.storage import DatabaseEventLog, transaction
 from charlotte.tools import PageTools, ToolBinding, is_error
 

@@ -17,9 +17,9 @@ from starlette.testclient import TestClient
 from tests.support.app_harness import AppHarness
 from tests.support.databases import named_postgres_schema, postgres_url
 
+from charlotte.errors import MESSAGES, Refused
 from charlotte.http.api import Response
 from charlotte.http.asgi import create_app
-from charlotte.policy.refused import Refused
 from charlotte.storage import read_connection
 from charlotte.storage.tables import sessions as sessions_table
 
@@ -49,7 +49,7 @@ def rows(app: AppHarness) -> int:
 def assert_refused(response: Response, status: int, code: str, field: str | None) -> None:
     assert response.status == status, response.json
     error = response.json["error"]
-    assert (error["code"], error["message"], error.get("field")) == (code, Refused.MESSAGES[code], field)
+    assert (error["code"], error["message"], error.get("field")) == (code, MESSAGES[code], field)
 
 
 def last_seq(app: AppHarness, session_id: str) -> int:

@@ -23,9 +23,9 @@ from starlette.requests import Request
 from starlette.testclient import TestClient
 from tests.support.app_harness import AppHarness
 
+from charlotte.errors import MESSAGES
 from charlotte.http.asgi import create_app
 from charlotte.http.routes import ROUTES, Route
-from charlotte.policy.refused import Refused
 from charlotte.storage import read_connection
 from charlotte.storage.tables import sessions as sessions_table
 
@@ -106,7 +106,7 @@ def valid_body(route: Route, site: Site, session_id: str) -> bytes:
 
 def assert_error(response: Any, status: int, code: str) -> None:
     assert response.status_code == status, response.text
-    assert response.json() == {"error": {"code": code, "message": Refused.MESSAGES[code]}}
+    assert response.json() == {"error": {"code": code, "message": MESSAGES[code]}}
 
 
 def test_the_writes_are_every_post_of_the_router() -> None:

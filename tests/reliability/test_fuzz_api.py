@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from tests.support.app_harness import AppHarness
 from tests.support.soak import show
 
+from charlotte.errors import MESSAGES
 from charlotte.http.api import JSON_REQUEST, Response
 from charlotte.http.bodies import MAX_DEPTH
 from charlotte.page.session import PageSession
-from charlotte.policy.refused import Refused
 from charlotte.storage import read_connection
 from charlotte.storage.tables import sessions as sessions_table
 
@@ -167,7 +167,7 @@ def coded(response: Response) -> None:
     Tally.counts[response.status] += 1
     if response.status >= 400:
         error = response.json["error"]
-        assert error["message"] == Refused.MESSAGES[error["code"]]
+        assert error["message"] == MESSAGES[error["code"]]
 
 
 def send(harness: AppHarness, path: str, body: Any) -> Response:

@@ -24,8 +24,8 @@ from tests.support.soak import show
 
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import Workspace
+from charlotte.errors import MESSAGES
 from charlotte.page.session import PageSession
-from charlotte.policy.refused import Refused
 from charlotte.storage import (
     DatabaseEventLog,
     SessionRecord,
@@ -108,7 +108,7 @@ def checked_call(bench: Bench, which: int, name: object, arguments: object, bind
     json.dumps(result)
     if is_error(result):
         calls["refused:" + result["error"]["code"]] += 1
-        assert result["error"]["message"] == Refused.MESSAGES[result["error"]["code"]]
+        assert result["error"]["message"] == MESSAGES[result["error"]["code"]]
         assert bench.state(which) == before
     else:
         calls["ok"] += 1

@@ -20,10 +20,9 @@ from typing import Any, Final
 import pytest
 from tests.support.app_harness import AppHarness
 
+from charlotte.errors import MESSAGES, PageSessionError, Refused
 from charlotte.http.api import JSON_REQUEST, Response
 from charlotte.http.routes import ROUTES, Route
-from charlotte.page.errors import PageSessionError
-from charlotte.policy.refused import Refused
 from charlotte.storage import read_connection
 from charlotte.storage.tables import sessions as sessions_table
 
@@ -77,7 +76,7 @@ def call(app: AppHarness, route: Route, session_id: str, body: bytes, **kwargs: 
 def assert_error(response: Response, status: int, code: str, field: str | None = None) -> None:
     assert response.status == status, response.json
     error = response.json["error"]
-    assert error["code"] == code and error["message"] == Refused.MESSAGES[code]
+    assert error["code"] == code and error["message"] == MESSAGES[code]
     assert error.get("field") == field
 
 
@@ -203,7 +202,7 @@ def test_publish_of_a_draft_that_moved_on_is_409_stale_revision_and_publishes_no
 
     assert response.status == 409, response.json
     assert response.json["error"] == {
-        "code": "stale_revision", "message": Refused.MESSAGES["stale_revision"], "revision": edit.json["revision"],
+        "code": "stale_revision", "message": MESSAGES["stale_revision"], "revision": edit.json["revision"],
     }  # fmt: skip
     assert_error(published(app, session_id), 404, "not_found")
     assert state(app, session_id) == before

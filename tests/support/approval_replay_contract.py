@@ -28,15 +28,9 @@ from tests.support.workspace_contract import section
 
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import Workspace
+from charlotte.errors import StorageError
 from charlotte.events import EventTypes
-from charlotte.storage import (
-    DatabaseEventLog,
-    SessionRecord,
-    StorageError,
-    read_connection,
-    tables,
-    transaction,
-)
+from charlotte.storage import DatabaseEventLog, SessionRecord, read_connection, tables, transaction
 from charlotte.storage.tables import page_ops, pages
 
 #: The first words of a statement that writes, and the table it writes.

@@ -1,19 +1,20 @@
 """A Celery worker process for the integration tests: ``python -m tests.support.celery_worker``.
 
 It builds ``Settings`` from its own arguments (nothing from the environment)
-and runs ``celery_app(...).worker_main`` with the solo pool, so the process
-that runs a turn is this very process (a SIGKILL ends the turn's worker).
+and runs ``Charlotte(settings).worker_app()`` — the only way to build a
+worker — with the solo pool, so the process that runs a turn is this very
+process (a SIGKILL ends the turn's worker). The app is pointed at the test
+run's own queue and Redis keys before it first talks to Redis; each worker
+sweeps, as every worker does.
 
-Modes, i.e. what runs a delivered turn:
+Modes, i.e. which ``Charlotte`` runs a delivered turn:
 
-- ``claim``: claim the turn and finish it (no model): the queue plumbing alone.
-- ``offline``: ``TurnRunner.from_settings`` with the offline model.
+- ``offline``: ``Charlotte(settings)`` with the offline model.
 - ``block``: a scripted model that makes one ``cms_apply`` and then, while
   planning its next tool call, touches ``--reached`` and waits forever (the
   test kills the worker there).
-- ``host``: ``host_charlotte(settings).worker_app()``, the way a host runs a
-  worker: its own mode and per-turn caps (below), the offline model, and the
-  instance's own sweeper.
+- ``host``: ``host_charlotte(settings)``, the way a host runs a worker: its
+  own mode and per-turn caps (below) and the offline model.
 """
 
 from __future__ import annotations
@@ -25,18 +26,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import sqlalchemy as sa
 from celery import Celery
+from celery.signals import task_postrun
 
 from charlotte.app import Charlotte
-from charlotte.contrib.celery import celery_app
-from charlotte.policy import Refused
-from charlotte.runtime import InlineQueue, Turns
+from charlotte.contrib.celery import CeleryQueue
+from charlotte.errors import Refused
 from charlotte.runtime.guide import Guide
 from charlotte.runtime.modes import Mode, builder_mode
 from charlotte.runtime.runner import TurnContext
 from charlotte.settings import Settings
-from charlotte.storage import SessionRecord, TurnRecord, open_engine
+from charlotte.storage import SessionRecord, TurnRecord
+from charlotte.testing import ScriptedModel, ToolCall
 
 #: What the blocked turn wrote before it blocked (the test checks the draft holds exactly this).
 BLOCK_OPS: list[dict[str, Any]] = [
@@ -83,14 +84,13 @@ def host_charlotte(settings: Settings) -> Charlotte:
     return charlotte
 
 
-def isolate(app: Celery, queue: str, key_prefix: str) -> None:
+def isolate(app: Celery, queue: str, key_prefix: str, **transport: Any) -> None:
     """Point ``app`` at this test run's own queue and Redis keys (before it first talks to Redis)."""
     app.conf.task_default_queue = queue
+    options = {**app.conf.broker_transport_options, **transport}
     if key_prefix:
-        app.conf.broker_transport_options = {
-            **app.conf.broker_transport_options,
-            "global_keyprefix": key_prefix,
-        }
+        options["global_keyprefix"] = key_prefix
+    app.conf.broker_transport_options = options
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -99,7 +99,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--schema", default=None, help="PostgreSQL schema holding the tables")
     parser.add_argument("--broker-url", required=True)
     parser.add_argument("--queue", required=True)
-    parser.add_argument("--mode", choices=("claim", "offline", "block", "host"), required=True)
+    parser.add_argument("--mode", choices=("offline", "block", "host"), required=True)
     parser.add_argument("--reached", type=Path, default=None)
     parser.add_argument("--heartbeat-seconds", type=float, default=0.2)
     parser.add_argument("--key-prefix", default="", help="Redis global_keyprefix (isolation)")
@@ -120,58 +120,33 @@ def _block_until_killed(reached: Path) -> Callable[[list[Any]], dict[str, Any]]:
     return arguments
 
 
-def _noting(run: Callable[[str], None], handled: Path | None) -> Callable[[str], None]:
-    """``run``, then append the turn id to ``handled`` (how a test sees a delivery)."""
-    if handled is None:
-        return run
+def _note_handled(handled: Path) -> None:
+    """Append each handled turn id to ``handled`` once its task returns (how a test sees a delivery)."""
 
-    def noted(turn_id: str) -> None:
-        try:
-            run(turn_id)
-        finally:
+    def noted(args: Sequence[Any] | None = None, **_: Any) -> None:
+        if args:
             with handled.open("a", encoding="utf-8") as out:
-                out.write(turn_id + "\n")
+                out.write(f"{args[0]}\n")
 
-    return noted
+    task_postrun.connect(noted, weak=False)
 
 
-def _run_factory(
-    options: argparse.Namespace, settings: Settings, engine: sa.Engine
-) -> Callable[[], Callable[[str], None]]:
-    if options.mode == "claim":
+def _charlotte(options: argparse.Namespace, settings: Settings) -> Charlotte:
+    if options.mode == "host":
+        return host_charlotte(settings)
+    if options.mode == "offline":
+        return Charlotte(settings)
+    reached: Path = options.reached
 
-        def claim_only() -> Callable[[str], None]:
-            turns = Turns(engine, InlineQueue(lambda _: None))
+    def blocking() -> ScriptedModel:
+        return ScriptedModel(
+            [
+                ToolCall("cms_apply", {"basedOn": 0, "ops": BLOCK_OPS}),
+                ToolCall("cms_read", _block_until_killed(reached)),
+            ]
+        )
 
-            def run(turn_id: str) -> None:
-                if turns.claim(turn_id) is not None:
-                    turns.finish(turn_id, ready=False)
-
-            return _noting(run, options.handled)
-
-        return claim_only
-
-    def runner() -> Callable[[str], None]:
-        from charlotte.runtime.runner import TurnRunner
-
-        model_factory = None
-        if options.mode == "block":
-            from charlotte.testing import ScriptedModel, ToolCall
-
-            reached: Path = options.reached
-
-            def model_factory() -> ScriptedModel:
-                return ScriptedModel(
-                    [
-                        ToolCall("cms_apply", {"basedOn": 0, "ops": BLOCK_OPS}),
-                        ToolCall("cms_read", _block_until_killed(reached)),
-                    ]
-                )
-
-        made = TurnRunner.from_settings(settings, engine=engine, model_factory=model_factory)
-        return _noting(made.run, options.handled)
-
-    return runner
+    return Charlotte(settings, model_factory=blocking)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -186,32 +161,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         heartbeat_seconds=options.heartbeat_seconds,
         heartbeat_timeout_seconds=options.heartbeat_seconds * 5,
     )
-    if options.mode == "host":
-        charlotte = host_charlotte(settings)
-        try:
-            app = charlotte.worker_app()
-            isolate(app, options.queue, options.key_prefix)
-            _work(app, options.queue)
-        finally:
-            charlotte.close()
-        return
-    engine = open_engine(settings.database_url, schema=options.schema)
     transport: dict[str, Any] = {}
-    if options.key_prefix:
-        transport["global_keyprefix"] = options.key_prefix
     if options.restore_interval is not None:
         # Look for abandoned messages every N seconds, scanning on every look.
         transport["unacked_restore_interval"] = options.restore_interval
         transport["unacked_restore_throttle"] = 1
-    visibility = {} if options.visibility_timeout is None else {"visibility_timeout": options.visibility_timeout}
-    app = celery_app(
-        settings,
-        _run_factory(options, settings, engine),
-        queue=options.queue,
-        transport_options=transport,
-        **visibility,
-    )
-    _work(app, options.queue)
+    if options.visibility_timeout is not None:
+        transport["visibility_timeout"] = options.visibility_timeout
+    if options.handled is not None:
+        _note_handled(options.handled)
+    charlotte = _charlotte(options, settings)
+    try:
+        queue = charlotte.queue
+        assert isinstance(queue, CeleryQueue)
+        # Before worker_app() starts the sweeper, which may publish at once.
+        isolate(queue.app, options.queue, options.key_prefix, **transport)
+        _work(charlotte.worker_app(), options.queue)
+    finally:
+        charlotte.close()
 
 
 def _work(app: Celery, queue: str) -> None:

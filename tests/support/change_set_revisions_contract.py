@@ -25,7 +25,7 @@ from tests.support.workspace_contract import heading, section
 
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import Workspace
-from charlotte.page.errors import PageSessionError
+from charlotte.errors import PageSessionError
 from charlotte.page.session import PageSession
 from charlotte.storage import SessionRecord, read_connection
 from charlotte.tools import PageTools, ToolBinding, is_error

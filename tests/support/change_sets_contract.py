@@ -17,11 +17,11 @@ from tests.support.workspace_contract import MutableAssets, heading, link, secti
 
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import SiteLinks, Workspace
+from charlotte.errors import PageSessionError, Refused
 from charlotte.events import EventTypes, schema_errors
 from charlotte.page.diff import diff_docs
-from charlotte.page.errors import PageSessionError
 from charlotte.page.session import PageSession
-from charlotte.policy import AssetPolicy, Refused
+from charlotte.policy import AssetPolicy
 from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,

@@ -25,9 +25,11 @@ import pytest
 import sqlalchemy as sa
 from tests.support.databases import new_session
 
+from charlotte.errors import StorageError
 from charlotte.events import AGENT_ACTOR, Event, EventTypes
-from charlotte.http.sse import Notifier, Subscription, format_event
-from charlotte.storage import DatabaseEventLog, SessionRecord, StorageError, transaction
+from charlotte.http.sse import format_event
+from charlotte.runtime.feed import Notifier, Subscription
+from charlotte.storage import DatabaseEventLog, SessionRecord, transaction
 from charlotte.storage.tables import events, sessions
 
 LOG: Final = DatabaseEventLog()
@@ -150,7 +152,8 @@ def ticked(notifier: Notifier) -> None:
 
 
 def frames_after(subscription: Subscription, after: int, last: int) -> list[bytes] | None:
-    """The notifier's frames of seqs ``after``+1 … ``last`` once it has them, None when it cached none."""
+    """The frames of the notifier's events of seqs ``after``+1 … ``last`` once it has them (framed
+    as a stream frames them), None when it cached none."""
     subscription.seen(after)
 
     def known() -> bool:
@@ -158,7 +161,8 @@ def frames_after(subscription: Subscription, after: int, last: int) -> list[byte
         return subscription.pending() and (cached is None or len(cached) >= last - after)
 
     eventually(known)
-    return subscription.cached(after)
+    cached = subscription.cached(after)
+    return None if cached is None else [format_event(event) for event in cached]
 
 
 def frame_seqs(frames: list[bytes]) -> list[int | None]:
@@ -286,7 +290,7 @@ class DamagedLogContract:
             stuck, served = notifier.subscribe(broken.id), notifier.subscribe(healthy.id)
             ticked(notifier)
             known = last_seq(engine, healthy.id)
-            with caplog.at_level(logging.WARNING, logger="charlotte.http.sse"):
+            with caplog.at_level(logging.WARNING, logger="charlotte.runtime.feed"):
                 unread = append_text(engine, broken.id, "unreadable")
                 last = append_text(engine, healthy.id, "served")
                 notifier.notify()
@@ -294,7 +298,7 @@ class DamagedLogContract:
                 # The broken session's readers are woken, with nothing cached:
                 # each reads the log itself (and gets its own coded error).
                 eventually(lambda: stuck.pending() and stuck.cached(unread - 1) is None)
-            logged = [r.getMessage() for r in caplog.records if r.name == "charlotte.http.sse"]
+            logged = [r.getMessage() for r in caplog.records if r.name == "charlotte.runtime.feed"]
             assert any(broken.id in m and "storage_error" in m and "correlation id" in m for m in logged), logged
         finally:
             notifier.close()

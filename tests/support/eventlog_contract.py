@@ -19,14 +19,9 @@ import pytest
 import sqlalchemy as sa
 from tests.support.databases import new_session
 
+from charlotte.errors import StorageError
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, schema_errors
-from charlotte.storage import (
-    DatabaseEventLog,
-    SessionStore,
-    StorageError,
-    create_tables,
-    transaction,
-)
+from charlotte.storage import DatabaseEventLog, SessionStore, create_tables, transaction
 from charlotte.storage.tables import events, sessions
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "events.v1.json"

@@ -16,7 +16,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from charlotte.storage import OpEntry, StorageError
+from charlotte.errors import StorageError
+from charlotte.storage import OpEntry
 
 host_metadata = sa.MetaData()
 

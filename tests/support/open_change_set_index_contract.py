@@ -20,8 +20,9 @@ import pytest
 import sqlalchemy as sa
 from tests.support.databases import unshared_session
 
+from charlotte.errors import StorageError
 from charlotte.events import utc_now
-from charlotte.storage import SessionRecord, StorageError, create_tables, migrate, transaction
+from charlotte.storage import SessionRecord, create_tables, migrate, transaction
 from charlotte.storage.change_sets import ChangeSetStore
 from charlotte.storage.tables import CHANGE_SET_STATUSES, change_sets
 

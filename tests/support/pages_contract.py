@@ -13,14 +13,9 @@ import pytest
 import sqlalchemy as sa
 from tests.support.databases import new_session, unique
 
+from charlotte.errors import StorageError
 from charlotte.page.model import empty_doc
-from charlotte.storage import (
-    DatabasePageRepository,
-    OpEntry,
-    PageRepository,
-    StorageError,
-    transaction,
-)
+from charlotte.storage import DatabasePageRepository, OpEntry, PageRepository, transaction
 
 
 def _doc(page: str, seq: int, nodes: int = 3) -> dict[str, Any]:

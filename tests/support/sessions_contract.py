@@ -11,7 +11,8 @@ import pytest
 import sqlalchemy as sa
 from tests.support.databases import unique
 
-from charlotte.storage import SessionStore, StorageError, transaction
+from charlotte.errors import StorageError
+from charlotte.storage import SessionStore, transaction
 from charlotte.storage.tables import sessions
 
 
@@ -55,6 +56,20 @@ class SessionStoreContract:
             assert store.lock(conn, created.id, "tenant-b") is None
             assert not store.update(conn, created.id, "tenant-b", status="queued")
             assert store.get(conn, "missing", "tenant-a") is None
+
+    def test_last_seqs_reads_every_existing_id_in_any_tenant(self, engine: sa.Engine) -> None:
+        store = SessionStore()
+        with transaction(engine) as conn:
+            made = [store.create(conn, tenant=f"tenant-{i % 3}", page="home", created_by="u") for i in range(520)]
+            conn.execute(sa.update(sessions).where(sessions.c.id == made[0].id).values(last_seq=7))
+        ids = [record.id for record in made]
+
+        with transaction(engine) as conn:
+            # More ids than one IN list holds, and ids that name no session.
+            found = store.last_seqs(conn, [*ids, "missing", unique("gone")])
+            assert store.last_seqs(conn, []) == {}
+
+        assert found == {made[0].id: 7, **{record.id: 0 for record in made[1:]}}
 
     def test_lock_returns_the_row_inside_a_write_transaction(self, engine: sa.Engine) -> None:
         store = SessionStore()

@@ -20,12 +20,11 @@ from typing import Any, Final
 import sqlalchemy as sa
 
 from charlotte.drafts.workspace import Workspace
+from charlotte.errors import CharlotteError, Refused
 from charlotte.events import Event, schema_errors
-from charlotte.page.errors import CharlotteError
 from charlotte.page.model import empty_doc
 from charlotte.page.ops import reduce_all
 from charlotte.page.session import PageSession
-from charlotte.policy.refused import Refused
 from charlotte.runtime import Turns
 from charlotte.storage import (
     DatabaseEventLog,

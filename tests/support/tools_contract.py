@@ -15,9 +15,9 @@ from tests.support.databases import unshared_session
 
 from charlotte.checks import PageChecks
 from charlotte.drafts.workspace import SiteLinks, Workspace
+from charlotte.errors import PageSessionError
 from charlotte.events import EventTypes
 from charlotte.page.assets import InMemoryAssetLibrary
-from charlotte.page.errors import PageSessionError
 from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,

@@ -15,8 +15,8 @@ import pytest
 import sqlalchemy as sa
 from tests.support.databases import new_session, unique
 
+from charlotte.errors import Refused
 from charlotte.events import Event, EventTypes, schema_errors, utc_now
-from charlotte.policy.refused import Refused
 from charlotte.runtime import InlineQueue, Turns
 from charlotte.runtime.turns import MAX_MESSAGE
 from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, TurnRecord, transaction

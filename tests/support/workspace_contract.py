@@ -14,9 +14,8 @@ import sqlalchemy as sa
 from tests.support.databases import unshared_session
 
 from charlotte.drafts.workspace import SiteLinks, Workspace
+from charlotte.errors import PageSessionError, Refused
 from charlotte.events import EventTypes, schema_errors
-from charlotte.page.errors import PageSessionError
-from charlotte.policy import Refused
 from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,

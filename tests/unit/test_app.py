@@ -16,8 +16,8 @@ import pytest
 from tests.support.app_harness import WRITE_HERO, AppHarness
 
 from charlotte.app import Charlotte, SessionBuilder
+from charlotte.errors import Refused
 from charlotte.events import schema_errors
-from charlotte.policy.refused import Refused
 from charlotte.runtime.guide import build_guide
 from charlotte.runtime.modes import Mode
 from charlotte.runtime.queues import ThreadQueue

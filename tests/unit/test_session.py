@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from tests.support.app_harness import WRITE_HERO, AppHarness
 
-from charlotte.policy.refused import Refused
+from charlotte.errors import Refused
 from charlotte.session import ABILITIES, CharlotteSession, actor_of
 from charlotte.storage import SessionRecord, SessionStore, transaction
 

@@ -14,9 +14,9 @@ from urllib.parse import unquote
 
 from charlotte.checks.copytext import props_of
 from charlotte.checks.findings import Finding
+from charlotte.errors import MESSAGES
 from charlotte.page.model import node_map
 from charlotte.policy.links import action_urls
-from charlotte.policy.refused import Refused
 
 _QUOTE_LIMIT = 60
 
@@ -61,7 +61,7 @@ def check_links(
             if not isinstance(href, str) or not is_safe(href):
                 out.append(
                     Finding(
-                        "links", node_id, "error", "unsafe_link", Refused.MESSAGES["unsafe_link"]
+                        "links", node_id, "error", "unsafe_link", MESSAGES["unsafe_link"]
                     )
                 )
                 continue

@@ -20,11 +20,11 @@ from charlotte.checks.copytext import (
 from charlotte.checks.facts import CODES, ERROR_KINDS, evidence_for, message_for
 from charlotte.checks.findings import CHECKS, CheckName, Claim, Finding
 from charlotte.checks.links import check_links
+from charlotte.errors import MESSAGES
 from charlotte.page import hrefs
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.assets import AssetPolicy
 from charlotte.policy.links import normalised_origins
-from charlotte.policy.refused import Refused
 
 #: Copy the facts check does not read: code samples hold version numbers, ports…
 _NOT_FACTS = frozenset({"code"})
@@ -151,7 +151,7 @@ class PageChecks:
             key=lambda p: (p[0] is None, position.get(p[0], len(position)) if p[0] else 0)
         )
         return [
-            Finding("assets", node, "error", reason, Refused.MESSAGES.get(reason, _ASSET_FALLBACK))
+            Finding("assets", node, "error", reason, MESSAGES.get(reason, _ASSET_FALLBACK))
             for node, reason in problems
         ]
 

@@ -37,9 +37,8 @@ sweeper::
     charlotte = build_charlotte()      # the host's one setup function (README)
     charlotte.worker_app().worker_main(["worker", "--loglevel=INFO"])
 
-``worker_app_from(settings)`` is the bare form: its runner is built from the
-settings alone (default modes, no assets, no per-turn caps) and nothing
-sweeps for it.
+There is no other way to build a worker: the turns, tools, workspace and
+model a worker runs with are the ``Charlotte``'s, wired in one place.
 """
 
 from __future__ import annotations
@@ -55,9 +54,8 @@ from celery import Celery, Task
 from celery.signals import worker_process_init
 from kombu.exceptions import KombuError
 
-from charlotte.page.errors import CharlotteError
+from charlotte.errors import QueueUnavailable, StorageError
 from charlotte.settings import Settings
-from charlotte.storage import StorageError
 
 __all__ = [
     "CLAIM_RETRY_COUNTDOWNS",
@@ -65,10 +63,8 @@ __all__ = [
     "TASK_NAME",
     "VISIBILITY_TIMEOUT_SECONDS",
     "CeleryQueue",
-    "QueueUnavailable",
     "celery_app",
     "in_each_pool_process",
-    "worker_app_from",
 ]
 
 logger = logging.getLogger(__name__)
@@ -92,15 +88,6 @@ RunFactory = Callable[[], Callable[[str], None]]
 T = TypeVar("T")
 
 
-class QueueUnavailable(CharlotteError):
-    """The broker could not take the turn (code ``queue_unavailable``)."""
-
-    code = "queue_unavailable"
-
-    def __init__(self) -> None:
-        super().__init__(self.code)
-
-
 def celery_app(
     settings: Settings,
     run_factory: RunFactory | None = None,
@@ -109,12 +96,12 @@ def celery_app(
     visibility_timeout: float = VISIBILITY_TIMEOUT_SECONDS,
     transport_options: Mapping[str, Any] | None = None,
 ) -> Celery:
-    """A Celery app on ``settings.broker_url`` with the task ``charlotte.run_turn``.
+    """A Celery app on ``settings.broker_url``; given a ``run_factory``, with the task ``charlotte.run_turn``.
 
     ``run_factory`` makes the function that runs a turn; it is called once,
     on the first task a worker process receives (a producer never calls it).
-    The default builds ``TurnRunner.from_settings(settings).run``; a
-    ``Charlotte`` passes its own runner (``Charlotte.worker_app()``).
+    A ``Charlotte`` passes its own runner's (``Charlotte.worker_app()``);
+    without one the app only publishes (it has no task to run).
     ``transport_options`` go to the broker transport beside the visibility
     timeout (e.g. Redis ``global_keyprefix``); producer and worker must agree.
     """
@@ -143,7 +130,9 @@ def celery_app(
         enable_utc=True,
         timezone="UTC",
     )
-    run = _LazyRun(run_factory if run_factory is not None else _runner_factory(settings))
+    if run_factory is None:
+        return app
+    run = _LazyRun(run_factory)
 
     def run_turn(task: Task, turn_id: str) -> None:
         if not isinstance(turn_id, str):
@@ -171,16 +160,6 @@ def celery_app(
     # Not shared: each app runs its own factory's function, even with several apps in one process.
     app.task(name=TASK_NAME, bind=True, ignore_result=True, acks_late=True, shared=False)(run_turn)
     return app
-
-
-def worker_app_from(settings: Settings) -> Celery:
-    """A worker app from settings alone: ``TurnRunner.from_settings(settings)`` runs its turns.
-
-    No host hook applies (a host's modes, assets, page repository and
-    ``context_using`` caps live on its ``Charlotte``: use
-    ``Charlotte.worker_app()``), and the caller must sweep.
-    """
-    return celery_app(settings)
 
 
 def in_each_pool_process(owner: T, callback: Callable[[T], None]) -> None:
@@ -240,13 +219,3 @@ class _LazyRun:
                 self._run = self._factory()
             run = self._run
         run(turn_id)
-
-
-def _runner_factory(settings: Settings) -> RunFactory:
-    def make() -> Callable[[str], None]:
-        # Imported here: a producer (the web process) never loads the model runtime.
-        from charlotte.runtime.runner import TurnRunner
-
-        return TurnRunner.from_settings(settings).run
-
-    return make

@@ -31,9 +31,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from charlotte.drafts.workspace import Workspace
+from charlotte.errors import PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR
-from charlotte.page.errors import PageSessionError
-from charlotte.policy import Refused
 from charlotte.storage import ChangeSetStore, SessionRecord
 
 __all__ = ["agent_changes"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from charlotte.errors import Refused
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.session import Applied
-from charlotte.policy import Refused
 
 __all__ = ["check_person", "page_changed", "touched_node_ids"]
 

@@ -73,11 +73,11 @@ import sqlalchemy as sa
 from charlotte.drafts._agent_changes import agent_changes
 from charlotte.drafts._writes import check_person, page_changed, touched_node_ids
 from charlotte.drafts.workspace import SiteLinks, Workspace, Written
+from charlotte.errors import PageSessionError, Refused, ReplayConflict
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
-from charlotte.page.errors import PageSessionError
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
-from charlotte.policy import AssetPolicy, Refused
+from charlotte.policy import AssetPolicy
 from charlotte.storage import ChangeSet, ChangeSetStore, SessionRecord, read_connection, transaction
 
 __all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSets", "Resolution"]
@@ -110,15 +110,6 @@ class Resolution:
     revision: int
     code: str | None = None
     at: int | None = None
-
-
-class _Conflict(Exception):
-    """A replay op that no longer applies: its code and its index in the set."""
-
-    def __init__(self, code: str, at: int) -> None:
-        super().__init__(code, at)
-        self.code = code
-        self.at = at
 
 
 @dataclass
@@ -243,7 +234,7 @@ class ChangeSets:
                     ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)
                     changed = page_changed(applied, node_ids, AGENT_ACTOR)
                     ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
-            except _Conflict as conflict:
+            except ReplayConflict as conflict:
                 resolution = Resolution(
                     change_set.id,
                     "conflicted",
@@ -329,11 +320,11 @@ class ChangeSets:
     # -- helpers ---------------------------------------------------------------
 
     def _replay(self, page: PageSession, ops: list[dict[str, Any]], rules: SiteLinks) -> Applied:
-        """Apply ``ops`` to ``page`` in chunks; raise ``_Conflict`` at the first that fails."""
+        """Apply ``ops`` to ``page`` in chunks; raise ``ReplayConflict`` at the first that fails."""
         try:
             self.workspace.assert_agent_links(ops, rules)
         except Refused as e:
-            raise _Conflict(e.code, e.at or 0) from None
+            raise ReplayConflict(e.code, e.at or 0) from None
         replayed: list[dict[str, Any]] = []
         for start in range(0, len(ops), self.chunk):
             part: list[dict[str, Any]] = []
@@ -342,13 +333,13 @@ class ChangeSets:
                 try:
                     applied = page.apply(piece, based_on=page.revision, actor=AGENT_ACTOR)
                 except PageSessionError as e:
-                    raise _Conflict(e.code, at + (e.at or 0)) from None
+                    raise ReplayConflict(e.code, at + (e.at or 0)) from None
                 part += applied.ops
             try:
                 self._assets.assert_nodes(page.doc, touched_node_ids(part))
             except Refused as e:
                 node = e.detail.get("node") if e.detail else None
-                raise _Conflict(e.code, start + _last_touching(part, node)) from None
+                raise ReplayConflict(e.code, start + _last_touching(part, node)) from None
             replayed += part
         # The inverse of a whole replay is never used: undoing an approval is a new edit.
         return Applied(page.revision, replayed, [])

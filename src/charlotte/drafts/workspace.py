@@ -40,13 +40,13 @@ from typing import Any
 import sqlalchemy as sa
 
 from charlotte.drafts._writes import check_person, page_changed, touched_node_ids
+from charlotte.errors import PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
-from charlotte.page.errors import PageSessionError
 from charlotte.page.model import empty_doc
 from charlotte.page.node_types import NodeTypes
 from charlotte.page.session import Applied, PageSession, ValidatedDocs
-from charlotte.policy import AssetPolicy, LinkPolicy, Refused
+from charlotte.policy import AssetPolicy, LinkPolicy
 from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,

@@ -17,7 +17,7 @@ empty or not; 403 ``cross_site`` for one a browser sent from another site's
 page), given a user (None: 401 ``unauthorized``) and a tenant (None: 403
 ``forbidden``), decoded (400 ``invalid_json`` / ``invalid_request``; an unknown
 body key is refused on every route) and run. Errors are
-``{"error": {"code", "message"}}`` with ``message = Refused.MESSAGES[code]``,
+``{"error": {"code", "message"}}`` with ``message = MESSAGES[code]`` (``charlotte.errors``),
 plus ``revision`` for ``stale_revision``, ``at`` (an op index) when known, and
 ``field`` (the request field, e.g. ``brief``) when a refusal names one:
 
@@ -55,11 +55,10 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
+from charlotte.errors import MESSAGES, PageSessionError, Refused, code_of
 from charlotte.http.bodies import events_query, json_body, no_body, object_with, optional_body
 from charlotte.http.csrf import JSON_REQUEST, Envelope, refusal
 from charlotte.http.routes import ROUTES, STREAM_ROUTE, Route, match
-from charlotte.page.errors import CharlotteError, PageSessionError
-from charlotte.policy.refused import Refused
 from charlotte.session import CharlotteSession
 
 if TYPE_CHECKING:
@@ -113,7 +112,7 @@ class Response:
 
 def error_body(code: str, **extra: int | str) -> dict[str, Any]:
     """``{"error": {"code", "message", …extra}}`` with the fixed sentence of ``code``."""
-    error: dict[str, Any] = {"code": code, "message": Refused.MESSAGES[code]}
+    error: dict[str, Any] = {"code": code, "message": MESSAGES[code]}
     error.update(extra)
     return {"error": error}
 
@@ -282,8 +281,6 @@ class Api:
 
 
 def _refusal(refused: Refused) -> Response:
-    if refused.code == "internal":
-        return _internal(refused, "?", "?")
     extra: dict[str, int | str] = {}
     if refused.at is not None:
         extra["at"] = refused.at
@@ -309,12 +306,11 @@ def _page_error(error: PageSessionError, method: str, template: str) -> Response
 
 def _internal(error: BaseException, method: str, template: str) -> Response:
     correlation = uuid.uuid4().hex
-    code = error.code if isinstance(error, CharlotteError) else type(error).__name__
     log.error(
         "%s %s failed with %s (correlation id %s)",
         method if isinstance(method, str) else "?",
         template,
-        code,
+        code_of(error),
         correlation,
         exc_info=error,
     )

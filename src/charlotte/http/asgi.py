@@ -13,8 +13,8 @@ The stream is Server-Sent Events (``charlotte.http.sse``): it checks the
 session exists in the tenant and the user may ``view`` it (else the coded
 JSON errors of the API), replays the events after ``Last-Event-ID`` (or
 ``?after=``), then follows the log through the one ``Notifier`` of this
-charlotte: new events come from the notifier's cache, framed once for every
-client, and nobody polls per client. A comment heartbeat goes out after
+charlotte (``charlotte.runtime.feed``): new events come from the notifier's
+cache, read once for every client, and nobody polls per client. A comment heartbeat goes out after
 ``heartbeat_seconds`` of silence; the stream ends when the client goes,
 when the notifier closes, when read access is withdrawn (checked on every
 log read and at every heartbeat), or, for bounded
@@ -42,11 +42,12 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from charlotte.errors import Refused
 from charlotte.http.api import DEFAULT_MAX_BODY, Api, error_body, error_response
 from charlotte.http.csrf import Envelope
-from charlotte.http.sse import Notifier, Subscription, format_event, heartbeat, parse_last_event_id
+from charlotte.http.sse import format_event, heartbeat, parse_last_event_id
 from charlotte.page.render import BASE_CSS
-from charlotte.policy.refused import Refused
+from charlotte.runtime.feed import Notifier, Subscription
 from charlotte.session import CharlotteSession
 
 if TYPE_CHECKING:
@@ -284,7 +285,7 @@ class _Follow:
         cached = self.subscription.cached(cursor)
         if cached is not None:
             # The cache holds consecutive seqs starting right after ``cursor``.
-            return [(cursor + 1 + index, frame) for index, frame in enumerate(cached)]
+            return [(event.seq, format_event(event)) for event in cached]
         try:
             events = await run_in_threadpool(self.handle.events, cursor, _REPLAY_BATCH)
         except Refused:

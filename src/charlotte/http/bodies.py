@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from charlotte.policy.refused import Refused
+from charlotte.errors import Refused
 from charlotte.policy.text import is_unicode_text
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""The live event stream's core: Server-Sent Events framing and the ``Notifier``.
+"""Server-Sent Events framing of the live event stream.
 
 Framing: one event is ``id: <seq>``, ``event: <type>``, ``data: <json>`` and
 a blank line; ``id`` is the event's seq, so a browser that reconnects sends
@@ -9,25 +9,8 @@ fields) becomes a comment in its place, which clients skip. A heartbeat is
 a comment line, which clients ignore but which keeps proxies from closing an
 idle connection and reveals a client that went away.
 
-``Notifier``: one per ``Charlotte`` instance, never one per client. A single
-background thread watches only the sessions that have subscribers, with one
-query per tick for all of them (``SELECT id, last_seq … WHERE id IN (…)``);
-when a session advanced it reads the new events *once*, frames them *once*
-into a small per-session cache, and wakes that session's subscribers, each
-of which waits on its own threading/asyncio primitive. In-process writers may
-call ``notify`` after a commit to make the next tick happen at once. Each
-session is read and framed on its own: should that fail for one (a read
-error, a row that cannot be framed), it is logged under a correlation id, by
-code or type only, and that session's readers are woken to read the log
-themselves; every other session is served as usual.
-
-Delivery delay without ``notify`` is at most one tick (``interval``, 50 ms by
-default) plus one query and the fan-out. ``bench/stream.py`` measures it end
-to end (events committed by another process, 100 clients of a real uvicorn
-server on one session, a 2-core machine): p50 about 33 ms, p95 about 58 ms.
-While nobody is subscribed the thread sleeps and runs no queries. PostgreSQL
-could replace the polling with LISTEN/NOTIFY, but only if every writer sent
-NOTIFY in its transaction; one indexed query per tick costs little.
+The stream follows the log through the ``Notifier`` (``charlotte.runtime.feed``),
+which reads new events once for every client; each stream frames what it sends.
 
 >>> format_event({"seq": 3, "type": "text.delta", "at": "t", "actor": "agent", "payload": {}})
 b'id: 3\\nevent: text.delta\\ndata: {"seq":3,"type":"text.delta","at":"t","actor":"agent","payload":{}}\\n\\n'
@@ -35,29 +18,15 @@ b'id: 3\\nevent: text.delta\\ndata: {"seq":3,"type":"text.delta","at":"t","actor
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import logging
-import threading
-import uuid
-from collections import deque
 from collections.abc import Mapping
-from itertools import islice
 from typing import Any, Final
-
-import sqlalchemy as sa
 
 from charlotte.events import Event
 from charlotte.policy.text import storable_json
-from charlotte.storage import DatabaseEventLog, EventLog, StorageError, read_connection
-from charlotte.storage.eventlog import MAX_READ
-from charlotte.storage.tables import sessions
 
 __all__ = [
     "MAX_LAST_EVENT_ID",
-    "Notifier",
-    "Subscription",
     "format_event",
     "heartbeat",
     "parse_last_event_id",
@@ -67,10 +36,6 @@ __all__ = [
 MAX_LAST_EVENT_ID: Final = 2**31 - 1
 
 _ENVELOPE: Final = ("seq", "type", "at", "actor", "payload")
-# One IN list stays well under every driver's parameter limit.
-_IDS_PER_QUERY: Final = 500
-
-logger = logging.getLogger(__name__)
 
 
 def format_event(event: Mapping[str, Any] | Event) -> bytes:
@@ -115,276 +80,3 @@ def parse_last_event_id(header: str | None) -> int:
     if value > MAX_LAST_EVENT_ID:
         raise ValueError("Last-Event-ID is out of range")
     return value
-
-
-class _Watch:
-    """What the notifier knows about one watched session (guarded by the notifier's lock)."""
-
-    __slots__ = ("base", "frames", "latest", "subscribers")
-
-    def __init__(self) -> None:
-        self.latest: int | None = None  # last_seq at the last tick; None before the first
-        self.base = 0  # the cache holds the frames of seqs base+1 … latest
-        self.frames: deque[bytes] = deque()
-        self.subscribers: set[Subscription] = set()
-
-
-class Subscription:
-    """One reader's interest in one session; wakes when the session's log passes ``position``."""
-
-    def __init__(self, notifier: Notifier, session_id: str, watch: _Watch) -> None:
-        self.session_id = session_id
-        self._notifier = notifier
-        self._watch = watch
-        self._position = 0
-        self._closed = False
-        self._armed = False
-        self._flag = threading.Event()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._event: asyncio.Event | None = None
-
-    @property
-    def position(self) -> int:
-        """The last seq the reader has delivered (see ``seen``)."""
-        return self._position
-
-    @property
-    def closed(self) -> bool:
-        """True once the subscription or its notifier was closed."""
-        return self._closed
-
-    def seen(self, seq: int) -> None:
-        """Record that the reader has delivered every event up to ``seq``."""
-        self._position = max(self._position, seq)
-
-    def pending(self) -> bool:
-        """True when the notifier knows of events after ``position``."""
-        latest = self._watch.latest
-        return latest is not None and latest > self._position
-
-    def cached(self, after: int) -> list[bytes] | None:
-        """Framed events with seq > ``after`` from the notifier's cache, or None.
-
-        None means the cache does not reach back that far: read the log instead.
-        """
-        return self._notifier._cached(self._watch, after)
-
-    def wait(self, timeout: float) -> bool:
-        """Block until events after ``position`` are known (True) or ``timeout`` passes (False)."""
-        self._flag.clear()
-        # Arm before looking: the notifier updates ``latest`` before it reads
-        # ``_armed``, so either this check sees the new seq or the notifier
-        # sees the armed flag and wakes us.
-        self._armed = True
-        if self.pending() or self._closed:
-            return self.pending()
-        self._flag.wait(timeout)
-        return self.pending()
-
-    async def wait_async(self, timeout: float) -> bool:
-        """Like ``wait``, without blocking the event loop."""
-        if self._event is None:
-            self._event = asyncio.Event()
-            self._loop = asyncio.get_running_loop()
-        self._event.clear()
-        self._armed = True
-        if self.pending() or self._closed:
-            return self.pending()
-        try:
-            async with asyncio.timeout(timeout):
-                await self._event.wait()
-        except TimeoutError:
-            pass
-        return self.pending()
-
-    def close(self) -> None:
-        """Stop watching; the notifier forgets a session with no subscribers left."""
-        if not self._closed:
-            self._closed = True
-            self._notifier._unsubscribe(self)
-        self._wake()
-
-    def _wake(self) -> None:
-        # Runs on the notifier's thread: only wake a reader that is waiting,
-        # so a slow reader costs no cross-thread call per tick.
-        if not self._armed:
-            return
-        self._armed = False
-        self._flag.set()
-        loop, event = self._loop, self._event
-        if loop is not None and event is not None:
-            # A closed loop means the reader no longer waits.
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(event.set)
-
-
-class Notifier:
-    """Wakes stream subscribers when their session's event log grows: one thread, one query per tick.
-
-    ``events`` is the event log it reads the new events from (a
-    ``DatabaseEventLog`` by default).
-
-    >>> notifier = Notifier(engine)                      # doctest: +SKIP
-    >>> subscription = notifier.subscribe(session_id)    # doctest: +SKIP
-    >>> await subscription.wait_async(15.0)              # doctest: +SKIP
-    """
-
-    def __init__(
-        self,
-        engine: sa.Engine,
-        *,
-        interval: float = 0.05,
-        cache_size: int = 1000,
-        events: EventLog | None = None,
-    ) -> None:
-        if not interval > 0:
-            raise ValueError("interval must be > 0")
-        if not 0 <= cache_size <= MAX_READ:
-            raise ValueError(f"cache_size must be between 0 and {MAX_READ}")
-        self._engine = engine
-        self._interval = interval
-        self._cache_size = cache_size
-        self._log: EventLog = events if events is not None else DatabaseEventLog()
-        self._lock = threading.Lock()
-        self._kick = threading.Event()
-        self._watches: dict[str, _Watch] = {}
-        self._thread: threading.Thread | None = None
-        self._closed = False
-        self.ticks = 0  # tick count, for tests and benchmarks
-
-    def subscribe(self, session_id: str) -> Subscription:
-        """Watch ``session_id``; starts the background thread on first use."""
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("the notifier is closed")
-            watch = self._watches.setdefault(session_id, _Watch())
-            subscription = Subscription(self, session_id, watch)
-            watch.subscribers.add(subscription)
-            if self._thread is None:
-                # A daemon: a host that never closes charlotte must still be able to exit.
-                self._thread = threading.Thread(
-                    target=self._run, name="charlotte-notifier", daemon=True
-                )
-                self._thread.start()
-        self._kick.set()
-        return subscription
-
-    def notify(self, session_id: str | None = None) -> None:
-        """Tick now instead of at the next interval (call after committing events)."""
-        if session_id is None or session_id in self._watches:
-            self._kick.set()
-
-    def subscriber_count(self, session_id: str | None = None) -> int:
-        """How many subscriptions are open (on one session, or in all)."""
-        with self._lock:
-            if session_id is not None:
-                watch = self._watches.get(session_id)
-                return 0 if watch is None else len(watch.subscribers)
-            return sum(len(watch.subscribers) for watch in self._watches.values())
-
-    def close(self, timeout: float = 5.0) -> None:
-        """Stop the thread and wake every subscriber (their ``closed`` turns True)."""
-        with self._lock:
-            self._closed = True
-            subscribers = [s for watch in self._watches.values() for s in watch.subscribers]
-            thread = self._thread
-        for subscription in subscribers:
-            subscription._closed = True
-            subscription._wake()
-        self._kick.set()
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout)
-
-    def _unsubscribe(self, subscription: Subscription) -> None:
-        with self._lock:
-            watch = self._watches.get(subscription.session_id)
-            if watch is not None:
-                watch.subscribers.discard(subscription)
-                if not watch.subscribers:
-                    del self._watches[subscription.session_id]
-
-    def _cached(self, watch: _Watch, after: int) -> list[bytes] | None:
-        with self._lock:
-            if watch.latest is None or after < watch.base:
-                return None
-            return list(islice(watch.frames, after - watch.base, None))
-
-    def _run(self) -> None:
-        while True:
-            with self._lock:
-                if self._closed:
-                    return
-                watched = list(self._watches)
-            # Idle (nobody subscribed): sleep until a subscribe, notify or close.
-            self._kick.wait(self._interval if watched else None)
-            self._kick.clear()
-            if not watched:
-                continue
-            try:
-                self._tick(watched)
-            except StorageError as error:
-                # Keep serving: the next tick retries. The code only, never a message.
-                logger.warning("notifier tick failed: %s", error.code)
-            except Exception as error:
-                # A dead thread would leave every stream waiting for good.
-                logger.error("notifier tick failed: %s", type(error).__name__)
-            self.ticks += 1
-
-    def _tick(self, watched: list[str]) -> None:
-        latest: dict[str, int] = {}
-        with read_connection(self._engine) as conn:
-            for start in range(0, len(watched), _IDS_PER_QUERY):
-                chunk = watched[start : start + _IDS_PER_QUERY]
-                query = sa.select(sessions.c.id, sessions.c.last_seq).where(sessions.c.id.in_(chunk))
-                latest.update((row.id, row.last_seq) for row in conn.execute(query))
-        for session_id, last_seq in latest.items():
-            with self._lock:
-                watch = self._watches.get(session_id)
-                known = None if watch is None else watch.latest
-            if watch is None:
-                continue
-            try:
-                frames = self._new_frames(session_id, known, last_seq)
-            except Exception as error:
-                # One session's log must not stall the others: nothing is
-                # cached, its readers are woken to read the log themselves.
-                _report(session_id, error)
-                frames = None
-            with self._lock:
-                self._store(watch, known, last_seq, frames)
-                waiting = [s for s in watch.subscribers if s.position < last_seq]
-            for subscription in waiting:
-                subscription._wake()
-
-    def _new_frames(self, session_id: str, known: int | None, last_seq: int) -> list[bytes] | None:
-        """The frames of seqs known+1 … last_seq, or None when they are not worth caching."""
-        if known is None or last_seq <= known or last_seq - known > self._cache_size:
-            return None
-        events = self._log.read(self._engine, session_id, known, last_seq - known)
-        return [format_event(event) for event in events]
-
-    def _store(self, watch: _Watch, known: int | None, last_seq: int, frames: list[bytes] | None) -> None:
-        if known is not None and last_seq <= known:
-            return
-        if frames is None or known is None or len(frames) != last_seq - known:
-            # First sight, or too many at once: cache nothing, readers go to the log.
-            watch.frames.clear()
-            watch.base = last_seq
-        else:
-            watch.frames.extend(frames)
-            overflow = len(watch.frames) - self._cache_size
-            for _ in range(max(0, overflow)):
-                watch.frames.popleft()
-            watch.base = last_seq - len(watch.frames)
-        watch.latest = last_seq
-
-
-def _report(session_id: str, error: Exception) -> None:
-    """Log one session's failed read or framing: its code or type and a correlation id, no message."""
-    reason = error.code if isinstance(error, StorageError) else type(error).__name__
-    logger.warning(
-        "notifier: events of session %s not framed: %s (correlation id %s)",
-        session_id,
-        reason,
-        uuid.uuid4().hex,
-    )

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
-from charlotte.page.errors import PageSessionError
+from charlotte.errors import PageSessionError
 from charlotte.page.node_types import MAX_DEPTH, MAX_NODES, NodeTypes
 from charlotte.page.validate import check_json, check_node, is_id, key_name
 

@@ -27,8 +27,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from charlotte.page import ops as reducer
-from charlotte.page.errors import PageSessionError
+from charlotte.errors import PageSessionError
+from charlotte.page import op_table
 from charlotte.page.integrity import check_doc, check_meta, check_theme
 from charlotte.page.migrate import migrate_doc
 from charlotte.page.model import Op, has_node_map
@@ -45,6 +45,7 @@ from charlotte.page.validate import (
     is_id,
     key_name,
 )
+from charlotte.page.working_copy import WorkingCopy
 
 #: t → (required fields, optional fields, code for a missing or unknown field).
 _FIELDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
@@ -69,14 +70,14 @@ _FIELDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
 _NODE_MERGES = frozenset({"set_node_props", "set_style", "set_constraints", "set_animation", "set_action"})
 #: Reducer reason → (code, detail).
 _REASONS: Mapping[str, tuple[str, str]] = {
-    reducer.NODE_EXISTS: ("duplicate_id", "node.id: already exists"),
-    reducer.PARENT_NOT_FOUND: ("parent_not_found", "node.parent: not found"),
-    reducer.NODE_NOT_FOUND: ("node_not_found", "id: not found"),
-    reducer.SELF_PARENT: ("cycle", "parent: the node itself"),
-    reducer.NEW_PARENT_NOT_FOUND: ("parent_not_found", "parent: not found"),
-    reducer.CYCLE: ("cycle", "parent: a descendant of the node"),
-    reducer.BAD_REORDER: ("invalid_reorder", "order: not a permutation of the current roots"),
-    reducer.MALFORMED_DOC: ("invalid_state", "doc: malformed"),
+    op_table.NODE_EXISTS: ("duplicate_id", "node.id: already exists"),
+    op_table.PARENT_NOT_FOUND: ("parent_not_found", "node.parent: not found"),
+    op_table.NODE_NOT_FOUND: ("node_not_found", "id: not found"),
+    op_table.SELF_PARENT: ("cycle", "parent: the node itself"),
+    op_table.NEW_PARENT_NOT_FOUND: ("parent_not_found", "parent: not found"),
+    op_table.CYCLE: ("cycle", "parent: a descendant of the node"),
+    op_table.BAD_REORDER: ("invalid_reorder", "order: not a permutation of the current roots"),
+    op_table.MALFORMED_DOC: ("invalid_state", "doc: malformed"),
 }
 _MAX_NESTING = 32
 _MAX_ACTION_INDEX = 1_000
@@ -235,7 +236,7 @@ class _Batch:
     __slots__ = ("breakpoints", "count", "types", "wc")
 
     def __init__(self, doc: dict[str, Any], types: NodeTypes, breakpoints: frozenset[str]) -> None:
-        self.wc = reducer.WorkingCopy(doc)
+        self.wc = WorkingCopy(doc)
         self.types = types
         self.breakpoints = breakpoints
         self.count = len(doc["nodes"])

@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection
 from typing import Any, NoReturn
 
-from charlotte.page.errors import PageSessionError
+from charlotte.errors import PageSessionError
 from charlotte.page.node_types import (
     CONSTRAINT_KEYS,
     LAYOUTS,

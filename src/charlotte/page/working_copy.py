@@ -4,8 +4,8 @@ Each op costs what it touches: the document given is copied on write, node by
 node, and a parent→children index is kept up to date incrementally, so a
 linear batch of ops never rescans the whole node map. ``reduce``,
 ``reduce_all`` and ``invert`` (in ``ops``) are built on it; what each op means
-(its field shapes, its check and its effect) lives in ``ops``, next to the
-reasons it gives.
+(its field shapes, its check and its effect) lives in ``op_table``, next to
+the reasons it gives.
 
 A map entry counts as a node only when it is a dict whose ``id`` equals its
 key; an entry whose ``parent`` is neither ``None`` nor a string belongs to no
@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from charlotte.page.inverse import inverse_of
 from charlotte.page.model import Doc, Op
-from charlotte.page.ops import _OPS, _SHAPES, MALFORMED_DOC, MALFORMED_OP, unknown_op
+from charlotte.page.op_table import MALFORMED_DOC, MALFORMED_OP, OPS, SHAPES, unknown_op
 
 
 class _Stray(Enum):
@@ -180,12 +180,12 @@ class WorkingCopy:
         t = op.get("t")
         if not isinstance(t, str):
             return MALFORMED_OP
-        spec = _OPS.get(t)
+        spec = OPS.get(t)
         if spec is None:
             return unknown_op(t)
         fields, check, _ = spec
         for name, shape in fields.items():
-            if name not in op or not _SHAPES[shape](op[name]):
+            if name not in op or not SHAPES[shape](op[name]):
                 return MALFORMED_OP
         return check(self, op)
 
@@ -196,7 +196,7 @@ class WorkingCopy:
             self._doc = doc
             self._owned.clear()
             self._writable = True
-        _OPS[op["t"]][2](self, op)
+        OPS[op["t"]][2](self, op)
         self._doc["seq"] += 1
 
     # -- internals used by the op handlers ---------------------------------------

@@ -1,6 +1,5 @@
-"""What is allowed on a page: ``Refused`` and the policies that raise it.
+"""What is allowed on a page: the policies that raise ``charlotte.errors.Refused``.
 
-- ``Refused``: the one "not allowed" exception, a fixed sentence per reason.
 - ``AssetPolicy``: library assets only, inert CSS values only (after every write).
 - ``LinkPolicy``: safe hrefs, allowed external origins (agent ops, before the write).
 - Asset libraries: the ``AssetLibrary`` port, ``InMemoryAssetLibrary`` and
@@ -16,7 +15,6 @@ from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.assets import AssetPolicy, FolderAssetLibrary
 from charlotte.policy.css_values import css_value_reason
 from charlotte.policy.links import LinkPolicy, introduced_hrefs
-from charlotte.policy.refused import Refused
 
 __all__ = [
     "AssetLibrary",
@@ -24,7 +22,6 @@ __all__ = [
     "FolderAssetLibrary",
     "InMemoryAssetLibrary",
     "LinkPolicy",
-    "Refused",
     "css_value_reason",
     "introduced_hrefs",
 ]

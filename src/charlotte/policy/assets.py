@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from charlotte.errors import Refused
 from charlotte.page.assets import AssetLibrary
 from charlotte.page.model import node_map
 from charlotte.policy.css_values import css_value_reason
-from charlotte.policy.refused import Refused
 
 #: Props through which a page would name an image URL itself (any node type:
 #: fancy-cms addons other than ``image`` may read them too).

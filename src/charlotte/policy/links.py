@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from charlotte.errors import Refused
 from charlotte.page.hrefs import external_origin, is_safe_href
-from charlotte.policy.refused import Refused
 
 #: Handler fields that hold a URL the page navigates to or sends data to.
 ACTION_URL_FIELDS = ("href", "endpoint")
@@ -74,7 +74,7 @@ class LinkPolicy:
     ...     site_origin="https://bakery.test", allowed_origins=[])
     Traceback (most recent call last):
     ...
-    charlotte.policy.refused.Refused: unsafe_link
+    charlotte.errors.Refused: unsafe_link
     """
 
     @classmethod

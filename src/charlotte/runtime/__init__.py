@@ -13,7 +13,7 @@ library.
 from __future__ import annotations
 
 from charlotte.runtime.guide import Guide, build_guide
-from charlotte.runtime.models import ModelUnavailable, UnknownModel, resolve_model
+from charlotte.runtime.models import resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, Mode, ModeRegistry, check_mode
 from charlotte.runtime.queues import InlineQueue, ThreadQueue, TurnQueue
 from charlotte.runtime.recorder import StreamRecorder
@@ -38,7 +38,6 @@ __all__ = [
     "InlineQueue",
     "Mode",
     "ModeRegistry",
-    "ModelUnavailable",
     "StreamRecorder",
     "Sweeper",
     "ThreadQueue",
@@ -47,7 +46,6 @@ __all__ = [
     "TurnQueue",
     "TurnRunner",
     "Turns",
-    "UnknownModel",
     "UsageTelemetry",
     "build_guide",
     "check_mode",

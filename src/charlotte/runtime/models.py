@@ -24,36 +24,13 @@ from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.providers.anthropic import AnthropicProvider
 from pydantic_ai.providers.openai import OpenAIProvider
 
-from charlotte.errors import CharlotteError
+from charlotte.errors import ModelUnavailable, UnknownModel
 from charlotte.offline import offline_model
 
-__all__ = ["ModelUnavailable", "UnknownModel", "resolve_model"]
+__all__ = ["resolve_model"]
 
 OFFLINE = "offline"
 _PORT = re.compile(r"\d+(/|$)")
-
-
-class _ModelSpecError(CharlotteError):
-    """A model string that cannot become a model; ``spec`` is the string."""
-
-    def __init__(self, spec: str) -> None:
-        super().__init__(spec)
-        self.spec = spec
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.spec!r}"
-
-
-class UnknownModel(_ModelSpecError):
-    """The model string names no model charlotte knows how to build."""
-
-    code = "unknown_model"
-
-
-class ModelUnavailable(_ModelSpecError):
-    """The model string is valid but its provider cannot be set up (e.g. no API key)."""
-
-    code = "model_unavailable"
 
 
 def _split_compatible(spec: str, rest: str) -> tuple[str, str]:

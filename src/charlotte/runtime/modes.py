@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from charlotte.policy import Refused
+from charlotte.errors import Refused
 from charlotte.runtime.guide import Guide
 
 __all__ = [

@@ -40,7 +40,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Final, Protocol
 
-from charlotte.storage import StorageError
+from charlotte.errors import StorageError
 
 __all__ = ["RETRY_DELAYS", "InlineQueue", "ThreadQueue", "TurnQueue"]
 

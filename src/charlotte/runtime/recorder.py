@@ -47,7 +47,8 @@ from pydantic_ai.messages import (
     ToolCallPart,
 )
 
-from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, failure_code
+from charlotte.errors import MESSAGES
+from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.policy.text import storable_json, storable_text
 from charlotte.storage import DatabaseEventLog, EventLog, transaction
 
@@ -128,8 +129,8 @@ class StreamRecorder:
         self._write(EventTypes.RUN_FINISHED, payload)
 
     def run_failed(self, code: str) -> None:
-        """Flush pending text, then record ``run.failed`` with ``code`` (``run_failed`` when not a code)."""
-        self._write(EventTypes.RUN_FAILED, {"code": failure_code(code)})
+        """Flush pending text, then record ``run.failed`` with ``code`` (``run_failed`` when not a listed code)."""
+        self._write(EventTypes.RUN_FAILED, {"code": code if code in MESSAGES else "run_failed"})
 
     # -- stream events -------------------------------------------------------------
 
@@ -281,7 +282,7 @@ class StreamRecorder:
         if result.get("isError") is True:
             error = result.get("error")
             code = error.get("code") if isinstance(error, dict) else None
-            return True, known, failure_code(code, "tool_failed")
+            return True, known, code if isinstance(code, str) and code in MESSAGES else "tool_failed"
         return False, known, ""
 
 

@@ -38,7 +38,6 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any, Final
 
 import sqlalchemy as sa
@@ -48,16 +47,10 @@ from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models import Model
 from pydantic_ai.usage import RunUsage, UsageLimits
 
-from charlotte.drafts.workspace import SiteLinks, Workspace
-from charlotte.events import failure_code
-from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
-from charlotte.page.errors import CharlotteError
-from charlotte.policy import Refused
+from charlotte.errors import Refused, StopRequested, code_of
 from charlotte.runtime.caps import HarnessDefaults, TurnContext, TurnContextFactory, merge_limits
-from charlotte.runtime.guide import Guide, build_guide
-from charlotte.runtime.models import resolve_model
+from charlotte.runtime.guide import Guide
 from charlotte.runtime.modes import ModeRegistry, check_mode
-from charlotte.runtime.queues import InlineQueue
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
 from charlotte.runtime.turns import Turns
@@ -85,10 +78,6 @@ CONTINUATION: Final = (
 
 #: How long a halted turn's cancelled model work may take to unwind.
 CANCEL_GRACE_SECONDS: Final = 10.0
-
-
-class _StopRequested(Exception):
-    """Raised inside a tool wrapper when the session's stop flag is set."""
 
 
 @dataclass
@@ -122,17 +111,6 @@ def _finish_reason(messages: list[ModelMessage]) -> str | None:
     return None
 
 
-def error_code(error: BaseException) -> str:
-    """The stable code of an error: ``Refused.reason``, a ``code`` attribute, else ``run_failed``."""
-    if isinstance(error, Refused):
-        return error.reason
-    if isinstance(error, UsageLimitExceeded):
-        return "usage_limit"
-    if isinstance(error, CharlotteError):
-        return failure_code(getattr(error, "code", None))
-    return "run_failed"
-
-
 class TurnRunner:
     """Runs queued turns (see the module docstring for the steps)."""
 
@@ -164,56 +142,6 @@ class TurnRunner:
         # tools read the turn from their deps, so nothing in it is per turn.
         self._agents: dict[str, Agent[_TurnDeps, str]] = {}
         self._agents_lock = threading.Lock()
-
-    @classmethod
-    def from_settings(
-        cls,
-        settings: Settings,
-        *,
-        engine: sa.Engine | None = None,
-        model_factory: Callable[[], Model] | None = None,
-        assets: AssetLibrary | None = None,
-        context_factory: TurnContextFactory | None = None,
-        modes: ModeRegistry | None = None,
-        guide: Callable[[], Guide] | None = None,
-    ) -> TurnRunner:
-        """A runner built from ``settings`` alone (what a queue worker process does).
-
-        The model comes from ``settings.model`` unless ``model_factory`` is
-        given (tests pass a scripted model). Its ``turns`` run inline through
-        this runner.
-        """
-        engine = engine or settings.open_engine()
-        workspace = Workspace(
-            engine,
-            assets=assets or InMemoryAssetLibrary(),
-            links=SiteLinks(settings.site_origin, settings.allowed_origins),
-        )
-        if model_factory is None:
-            spec = settings.model
-
-            def model_factory() -> Model:
-                return resolve_model(spec)
-
-        runner_ref: list[TurnRunner] = []
-        turns = Turns(
-            engine,
-            InlineQueue(lambda turn_id: runner_ref[0].run(turn_id)),
-            heartbeat_timeout=timedelta(seconds=settings.heartbeat_timeout_seconds),
-        )
-        brand_rules = settings.brand_rules
-        runner = cls(
-            engine=engine,
-            settings=settings,
-            tools=PageTools(workspace),
-            turns=turns,
-            model_factory=model_factory,
-            guide=guide or (lambda: build_guide(brand_rules)),
-            modes=modes or ModeRegistry(),
-            context_factory=context_factory,
-        )
-        runner_ref.append(runner)
-        return runner
 
     # -- entry point -------------------------------------------------------------
 
@@ -329,7 +257,7 @@ class TurnRunner:
                     recorder.settle()
                 except Exception:
                     log.warning("could not settle the recorder of turn %s", turn.id)
-            code = error_code(error)
+            code = code_of(error, "run_failed")
             if code == "run_failed":
                 correlation = uuid.uuid4().hex[:12]
                 log.error("turn %s failed (correlation %s)", turn.id, correlation, exc_info=error)
@@ -350,26 +278,30 @@ class TurnRunner:
         # The stop flag is read before every tool call (in the tool wrapper)
         # and, between those, by the turn's watch, which also sees a silent model.
         state.watch.touch()
-        async with agent.run_stream_events(
-            prompt,
-            model=model,
-            deps=deps,
-            message_history=history,
-            usage_limits=limits,
-            usage=usage,
-        ) as events:
-            try:
-                async for event in events:
-                    state.watch.touch()
-                    recorder.record(event)
-            except _StopRequested:
-                state.stop_seen = True
-            except OutputTokenLimitExceeded:
+        try:
+            async with agent.run_stream_events(
+                prompt,
+                model=model,
+                deps=deps,
+                message_history=history,
+                usage_limits=limits,
+                usage=usage,
+            ) as events:
+                try:
+                    async for event in events:
+                        state.watch.touch()
+                        recorder.record(event)
+                except StopRequested:
+                    state.stop_seen = True
+                except OutputTokenLimitExceeded:
+                    state.messages = list(events.all_messages())
+                    return "length"
+                if state.stop_seen:
+                    return None
                 state.messages = list(events.all_messages())
-                return "length"
-            if state.stop_seen:
-                return None
-            state.messages = list(events.all_messages())
+        except UsageLimitExceeded as error:
+            # The model library's limit, translated where the library is called.
+            raise Refused("usage_limit") from error
         return _finish_reason(state.messages)
 
     def _agent(self, prompt: str) -> Agent[_TurnDeps, str]:
@@ -400,14 +332,14 @@ class TurnRunner:
             # A halted turn (stop, timeout) starts no tool; a running one is waited for.
             if not watch.tool_may_start():
                 deps.state.stop_seen = True
-                raise _StopRequested
+                raise StopRequested
 
             def before(conn: sa.Connection) -> None:
                 # The stop flag is honoured between tool calls: a stopped turn
                 # writes nothing more (not even this call's tool.called).
                 if turns.should_stop(deps.turn_id, conn):
                     deps.state.stop_seen = True
-                    raise _StopRequested
+                    raise StopRequested
                 deps.recorder.write_tool_called(conn, ctx.tool_call_id, name, arguments)
 
             try:

@@ -43,15 +43,14 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
-from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, failure_code, utc_now
-from charlotte.policy.refused import Refused
+from charlotte.errors import MESSAGES, Refused, StorageError, code_of
+from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, utc_now
 from charlotte.policy.text import is_person_text
 from charlotte.runtime.queues import TurnQueue
 from charlotte.storage import (
     DatabaseEventLog,
     EventLog,
     SessionStore,
-    StorageError,
     TurnRecord,
     TurnStore,
     read_connection,
@@ -154,8 +153,7 @@ class Turns:
             # code, or the session would stay busy for good (the sweeper only
             # looks at running turns). A turn an inline queue already ran and
             # ended is left as it is.
-            code = getattr(error, "code", None)
-            self.fail(record.id, code if isinstance(code, str) else "queue_unavailable")
+            self.fail(record.id, code_of(error, "queue_unavailable"))
             raise
         return record
 
@@ -267,11 +265,11 @@ class Turns:
     def fail(self, turn_id: str, code: str, *, only_if_queued: bool = False) -> bool:
         """End the turn as ``failed`` with ``run.failed`` carrying ``code`` only.
 
-        A code that is not a stable code (``[a-z][a-z0-9_]*``, up to 64
-        characters) is recorded as ``run_failed``. With ``only_if_queued`` a
+        A code that is not in ``charlotte.errors.MESSAGES`` (an exception's
+        text, say) is recorded as ``run_failed``. With ``only_if_queued`` a
         turn that has started meanwhile is left alone.
         """
-        code = failure_code(code)
+        code = code if code in MESSAGES else "run_failed"
         event = NewEvent(EventTypes.RUN_FAILED, {"code": code}, AGENT_ACTOR)
         statuses = ("queued",) if only_if_queued else ACTIVE
         return self._end(turn_id, statuses, event, status="failed", error_code=code)

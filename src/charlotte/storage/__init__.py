@@ -3,22 +3,23 @@
 SQLAlchemy 2 Core over SQLite (embedded default) or PostgreSQL (psycopg 3).
 Every write method takes the caller's open connection, so a change and the
 event that records it commit or roll back together. Driver errors never leave
-this package: they become ``StorageError`` with a stable ``code``.
+this package: ``_translate`` turns them into ``charlotte.errors.StorageError``
+with a stable ``code``.
 
 Modules: ``engine`` (``open_engine``, ``transaction``, ``read_connection``),
 ``tables`` (the Core tables, ``create_tables``), ``migrate`` (Alembic, to
 head), ``eventlog`` (``DatabaseEventLog``), ``sessions`` (``SessionStore``),
 ``pages`` (``PageRepository``, ``DatabasePageRepository``), ``change_sets``
-(``ChangeSetStore``), ``turns`` (``TurnStore``, ``TurnRecord``), ``types`` (JSON and UTC column types), ``errors``
-(``StorageError``). Only this package imports ``tables``: every statement
-charlotte runs is written here.
+(``ChangeSetStore``), ``turns`` (``TurnStore``, ``TurnRecord``), ``types``
+(JSON and UTC column types), ``text`` (the storable-text rule), ``_translate``
+(driver errors → ``StorageError``). Only this package imports ``tables``:
+every statement charlotte runs is written here.
 """
 
 from __future__ import annotations
 
 from charlotte.storage.change_sets import ChangeSet, ChangeSetStore
 from charlotte.storage.engine import open_engine, read_connection, transaction
-from charlotte.storage.errors import StorageError
 from charlotte.storage.eventlog import DatabaseEventLog, EventLog
 from charlotte.storage.migrate import current_revision, head_revision, migrate
 from charlotte.storage.pages import DatabasePageRepository, OpEntry, PageRepository, SharedDrafts
@@ -37,7 +38,6 @@ __all__ = [
     "SessionRecord",
     "SessionStore",
     "SharedDrafts",
-    "StorageError",
     "TurnRecord",
     "TurnStore",
     "create_tables",

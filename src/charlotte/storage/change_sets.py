@@ -27,7 +27,7 @@ from typing import Any, Final
 import sqlalchemy as sa
 
 from charlotte.events import utc_now
-from charlotte.storage.errors import translated
+from charlotte.storage._translate import translated
 from charlotte.storage.sessions import SessionRecord
 from charlotte.storage.tables import change_sets
 

@@ -25,7 +25,8 @@ from typing import Any, Final
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from charlotte.storage.errors import StorageError, translated
+from charlotte.errors import StorageError
+from charlotte.storage._translate import translated
 
 __all__ = ["READ_ONLY", "SCHEMA", "engine_schema", "open_engine", "quoted_identifier", "read_connection", "transaction"]
 

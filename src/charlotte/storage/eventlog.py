@@ -37,9 +37,10 @@ from typing import Any, Final, Protocol
 
 import sqlalchemy as sa
 
+from charlotte.errors import StorageError
 from charlotte.events import Event, EventTypes, NewEvent, format_at, utc_now
+from charlotte.storage._translate import translated
 from charlotte.storage.engine import read_connection
-from charlotte.storage.errors import StorageError, translated
 from charlotte.storage.tables import events, sessions
 from charlotte.storage.text import storable_json, storable_text
 from charlotte.storage.types import UtcDateTime, dumps, loads

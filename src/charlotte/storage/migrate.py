@@ -18,8 +18,8 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from charlotte.storage._translate import translated
 from charlotte.storage.engine import engine_schema, open_engine, quoted_identifier
-from charlotte.storage.errors import translated
 
 __all__ = ["VERSION_TABLE", "current_revision", "head_revision", "migrate"]
 

@@ -18,8 +18,9 @@ from typing import Any, Final, Protocol
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
+from charlotte.errors import StorageError
 from charlotte.events import utc_now
-from charlotte.storage.errors import StorageError, translated
+from charlotte.storage._translate import translated
 from charlotte.storage.tables import page_ops, pages
 from charlotte.storage.types import dumps, loads
 

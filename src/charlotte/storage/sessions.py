@@ -8,15 +8,16 @@ tenant behaves exactly like an unknown id.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, Final
 
 import sqlalchemy as sa
 
+from charlotte.errors import StorageError
 from charlotte.events import utc_now
-from charlotte.storage.errors import StorageError, translated
+from charlotte.storage._translate import translated
 from charlotte.storage.tables import SESSION_STATUSES, sessions
 
 __all__ = ["DEFAULT_MODE", "SessionRecord", "SessionStore"]
@@ -57,6 +58,8 @@ _SELECT: Final = sa.select(*_COLUMNS).where(
     sessions.c.id == sa.bindparam("get_id"), sessions.c.tenant == sa.bindparam("get_tenant")
 )
 _SELECT_LOCKED: Final = _SELECT.with_for_update()
+# One IN list stays well under every driver's parameter limit.
+_IDS_PER_QUERY: Final = 500
 
 
 def _check_status(status: str) -> None:
@@ -115,6 +118,21 @@ class SessionStore:
         ``BEGIN IMMEDIATE`` already excludes every other writer.
         """
         return self._select(conn, session_id, tenant, lock=True)
+
+    def last_seqs(self, conn: sa.Connection, session_ids: Sequence[str]) -> dict[str, int]:
+        """The ``last_seq`` of each of these sessions that exists, by id alone (any tenant).
+
+        For the stream notifier, which watches sessions whose readers were
+        already admitted in their tenant. One query per ``_IDS_PER_QUERY`` ids,
+        so an IN list stays under every driver's parameter limit.
+        """
+        found: dict[str, int] = {}
+        with translated():
+            for start in range(0, len(session_ids), _IDS_PER_QUERY):
+                chunk = list(session_ids[start : start + _IDS_PER_QUERY])
+                query = sa.select(sessions.c.id, sessions.c.last_seq).where(sessions.c.id.in_(chunk))
+                found.update((row.id, row.last_seq) for row in conn.execute(query))
+        return found
 
     def update(
         self,

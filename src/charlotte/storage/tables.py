@@ -16,7 +16,7 @@ from typing import Final
 import sqlalchemy as sa
 
 from charlotte.events import utc_now
-from charlotte.storage.errors import translated
+from charlotte.storage._translate import translated
 from charlotte.storage.types import JsonText, UtcDateTime
 
 __all__ = [

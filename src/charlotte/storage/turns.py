@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
-from charlotte.storage.errors import translated
+from charlotte.storage._translate import translated
 from charlotte.storage.tables import sessions, turns
 
 __all__ = ["ACTIVE", "TurnRecord", "TurnStore"]

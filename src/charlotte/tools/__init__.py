@@ -13,7 +13,7 @@ No tool publishes: publishing is a person's act (``Workspace.publish``).
 
 from __future__ import annotations
 
-from charlotte.tools.arguments import ArgumentParser, InvalidArguments
+from charlotte.tools.arguments import ArgumentParser
 from charlotte.tools.binding import ToolBinding, scope_of
 from charlotte.tools.page_tools import ChecksFactory, PageTools, SiteLinksFor, fact_texts
 from charlotte.tools.results import UNTRUSTED_NOTE, ToolResult, failure, is_error, success
@@ -24,7 +24,6 @@ __all__ = [
     "UNTRUSTED_NOTE",
     "ArgumentParser",
     "ChecksFactory",
-    "InvalidArguments",
     "PageTools",
     "SiteLinksFor",
     "ToolBinding",

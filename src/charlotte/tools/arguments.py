@@ -20,7 +20,7 @@ thirteen op shapes.
 >>> parser.parse("cms_get", '{"depth": 20}')
 Traceback (most recent call last):
 ...
-charlotte.tools.arguments.InvalidArguments: $.arguments.depth: expected integer 1..12, got 20
+charlotte.errors.InvalidArguments: $.arguments.depth: expected integer 1..12, got 20
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from typing import Any, Final
 
 from jsonschema import Draft202012Validator, ValidationError, validators
 
+from charlotte.errors import InvalidArguments
 from charlotte.page.node_types import NodeTypes
 from charlotte.policy.text import lone_surrogate_path
 from charlotte.tools.op_schemas import OP_NAMES, Schema, op_defs
@@ -52,23 +53,6 @@ _TYPE_CHECKER = Draft202012Validator.TYPE_CHECKER.redefine(
 _Validator: Any = validators.extend(  # type: ignore[no-untyped-call]
     Draft202012Validator, type_checker=_TYPE_CHECKER
 )
-
-
-class InvalidArguments(ValueError):
-    """The arguments do not match the tool's schema; ``path``, ``expected`` and ``got`` say how."""
-
-    def __init__(self, path: str, expected: str, got: str) -> None:
-        super().__init__(path, expected, got)
-        self.path = path
-        self.expected = expected
-        self.got = got
-
-    def __str__(self) -> str:
-        return f"{self.path}: expected {self.expected}, got {self.got}"
-
-    def to_json(self) -> dict[str, str]:
-        """``{"path", "expected", "got"}`` as an error result carries them."""
-        return {"path": self.path, "expected": self.expected, "got": self.got}
 
 
 def _inlined(schema: Any, defs: Mapping[str, Any], seen: tuple[str, ...]) -> Any:

@@ -30,7 +30,7 @@ from charlotte.page.node_types import (
     NodeTypes,
     PropSpec,
 )
-from charlotte.page.ops import OP_TYPES
+from charlotte.page.op_table import OP_TYPES
 
 Schema = dict[str, Any]
 

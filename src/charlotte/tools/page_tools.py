@@ -46,13 +46,12 @@ import sqlalchemy as sa
 from charlotte.checks import Finding, PageChecks
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import SiteLinks, Workspace
+from charlotte.errors import InvalidArguments, PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR
-from charlotte.page.errors import PageSessionError
 from charlotte.page.session import PageSession
-from charlotte.policy import Refused
 from charlotte.policy.text import is_unicode_text
 from charlotte.storage import SessionRecord, read_connection, transaction
-from charlotte.tools.arguments import ArgumentParser, InvalidArguments
+from charlotte.tools.arguments import ArgumentParser
 from charlotte.tools.binding import ToolBinding
 from charlotte.tools.results import (
     UNTRUSTED_NOTE,

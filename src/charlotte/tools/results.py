@@ -2,7 +2,7 @@
 
 Success: ``{"revision": n, ...}``. Failure: ``{"isError": true, "revision": n,
 "error": {"code", "message", ...}}`` where ``message`` is the fixed sentence of
-``Refused.MESSAGES`` and the other fields are our own data (an op index, a
+``MESSAGES`` and the other fields are our own data (an op index, a
 field path, a revision, findings). ``revision`` is ``None`` only when the call
 could not be bound to a session the caller may read (``forbidden``,
 ``not_found``). No exception message ever becomes part of a result.
@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from charlotte.page.errors import PageSessionError
-from charlotte.policy import Refused
+from charlotte.errors import MESSAGES, PageSessionError, Refused
 
 ToolResult = dict[str, Any]
 
@@ -33,11 +32,11 @@ def success(revision: int, **fields: Any) -> ToolResult:
 
 
 def failure(code: str, revision: int | None, **fields: Any) -> ToolResult:
-    """A failed result with ``code`` (a key of ``Refused.MESSAGES``) and our own ``fields``."""
+    """A failed result with ``code`` (a key of ``MESSAGES``) and our own ``fields``."""
     return {
         "isError": True,
         "revision": revision,
-        "error": {"code": code, "message": Refused.MESSAGES[code], **fields},
+        "error": {"code": code, "message": MESSAGES[code], **fields},
     }
 
 

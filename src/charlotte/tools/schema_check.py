@@ -35,6 +35,8 @@ from itertools import pairwise
 from numbers import Number
 from typing import Any, Final
 
+from charlotte.errors import UnsupportedSchema
+
 #: A compiled schema: True iff the value is valid.
 Check = Callable[[Any], bool]
 
@@ -59,10 +61,6 @@ _GROUP_KEYS: Mapping[str, tuple[str, ...]] = {
 }
 _GROUP_OF = {"string": "string", "integer": "number", "number": "number", "array": "array", "object": "object"}
 _GROUP_CLASS: Mapping[str, type | None] = {"string": str, "number": None, "array": list, "object": dict}
-
-
-class UnsupportedSchema(ValueError):
-    """The schema uses a keyword, or a keyword value, that ``compile_schema`` does not compile."""
 
 
 def compile_schema(schema: Mapping[str, Any] | bool) -> Check:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from charlotte.checks.copytext import COPY_PROPS
-from charlotte.page.errors import PageSessionError
+from charlotte.errors import PageSessionError
 from charlotte.page.model import node_map
 from charlotte.page.tree import children_index
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from charlotte.checks import Finding, PageChecks
+from charlotte.errors import MESSAGES
 from charlotte.page.assets import InMemoryAssetLibrary
-from charlotte.policy import AssetPolicy, Refused
+from charlotte.policy import AssetPolicy
 
 LIBRARY = InMemoryAssetLibrary({"hero": "/media/hero.jpg"})
 
@@ -43,7 +44,7 @@ def test_each_refusal_is_an_error_finding_with_the_policy_sentence(build: Any) -
         ("comment", "css_comment"),
     ]
     assert all(f.check == "assets" and f.severity == "error" for f in findings)
-    assert all(f.message == Refused.MESSAGES[f.code] for f in findings)
+    assert all(f.message == MESSAGES[f.code] for f in findings)
     # The same problems the policy itself reports (it orders by id, the check by reading order).
     assert sorted((f.node, f.code) for f in findings) == sorted(AssetPolicy(LIBRARY).problems(doc))
 
@@ -51,5 +52,5 @@ def test_each_refusal_is_an_error_finding_with_the_policy_sentence(build: Any) -
 def test_without_an_asset_library_no_image_asset_is_known(build: Any) -> None:
     doc = build(("img", "image", {"asset": "hero", "alt": "Loaves"}))
     assert PageChecks().run(doc, only=["assets"]) == [
-        Finding("assets", "img", "error", "authored_asset", Refused.MESSAGES["authored_asset"])
+        Finding("assets", "img", "error", "authored_asset", MESSAGES["authored_asset"])
     ]

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from tests.support.host_pages import HostPages, create_host_tables, drafts, published
 
 from charlotte.app import Charlotte
-from charlotte.page.errors import PageSessionError
+from charlotte.errors import PageSessionError
 from charlotte.settings import Settings
 from charlotte.storage import DatabasePageRepository, read_connection
 from charlotte.storage.tables import page_ops, pages

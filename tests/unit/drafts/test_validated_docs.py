@@ -12,7 +12,7 @@ from tests.support.host_pages import HostPages, create_host_tables
 
 import charlotte.page.session as session_module
 from charlotte.drafts.workspace import Workspace
-from charlotte.page.errors import PageSessionError
+from charlotte.errors import PageSessionError
 from charlotte.page.model import empty_doc
 from charlotte.page.node_types import NodeTypes
 from charlotte.page.session import PageSession, ValidatedDocs

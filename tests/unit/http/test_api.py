@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from tests.support.app_harness import WRITE_HERO, AppHarness
 
+from charlotte.errors import MESSAGES, Refused
 from charlotte.http.api import JSON_REQUEST, Api, Response
 from charlotte.http.routes import ROUTES
 from charlotte.page.css import emit_css
-from charlotte.policy.refused import Refused
 
 TITLE_ID = "title"
 
@@ -29,7 +29,7 @@ def assert_error(response: Response, status: int, code: str) -> dict[str, Any]:
     assert response.status == status, response.json
     error: dict[str, Any] = response.json["error"]
     assert error["code"] == code
-    assert error["message"] == Refused.MESSAGES[code]
+    assert error["message"] == MESSAGES[code]
     assert set(response.json) == {"error"}
     return error
 
@@ -382,7 +382,7 @@ def test_no_route_lets_an_exception_message_out(
 
 
 def test_a_corrupt_stored_page_is_500_internal(app: AppHarness, monkeypatch: pytest.MonkeyPatch) -> None:
-    from charlotte.page.errors import PageSessionError
+    from charlotte.errors import PageSessionError
 
     sid = app.open()
 

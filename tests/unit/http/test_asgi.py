@@ -24,11 +24,12 @@ from starlette.requests import Request
 from starlette.testclient import TestClient
 from tests.support.app_harness import AppHarness
 
+from charlotte.errors import MESSAGES
 from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.http.asgi import create_app
-from charlotte.http.sse import Notifier, heartbeat
+from charlotte.http.sse import heartbeat
 from charlotte.page.render import BASE_CSS
-from charlotte.policy.refused import Refused
+from charlotte.runtime.feed import Notifier
 from charlotte.storage import DatabaseEventLog, transaction
 
 # A stream test that does not get its events fails here instead of hanging.
@@ -112,7 +113,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
 
 def assert_error(response: Any, status: int, code: str) -> None:
     assert response.status_code == status, response.text
-    assert response.json() == {"error": {"code": code, "message": Refused.MESSAGES[code]}}
+    assert response.json() == {"error": {"code": code, "message": MESSAGES[code]}}
 
 
 def sse_events(text: str) -> list[dict[str, Any]]:

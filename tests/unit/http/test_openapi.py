@@ -12,9 +12,9 @@ import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 from tests.support.app_harness import WRITE_HERO, AppHarness
 
+from charlotte.errors import MESSAGES, PageSessionError, Refused
 from charlotte.http.api import Envelope, Response, openapi_document
 from charlotte.http.routes import ROUTES, STREAM_ROUTE, match
-from charlotte.policy.refused import Refused
 
 METHODS = {"get", "post", "put", "delete", "patch", "head", "options"}
 
@@ -67,7 +67,9 @@ def test_the_document_is_openapi_31_with_valid_schemas() -> None:
     for schema in document["components"]["schemas"].values():
         Draft202012Validator.check_schema(schema)
     error_codes = document["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"]
-    assert set(error_codes) == set(Refused.MESSAGES)
+    # Every code an API error body can carry, each with its sentence in the one table.
+    assert set(error_codes) == Refused.CODES | PageSessionError.CODES | {"internal"}
+    assert set(error_codes) <= set(MESSAGES)
 
 
 def test_the_document_is_served_as_shipped(app: AppHarness) -> None:

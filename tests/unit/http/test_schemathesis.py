@@ -22,7 +22,7 @@ from starlette.requests import Request
 from tests.support.app_harness import AppHarness
 
 from charlotte.http.asgi import create_app
-from charlotte.http.sse import Notifier
+from charlotte.runtime.feed import Notifier
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

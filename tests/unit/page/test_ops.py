@@ -9,15 +9,8 @@ from hypothesis import strategies as st
 from tests.unit.page.strategies import OP_KINDS, ops_for, pages
 
 from charlotte.page.model import Doc, empty_doc
-from charlotte.page.ops import (
-    MALFORMED_DOC,
-    MALFORMED_OP,
-    OP_TYPES,
-    RESTORE_OP_TYPES,
-    WorkingCopy,
-    reduce,
-    reduce_all,
-)
+from charlotte.page.op_table import MALFORMED_DOC, MALFORMED_OP, OP_TYPES, RESTORE_OP_TYPES
+from charlotte.page.ops import WorkingCopy, reduce, reduce_all
 from charlotte.page.tree import children_of, descendants_of, root_ids
 
 

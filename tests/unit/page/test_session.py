@@ -9,8 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.unit.page.strategies import POOL, ops_for, pages
 
+from charlotte.errors import CharlotteError, PageSessionError
+from charlotte.page import op_table
 from charlotte.page import ops as reducer
-from charlotte.page.errors import CharlotteError, PageSessionError
 from charlotte.page.model import Doc, empty_doc
 from charlotte.page.session import _REASONS, Applied, PageSession
 
@@ -74,7 +75,7 @@ def test_error_carries_code_index_detail_and_a_precise_repr() -> None:
 
 
 def test_every_reducer_reason_has_a_code() -> None:
-    reasons = [v for k, v in vars(reducer).items() if k.isupper() and isinstance(v, str) and k != "MALFORMED_OP"]
+    reasons = [v for k, v in vars(op_table).items() if k.isupper() and isinstance(v, str) and k != "MALFORMED_OP"]
     assert reasons and all(r in _REASONS for r in reasons)
 
 

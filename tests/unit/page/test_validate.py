@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from charlotte.page.errors import PageSessionError
+from charlotte.errors import PageSessionError
 from charlotte.page.integrity import check_doc, check_meta, check_theme, node_depths
 from charlotte.page.model import empty_doc
 from charlotte.page.node_types import NodeTypes

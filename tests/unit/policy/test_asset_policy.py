@@ -5,8 +5,9 @@ from typing import Any
 
 import pytest
 
+from charlotte.errors import Refused
 from charlotte.page.model import empty_doc
-from charlotte.policy import AssetPolicy, InMemoryAssetLibrary, Refused
+from charlotte.policy import AssetPolicy, InMemoryAssetLibrary
 
 STYLE_STRING_KEYS = [
     "background",

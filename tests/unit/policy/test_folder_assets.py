@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from charlotte.policy import AssetPolicy, FolderAssetLibrary, Refused
+from charlotte.errors import Refused
+from charlotte.policy import AssetPolicy, FolderAssetLibrary
 
 BASE = "https://cdn.bakery.test/media/"
 

@@ -4,7 +4,8 @@ from typing import Any
 
 import pytest
 
-from charlotte.policy import LinkPolicy, Refused, introduced_hrefs
+from charlotte.errors import Refused
+from charlotte.policy import LinkPolicy, introduced_hrefs
 
 SITE = "https://bakery.test"
 ALLOWED = ["https://maps.example.com", "HTTPS://Partner.Example:443/"]

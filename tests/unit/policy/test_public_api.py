@@ -16,7 +16,6 @@ def test_exported_names_are_pinned() -> None:
         "FolderAssetLibrary",
         "InMemoryAssetLibrary",
         "LinkPolicy",
-        "Refused",
         "css_value_reason",
         "introduced_hrefs",
     ]
@@ -36,7 +35,6 @@ def test_asset_library_port_is_re_exported() -> None:
         "charlotte.policy.assets",
         "charlotte.policy.css_values",
         "charlotte.policy.links",
-        "charlotte.policy.refused",
     ],
 )
 def test_docstring_examples_hold(module: str) -> None:

@@ -7,9 +7,9 @@ from pydantic_ai.models.anthropic import AnthropicModel
 from pydantic_ai.models.function import FunctionModel
 from pydantic_ai.models.openai import OpenAIChatModel
 
-from charlotte.errors import CharlotteError
+from charlotte.errors import CharlotteError, ModelUnavailable, UnknownModel
 from charlotte.offline import OFFLINE_MODEL_NAME
-from charlotte.runtime.models import ModelUnavailable, UnknownModel, resolve_model
+from charlotte.runtime.models import resolve_model
 
 
 @pytest.fixture

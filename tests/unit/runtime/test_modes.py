@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from charlotte.policy import Refused
+from charlotte.errors import Refused
 from charlotte.runtime.guide import Guide, build_guide
 from charlotte.runtime.modes import (
     BUILDER_MODE,

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
+from charlotte.errors import StorageError
 from charlotte.runtime.queues import ThreadQueue
-from charlotte.storage import StorageError
 
 WAIT = 30.0
 

@@ -26,14 +26,10 @@ from pydantic_ai.messages import (
 from tests.support.databases import new_session
 
 from charlotte.drafts.workspace import SiteLinks, Workspace
-from charlotte.events import AGENT_ACTOR, Event, EventTypes, NewEvent, failure_code, schema_errors
+from charlotte.errors import StorageError
+from charlotte.events import AGENT_ACTOR, Event, EventTypes, NewEvent, schema_errors
 from charlotte.runtime.recorder import StreamRecorder
-from charlotte.storage import (
-    DatabaseEventLog,
-    SessionRecord,
-    StorageError,
-    transaction,
-)
+from charlotte.storage import DatabaseEventLog, SessionRecord, transaction
 from charlotte.testing import Finish, ScriptedModel, ToolCall, ToolCalls
 from charlotte.tools import PageTools, ToolBinding
 
@@ -478,7 +474,6 @@ def test_run_failed_carries_a_code_never_a_message(
     (event,) = events_of(sqlite_engine, session.id)
     assert schema_errors(event) == []
     assert event.payload == {"code": recorded}
-    assert failure_code(code) == recorded
 
 
 def test_run_finished_flushes_and_bounds_its_reason(sqlite_engine: sa.Engine) -> None:

@@ -11,8 +11,8 @@ from pydantic_ai.usage import UsageLimits
 from tests.support.runner_harness import HERO, Harness, apply_step, based_on_last
 
 import charlotte.runtime.runner as runner_module
+from charlotte.errors import Refused
 from charlotte.events import EventTypes, schema_errors
-from charlotte.policy import Refused
 from charlotte.runtime.queues import InlineQueue
 from charlotte.runtime.runner import TurnContext
 from charlotte.runtime.turns import Turns

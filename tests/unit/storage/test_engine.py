@@ -8,10 +8,10 @@ import pytest
 import sqlalchemy as sa
 from tests.support.databases import new_session, sqlite_engine_at
 
+from charlotte.errors import StorageError
 from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.storage import (
     DatabaseEventLog,
-    StorageError,
     create_tables,
     open_engine,
     read_connection,
@@ -45,7 +45,7 @@ def test_write_transactions_take_the_write_lock_when_they_begin(tmp_path: Path) 
         # both read, then fail one of them on its first write).
         with transaction(engine), pytest.raises(StorageError) as raised, transaction(engine):
             pass
-        assert raised.value.code == "busy"
+        assert raised.value.code == "database_busy"
     finally:
         engine.dispose()
 

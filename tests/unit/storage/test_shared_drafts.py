@@ -12,9 +12,10 @@ from tests.support.databases import new_session
 
 from charlotte.app import Charlotte
 from charlotte.drafts.workspace import Workspace
+from charlotte.errors import StorageError
 from charlotte.page.model import empty_doc
 from charlotte.settings import Settings
-from charlotte.storage import DatabasePageRepository, SharedDrafts, StorageError, transaction
+from charlotte.storage import DatabasePageRepository, SharedDrafts, transaction
 from charlotte.storage.tables import pages
 
 TENANT, PAGE = "tenant-a", "home"

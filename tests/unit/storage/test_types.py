@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 import sqlalchemy as sa
 
-from charlotte.storage import StorageError, transaction
+from charlotte.errors import StorageError
+from charlotte.storage import transaction
 from charlotte.storage.tables import sessions
 from charlotte.storage.types import dumps, loads
 

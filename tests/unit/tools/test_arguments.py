@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from tests.unit.page.strategies import ops_for, pages
 
 import charlotte.tools.arguments
-from charlotte.page.errors import PageSessionError
+from charlotte.errors import InvalidArguments, PageSessionError
 from charlotte.page.node_types import NodeTypes
 from charlotte.page.session import PageSession
-from charlotte.tools import TOOL_NAMES, ArgumentParser, InvalidArguments
+from charlotte.tools import TOOL_NAMES, ArgumentParser
 from charlotte.tools.arguments import decode, type_name
 
 PARSER = ArgumentParser(NodeTypes.allowed())

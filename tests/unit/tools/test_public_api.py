@@ -9,7 +9,6 @@ def test_exported_names_are_pinned() -> None:
     assert sorted(charlotte.tools.__all__) == [
         "ArgumentParser",
         "ChecksFactory",
-        "InvalidArguments",
         "PageTools",
         "SiteLinksFor",
         "TOOL_NAMES",

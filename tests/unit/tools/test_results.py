@@ -8,8 +8,7 @@ import pytest
 
 import charlotte.tools.binding
 import charlotte.tools.results
-from charlotte.page.errors import PageSessionError
-from charlotte.policy import Refused
+from charlotte.errors import MESSAGES, PageSessionError, Refused
 from charlotte.tools import ToolBinding, failure, is_error, success
 from charlotte.tools.results import error_result
 
@@ -21,7 +20,7 @@ def test_success_and_failure_shapes() -> None:
     assert result == {
         "isError": True,
         "revision": 4,
-        "error": {"code": "checks_failing", "message": Refused.MESSAGES["checks_failing"], "findings": []},
+        "error": {"code": "checks_failing", "message": MESSAGES["checks_failing"], "findings": []},
     }
     assert is_error(result)
 
@@ -36,7 +35,7 @@ def test_page_session_error_keeps_index_and_detail() -> None:
     assert result["revision"] == 9
     assert result["error"] == {
         "code": "invalid_style",
-        "message": Refused.MESSAGES["invalid_style"],
+        "message": MESSAGES["invalid_style"],
         "at": 3,
         "detail": "style.base.color: must be a string",
     }
@@ -52,12 +51,12 @@ def test_refused_moves_its_op_index_beside_the_detail() -> None:
     result = error_result(Refused("unsafe_link", detail={"at": 2, "field": "patch.href"}), 5)
     assert result["error"] == {
         "code": "unsafe_link",
-        "message": Refused.MESSAGES["unsafe_link"],
+        "message": MESSAGES["unsafe_link"],
         "at": 2,
         "detail": {"field": "patch.href"},
     }
     bare = error_result(Refused("forbidden"), 5)["error"]
-    assert bare == {"code": "forbidden", "message": Refused.MESSAGES["forbidden"]}
+    assert bare == {"code": "forbidden", "message": MESSAGES["forbidden"]}
     only_at = error_result(Refused("unsafe_link", detail={"at": 0}), 5)["error"]
     assert only_at["at"] == 0 and "detail" not in only_at
 

@@ -14,7 +14,7 @@ import charlotte.page.integrity as integrity
 import charlotte.page.validate as validate
 from charlotte.drafts.workspace import Workspace
 from charlotte.page.node_types import NodeTypes
-from charlotte.page.ops import OP_TYPES
+from charlotte.page.op_table import OP_TYPES
 from charlotte.tools import TOOL_NAMES, PageTools, ToolDefinition, tool_definitions
 from charlotte.tools.op_schemas import OP_NAMES, op_defs
 

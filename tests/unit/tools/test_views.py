@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from charlotte.page.errors import PageSessionError
+from charlotte.errors import PageSessionError
 from charlotte.tools.views import OUTLINE_TEXT, find, outline, page_view, walk
 
 

@@ -1,4 +1,4 @@
-"""``StorageError`` and the one place driver errors are translated.
+"""The one place driver errors are translated into ``charlotte.errors.StorageError``.
 
 Nothing outside ``charlotte.storage`` sees a ``sqlite3``, ``psycopg`` or
 SQLAlchemy exception: storage code runs database work inside ``translated()``,
@@ -8,47 +8,15 @@ which re-raises them as ``StorageError(code)`` (the original stays reachable as
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Final
 
 from sqlalchemy import exc as sa_exc
 
-from charlotte.page.errors import CharlotteError
+from charlotte.errors import StorageError
 
-__all__ = ["StorageError", "translate", "translated"]
-
-
-class StorageError(CharlotteError):
-    """A database problem with a stable ``code`` (see ``StorageError.CODES``)."""
-
-    CODES: Final[Mapping[str, str]] = {
-        "conflict": "A row with the same key already exists.",
-        "integrity": "A stored value broke a constraint of the schema.",
-        "busy": "The database was busy or locked; retry the transaction.",
-        "unavailable": "The database could not be reached.",
-        "invalid_value": "A value could not be stored (not JSON-serialisable, or out of range).",
-        "not_found": "The row the operation needs does not exist for this tenant.",
-        "unknown_event_type": "The event type is not one of EventTypes.ALL.",
-        "unsupported_database": "Only sqlite:/// and postgresql+psycopg:// URLs are supported.",
-        "storage_error": "The database refused the operation.",
-    }
-
-    code: str
-
-    def __init__(self, code: str) -> None:
-        if code not in self.CODES:
-            code = "storage_error"
-        super().__init__(code)
-        self.code = code
-
-    def __repr__(self) -> str:
-        return f"StorageError({self.code!r})"
-
-    @property
-    def message(self) -> str:
-        """The fixed human sentence for this code."""
-        return self.CODES[self.code]
+__all__ = ["translate", "translated"]
 
 
 # PostgreSQL SQLSTATE values (psycopg exposes them as ``.sqlstate``).
@@ -77,9 +45,9 @@ def _dbapi_code(error: sa_exc.DBAPIError) -> str:
             return "conflict"
         return "integrity"
     if sqlstate in _PG_BUSY:
-        return "busy"
+        return "database_busy"
     if isinstance(sqlite_name, str) and sqlite_name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return "busy"
+        return "database_busy"
     if error.connection_invalidated or (isinstance(sqlstate, str) and sqlstate.startswith("08")):
         return "unavailable"
     if isinstance(error, sa_exc.OperationalError) and sqlstate is None and sqlite_name is None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -15,7 +14,7 @@ from sqlalchemy import event
 from tests.support.databases import new_session
 
 from charlotte.events import AGENT_ACTOR, EventTypes
-from charlotte.http.sse import Notifier, Subscription
+from charlotte.runtime.feed import Notifier, Subscription
 from charlotte.storage import DatabaseEventLog, transaction
 
 LOG = DatabaseEventLog()
@@ -94,21 +93,22 @@ def test_events_committed_before_the_first_tick_are_not_missed(
     assert subscription.pending()
 
 
-def test_new_events_are_framed_once_into_the_cache(engine: sa.Engine, notifier: Notifier) -> None:
+def test_new_events_are_read_once_into_the_cache(engine: sa.Engine, notifier: Notifier) -> None:
     session = new_session(engine)
     subscription = notifier.subscribe(session.id)
     _ticked(notifier)
     _append(engine, session.id, 3)
     _wakes_promptly(subscription)
     _eventually(lambda: len(subscription.cached(0) or []) == 3)
-    frames = subscription.cached(0)
-    assert frames is not None
-    seqs = [int(frame.split(b"\n")[0].removeprefix(b"id: ")) for frame in frames]
-    assert seqs == [1, 2, 3]
-    assert subscription.cached(2) == frames[2:]
+    events = subscription.cached(0)
+    assert events is not None
+    assert [event.seq for event in events] == [1, 2, 3]
+    assert subscription.cached(2) == events[2:]
     assert subscription.cached(3) == []
-    data = json.loads(frames[0].split(b"\n")[2].removeprefix(b"data: "))
-    assert data["payload"] == {"text": "t0"}
+    assert events[0].payload == {"text": "t0"}
+    # One object per event for every reader: read once, not once per subscriber.
+    other = notifier.subscribe(session.id)
+    assert other.cached(0) is not None and all(a is b for a, b in zip(other.cached(0) or [], events, strict=True))
 
 
 def test_cache_keeps_only_the_newest_frames(engine: sa.Engine) -> None:
