@@ -13,6 +13,7 @@ Celery) only in ``storage/`` (psycopg through SQLAlchemy) or ``contrib/``.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import charlotte
@@ -251,3 +252,93 @@ LAZY: set[tuple[str, str]] = {("charlotte.app", "charlotte.contrib.celery"), *UP
 def test_function_level_imports_are_the_documented_ones() -> None:
     _, lazy = _graph()
     assert set(lazy) == LAZY
+
+
+AGENTS = SRC.parents[1] / "AGENTS.md"
+
+
+def _diagram() -> list[list[str]]:
+    """The tiers of the layer diagram in ``AGENTS.md``, top first; each a list of parts.
+
+    A part is a root module (``app.py``), a package (``runtime/``) or one
+    module of a package named on its own (``http/asgi.py``); text in
+    parentheses is a comment.
+    """
+    text = AGENTS.read_text(encoding="utf-8")
+    block = text.split("## Layers", 1)[1].split("```", 2)[1]
+    tiers: list[list[str]] = []
+    for line in block.splitlines():
+        line = re.sub(r"\([^)]*\)", "", line).strip()
+        if line:
+            tiers.append([part.strip() for part in line.split("·")])
+    return tiers
+
+
+def _part_of(module: str, parts: set[str]) -> str | None:
+    """The diagram part a charlotte module belongs to (the most specific one)."""
+    path = module.split(".")[1:]
+    if not path:
+        return "__init__.py" if "__init__.py" in parts else None
+    for size in range(len(path), 0, -1):
+        head = "/".join(path[:size])
+        for candidate in (f"{head}.py", f"{head}/"):
+            if candidate in parts:
+                return candidate
+    return None
+
+
+def test_every_module_sits_in_the_diagram() -> None:
+    tiers = _diagram()
+    parts = {part for tier in tiers for part in tier}
+    graph, _ = _graph()
+    assert len(parts) == sum(len(tier) for tier in tiers), "a part is named twice"
+    assert {module for module in graph if _part_of(module, parts) is None} == set()
+
+
+def test_every_import_points_down_the_diagram() -> None:
+    # A module imports its own part or a part on a lower line; peers on one
+    # line do not import each other. The one exception is UPWARD.
+    tiers = _diagram()
+    rank = {part: len(tiers) - at for at, tier in enumerate(tiers) for part in tier}
+    graph, _ = _graph()
+    wrong = set()
+    for module, imported in graph.items():
+        source = _part_of(module, set(rank))
+        for name in imported:
+            target = _part_of(name, set(rank))
+            assert source is not None and target is not None
+            if target != source and rank[target] >= rank[source] and (module, name) not in UPWARD:
+                wrong.add((module, name))
+    assert wrong == set()
+
+
+def test_the_diagram_check_catches_an_upward_import() -> None:
+    tiers = _diagram()
+    rank = {part: len(tiers) - at for at, tier in enumerate(tiers) for part in tier}
+    # storage/ under runtime/, page/ under everything but errors.py.
+    assert rank["runtime/"] > rank["storage/"] > rank["page/"] > rank["errors.py"]
+    assert _part_of("charlotte.http.asgi", set(rank)) == "http/asgi.py"
+    assert _part_of("charlotte.http.api", set(rank)) == "http/"
+    assert _part_of("charlotte.storage.migrations.versions.v0001_initial", set(rank)) == "storage/"
+
+
+#: The longest a module may grow before it is split (STYLE.md: small modules named after nouns).
+MAX_MODULE_LINES = 450
+#: What the package root holds: the modules a host (or its CLI) uses, and the leaves they share.
+ROOT_MODULES = {
+    "__init__.py", "app.py", "session.py", "settings.py", "errors.py", "events.py",
+    "testing.py", "cli.py", "demo.py",
+}  # fmt: skip
+
+
+def test_no_module_is_over_the_line_budget() -> None:
+    long = {
+        path.relative_to(SRC).as_posix(): lines
+        for path in SRC.rglob("*.py")
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}
+
+
+def test_the_package_root_holds_only_host_facing_modules() -> None:
+    assert {path.name for path in SRC.glob("*.py")} == ROOT_MODULES
