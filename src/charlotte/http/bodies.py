@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from charlotte.errors import Refused
-from charlotte.policy.text import is_unicode_text
+from charlotte.policy.text import has_lone_surrogate
 
 __all__ = [
     "MAX_DEPTH",
@@ -48,7 +48,7 @@ def json_body(body: bytes) -> Any:
         raise Refused("invalid_json") from None
     if _depth_over(value, MAX_DEPTH):
         raise Refused("invalid_json")
-    if _has_lone_surrogate(value):
+    if has_lone_surrogate(value):
         # JSON's \\uD800 escapes can spell text that is not Unicode: no column,
         # page or log could store it, so it is refused at the door.
         raise Refused("invalid_json")
@@ -62,21 +62,6 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(value) != len(pairs):
         raise ValueError("a key named twice")
     return value
-
-
-def _has_lone_surrogate(value: Any) -> bool:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if not is_unicode_text(item):
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
 
 
 def no_body(body: bytes) -> None:
