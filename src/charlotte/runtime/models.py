@@ -10,6 +10,11 @@ Accepted forms::
 API keys come from the providers' usual environment variables
 (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``). Building a model never touches the
 network.
+
+The provider classes, and the OpenAI and Anthropic client libraries under
+them, are imported when a model of theirs is first built: they take most of
+a second or more to import, and a host on the offline model (or only one
+provider) should not pay for them at ``import charlotte``.
 """
 
 from __future__ import annotations
@@ -19,10 +24,6 @@ from urllib.parse import urlsplit
 
 from pydantic_ai.exceptions import UserError
 from pydantic_ai.models import Model
-from pydantic_ai.models.anthropic import AnthropicModel
-from pydantic_ai.models.openai import OpenAIChatModel
-from pydantic_ai.providers.anthropic import AnthropicProvider
-from pydantic_ai.providers.openai import OpenAIProvider
 
 from charlotte.errors import ModelUnavailable, UnknownModel
 from charlotte.offline import offline_model
@@ -57,11 +58,20 @@ def resolve_model(spec: str) -> Model:
         raise UnknownModel(spec)
     try:
         if prefix == "openai":
+            from pydantic_ai.models.openai import OpenAIChatModel
+            from pydantic_ai.providers.openai import OpenAIProvider
+
             return OpenAIChatModel(rest, provider=OpenAIProvider())
         if prefix == "anthropic":
+            from pydantic_ai.models.anthropic import AnthropicModel
+            from pydantic_ai.providers.anthropic import AnthropicProvider
+
             return AnthropicModel(rest, provider=AnthropicProvider())
         if prefix == "openai-compatible":
             base_url, name = _split_compatible(spec, rest)
+            from pydantic_ai.models.openai import OpenAIChatModel
+            from pydantic_ai.providers.openai import OpenAIProvider
+
             # Without OPENAI_API_KEY the provider sends a placeholder key, which
             # local servers such as Ollama accept.
             return OpenAIChatModel(name, provider=OpenAIProvider(base_url=base_url))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from pydantic_ai.models.anthropic import AnthropicModel
 from pydantic_ai.models.function import FunctionModel
@@ -104,3 +107,23 @@ def test_missing_key_is_model_unavailable(spec: str) -> None:
         resolve_model(spec)
     assert caught.value.code == "model_unavailable"
     assert str(caught.value) == f"model_unavailable: {spec!r}"
+
+
+PROVIDER_SDKS = ("openai", "anthropic", "pydantic_ai.models.openai", "pydantic_ai.models.anthropic")
+
+
+def _loaded_after(code: str) -> list[str]:
+    """The provider modules a fresh interpreter holds after running ``code``."""
+    probe = f"import sys\n{code}\nprint(','.join(m for m in {PROVIDER_SDKS!r} if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    return [name for name in done.stdout.strip().split(",") if name]
+
+
+def test_import_charlotte_loads_no_provider_sdk() -> None:
+    # The client libraries cost seconds to import; a host pays only for the provider it uses.
+    assert _loaded_after("import charlotte; import charlotte.runtime.models") == []
+
+
+def test_building_an_openai_model_loads_only_openai() -> None:
+    code = "from charlotte.runtime.models import resolve_model; resolve_model('openai-compatible:http://127.0.0.1:9/v1:m')"
+    assert _loaded_after(code) == ["openai", "pydantic_ai.models.openai"]
