@@ -155,7 +155,7 @@ class DatabaseEventLog:
         ``tenant``, when given, must be the session's tenant (else ``not_found``).
         Raises ``StorageError``: ``unknown_event_type``, ``not_found`` (no such
         session), ``invalid_value`` (payload not JSON), ``conflict`` (the seq
-        backstop fired), ``busy``.
+        backstop fired), ``database_busy``.
         """
         seqs = self.append_many(conn, session_id, [NewEvent(type, payload, actor)], tenant=tenant)
         return seqs[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,10 +24,11 @@ from pydantic_ai.messages import (
     ToolReturnPart,
 )
 from tests.support.databases import new_session
+from tests.support.handed_log import HandedLog
 
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import StorageError
-from charlotte.events import AGENT_ACTOR, Event, EventTypes, NewEvent, schema_errors
+from charlotte.events import AGENT_ACTOR, Event, EventTypes, schema_errors
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.storage import DatabaseEventLog, SessionRecord, transaction
 from charlotte.testing import Finish, ScriptedModel, ToolCall, ToolCalls
@@ -600,26 +601,6 @@ def test_flush_settings_are_checked(sqlite_engine: sa.Engine) -> None:
         StreamRecorder(sqlite_engine, "s", "t", flush_chars=0)
     with pytest.raises(ValueError):
         StreamRecorder(sqlite_engine, "s", "t", flush_seconds=-1)
-
-
-class HandedLog(DatabaseEventLog):
-    """The real event log, noting every payload the recorder hands it (before storage repairs any)."""
-
-    def __init__(self) -> None:
-        self.payloads: list[Mapping[str, Any]] = []
-
-    def append_many(
-        self, conn: sa.Connection, session_id: str, new_events: Sequence[NewEvent], *, tenant: str | None = None
-    ) -> list[int]:
-        self.payloads.extend(new.payload for new in new_events)
-        return super().append_many(conn, session_id, new_events, tenant=tenant)
-
-    def append(
-        self, conn: sa.Connection, session_id: str, type: str, payload: Mapping[str, Any], *,
-        actor: str, tenant: str | None = None,
-    ) -> int:  # fmt: skip
-        self.payloads.append(payload)
-        return super().append(conn, session_id, type, payload, actor=actor, tenant=tenant)
 
 
 def test_everything_the_model_chose_is_handed_to_the_log_as_unicode(sqlite_engine: sa.Engine) -> None:

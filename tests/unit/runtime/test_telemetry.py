@@ -10,6 +10,7 @@ import pytest
 import sqlalchemy as sa
 from pydantic_ai.usage import RunUsage
 from tests.support.databases import new_session
+from tests.support.handed_log import HandedLog
 
 from charlotte.events import EventTypes, NewEvent, schema_errors
 from charlotte.runtime.telemetry import UsageTelemetry
@@ -122,20 +123,6 @@ def test_odd_figures_and_names_stay_inside_the_schema(sqlite_engine: sa.Engine) 
     assert first.payload["input_tokens"] == 0
     assert first.payload["model"] == "unknown"
     assert len(second.payload["model"]) == 255
-
-
-class HandedLog(DatabaseEventLog):
-    """The real event log, noting the payloads it is handed (before storage repairs any)."""
-
-    def __init__(self) -> None:
-        self.payloads: list[Mapping[str, Any]] = []
-
-    def append(
-        self, conn: sa.Connection, session_id: str, type: str, payload: Mapping[str, Any], *,
-        actor: str, tenant: str | None = None,
-    ) -> int:  # fmt: skip
-        self.payloads.append(payload)
-        return super().append(conn, session_id, type, payload, actor=actor, tenant=tenant)
 
 
 def test_a_model_name_that_is_not_unicode_is_handed_over_repaired(sqlite_engine: sa.Engine) -> None:
