@@ -36,7 +36,7 @@ from charlotte.events import AGENT_ACTOR, format_at
 from charlotte.page.css import emit_css
 from charlotte.page.diff import diff_docs
 from charlotte.page.render import render_html
-from charlotte.policy.text import is_person_text, is_unicode_text
+from charlotte.policy.text import is_person_text
 from charlotte.runtime.modes import MAX_MODE_NAME
 from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, read_connection
 
@@ -153,7 +153,7 @@ def actor_of(user: object) -> str:
     # A person can never act as the agent: "agent" is the actor of tool writes only.
     if not isinstance(raw, str) or not raw or len(raw) > _MAX_ACTOR or raw == AGENT_ACTOR:
         raise Refused("invalid_request", detail={"field": "user"})
-    if "\x00" in raw or not is_unicode_text(raw):
+    if not is_person_text(raw):
         raise Refused("invalid_request", detail={"field": "user"})
     return raw
 

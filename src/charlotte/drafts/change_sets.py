@@ -304,9 +304,8 @@ class ChangeSets:
         """
         ws = self.workspace
         if conn is not None:
+            # Already a write transaction: taking finds nothing as cheaply as looking.
             session = ws.session(conn, session_id, tenant)
-            if not self.store.has_unnotified(conn, session):
-                return []
             return [_notice(change_set) for change_set in self.store.take_unnotified(conn, session)]
         with read_connection(ws.engine) as conn:
             # Most calls find nothing: look before taking the write lock.

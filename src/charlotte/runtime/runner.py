@@ -197,11 +197,7 @@ class TurnRunner:
 
         Idempotent, like the ends it calls: a turn that already ended stays as it is.
         """
-        if state.recorder is not None:
-            try:
-                state.recorder.settle()
-            except Exception:
-                log.warning("could not settle the recorder of turn %s", turn.id)
+        _settle(turn, state.recorder)
         halt = state.watch.halt or STOP
         if halt == STOP:
             self.turns.stopped(turn.id)
@@ -252,11 +248,7 @@ class TurnRunner:
                 # The stop surfaced as an error from inside the model library.
                 self._end_halted(turn, state)
                 return
-            if recorder is not None:
-                try:
-                    recorder.settle()
-                except Exception:
-                    log.warning("could not settle the recorder of turn %s", turn.id)
+            _settle(turn, recorder)
             code = code_of(error, "run_failed")
             if code == "run_failed":
                 correlation = uuid.uuid4().hex[:12]
@@ -357,3 +349,13 @@ class TurnRunner:
         if session is None:
             raise Refused("not_found")
         return session
+
+
+def _settle(turn: TurnRecord, recorder: StreamRecorder | None) -> None:
+    """Write what the recorder still holds; a failure there never hides how the turn ends."""
+    if recorder is None:
+        return
+    try:
+        recorder.settle()
+    except Exception:
+        log.warning("could not settle the recorder of turn %s", turn.id)
