@@ -228,7 +228,7 @@ def test_a_claim_that_fails_on_a_database_error_is_retried(tmp_path: Path) -> No
         queue.enqueue(turn.id)
         # The claim gives up on the lock after 100 ms; the writer lets go once
         # the queue says it will try again (or after a bound, so the outcome decides).
-        retries.seen.wait(5.0)
+        assert retries.seen.wait(5.0), "the queue never said it would try again"
         lock.execute("ROLLBACK")
 
         assert wait_until(ended(harness.turns, turn.id), WAIT, "the retried turn") == "finished"

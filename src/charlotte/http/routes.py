@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from charlotte.policy.text import is_unicode_text
+from charlotte.policy.text import is_person_text
 
 __all__ = ["ROUTES", "STREAM_ROUTE", "Match", "Route", "match"]
 
@@ -72,7 +72,7 @@ def match(method: str, path: str) -> Match | None:
     """The route for ``method path``; a ``Match`` without route (405) or None (404)."""
     if not isinstance(path, str) or len(path) > _MAX_PATH or not path.startswith("/"):
         return None
-    if not is_unicode_text(path) or "\x00" in path:
+    if not is_person_text(path):
         # A lone surrogate or a NUL names nothing that can exist (no column holds one).
         return None
     segments = path.split("/")[1:]
