@@ -99,6 +99,7 @@ def test_close_does_not_wait_out_a_retry_delay() -> None:
     deadline = time.monotonic() + WAIT
     while not run.tries and time.monotonic() < deadline:
         time.sleep(0.01)
+    assert run.tries, "the first try never came"
 
     started = time.monotonic()
     assert queue.close(timeout=WAIT)
