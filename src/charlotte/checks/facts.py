@@ -304,7 +304,9 @@ def evidence_for(
     newest of them count (``counted_messages``).
     """
     key = (tuple(source_texts(brief, facts)), site_origin or None)
-    evidence = _EVIDENCE.get_or_make(key, lambda _: Evidence(brief, facts, site_origin), _weigh_evidence)
+    evidence = _EVIDENCE.get_or_make(
+        key, lambda _: Evidence(brief, facts, site_origin), _weigh_evidence
+    )
     messages = counted_messages(person_said)
     if not messages:
         return evidence

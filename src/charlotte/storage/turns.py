@@ -97,7 +97,9 @@ class TurnStore:
             row = conn.execute(statement).first()
         return None if row is None else TurnRecord(*row)
 
-    def messages_of(self, conn: sa.Connection, session_id: str, tenant: str, limit: int) -> list[str]:
+    def messages_of(
+        self, conn: sa.Connection, session_id: str, tenant: str, limit: int
+    ) -> list[str]:
         """The messages of the session's newest ``limit`` turns in ``tenant``, oldest first.
 
         Every turn counts whatever its status (queued, running, finished,

@@ -217,7 +217,11 @@ class PageTools:
                 return failure("forbidden", None)
             if before is not None and name == "cms_apply":
                 found = session  # a name the closure keeps narrowed (not None)
-                return self._run(name, arguments, _Call(session, lambda: (*self._sets.view(conn, found), ()), conn))
+                return self._run(
+                    name,
+                    arguments,
+                    _Call(session, lambda: (*self._sets.view(conn, found), ()), conn),
+                )
         checking = isinstance(name, str) and name in _CHECKING
         return self._run(name, arguments, _Call(session, lambda: self._view(session, checking)))
 
@@ -335,7 +339,9 @@ class PageTools:
     def _checks(self, call: _Call) -> PageChecks:
         return self._checks_factory(call.session, self._site_links(call.session), call.said)
 
-    def _default_checks(self, session: SessionRecord, links: SiteLinks, said: Sequence[str]) -> PageChecks:
+    def _default_checks(
+        self, session: SessionRecord, links: SiteLinks, said: Sequence[str]
+    ) -> PageChecks:
         return PageChecks(
             facts=fact_texts(session.facts),
             brief=session.brief,
