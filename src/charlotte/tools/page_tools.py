@@ -130,8 +130,9 @@ class PageTools:
     messages in this session, the site links, the workspace's asset library).
     Those two tools read the person's messages (``TurnStore.messages_of``, the
     newest ``PERSON_MESSAGES``) in the transaction that reads the page: one
-    statement more per check, no transaction more. ``site_links`` gives the site origin and
-    allowed external origins per session (default: the workspace's).
+    statement more per check, no transaction more. ``site_links`` gives the
+    site origin and allowed external origins per session (default: the
+    workspace's).
     ``change_sets`` holds approve_on_save sessions' writes (default: over the
     same workspace).
     """
