@@ -17,7 +17,15 @@ from pathlib import Path
 
 import pytest
 from pydantic_ai.models import Model
-from tests.support.celery_harness import TURN, WORKER_START, Broker, Database, open_session, wait_until, worker
+from tests.support.celery_harness import (
+    TURN,
+    WORKER_START,
+    Broker,
+    Database,
+    open_session,
+    wait_until,
+    worker,
+)
 from tests.support.databases import POSTGRES_ENV, named_postgres_schema
 from tests.support.history_model import RecallModel
 from tests.support.runner_harness import Harness

@@ -30,7 +30,6 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import task_postrun
-
 from tests.support.history_model import RecallModel
 
 from charlotte.app import Charlotte

@@ -11,7 +11,15 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart, UserPromptPart
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelMessagesTypeAdapter,
+    ModelRequest,
+    ModelResponse,
+    ToolCallPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
 from pydantic_ai.models import Model
 from tests.support.history_model import SeeingModel, recall
 from tests.support.runner_harness import HERO, Harness, apply_step, based_on_last
@@ -48,7 +56,13 @@ def rows(engine: sa.Engine, session: SessionRecord, limit: int = 100) -> list[Hi
 
 
 def _tool_returns(messages: list[ModelMessage]) -> list[ToolReturnPart]:
-    return [p for m in messages if isinstance(m, ModelRequest) for p in m.parts if isinstance(p, ToolReturnPart)]
+    return [
+        p
+        for m in messages
+        if isinstance(m, ModelRequest)
+        for p in m.parts
+        if isinstance(p, ToolReturnPart)
+    ]
 
 
 class HistoryContract:
@@ -60,7 +74,9 @@ class HistoryContract:
 
     def test_a_finished_turn_keeps_its_row_with_its_end_event(self, harness: _Seeing) -> None:
         s = harness.open()
-        harness.send(s, [ToolCall("cms_apply", apply_step(HERO)), ToolCall("cms_outline", {})], "Add a hero")
+        harness.send(
+            s, [ToolCall("cms_apply", apply_step(HERO)), ToolCall("cms_outline", {})], "Add a hero"
+        )
 
         (row,) = rows(harness.engine, s)
         finished = [e for e in harness.events(s) if e.type == EventTypes.TURN_FINISHED]
@@ -91,14 +107,18 @@ class HistoryContract:
         # The first turn went whole: its tool result too.
         assert [r.tool_name for r in _tool_returns(harness.seen)] == ["cms_apply"]
 
-    def test_a_turn_stopped_midway_leaves_a_record_and_the_next_turn_runs(self, harness: _Seeing) -> None:
+    def test_a_turn_stopped_midway_leaves_a_record_and_the_next_turn_runs(
+        self, harness: _Seeing
+    ) -> None:
         s = harness.open()
 
         def stop_then_apply(results: list[Any]) -> dict[str, Any]:
             harness.turns.stop(s.id, s.tenant, "ann")
             return {"basedOn": based_on_last(results), "ops": HERO}
 
-        harness.send(s, [ToolCall("cms_facts", {}), ToolCall("cms_apply", stop_then_apply)], "Build it")
+        harness.send(
+            s, [ToolCall("cms_facts", {}), ToolCall("cms_apply", stop_then_apply)], "Build it"
+        )
         assert harness.types(s)[-1] == EventTypes.TURN_STOPPED
         harness.send(s, [], "Go on")
 
@@ -108,11 +128,13 @@ class HistoryContract:
         assert stopped.record["tools"] == {"cms_facts": 1} and stopped.record["ended"] == "stopped"
         seen = recall(harness.seen)
         assert seen["asked"] == ["Build it", "Go on"]
-        assert "stopped by the person" in seen["said"][0] and "cms_facts ×1" in seen["said"][0]
+        assert "stopped by the person" in seen["said"][0] and "cms_facts (1)" in seen["said"][0]
         assert _tool_returns(harness.seen) == []  # the unanswered call is not in the history
         assert finished.status == "finished"
 
-    def test_every_end_leaves_a_row_the_runner_or_not(self, harness: _Seeing, engine: sa.Engine) -> None:
+    def test_every_end_leaves_a_row_the_runner_or_not(
+        self, harness: _Seeing, engine: sa.Engine
+    ) -> None:
         s = harness.open()
         # Turns no runner takes: a queued turn stopped before it ran, a running one swept.
         queued = Turns(engine, _Hold())
@@ -121,14 +143,23 @@ class HistoryContract:
         lost = queued.send(s.id, s.tenant, "Lost", "ann")
         assert queued.claim(lost.id) is not None
         with transaction(engine) as conn:
-            conn.execute(sa.text("UPDATE charlotte_turns SET heartbeat_at = :at"), {"at": utc_now().replace(year=2000)})
+            conn.execute(
+                sa.text("UPDATE charlotte_turns SET heartbeat_at = :at"),
+                {"at": utc_now().replace(year=2000)},
+            )
         assert queued.sweep() == [lost.id]
 
         stopped, swept = rows(engine, s)
         assert (stopped.turn_id, stopped.status, stopped.message) == (turn.id, "stopped", "Wait")
-        assert (swept.turn_id, swept.status, swept.record["code"]) == (lost.id, "failed", "worker_lost")
+        assert (swept.turn_id, swept.status, swept.record["code"]) == (
+            lost.id,
+            "failed",
+            "worker_lost",
+        )
         assert [r.seq for r in (stopped, swept)] == [
-            e.seq for e in harness.events(s) if e.type in (EventTypes.TURN_STOPPED, EventTypes.RUN_FAILED)
+            e.seq
+            for e in harness.events(s)
+            if e.type in (EventTypes.TURN_STOPPED, EventTypes.RUN_FAILED)
         ]
 
     def test_the_row_commits_with_the_end_event_or_neither_does(
@@ -146,19 +177,29 @@ class HistoryContract:
 
         assert EventTypes.TURN_FINISHED not in harness.types(s)
         assert rows(harness.engine, s) == []
-        (turn,) = [e.payload["turn_id"] for e in harness.events(s) if e.type == EventTypes.TURN_STARTED]
+        (turn,) = [
+            e.payload["turn_id"] for e in harness.events(s) if e.type == EventTypes.TURN_STARTED
+        ]
         found = harness.turns.get(turn)
         assert found is not None and found.status == "running"  # the end rolled back with its row
 
-    def test_damaged_rows_become_their_compact_record(self, harness: _Seeing, engine: sa.Engine) -> None:
+    def test_damaged_rows_become_their_compact_record(
+        self, harness: _Seeing, engine: sa.Engine
+    ) -> None:
         s = harness.open()
         harness.send(s, [ToolCall("cms_apply", apply_step(HERO))], "Add a hero")
         harness.send(s, [], "Second")
         with transaction(engine) as conn:
-            conn.execute(sa.update(turn_history).where(turn_history.c.message == "Add a hero")
-                         .values(messages='[{"kind": "nonsense"}]', record="{not json"))
-            conn.execute(sa.update(turn_history).where(turn_history.c.message == "Second")
-                         .values(messages="\x01garbage"))
+            conn.execute(
+                sa.update(turn_history)
+                .where(turn_history.c.message == "Add a hero")
+                .values(messages='[{"kind": "nonsense"}]', record="{not json")
+            )
+            conn.execute(
+                sa.update(turn_history)
+                .where(turn_history.c.message == "Second")
+                .values(messages="\x01garbage")
+            )
         harness.send(s, [], "Third")
 
         assert harness.types(s)[-1] == EventTypes.TURN_FINISHED
@@ -167,6 +208,29 @@ class HistoryContract:
         assert _tool_returns(harness.seen) == []
         assert rows(engine, s)[0].record == {}
 
+    def test_a_stored_dangling_tool_call_never_reaches_the_model_library(
+        self, harness: _Seeing, engine: sa.Engine
+    ) -> None:
+        s = harness.open()
+        harness.send(s, [], "First")
+        dangling = [
+            ModelRequest(parts=[UserPromptPart("First")]),
+            ModelResponse(
+                parts=[ToolCallPart("cms_apply", {"basedOn": 0, "ops": []}, tool_call_id="open")]
+            ),
+        ]
+        with transaction(engine) as conn:
+            conn.execute(
+                sa.update(turn_history)
+                .where(turn_history.c.session_id == s.id)
+                .values(messages=ModelMessagesTypeAdapter.dump_json(dangling).decode())
+            )
+        harness.send(s, [], "Second")
+
+        # The model library refuses a new prompt after an unanswered call; the record stood in.
+        assert harness.types(s)[-1] == EventTypes.TURN_FINISHED
+        assert recall(harness.seen)["asked"] == ["First", "Second"]
+
     def test_a_reply_is_kept_storable_and_bounded(self, harness: _Seeing) -> None:
         s = harness.open()
         harness.send(s, [Text("nul\x00 and lone \ud800 " + "x" * (MAX_REPLY + 10))])
@@ -174,9 +238,13 @@ class HistoryContract:
         (row,) = rows(harness.engine, s)
         assert row.status == "finished" and len(row.reply) == MAX_REPLY
         assert row.reply.startswith("nul\ufffd and lone \ufffd ")
-        assert row.messages is None  # the model library cannot write a lone surrogate: the record stands in
+        assert (
+            row.messages is None
+        )  # the model library cannot write a lone surrogate: the record stands in
 
-    def test_recent_is_newest_first_bounded_and_per_tenant(self, harness: _Seeing, engine: sa.Engine) -> None:
+    def test_recent_is_newest_first_bounded_and_per_tenant(
+        self, harness: _Seeing, engine: sa.Engine
+    ) -> None:
         s, other = harness.open(), harness.open()
         for n in range(5):
             harness.send(s, [Text(f"reply {n}")], f"message {n}")

@@ -56,7 +56,14 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.errors import MESSAGES, PageSessionError, Refused, code_of
-from charlotte.http.bodies import events_query, json_body, messages_query, no_body, object_with, optional_body
+from charlotte.http.bodies import (
+    events_query,
+    json_body,
+    messages_query,
+    no_body,
+    object_with,
+    optional_body,
+)
 from charlotte.http.csrf import JSON_REQUEST, Envelope, refusal
 from charlotte.http.routes import ROUTES, STREAM_ROUTE, Route, match
 from charlotte.session import CharlotteSession

@@ -9,12 +9,13 @@ the next run's message history:
 
 - at most ``history_turns`` turns, newest first, and at most
   ``history_chars`` characters of serialised messages in all;
-- a turn goes whole (every request, tool call and result) while its
-  messages fit in what is left and every newer turn went whole; after the
-  first that does not fit, turns go compact: the person's message and one
-  reply holding the reply text and the record — no tool result;
+- a finished turn goes whole (every request, tool call and result) while
+  its messages fit in what is left; once one does not fit, it and every
+  older turn go compact: the person's message and one reply holding the
+  reply text and the record — no tool result;
 - a stopped or failed turn, or a row whose messages cannot be read or are
-  not a history the model library accepts, goes compact;
+  not a history the model library accepts, goes compact (without making
+  older turns compact);
 - a compact turn that does not fit either ends the history there.
 
 See ``docs/history.md``.
@@ -177,7 +178,9 @@ def describe(record: Mapping[str, Any], status: str) -> str:
     tools = record.get("tools")
     said: list[str] = []
     if isinstance(tools, Mapping) and tools:
-        calls = ", ".join(f"{name} ×{count}" for name, count in tools.items() if type(count) is int)
+        calls = ", ".join(
+            f"{name} ({count})" for name, count in tools.items() if type(count) is int
+        )
         said.append(f"tools {calls}")
     nodes = record.get("node_ids")
     if isinstance(nodes, list) and nodes:

@@ -11,7 +11,9 @@ the browser follows live):
    **once per turn** — gives per-turn caps; a ``Refused`` there fails the turn
    with its code before any model call.
 4. Bind the tools to this session (``ToolBinding``, scope
-   ``charlotte:<session_id>``) and run the model, streaming; the
+   ``charlotte:<session_id>``) and run the model, streaming, with the
+   session's earlier turns as message history (``history.py``, within
+   ``history_turns``/``history_chars``); the
    ``StreamRecorder`` turns stream events into log events. The model work
    runs as an asyncio task beside a ``TurnWatch`` (``watch.py``), which ends
    it on a stop (read every 0.5 s, even while the model is silent), on
@@ -23,7 +25,9 @@ the browser follows live):
    most ``max_continuations`` times, then fails ``output_limit``. All runs of
    a turn share one usage tally, so the host's caps bound the whole turn.
 6. ``turn.finished`` (with ``ready``), ``turn.stopped`` or ``run.failed`` with a
-   code — never an exception message — and the session is idle again.
+   code — never an exception message — and the session is idle again; the
+   turn's conversation row (reply, a finished turn's messages, its tool
+   work) is written with that event.
 
 A claim that fails on a database error raises ``StorageError`` out of
 ``run``: nothing ran, and the queue delivers the turn again (``ThreadQueue``

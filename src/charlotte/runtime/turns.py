@@ -20,6 +20,11 @@ The rows are read and written through ``TurnStore`` (``charlotte.storage.turns``
 partial unique index "one queued-or-running turn per session" is the backstop,
 and its ``StorageError("conflict")`` also becomes ``Refused("busy")``.
 
+Every end also stores the turn's row of the conversation (``HistoryStore``)
+in its transaction: the runner's ``HistoryEntry`` (reply, messages, tool
+work), or the person's message alone for an end without a runner (a stop
+while queued, a sweep, a lost queue). See ``docs/history.md``.
+
 Ending steps are idempotent: against a turn that already ended they change
 nothing, write no event and return False. A swept turn is never run again
 (its tools may already have written). A queued turn never started, so

@@ -128,8 +128,12 @@ class HistoryStore:
         """The newest ``limit`` rows of the session (below seq ``before`` when given), oldest first."""
         if limit <= 0:
             return []
-        columns = _COLUMNS if with_messages else tuple(
-            sa.null().label("messages") if c is turn_history.c.messages else c for c in _COLUMNS
+        columns = (
+            _COLUMNS
+            if with_messages
+            else tuple(
+                sa.null().label("messages") if c is turn_history.c.messages else c for c in _COLUMNS
+            )
         )
         statement = (
             sa.select(*columns)

@@ -42,11 +42,27 @@ def test_the_conversation_lists_each_ended_turn_oldest_first(app: _Seeing) -> No
     answer = app.call("GET", f"/sessions/{sid}/messages")
     assert answer.status == 200
     first, second = answer.json["turns"]
-    assert (first["message"], first["reply"], first["status"]) == ("Build it", "Done here.", "finished")
-    assert first["record"]["tools"] == {"cms_apply": 1} and first["record"]["node_ids"] == ["hero", "title"]
+    assert (first["message"], first["reply"], first["status"]) == (
+        "Build it",
+        "Done here.",
+        "finished",
+    )
+    assert first["record"]["tools"] == {"cms_apply": 1} and first["record"]["node_ids"] == [
+        "hero",
+        "title",
+    ]
     assert (second["message"], second["reply"]) == ("Warmer colours", "Warmed them up.")
     assert first["seq"] < second["seq"] and answer.json["next_before"] is None
-    assert set(first) == {"turn_id", "seq", "status", "message", "reply", "record", "asked_at", "ended_at"}
+    assert set(first) == {
+        "turn_id",
+        "seq",
+        "status",
+        "message",
+        "reply",
+        "record",
+        "asked_at",
+        "ended_at",
+    }
 
 
 def test_limit_and_before_page_back_through_the_conversation(app: _Seeing) -> None:
@@ -59,7 +75,9 @@ def test_limit_and_before_page_back_through_the_conversation(app: _Seeing) -> No
     older = app.call("GET", f"/sessions/{sid}/messages",
                      query={"limit": "2", "before": str(page["next_before"])}).json  # fmt: skip
     assert [t["message"] for t in older["turns"]] == ["message 1", "message 2"]
-    rest = app.call("GET", f"/sessions/{sid}/messages", query={"before": str(older["next_before"])}).json
+    rest = app.call(
+        "GET", f"/sessions/{sid}/messages", query={"before": str(older["next_before"])}
+    ).json
     assert [t["message"] for t in rest["turns"]] == ["message 0"] and rest["next_before"] is None
 
 
@@ -72,7 +90,9 @@ def test_bounds_are_coded_refusals(app: _Seeing, query: dict[str, str], field: s
     sid = app.open()
     answer = app.call("GET", f"/sessions/{sid}/messages", query=query)
     assert answer.status == 400
-    assert answer.json["error"]["code"] == "invalid_request" and answer.json["error"]["field"] == field
+    assert (
+        answer.json["error"]["code"] == "invalid_request" and answer.json["error"]["field"] == field
+    )
 
 
 def test_another_tenant_sees_nothing(app: _Seeing) -> None:

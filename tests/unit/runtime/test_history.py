@@ -41,7 +41,9 @@ def _whole(n: int, result: Any = None) -> list[ModelMessage]:
     return [
         ModelRequest(parts=[UserPromptPart(f"ask {n}")], instructions="the builder's long guide"),
         ModelResponse(parts=[ToolCallPart("cms_outline", {}, tool_call_id=f"c{n}")]),
-        ModelRequest(parts=[ToolReturnPart("cms_outline", result or {"revision": n}, tool_call_id=f"c{n}")]),
+        ModelRequest(
+            parts=[ToolReturnPart("cms_outline", result or {"revision": n}, tool_call_id=f"c{n}")]
+        ),
         ModelResponse(parts=[TextPart(f"reply {n}")]),
     ]
 
@@ -49,7 +51,11 @@ def _whole(n: int, result: Any = None) -> list[ModelMessage]:
 def _row(n: int, *, messages: list[ModelMessage] | None = None, status: str = "finished",
          stored: str | None = None, record: dict[str, Any] | None = None) -> HistoryRow:  # fmt: skip
     at = utc_now() + timedelta(seconds=n)
-    text = stored if stored is not None else dump_messages(messages if messages is not None else _whole(n))
+    text = (
+        stored
+        if stored is not None
+        else dump_messages(messages if messages is not None else _whole(n))
+    )
     return HistoryRow(
         turn_id=f"t{n}", session_id="s", tenant="acme", seq=10 * n, status=status,
         message=f"ask {n}", reply=f"reply {n}", messages=text if status == "finished" else None,
@@ -58,7 +64,12 @@ def _row(n: int, *, messages: list[ModelMessage] | None = None, status: str = "f
 
 
 def _has_tool_result(messages: list[ModelMessage]) -> bool:
-    return any(isinstance(p, ToolReturnPart) for m in messages if isinstance(m, ModelRequest) for p in m.parts)
+    return any(
+        isinstance(p, ToolReturnPart)
+        for m in messages
+        if isinstance(m, ModelRequest)
+        for p in m.parts
+    )
 
 
 def test_every_turn_whole_when_the_budget_holds_them() -> None:
@@ -80,7 +91,7 @@ def test_newest_whole_older_compact_when_the_budget_is_short() -> None:
     assert len(history) == 2 + 2 + 4 + 4
     assert not _has_tool_result(history[:4]) and _has_tool_result(history[4:])
     assert recall(history)["asked"] == ["ask 0", "ask 1", "ask 2", "ask 3"]
-    assert "cms_apply ×2" in recall(history[:2])["said"][0]
+    assert "cms_apply (2)" in recall(history[:2])["said"][0]
     assert "page at revision 4" in recall(history[:2])["said"][0]
 
 
@@ -123,7 +134,7 @@ def test_stopped_and_failed_turns_are_compact_and_say_how_they_ended() -> None:
     newest = _row(2)
     history = build_history([stopped, failed, newest], turns=20, chars=60_000)
     said = recall(history)["said"]
-    assert "stopped by the person" in said[0] and "cms_facts ×1" in said[0]
+    assert "stopped by the person" in said[0] and "cms_facts (1)" in said[0]
     assert "failed (model_timeout)" in said[1]
     # A compact stopped turn does not end whole mode: the newest still goes whole.
     assert _has_tool_result(history[4:])
@@ -135,7 +146,9 @@ def test_stopped_and_failed_turns_are_compact_and_say_how_they_ended() -> None:
         "",
         "not json",
         '[{"kind": "nonsense"}]',
-        json.dumps([{"kind": "response", "parts": [{"part_kind": "text", "content": "no request"}]}]),
+        json.dumps(
+            [{"kind": "response", "parts": [{"part_kind": "text", "content": "no request"}]}]
+        ),
     ],
 )
 def test_a_row_that_cannot_be_read_becomes_its_compact_record(stored: str) -> None:
@@ -164,7 +177,9 @@ def test_a_dangling_tool_call_is_never_handed_on() -> None:
 
 def test_a_compact_reply_is_bounded() -> None:
     row = _row(0)
-    long = HistoryRow(**{**{f: getattr(row, f) for f in row.__dataclass_fields__}, "reply": "y" * 50_000})
+    long = HistoryRow(
+        **{**{f: getattr(row, f) for f in row.__dataclass_fields__}, "reply": "y" * 50_000}
+    )
     (_, response) = compact_messages(long)
     assert isinstance(response, ModelResponse)
     text = response.parts[0]
@@ -176,11 +191,16 @@ def test_turn_work_counts_tools_nodes_and_the_revision() -> None:
     ops = [{"t": "insert_node", "node": {"id": f"n{i}"}} for i in range(MAX_RECORD_NODES + 5)]
     work.note("cms_outline", {}, {"revision": 3})
     work.note("cms_apply", {"ops": ops}, {"revision": 4})
-    work.note("cms_apply", {"ops": [{"t": "remove_node", "id": "gone"}]}, {"isError": True, "revision": 4})
+    work.note(
+        "cms_apply", {"ops": [{"t": "remove_node", "id": "gone"}]}, {"isError": True, "revision": 4}
+    )
     work.note("cms_apply", {"ops": [{"t": "set_node_props", "id": "n0"}]}, {"revision": 5})
     record = work.record()
     assert record["tools"] == {"cms_outline": 1, "cms_apply": 3}
-    assert record["nodes_changed"] == MAX_RECORD_NODES + 5 and len(record["node_ids"]) == MAX_RECORD_NODES
+    assert (
+        record["nodes_changed"] == MAX_RECORD_NODES + 5
+        and len(record["node_ids"]) == MAX_RECORD_NODES
+    )
     assert "gone" not in record["node_ids"] and record["revision"] == 5
 
 
