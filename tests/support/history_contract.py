@@ -28,6 +28,7 @@ from charlotte.errors import StorageError
 from charlotte.events import EventTypes, utc_now
 from charlotte.runtime.history import load_messages
 from charlotte.runtime.turns import Turns
+from charlotte.settings import Settings
 from charlotte.storage import HistoryRow, HistoryStore, SessionRecord, read_connection, transaction
 from charlotte.storage.history import MAX_REPLY
 from charlotte.storage.tables import turn_history
@@ -106,6 +107,22 @@ class HistoryContract:
         assert seen["said"] == ["Added a hero with the bakery's name."]
         # The first turn went whole: its tool result too.
         assert [r.tool_name for r in _tool_returns(harness.seen)] == ["cms_apply"]
+
+    def test_a_tool_result_the_budget_cannot_hold_is_not_given(self, engine: sa.Engine) -> None:
+        harness = _Seeing(
+            engine, settings=Settings(queue="inline", heartbeat_seconds=0.2, history_chars=2_000)
+        )
+        s = harness.open()
+        harness.send(
+            s, [ToolCall("cms_apply", apply_step(HERO)), ToolCall("cms_outline", {})], "Add a hero"
+        )
+        (row,) = rows(engine, s)
+        assert row.messages is not None and len(row.messages) > 2_000
+        harness.send(s, [], "Go on")
+
+        assert _tool_returns(harness.seen) == []
+        said = recall(harness.seen)["said"]
+        assert "cms_apply (1), cms_outline (1)" in said[0] and "page at revision 2" in said[0]
 
     def test_a_turn_stopped_midway_leaves_a_record_and_the_next_turn_runs(
         self, harness: _Seeing
@@ -257,6 +274,10 @@ class HistoryContract:
             bare = store.recent(conn, s.id, s.tenant, 1, with_messages=False)
             assert store.recent(conn, s.id, other.tenant, 10) == []
             assert store.recent(conn, s.id, s.tenant, 0) == []
+            capped = store.recent(conn, s.id, s.tenant, 5, messages_up_to=10)
+            kept = store.recent(conn, s.id, s.tenant, 5, messages_up_to=10_000_000)
+        assert [r.messages for r in capped] == [None] * 5
+        assert all(r.messages for r in kept)
         assert [r.message for r in newest] == ["message 3", "message 4"]
         assert [r.message for r in older] == ["message 1", "message 2"]
         assert bare[0].messages is None and bare[0].reply == "reply 4"

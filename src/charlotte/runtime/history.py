@@ -10,12 +10,11 @@ the next run's message history:
 - at most ``history_turns`` turns, newest first, and at most
   ``history_chars`` characters of serialised messages in all;
 - a finished turn goes whole (every request, tool call and result) while
-  its messages fit in what is left; once one does not fit, it and every
-  older turn go compact: the person's message and one reply holding the
-  reply text and the record — no tool result;
-- a stopped or failed turn, or a row whose messages cannot be read or are
-  not a history the model library accepts, goes compact (without making
-  older turns compact);
+  its messages fit in what is left; once one does not go whole — too big,
+  or its messages missing, unreadable or not a history the model library
+  accepts — it and every older turn go compact: the person's message and
+  one reply holding the reply text and the record — no tool result;
+- a stopped or failed turn goes compact (without making older turns compact);
 - a compact turn that does not fit either ends the history there.
 
 See ``docs/history.md``.
@@ -216,11 +215,11 @@ def build_history(rows: Sequence[HistoryRow], *, turns: int, chars: int) -> list
     whole = True
     picked: list[list[ModelMessage]] = []
     for row in reversed(rows[-turns:]):
-        messages = load_messages(row.messages) if whole and row.status == "finished" else None
-        if messages is not None:
+        if whole and row.status == "finished":
+            messages = load_messages(row.messages)
             # The stored text is what the model library wrote: its length is the turn's size.
             size = len(row.messages or "")
-            if size <= left:
+            if messages is not None and size <= left:
                 picked.append(messages)
                 left -= size
                 continue

@@ -374,7 +374,10 @@ class TurnRunner:
         if limit == 0:
             return []
         with read_connection(self.engine) as conn:
-            rows = self.history.recent(conn, turn.session_id, turn.tenant, limit)
+            # A turn's messages longer than the whole budget could never go whole: not read.
+            rows = self.history.recent(
+                conn, turn.session_id, turn.tenant, limit, messages_up_to=self.settings.history_chars
+            )
         return build_history(rows, turns=limit, chars=self.settings.history_chars)
 
     def _session(self, turn: TurnRecord) -> SessionRecord:

@@ -124,17 +124,24 @@ class HistoryStore:
         *,
         before: int | None = None,
         with_messages: bool = True,
+        messages_up_to: int | None = None,
     ) -> list[HistoryRow]:
-        """The newest ``limit`` rows of the session (below seq ``before`` when given), oldest first."""
+        """The newest ``limit`` rows of the session (below seq ``before`` when given), oldest first.
+
+        Without ``with_messages`` no row carries its messages; with
+        ``messages_up_to`` only rows whose messages are at most that many
+        characters do (the others are not read: they could not be used whole).
+        """
         if limit <= 0:
             return []
-        columns = (
-            _COLUMNS
-            if with_messages
-            else tuple(
-                sa.null().label("messages") if c is turn_history.c.messages else c for c in _COLUMNS
-            )
-        )
+        column = turn_history.c.messages
+        if not with_messages:
+            messages: sa.ColumnElement[Any] = sa.null()
+        elif messages_up_to is not None:
+            messages = sa.case((sa.func.length(column) <= messages_up_to, column), else_=sa.null())
+        else:
+            messages = column
+        columns = [messages.label("messages") if c is column else c for c in _COLUMNS]
         statement = (
             sa.select(*columns)
             .where(turn_history.c.session_id == session_id, turn_history.c.tenant == tenant)
