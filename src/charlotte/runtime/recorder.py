@@ -142,8 +142,9 @@ class StreamRecorder:
         """Record one pydantic-ai stream event (text is buffered; unknown kinds are ignored)."""
         if isinstance(event, PartStartEvent):
             if isinstance(event.part, TextPart):
-                if self._said:
+                if self._said and self._said_chars < MAX_REPLY:
                     self._said.append("\n\n")  # a new text part: a new paragraph of the reply
+                    self._said_chars += 2
                 self._text(event.part.content)
         elif isinstance(event, PartDeltaEvent):
             if isinstance(event.delta, TextPartDelta):
