@@ -39,11 +39,15 @@ def test_the_urls_serve_the_api_under_the_prefix_a_turn_through_to_publish() -> 
     session_id = open_session(client)
     sent = post(client, f"/builder/sessions/{session_id}/turns", {"message": "Build it"})
     assert sent.status_code == 202, sent.content  # the inline queue ran the turn
-    types = [e["type"] for e in client.get(f"/builder/sessions/{session_id}/events").json()["events"]]
+    types = [
+        e["type"] for e in client.get(f"/builder/sessions/{session_id}/events").json()["events"]
+    ]
     assert "turn.finished" in types
     draft = client.get(f"/builder/sessions/{session_id}/draft").json()
     assert "Rosa" in draft["html"]
-    published = post(client, f"/builder/sessions/{session_id}/publish", {"revision": draft["revision"]})
+    published = post(
+        client, f"/builder/sessions/{session_id}/publish", {"revision": draft["revision"]}
+    )
     assert published.status_code == 200, published.content
     assert client.get(f"/builder/sessions/{session_id}/published").json()["html"] == draft["html"]
     assert client.get("/builder/openapi.json").json()["openapi"].startswith("3.1")
@@ -79,7 +83,9 @@ def test_the_page_and_its_files_are_served_under_the_prefix_with_the_csrf_token(
     page = client.get("/builder/")
     assert page.status_code == 200
     html = page.content.decode()
-    token = re.search(r'<meta name="charlotte-csrf" content="([^"]+)" data-header="X-CSRFTOKEN">', html)
+    token = re.search(
+        r'<meta name="charlotte-csrf" content="([^"]+)" data-header="X-CSRFTOKEN">', html
+    )
     assert token is not None, html[:600]
     assert "script-src 'self'" in page["Content-Security-Policy"]  # no inline script needed
     assert './builder.js"' in html and './builder.css"' in html  # relative: any prefix works
@@ -134,7 +140,10 @@ def test_a_body_over_the_limit_is_413_before_it_is_read() -> None:
 def test_the_tenant_comes_from_the_resolver_the_settings_name() -> None:
     client = signed_in(user_with("all"))
     session_id = open_session(client, **{"X-Tenant": "acme"})
-    assert client.get(f"/builder/sessions/{session_id}", headers={"X-Tenant": "acme"}).status_code == 200
+    assert (
+        client.get(f"/builder/sessions/{session_id}", headers={"X-Tenant": "acme"}).status_code
+        == 200
+    )
     other = client.get(f"/builder/sessions/{session_id}", headers={"X-Tenant": "globex"})
     assert other.status_code == 404 and _code(other) == "not_found"
     assert client.get(f"/builder/sessions/{session_id}").json()["session"]["tenant"] == "acme"
@@ -186,7 +195,9 @@ def test_each_ability_is_its_django_permission(ability: str) -> None:
 
 def test_the_permissions_live_in_djangos_tables_with_no_model_table() -> None:
     stored = set(
-        Permission.objects.filter(content_type__app_label="charlotte").values_list("codename", flat=True)
+        Permission.objects.filter(content_type__app_label="charlotte").values_list(
+            "codename", flat=True
+        )
     )
     assert stored == {codename for codename, _ in PERMISSIONS.values()}
     assert set(PERMISSIONS) == set(ABILITIES)
@@ -217,7 +228,12 @@ def test_an_authorizer_the_settings_name_replaces_the_permissions() -> None:
         refused = post(nobody, "/builder/sessions", {"page": "home", "brief": BRIEF})
         assert refused.status_code == 403
         staff = User.objects.create_user("staff-member", password="x", is_staff=True)
-        assert post(signed_in(staff), "/builder/sessions", {"page": "home", "brief": BRIEF}).status_code == 201
+        assert (
+            post(
+                signed_in(staff), "/builder/sessions", {"page": "home", "brief": BRIEF}
+            ).status_code
+            == 201
+        )
 
 
 @pytest.mark.usefixtures("rebuilt")
@@ -226,8 +242,15 @@ def test_a_factory_the_settings_name_builds_the_instance_with_the_hosts_hooks() 
         charlotte = get_charlotte()
         assert charlotte.assets.exists("storefront")
         # The settings' user, tenant and permission hooks are installed on it all the same.
-        assert post(Client(), "/builder/sessions", {"page": "home", "brief": BRIEF}).status_code == 401
-        assert post(signed_in(user_with()), "/builder/sessions", {"page": "p", "brief": BRIEF}).status_code == 403
+        assert (
+            post(Client(), "/builder/sessions", {"page": "home", "brief": BRIEF}).status_code == 401
+        )
+        assert (
+            post(
+                signed_in(user_with()), "/builder/sessions", {"page": "p", "brief": BRIEF}
+            ).status_code
+            == 403
+        )
 
 
 @pytest.mark.usefixtures("rebuilt")
@@ -237,10 +260,16 @@ def test_a_factory_the_settings_name_builds_the_instance_with_the_hosts_hooks() 
         ("CHARLOTTE", {"no_such_field": 1}, "no_such_field"),
         ("CHARLOTTE", {"queue": "carrier-pigeon"}, "queue must be one of"),
         ("CHARLOTTE_TENANT", "tests.django_project.host.missing", "cannot import"),
-        ("CHARLOTTE_FACTORY", "tests.django_project.host.not_a_charlotte", "must return a Charlotte"),
+        (
+            "CHARLOTTE_FACTORY",
+            "tests.django_project.host.not_a_charlotte",
+            "must return a Charlotte",
+        ),
     ],
 )
-def test_wrong_settings_are_improperly_configured_naming_what(name: str, value: Any, says: str) -> None:
+def test_wrong_settings_are_improperly_configured_naming_what(
+    name: str, value: Any, says: str
+) -> None:
     with override_settings(**{name: value}), pytest.raises(ImproperlyConfigured, match=says):
         get_charlotte()
 
