@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth.models import Permission, User
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client, override_settings
@@ -114,6 +115,19 @@ def test_django_csrf_protects_every_write_and_the_page_token_passes_it() -> None
     assert client.get(f"/builder/sessions/{session_id}").status_code == 200  # reads need no token
     stop = post(client, f"/builder/sessions/{session_id}/stop")
     assert stop.status_code == 403 and _code(stop) == "cross_site"
+
+
+def test_the_csrf_check_holds_where_the_project_runs_no_csrf_middleware() -> None:
+    without = [m for m in django_settings.MIDDLEWARE if "csrf" not in m.lower()]
+    with override_settings(MIDDLEWARE=without):
+        client = signed_in(user_with("all"), enforce_csrf=True)
+        refused = post(client, "/builder/sessions", {"page": "home", "brief": BRIEF})
+        assert refused.status_code == 403 and _code(refused) == "cross_site"
+        page = client.get("/builder/")
+        assert django_settings.CSRF_COOKIE_NAME in page.cookies  # the page still sets the cookie
+        match = re.search(r'name="charlotte-csrf" content="([^"]+)"', page.content.decode())
+        assert match is not None
+        open_session(client, **{"X-CSRFToken": match.group(1)})
 
 
 def test_charlottes_own_cross_site_rules_still_apply_after_djangos_check() -> None:
