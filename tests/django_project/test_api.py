@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import os
 import re
 import subprocess
 import sys
@@ -12,6 +14,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import Permission, User
 from django.core.exceptions import ImproperlyConfigured
+from django.core.management import call_command
 from django.test import Client, override_settings
 from tests.django_project.support import BRIEF, open_session, post, signed_in, user_with
 
@@ -220,6 +223,16 @@ def test_the_permissions_live_in_djangos_tables_with_no_model_table() -> None:
     assert not [t for t in connection.introspection.table_names() if t.startswith("charlotte_")]
 
 
+def test_the_app_passes_djangos_checks_and_wants_no_migration() -> None:
+    from django.apps import apps
+    from django.core import checks
+
+    assert checks.run_checks(app_configs=[apps.get_app_config("charlotte")]) == []
+    out = io.StringIO()
+    call_command("makemigrations", "--check", "--dry-run", stdout=out)  # SystemExit(1) on changes
+    assert "No changes detected" in out.getvalue()
+
+
 def test_a_withdrawn_permission_counts_at_the_next_request_of_the_same_user_object() -> None:
     user = user_with("all")
     client = signed_in(user)
@@ -292,6 +305,14 @@ def test_import_charlotte_does_not_import_django() -> None:
     code = "import sys, charlotte, charlotte.contrib; print('django' in sys.modules)"
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert found.stdout.strip() == "False"
+
+
+def test_the_urlconf_imports_before_django_is_configured() -> None:
+    # tests/test_public_api.py resolves the dotted names the docs use, Django or not.
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    code = "import charlotte.contrib.django.urls as u; print(len(u.urlpatterns))"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert found.returncode == 0, found.stderr
 
 
 def _session_count(charlotte: Any) -> int:

@@ -12,3 +12,5 @@ class CharlotteConfig(AppConfig):  # type: ignore[misc]  # Django ships no type 
     label = "charlotte"
     verbose_name = "charlotte page builder"
     default = True
+    # Named, so a project without DEFAULT_AUTO_FIELD gets no warning for BuilderAccess.
+    default_auto_field = "django.db.models.AutoField"

@@ -24,14 +24,16 @@ import uuid
 from collections.abc import Callable
 from functools import partial
 from typing import Any, Final
+from urllib.parse import urlencode
 
 from asgiref.sync import sync_to_async
 from django.conf import settings as django_settings
-from django.contrib.auth.views import redirect_to_login
+from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.core.exceptions import ImproperlyConfigured, SuspiciousOperation
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
 from django.middleware.csrf import CsrfViewMiddleware, get_token
+from django.shortcuts import resolve_url
 from django.utils.cache import patch_vary_headers
 from django.utils.decorators import decorator_from_middleware
 from django.utils.html import escape
@@ -191,7 +193,7 @@ def _page(request: HttpRequest) -> HttpResponse:
         return _not_allowed()
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
+        return _to_login(request)
     body, media_type = web_file("index.html")
     header = _csrf_header_name()
     meta = (
@@ -208,6 +210,14 @@ def _page(request: HttpRequest) -> HttpResponse:
 
 #: The page; the CSRF cookie is set even where the host runs no CSRF middleware.
 page = ensure_csrf_cookie(_page)
+
+
+def _to_login(request: HttpRequest) -> HttpResponse:
+    # As Django's redirect_to_login, whose module loads the auth models: this
+    # URLconf imports before the app registry is ready.
+    login = str(resolve_url(django_settings.LOGIN_URL))
+    query = urlencode({REDIRECT_FIELD_NAME: request.get_full_path()}, safe="/")
+    return HttpResponseRedirect(f"{login}{'&' if '?' in login else '?'}{query}")
 
 
 def asset(request: HttpRequest, name: str) -> HttpResponse:
