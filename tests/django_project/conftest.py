@@ -24,6 +24,10 @@ os.environ["DJANGO_SETTINGS_MODULE"] = "tests.django_project.settings"
 import django  # noqa: E402
 
 django.setup()
+# The settings are loaded now; the variables go, so that no other test's
+# subprocess (a Celery worker looks for DJANGO_SETTINGS_MODULE) takes this
+# project for its own. Subprocesses of these tests are handed them.
+del os.environ["CHARLOTTE_DJANGO_TEST_STATE"], os.environ["DJANGO_SETTINGS_MODULE"]
 
 from django.core.management import call_command  # noqa: E402
 

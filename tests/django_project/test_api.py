@@ -152,6 +152,14 @@ def test_a_body_over_the_limit_is_413_before_it_is_read() -> None:
     big = {"page": "home", "brief": "x" * (300 * 1024)}
     response = post(client, "/builder/sessions", big)
     assert response.status_code == 413 and _code(response) == "body_too_large"
+    huge = client.post(
+        "/builder/sessions", "{}", content_type="application/json", CONTENT_LENGTH="9" * 5000
+    )
+    assert huge.status_code == 413 and _code(huge) == "body_too_large"
+    garbled = client.post(
+        "/builder/sessions", "{}", content_type="application/json", CONTENT_LENGTH="12a"
+    )
+    assert garbled.status_code == 400 and _code(garbled) == "invalid_request"
 
 
 def test_the_tenant_comes_from_the_resolver_the_settings_name() -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from django.conf import settings as django_settings
 from django.core.management import CommandError, call_command
 from django.test import override_settings
 from tests.support.celery_harness import Worker, redis_url, wait_until
@@ -108,6 +109,7 @@ def test_charlotte_worker_runs_a_turn_sent_by_the_web_side_with_django_in_the_sa
     url = sa.engine.make_url(database)
     env = {
         **os.environ,
+        "CHARLOTTE_DJANGO_TEST_STATE": str(django_settings.STATE),
         "CHARLOTTE_DJANGO_PG_NAME": url.database or "",
         "CHARLOTTE_DJANGO_PG_USER": url.username or "",
         "CHARLOTTE_DJANGO_PG_PASSWORD": url.password or "",

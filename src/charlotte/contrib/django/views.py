@@ -109,7 +109,8 @@ def _limited_body(request: HttpRequest, limit: int) -> bytes | HttpResponse:
     if digits:
         if not (digits.isascii() and digits.isdigit()):
             return _error("invalid_request")
-        if int(digits) > limit:
+        # Bounded before int(): a thousand digits are too large whatever they say.
+        if len(digits) > len(str(limit)) or int(digits) > limit:
             return _error("body_too_large")
     body: bytes = request.read(limit + 1)
     if len(body) > limit:
