@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import subprocess
@@ -16,6 +17,8 @@ from django.contrib.auth.models import Permission, User
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.test import Client, override_settings
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tests.django_project.support import BRIEF, open_session, post, signed_in, user_with
 
 from charlotte.contrib.django.instance import DEFAULT_TENANT, close_charlotte, get_charlotte
@@ -160,6 +163,41 @@ def test_a_body_over_the_limit_is_413_before_it_is_read() -> None:
         "/builder/sessions", "{}", content_type="application/json", CONTENT_LENGTH="12a"
     )
     assert garbled.status_code == 400 and _code(garbled) == "invalid_request"
+
+
+@pytest.fixture(scope="module")
+def owner() -> tuple[Client, str]:
+    client = signed_in(user_with("all"))
+    return client, open_session(client)
+
+
+_BODIES = st.one_of(
+    st.binary(max_size=300),
+    st.text(max_size=200).map(lambda text: text.encode("utf-8", "surrogatepass")),
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+        ),
+        max_leaves=10,
+    ).map(lambda value: json.dumps(value).encode()),
+)
+
+
+@given(
+    body=_BODIES,
+    route=st.sampled_from(["sessions", "sessions/{id}/edits", "sessions/{id}/publish"]),
+)
+@settings(max_examples=60)
+def test_any_body_through_django_gets_a_coded_answer_never_a_500(
+    owner: tuple[Client, str], body: bytes, route: str
+) -> None:
+    client, session_id = owner
+    path = "/builder/" + route.replace("{id}", session_id)
+    answer = client.post(path, body, content_type="application/json")
+    assert answer.status_code != 500, answer.content
+    if answer.status_code >= 400:
+        _code(answer)  # a code with its fixed sentence
 
 
 def test_the_tenant_comes_from_the_resolver_the_settings_name() -> None:
