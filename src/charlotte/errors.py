@@ -126,6 +126,8 @@ _STORAGE: Final = {
     "not_found": _REFUSALS["not_found"],
     "unknown_event_type": "The event type is not one of EventTypes.ALL.",
     "unsupported_database": "Only sqlite:/// and postgresql+psycopg:// URLs are supported.",
+    "database_path": "The SQLite database path is a folder, or its folder cannot be created.",
+    "driver_missing": "The PostgreSQL driver is not installed: pip install 'charlotte[postgres]'.",
     "storage_error": "The database refused the operation.",
 }
 
