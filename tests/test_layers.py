@@ -249,9 +249,22 @@ def test_nothing_below_http_imports_it() -> None:
 LAZY: set[tuple[str, str]] = {("charlotte.app", "charlotte.contrib.celery"), *UPWARD}
 
 
+#: The command line parses its arguments before it loads anything heavy: each
+#: command imports what it needs. It is the top of the layers (nothing imports
+#: it), so its function-level imports can form no cycle.
+CLI_LAZY: set[tuple[str, str]] = {
+    ("charlotte.cli", "charlotte.app"),
+    ("charlotte.cli", "charlotte.demo"),
+    ("charlotte.cli", "charlotte.runtime.models"),
+    ("charlotte.cli", "charlotte.settings"),
+    ("charlotte.cli", "charlotte.storage"),
+    ("charlotte.cli", "charlotte.storage.migrate"),
+}
+
+
 def test_function_level_imports_are_the_documented_ones() -> None:
     _, lazy = _graph()
-    assert set(lazy) == LAZY
+    assert set(lazy) == LAZY | CLI_LAZY
 
 
 AGENTS = SRC.parents[1] / "AGENTS.md"

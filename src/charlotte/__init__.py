@@ -111,4 +111,3 @@ def __getattr__(name: str) -> _typing.Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
-
