@@ -27,6 +27,8 @@ when there is no user at all).
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -53,6 +55,7 @@ __all__ = [
     "MAX_FACT_VALUE",
     "MAX_PAGE",
     "MAX_TENANT",
+    "MAX_WAIT_SECONDS",
     "Authorizer",
     "CharlotteSession",
     "OpenRequest",
@@ -66,6 +69,9 @@ ABILITIES: Final = ("open", "view", "send", "stop", "edit", "approve", "publish"
 
 #: The most events one ``events`` call returns.
 MAX_EVENTS: Final = 1_000
+
+#: The longest one ``wait`` / ``wait_async`` call may be asked to wait (seconds).
+MAX_WAIT_SECONDS: Final = 86_400.0
 
 _MAX_ACTOR: Final = 255
 
@@ -251,6 +257,50 @@ class CharlotteSession:
         doc, revision = found
         return self._rendered(doc, revision)
 
+    def wait(self, timeout: float) -> bool:
+        """Block until the session is idle (its turn ended): True, or False when ``timeout`` passed first.
+
+        ``timeout`` is in seconds (0 … ``MAX_WAIT_SECONDS``; 0 only looks).
+        The wait follows the instance's notifier (woken when the session's
+        log moves, which every turn end does), not a polling loop. Needs ``view``.
+
+        >>> handle.send("Build the page")        # doctest: +SKIP
+        >>> handle.wait(timeout=120)             # doctest: +SKIP
+        True
+        """
+        deadline = time.monotonic() + _wait_seconds(timeout)
+        # Subscribe before reading: a turn that ends after the read still wakes us.
+        subscription = self._app.notifier.subscribe(self.id)
+        try:
+            while True:
+                record = self._load("view")
+                if not record.busy:
+                    return True
+                subscription.seen(record.last_seq)
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or subscription.closed:
+                    return False
+                subscription.wait(remaining)
+        finally:
+            subscription.close()
+
+    async def wait_async(self, timeout: float) -> bool:
+        """``wait`` without blocking the event loop (the session is read in a worker thread)."""
+        deadline = time.monotonic() + _wait_seconds(timeout)
+        subscription = self._app.notifier.subscribe(self.id)
+        try:
+            while True:
+                record = await asyncio.to_thread(self._load, "view")
+                if not record.busy:
+                    return True
+                subscription.seen(record.last_seq)
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or subscription.closed:
+                    return False
+                await subscription.wait_async(remaining)
+        finally:
+            subscription.close()
+
     # -- writes ------------------------------------------------------------------
 
     def send(self, message: str) -> dict[str, Any]:
@@ -332,6 +382,15 @@ class CharlotteSession:
         if not self._app.allows(self.user, ability, record):
             raise Refused("unauthorized" if self.user is None else "forbidden")
         return record
+
+
+def _wait_seconds(timeout: object) -> float:
+    """``timeout`` as seconds, or ``Refused("invalid_request", field "timeout")``."""
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float):
+        raise Refused("invalid_request", detail={"field": "timeout"})
+    if not 0 <= timeout <= MAX_WAIT_SECONDS:  # NaN fails this too
+        raise Refused("invalid_request", detail={"field": "timeout"})
+    return float(timeout)
 
 
 def _resolution(resolution: Resolution) -> dict[str, Any]:
