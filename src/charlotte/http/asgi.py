@@ -43,7 +43,7 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from charlotte.errors import Refused
-from charlotte.http.api import DEFAULT_MAX_BODY, Api, error_body, error_response
+from charlotte.http.api import DEFAULT_MAX_BODY, Api, error_body, error_response, method_not_allowed
 from charlotte.http.csrf import Envelope
 from charlotte.http.sse import format_event, heartbeat, parse_last_event_id
 from charlotte.page.render import BASE_CSS
@@ -153,8 +153,8 @@ class _Adapter:
             if stream is not None and request.method == "GET":
                 response = await self.stream(request, stream.group(1))
             elif stream is not None:
-                response = _error("invalid_request", status=405)
-                response.headers["Allow"] = "GET"
+                answer = method_not_allowed(("GET",))
+                response = JSONResponse(answer.json, answer.status, headers=answer.headers)
             else:
                 response = await self.call_api(request, path)
         except Exception as error:
