@@ -28,6 +28,7 @@ when there is no user at all).
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -56,6 +57,7 @@ __all__ = [
     "MAX_PAGE",
     "MAX_TENANT",
     "MAX_WAIT_SECONDS",
+    "PAGE_KEY",
     "Authorizer",
     "CharlotteSession",
     "OpenRequest",
@@ -82,6 +84,11 @@ MAX_FACTS: Final = 100
 MAX_FACT_KEY: Final = 200
 MAX_FACT_VALUE: Final = 20_000
 MAX_TENANT: Final = 128
+
+#: A page key (``home``, ``about-us``, ``blog.post-1``): 1-200 ASCII letters, digits,
+#: ``.``, ``_`` or ``-``, starting with a letter or digit. No spaces, no slashes:
+#: a host maps its own page paths onto keys. Linear: one class, one bounded run.
+PAGE_KEY: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +124,8 @@ def open_request(
     """The checked ``OpenRequest`` for a host's opening values (``None`` facts: none).
 
     The values are whatever the host handed on, so each is checked here:
-    ``Refused("invalid_request", detail={"field": name})`` for the first bad one.
+    ``Refused("invalid_request", detail={"field": name})`` for the first bad one
+    (``invalid_page_key`` for a page key of another shape than ``PAGE_KEY``).
     """
 
     def refuse(name: str) -> Refused:
@@ -125,8 +133,10 @@ def open_request(
 
     if not valid_tenant(tenant):
         raise refuse("tenant")
-    if not isinstance(page, str) or not 1 <= len(page) <= MAX_PAGE or not page.strip() or not is_person_text(page):
+    if not isinstance(page, str):
         raise refuse("page")
+    if len(page) > MAX_PAGE or PAGE_KEY.fullmatch(page) is None:
+        raise Refused("invalid_page_key", detail={"field": "page"})
     if not isinstance(brief, str) or not 1 <= len(brief) <= MAX_BRIEF or not brief.strip() or not is_person_text(brief):
         raise refuse("brief")
     facts = {} if facts is None else facts

@@ -85,7 +85,8 @@ def test_open_stores_the_session_with_the_guide_hash_and_records_session_opened(
 def test_open_refuses_invalid_input_and_stores_nothing(app: AppHarness, overrides: dict[str, Any]) -> None:
     with pytest.raises(Refused) as refused:
         _open(app.charlotte, **overrides)
-    assert refused.value.code == "invalid_request"
+    page_key = isinstance(overrides.get("page"), str)
+    assert refused.value.code == ("invalid_page_key" if page_key else "invalid_request")
     assert _session_count(app.charlotte) == 0
 
 

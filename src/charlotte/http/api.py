@@ -23,7 +23,7 @@ plus ``revision`` for ``stale_revision``, ``at`` (an op index) when known, and
 ``field`` (the request field, e.g. ``brief``) when a refusal names one:
 
 ===  =============================================================
-400  ``invalid_json``, ``invalid_request``
+400  ``invalid_json``, ``invalid_request``, ``invalid_page_key``
 401  ``unauthorized``
 403  ``forbidden``, ``cross_site``
 404  ``not_found`` (unknown route, unknown session, another tenant's)
@@ -88,6 +88,7 @@ DEFAULT_MAX_BODY: Final = 256 * 1024
 STATUS_OF: Final[Mapping[str, int]] = {
     "invalid_json": 400,
     "invalid_request": 400,
+    "invalid_page_key": 400,
     "unauthorized": 401,
     "forbidden": 403,
     "cross_site": 403,
