@@ -48,7 +48,11 @@ def test_any_other_page_key_is_refused_naming_the_field(app: AppHarness, page: s
     response = app.call("POST", "/sessions", {"page": page, "brief": "A bakery"})
     assert response.status == 400
     assert response.json == {
-        "error": {"code": "invalid_page_key", "message": MESSAGES["invalid_page_key"], "field": "page"}
+        "error": {
+            "code": "invalid_page_key",
+            "message": MESSAGES["invalid_page_key"],
+            "field": "page",
+        }
     }
 
 
