@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -221,10 +222,24 @@ def serve(host: str, port: int, model: str | None, database_url: str | None) -> 
         # "local" tenant. A host embedding charlotte installs its own resolvers.
         charlotte.resolve_user_using(lambda request: "local")
         charlotte.resolve_tenant_using(lambda request: "local")
-        click.echo(f"charlotte builder on http://{host}:{port}/ (model {settings.model})")
-        uvicorn.run(charlotte.asgi_app(), host=host, port=port, log_level="warning")
+        # Bound here, so the URL printed is one that answers (--port 0: the port given).
+        listening = _listen(host, port)
+        bound = listening.getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        click.echo(f"charlotte builder on http://{shown}:{bound}/ (model {settings.model})")
+        config = uvicorn.Config(charlotte.asgi_app(), host=host, port=bound, log_level="warning")
+        uvicorn.Server(config).run(sockets=[listening])
     finally:
         charlotte.close()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host, port), family=family)
+    except OSError as e:
+        reason = e.strerror or type(e).__name__
+        raise RunFailure(f"cannot listen on {host}:{port}: {reason}") from None
 
 
 @main.command()

@@ -156,6 +156,17 @@ def test_serve_prints_its_url_and_model_and_answers_there(tmp_path: Path) -> Non
     assert "Traceback" not in err, err
 
 
+def test_serve_on_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = _run(tmp_path, "serve", "--port", str(port))
+    line = _one_line(run, 1)
+    assert line.startswith(f"charlotte: cannot listen on 127.0.0.1:{port}: ")
+    assert "charlotte builder on" not in run.stdout
+
+
 def test_help_parses_without_loading_the_app_and_answers_within_a_second(tmp_path: Path) -> None:
     probe = (
         "import sys\n"
