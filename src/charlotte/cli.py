@@ -253,7 +253,14 @@ def worker(broker_url: str | None, database_url: str | None, concurrency: int) -
         raise Failure("a broker URL is needed: --broker-url or $CHARLOTTE_BROKER_URL")
     # The same worker a host builds from its own Charlotte, with no host hooks:
     # worker_app() starts the sweeper, close() stops it and disposes the engine.
-    charlotte = _open(settings)
+    try:
+        charlotte = _open(settings)
+    except ModuleNotFoundError as e:
+        if (e.name or "").partition(".")[0] not in {"celery", "kombu", "redis"}:
+            raise
+        raise Failure(
+            "the worker needs the celery extra: pip install 'charlotte[celery]'"
+        ) from None
     try:
         charlotte.worker_app().worker_main(
             ["worker", f"--concurrency={concurrency}", "--loglevel=INFO"]

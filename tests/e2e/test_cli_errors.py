@@ -119,6 +119,13 @@ def test_ctrl_c_while_loading(tmp_path: Path) -> None:
     assert "done:" not in out
 
 
+def test_a_worker_without_celery_names_the_extra(tmp_path: Path) -> None:
+    without_celery = [WITHOUT_PSYCOPG[0], "-c", WITHOUT_PSYCOPG[2].replace("'psycopg'", "'celery'")]
+    run = _run(tmp_path, "worker", "--broker-url", "redis://127.0.0.1:1/0", command=without_celery)
+    line = _one_line(run, 2)
+    assert "pip install 'charlotte[celery]'" in line
+
+
 def test_version(tmp_path: Path) -> None:
     run = _run(tmp_path, "--version")
     assert run.returncode == 0 and run.stdout.strip() == "charlotte 0.1.0"
