@@ -110,17 +110,28 @@ def _open(settings: Settings) -> Charlotte:
     return Charlotte(settings)
 
 
+#: The largest facts file read (bytes): far above what a session may hold.
+MAX_FACTS_FILE = 4 * 1024 * 1024
+
+
 def _read_facts(path: Path) -> dict[str, str]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise Failure(f"--facts: {path} is not UTF-8 text") from None
+        with path.open("rb") as file:
+            raw = file.read(MAX_FACTS_FILE + 1)
     except OSError:
         raise Failure(f"--facts: {path} cannot be read") from None
+    if len(raw) > MAX_FACTS_FILE:
+        raise Failure(f"--facts: {path} is larger than {MAX_FACTS_FILE // (1024 * 1024)} MB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Failure(f"--facts: {path} is not UTF-8 text") from None
     try:
         loaded = json.loads(text)
     except json.JSONDecodeError as e:
         raise Failure(f"--facts: {path} is not JSON (line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise Failure(f"--facts: {path} is nested too deeply") from None
     if not isinstance(loaded, dict) or not all(isinstance(v, str) for v in loaded.values()):
         raise Failure("--facts must be a JSON object of strings")
     return loaded

@@ -56,6 +56,19 @@ def test_malformed_facts_json(tmp_path: Path) -> None:
     assert "facts.json is not JSON (line 1" in line
 
 
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b" " * (5 * 1024 * 1024), "larger than 4 MB"),
+    ],
+    ids=["deep", "large"],
+)
+def test_facts_files_beyond_the_bounds(tmp_path: Path, content: bytes, said: str) -> None:
+    (tmp_path / "facts.json").write_bytes(content)
+    assert said in _one_line(_run(tmp_path, "demo", "--facts", "facts.json"), 2)
+
+
 def test_facts_that_are_not_utf8(tmp_path: Path) -> None:
     (tmp_path / "facts.json").write_bytes(b'{"name": "Caf\xe9"}')
     line = _one_line(_run(tmp_path, "demo", "--facts", "facts.json"), 2)
