@@ -80,7 +80,12 @@ class _Ops:
         self.ops: list[Op] = []
 
     def node(
-        self, node_id: str, kind: str, parent: str | None, role: str, props: dict[str, Any] | None = None
+        self,
+        node_id: str,
+        kind: str,
+        parent: str | None,
+        role: str,
+        props: dict[str, Any] | None = None,
     ) -> str:
         node: dict[str, Any] = {"id": node_id, "type": kind, "parent": parent}
         if props:
@@ -95,7 +100,9 @@ class _Ops:
 
     def band(self, sid: str, index: int, title: str) -> None:
         self.node(sid, "section", None, "section-tint" if index % 2 else "section")
-        self.node(f"{sid}-heading", "heading", sid, "section-heading", {"content": title, "level": 2})
+        self.node(
+            f"{sid}-heading", "heading", sid, "section-heading", {"content": title, "level": 2}
+        )
 
 
 def _faq(table: Mapping[str, Any], palette: Palette, index: int) -> Batch | None:
@@ -103,7 +110,12 @@ def _faq(table: Mapping[str, Any], palette: Palette, index: int) -> Batch | None
     pairs: list[tuple[str, str]] = []
     hours = fact_items(fact(table, KIND_BY_KEY["hours"].facts))
     if hours:
-        pairs.append(("When are you open?", "; ".join(f"{t}: {d}" if t and d else (t or d or "") for t, d in hours)))
+        pairs.append(
+            (
+                "When are you open?",
+                "; ".join(f"{t}: {d}" if t and d else (t or d or "") for t, d in hours),
+            )
+        )
     for label, words, _href in contact_items(table):
         question = {"phone": "What is your phone number?", "email": "How can I e-mail you?",
                     "address": "Where are you?"}[label]  # fmt: skip
@@ -113,7 +125,9 @@ def _faq(table: Mapping[str, Any], palette: Palette, index: int) -> Batch | None
         if items:
             question = {"pricing": "What does it cost?", "menu": "What is on the menu?",
                         "services": "What services do you offer?"}[key]  # fmt: skip
-            pairs.append((question, "; ".join(f"{t}: {d}" if t and d else (t or d or "") for t, d in items)))
+            pairs.append(
+                (question, "; ".join(f"{t}: {d}" if t and d else (t or d or "") for t, d in items))
+            )
     if not pairs:
         return None
     b = _Ops(palette)
@@ -121,7 +135,9 @@ def _faq(table: Mapping[str, Any], palette: Palette, index: int) -> Batch | None
     listing = b.node("faq-list", "stack", "faq", "list")
     for n, (question, answer) in enumerate(pairs, 1):
         card = b.node(f"faq-item-{n}", "card", listing, "card")
-        b.node(f"faq-item-{n}-question", "heading", card, "title", {"content": question, "level": 3})
+        b.node(
+            f"faq-item-{n}-question", "heading", card, "title", {"content": question, "level": 3}
+        )
         b.node(f"faq-item-{n}-answer", "text", card, "body", {"content": answer[:2_000]})
     return Batch("faq", "FAQ", tuple(b.ops))
 
@@ -139,7 +155,13 @@ def _gallery(table: Mapping[str, Any], name: str, palette: Palette, index: int) 
     grid = b.node("gallery-grid", "grid", "gallery", "grid-3")
     if assets:
         for n, (asset, alt) in enumerate(assets, 1):
-            b.node(f"gallery-image-{n}", "image", grid, "card", {"asset": asset[:200], "alt": alt[:300]})
+            b.node(
+                f"gallery-image-{n}",
+                "image",
+                grid,
+                "card",
+                {"asset": asset[:200], "alt": alt[:300]},
+            )
         return Batch("gallery", "gallery", tuple(b.ops))
     for n in range(1, _SLOTS + 1):
         card = b.node(f"gallery-slot-{n}", "card", grid, "card")
@@ -172,7 +194,13 @@ def _call_to_action(
     heading = f"Get in touch with {name}" if len(name) < 60 else "Get in touch"
     b = _Ops(palette)
     b.node("call-to-action", "section", None, "cta")
-    b.node("call-to-action-heading", "heading", "call-to-action", "cta-heading", {"content": heading, "level": 2})
+    b.node(
+        "call-to-action-heading",
+        "heading",
+        "call-to-action",
+        "cta-heading",
+        {"content": heading, "level": 2},
+    )
     b.node(
         "call-to-action-button", "button", "call-to-action", "cta-button",
         {"label": "Contact us", "href": target, "variant": "secondary"},
@@ -198,8 +226,9 @@ def _clear_of(batch: Batch, taken: Collection[str]) -> Batch:
         if node.get("parent") in renamed:
             node["parent"] = renamed[node["parent"]]
         props = node.get("props")
-        href = props.get("href") if isinstance(props, dict) else None
-        if isinstance(href, str) and href[1:] in renamed and href.startswith("#"):
-            node["props"] = {**props, "href": f"#{renamed[href[1:]]}"}
+        if isinstance(props, dict):
+            href = props.get("href")
+            if isinstance(href, str) and href.startswith("#") and href[1:] in renamed:
+                node["props"] = {**props, "href": f"#{renamed[href[1:]]}"}
         ops.append({"t": "insert_node", "node": node})
     return Batch(renamed[batch.root], batch.title, tuple(ops))

@@ -77,8 +77,14 @@ class PageView:
     def __init__(self, nodes: Sequence[Mapping[str, Any]]) -> None:
         self.nodes = [n for n in nodes if isinstance(n.get("id"), str)]
         self.by_id = {n["id"]: n for n in self.nodes}
-        self.roots = [n["id"] for n in self.nodes if n.get("parent") is None]
+        self.roots: list[str] = [str(n["id"]) for n in self.nodes if n.get("parent") is None]
         self._top: dict[str, str | None] = {}
+        self._under: dict[str, list[Mapping[str, Any]]] = {r: [] for r in self.roots}
+        for node in self.nodes:
+            top = self.root_of(node["id"])
+            if top is not None and top != node["id"]:
+                self._under[top].append(node)
+        self._hero = self._find_hero()
 
     def root_of(self, node_id: str) -> str | None:
         seen: list[str] = []
@@ -98,12 +104,16 @@ class PageView:
 
     def inside(self, root: str) -> list[Mapping[str, Any]]:
         """The nodes under ``root`` in reading order."""
-        return [n for n in self.nodes if n["id"] != root and self.root_of(n["id"]) == root]
+        return self._under.get(root, [])
 
     def words(self, node: Mapping[str, Any]) -> str:
         props = node.get("props")
-        value = props.get(_PROP.get(str(node.get("type")), "content")) if isinstance(props, dict) else None
-        return value if isinstance(value, str) else ""
+        value = (
+            props.get(_PROP.get(str(node.get("type")), "content"))
+            if isinstance(props, dict)
+            else None
+        )
+        return str(value) if isinstance(value, str) else ""
 
     def title(self, root: str) -> str:
         heading = next((n for n in self.inside(root) if n.get("type") == "heading"), None)
@@ -112,11 +122,14 @@ class PageView:
     def kind(self, root: str) -> str | None:
         if root == self.hero():
             return "hero"
-        by_id = kinds_in(root.replace("-", " "))
-        by_title = kinds_in(self.title(root).lower())
-        return (by_id or by_title or [None])[0]
+        found = kinds_in(root.replace("-", " ")) or kinds_in(self.title(root).lower())
+        return found[0] if found else None
 
     def hero(self) -> str | None:
+        """The band holding the page's first level-1 heading (else the first band)."""
+        return self._hero
+
+    def _find_hero(self) -> str | None:
         for root in self.roots:
             if root == "hero" or any(
                 n.get("type") == "heading" and n.get("props", {}).get("level") == 1
@@ -164,20 +177,29 @@ def _set_text(page: PageView, request: SetText) -> Edit | Refusal:
     if len(request.words) > _LIMITS.get(kind, 300):
         return Refusal(f"the new words for {name} are longer than a {kind} may be")
     patch = {_PROP[kind]: request.words}
-    return Edit(({"t": "set_node_props", "id": node["id"], "patch": patch},), f'set {name} to "{request.words}"')
+    return Edit(
+        ({"t": "set_node_props", "id": node["id"], "patch": patch},),
+        f'set {name} to "{request.words}"',
+    )
 
 
 def _shorter(words: str) -> str | None:
     """``words`` cut at its first sentence or clause end (never inside a number), or None."""
-    for marks in (". ", ": ", " – ", " — ", " - ", ", ", "; "):
+    for marks in (". ", ": ", " \u2013 ", " \u2014 ", " - ", ", ", "; "):
         at = words.find(marks)
         if at > 0 and len(words[:at].split()) >= 2:
-            return words[:at].rstrip(" .,;:") + ("." if words.endswith(".") and marks == ". " else "")
+            return words[:at].rstrip(" .,;:") + (
+                "." if words.endswith(".") and marks == ". " else ""
+            )
     tokens = words.split()
     if len(tokens) < 5:
         return None
     keep = (len(tokens) + 1) // 2
-    while keep > 2 and (any(c.isdigit() for c in tokens[keep]) or tokens[keep - 1].lower() in {"and", "or", "the", "of", "with", "a", "an", "to", "in", "for", "at"}):
+    while keep > 2 and (
+        any(c.isdigit() for c in tokens[keep])
+        or tokens[keep - 1].lower()
+        in {"and", "or", "the", "of", "with", "a", "an", "to", "in", "for", "at"}
+    ):
         keep -= 1
     return " ".join(tokens[:keep]).rstrip(",;:")
 
@@ -270,7 +292,9 @@ def _change_fact(page: PageView, request: ChangeFact) -> Edit | Refusal:
             for start, end in reversed(runs):
                 new = new[:start] + request.value + new[end:]
         elif request.kind == "email":
-            new = " ".join(request.value if "@" in w.strip(".,;:()") else w for w in text.split(" "))
+            new = " ".join(
+                request.value if "@" in w.strip(".,;:()") else w for w in text.split(" ")
+            )
         else:
             is_address = node["id"].endswith("-address") or node["id"] == "location-address"
             new = request.value if is_address else text
@@ -286,7 +310,9 @@ def _change_fact(page: PageView, request: ChangeFact) -> Edit | Refusal:
             ops.append({"t": "set_node_props", "id": node["id"], "patch": patch})
     noun = {"phone": "phone number", "email": "e-mail address", "address": "address"}[request.kind]
     if not ops:
-        return Refusal(f"the page shows no {noun} to change (adding a contact section can show one)")
+        return Refusal(
+            f"the page shows no {noun} to change (adding a contact section can show one)"
+        )
     places = "1 place" if len(ops) == 1 else f"{len(ops)} places"
     return Edit(tuple(ops), f"changed the {noun} to {request.value} ({places})")
 
@@ -323,11 +349,16 @@ def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusa
         while closing > 0 and page.kind(page.roots[closing - 1]) in _CLOSING:
             closing -= 1
         if request.kind == "cta":
-            closing = len(page.roots) - (1 if page.roots and page.kind(page.roots[-1]) == "contact" else 0)
+            closing = len(page.roots) - (
+                1 if page.roots and page.kind(page.roots[-1]) == "contact" else 0
+            )
         order = [*page.roots[:closing], batch.root, *page.roots[closing:]]
     else:
         order = _placed(order, batch.root, request.where, anchor)
-    ops = [*batch.ops, *_order_ops(PageView([*page.nodes, {"id": batch.root, "parent": None}]), order)]
+    ops = [
+        *batch.ops,
+        *_order_ops(PageView([*page.nodes, {"id": batch.root, "parent": None}]), order),
+    ]
     if len(ops) > _MAX_OPS:
         return Refusal(f"the {title} section is too big to add in one change")
     article = "an" if batch.title[:1].lower() in "aeiou" or batch.title.startswith("FAQ") else "a"
@@ -359,7 +390,11 @@ def _move(page: PageView, request: MoveSection) -> Edit | Refusal:
 def _restyle(page: PageView, request: Restyle) -> Edit | Refusal:
     ops, said = look_ops(request, page.nodes)
     if not ops:
-        return Refusal(said if not said.startswith(("changed", "gave", "made", "set")) else "nothing on the page has that look to change")
+        return Refusal(
+            said
+            if not said.startswith(("changed", "gave", "made", "set"))
+            else "nothing on the page has that look to change"
+        )
     if len(ops) > _MAX_OPS:
         return Refusal("the page has too many styled nodes to restyle in one change")
     return Edit(tuple(ops), said)

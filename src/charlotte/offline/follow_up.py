@@ -118,7 +118,9 @@ def follow_up_step(
                 else:
                     reads += 1
                 if reads >= MAX_READS:
-                    progress.not_done.append("the page could not be read, so nothing more was changed")
+                    progress.not_done.append(
+                        "the page could not be read, so nothing more was changed"
+                    )
                     break
                 continue
             if failures >= 8:
@@ -136,7 +138,9 @@ def follow_up_step(
         if exchange.code == "stale_revision":
             stale += 1
             if stale >= MAX_STALE:
-                progress.not_done.append(f"{_noun(edit)} was not done: the page kept changing under me")
+                progress.not_done.append(
+                    f"{_noun(edit)} was not done: the page kept changing under me"
+                )
                 i += 1
     return _finish(exchanges[k:], progress)
 
@@ -166,7 +170,9 @@ def _finish(after: Sequence[Exchange], progress: _Progress) -> Step:
         return Step("cms_check")
     checked = checks[-1]
     errors = [
-        f for f in (checked.result or {}).get("findings", []) if isinstance(f, dict) and f.get("severity") == "error"
+        f
+        for f in (checked.result or {}).get("findings", [])
+        if isinstance(f, dict) and f.get("severity") == "error"
     ]
     if not checked.ok or errors:
         codes = sorted({str(f.get("code")) for f in errors}) or [str(checked.code)]

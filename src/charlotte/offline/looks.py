@@ -88,7 +88,11 @@ def read_look(lower: str) -> Restyle | None:
     typeface = {"font", "fonts", "typeface", "typefaces", "type"} & set(words)
     for name, stack in FONTS:
         if f" {name} " in padded and (typeface or name in ("serif", "sans-serif", "monospace")):
-            scope = "headings" if {"heading", "headings", "headline", "headlines", "titles"} & set(words) else "page"
+            scope = (
+                "headings"
+                if {"heading", "headings", "headline", "headlines", "titles"} & set(words)
+                else "page"
+            )
             return Restyle("font", stack, scope)
     colour = _colour(words)
     if "background" in words or "backgrounds" in words or " dark mode " in padded:
@@ -101,7 +105,9 @@ def read_look(lower: str) -> Restyle | None:
     if colour is not None and _COLOUR_WORDS & set(words):
         return Restyle("accent", colour)
     for word, tone in _TONES:
-        if word in words and (tone in ("darker", "lighter", "warmer", "cooler") or _COLOUR_WORDS & set(words)):
+        if word in words and (
+            tone in ("darker", "lighter", "warmer", "cooler") or _COLOUR_WORDS & set(words)
+        ):
             return Restyle("tone", tone)
     for word, shape in _SHAPES:
         if word in words:
@@ -171,7 +177,9 @@ def _base(node: Mapping[str, Any]) -> dict[str, Any]:
     return base if isinstance(base, dict) else {}
 
 
-def _recolour(nodes: Sequence[Mapping[str, Any]], change: Callable[[str], str]) -> list[dict[str, Any]]:
+def _recolour(
+    nodes: Sequence[Mapping[str, Any]], change: Callable[[str], str]
+) -> list[dict[str, Any]]:
     ops: list[dict[str, Any]] = []
     for node in nodes:
         for bp, values in _style(node).items():
@@ -180,7 +188,8 @@ def _recolour(nodes: Sequence[Mapping[str, Any]], change: Callable[[str], str]) 
             patch = {
                 key: new
                 for key in _COLOUR_KEYS
-                if isinstance(values.get(key), str) and (new := _replace_hex(values[key], change)) != values[key]
+                if isinstance(values.get(key), str)
+                and (new := _replace_hex(values[key], change)) != values[key]
             }
             if patch:
                 ops.append({"t": "set_style", "id": node["id"], "breakpoint": bp, "patch": patch})
@@ -193,11 +202,22 @@ def _accent(nodes: Sequence[Mapping[str, Any]]) -> str | None:
         for node in nodes:
             value = _base(node).get(key)
             if node.get("type") == kind and isinstance(value, str):
-                found: list[str] = []
-                _replace_hex(value, lambda h: found.append(h) or h)
-                if found:
-                    return found[0]
+                found = _first_hex(value)
+                if found is not None:
+                    return found
     return None
+
+
+def _first_hex(text: str) -> str | None:
+    """The first ``#rgb``/``#rrggbb`` colour in ``text``, long form."""
+    found: list[str] = []
+
+    def keep(value: str) -> str:
+        found.append(value)
+        return value
+
+    _replace_hex(text, keep)
+    return found[0] if found else None
 
 
 def _ink_for(background: str) -> str:
@@ -216,7 +236,7 @@ def _backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[st
     for node in nodes:
         background = _base(node).get("background")
         if node.get("parent") is None:
-            if isinstance(background, str) and accent and accent in _replace_hex(background, lambda h: h):
+            if isinstance(background, str) and accent and _first_hex(background) == accent:
                 continue  # an accent band (the call to action) keeps its colour
             patch = {"background": band, "color": ink}
         elif node.get("type") == "card":
@@ -229,7 +249,11 @@ def _backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[st
 
 
 def _scaled(length: object, factor: float) -> dict[str, Any] | None:
-    if isinstance(length, dict) and length.get("unit") == "px" and isinstance(length.get("value"), int | float):
+    if (
+        isinstance(length, dict)
+        and length.get("unit") == "px"
+        and isinstance(length.get("value"), int | float)
+    ):
         return {"value": round(float(length["value"]) * factor), "unit": "px"}
     return None
 
@@ -269,7 +293,14 @@ def _fonts(nodes: Sequence[Mapping[str, Any]], stack: str, scope: str) -> list[d
         else:
             wanted = node.get("parent") is None or "fontFamily" in _base(node)
         if wanted and _base(node).get("fontFamily") != stack:
-            ops.append({"t": "set_style", "id": node["id"], "breakpoint": "base", "patch": {"fontFamily": stack}})
+            ops.append(
+                {
+                    "t": "set_style",
+                    "id": node["id"],
+                    "breakpoint": "base",
+                    "patch": {"fontFamily": stack},
+                }
+            )
     return ops
 
 
@@ -282,12 +313,19 @@ def look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[di
         ops = _recolour(nodes, lambda h: look.value if h == accent else h)
         return ops, f"changed the accent colour from {accent} to {look.value}"
     if look.aspect == "background":
-        said = {"dark": "a dark background", "light": "a light background"}
-        return _backgrounds(nodes, look.value), f"gave the sections {said.get(look.value, 'the background ' + look.value)}"
+        named = {"dark": "a dark background", "light": "a light background"}
+        what = named.get(look.value, f"the background {look.value}")
+        return _backgrounds(nodes, look.value), f"gave the sections {what}"
     if look.aspect == "tone":
         return _recolour(nodes, _tone(look.value)), f"made the palette {look.value}"
     if look.aspect == "shape":
-        said = "more minimal (no shadows, plainer headings, small corners)" if look.value == "minimal" else "bolder (heavier, larger headings)"
+        said = (
+            "more minimal (no shadows, plainer headings, small corners)"
+            if look.value == "minimal"
+            else "bolder (heavier, larger headings)"
+        )
         return _shape(nodes, look.value), f"made the look {said}"
     where = "the headings" if look.scope == "headings" else "the page"
-    return _fonts(nodes, look.value, look.scope), f"set the font of {where} to {look.value.split(',')[0]}"
+    return _fonts(
+        nodes, look.value, look.scope
+    ), f"set the font of {where} to {look.value.split(',')[0]}"

@@ -107,7 +107,13 @@ _BUTTON = frozenset({"button", "label"})
 _NOISE = frozenset({"the", "a", "an", "our", "my", "this", "that", "section", "part", "block",
                     "of", "in", "on", "for", "page", "page's", "main", "top", "bit", "one", "'s", "please",
                     "little", "lot", "much", "more", "slightly", "some", "it", "can", "you", "make"})  # fmt: skip
-_OPEN_QUOTES: Final = {'"': '"', "“": "”", "‘": "’", "'": "'", "«": "»"}
+_OPEN_QUOTES: Final = {
+    '"': '"',
+    "\u201c": "\u201d",
+    "\u2018": "\u2019",
+    "'": "'",
+    "\u00ab": "\u00bb",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +181,9 @@ class Unsupported:
     words: str
 
 
-Request = SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | Unsupported
+Request = (
+    SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | Unsupported
+)
 
 
 def _lower(text: str) -> str:

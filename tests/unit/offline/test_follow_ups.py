@@ -84,7 +84,9 @@ def test_a_text_is_made_shorter(session: Session, message: str) -> None:
     assert len(now) < len(before) and before.startswith(now.rstrip("."))
 
 
-@pytest.mark.parametrize("message", ["shorter headline please", "Can you make the headline shorter?"])
+@pytest.mark.parametrize(
+    "message", ["shorter headline please", "Can you make the headline shorter?"]
+)
 def test_a_long_headline_a_person_wrote_is_made_shorter(session: Session, message: str) -> None:
     session.edit(
         [{"t": "set_node_props", "id": "hero-heading",
@@ -187,8 +189,14 @@ def test_a_section_is_removed(session: Session, message: str) -> None:
 @pytest.mark.parametrize(
     ("message", "check"),
     [
-        ("put the opening hours above the menu", lambda r: r.index("opening-hours") == r.index("menu") - 1),
-        ("Move the menu below opening hours", lambda r: r.index("menu") == r.index("opening-hours") + 1),
+        (
+            "put the opening hours above the menu",
+            lambda r: r.index("opening-hours") == r.index("menu") - 1,
+        ),
+        (
+            "Move the menu below opening hours",
+            lambda r: r.index("menu") == r.index("opening-hours") + 1,
+        ),
         ("move contact to the top", lambda r: r[0] == "contact"),
         ("Move the menu to the bottom", lambda r: r[-1] == "menu"),
     ],
@@ -274,7 +282,10 @@ def test_a_dark_background(session: Session, message: str) -> None:
         assert sum(_hex_rgb(base["background"])) < 150 and sum(_hex_rgb(base["color"])) > 600
 
 
-@pytest.mark.parametrize(("message", "family"), [("use a serif font", "serif"), ("Switch the font to Helvetica", "Helvetica")])
+@pytest.mark.parametrize(
+    ("message", "family"),
+    [("use a serif font", "serif"), ("Switch the font to Helvetica", "Helvetica")],
+)
 def test_a_font_family(session: Session, message: str, family: str) -> None:
     turn = session.turn(message)
 
@@ -290,7 +301,11 @@ def test_a_more_minimal_look(session: Session, message: str) -> None:
     changed_and_ready(turn)
     shadows = {n["style"]["base"].get("boxShadow") for n in turn.nodes.values()}
     assert shadows <= {None, "none"}
-    assert all(n["style"]["base"].get("fontWeight") == 500 for n in turn.nodes.values() if n["type"] == "heading")
+    assert all(
+        n["style"]["base"].get("fontWeight") == 500
+        for n in turn.nodes.values()
+        if n["type"] == "heading"
+    )
 
 
 def test_several_requests_in_one_message_are_each_done_in_order(session: Session) -> None:
