@@ -274,7 +274,12 @@ def _phone_runs(text: str) -> list[tuple[int, int]]:
     return runs
 
 
-def _change_fact(page: PageView, request: ChangeFact) -> Edit | Refusal:
+def _address(facts: object) -> str | None:
+    table = {fact_key(str(k)): v for k, v in facts.items()} if isinstance(facts, Mapping) else {}
+    return next((w for label, w, _h in contact_items(table) if label == "address"), None)
+
+
+def _change_fact(page: PageView, request: ChangeFact, context: Context) -> Edit | Refusal:
     ops: list[dict[str, Any]] = []
     digits = "".join(c for c in request.value if c.isdigit() or c == "+")
     if request.kind == "phone" and (parse_phone(request.value) is None or len(digits) < 7):
@@ -296,8 +301,12 @@ def _change_fact(page: PageView, request: ChangeFact) -> Edit | Refusal:
                 request.value if "@" in w.strip(".,;:()") else w for w in text.split(" ")
             )
         else:
-            is_address = node["id"].endswith("-address") or node["id"] == "location-address"
-            new = request.value if is_address else text
+            # The address as the facts give it, wherever it is shown, else the builder's address line.
+            old = _address(context.facts)
+            if old and old in text:
+                new = text.replace(old, request.value)
+            else:
+                new = request.value if node["id"].endswith("-address") else text
         if new != text:
             patch[_PROP[kind]] = new
         href = node.get("props", {}).get("href")
@@ -413,7 +422,7 @@ def edit_for(request: Request, page: PageView, context: Context) -> Edit | Refus
     if isinstance(request, MoveSection):
         return _move(page, request)
     if isinstance(request, ChangeFact):
-        return _change_fact(page, request)
+        return _change_fact(page, request, context)
     if isinstance(request, Restyle):
         return _restyle(page, request)
     assert isinstance(request, Unsupported)

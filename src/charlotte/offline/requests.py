@@ -106,7 +106,8 @@ _HERO_TEXT = frozenset({"subheading", "subtitle", "subheadline", "tagline", "str
 _BUTTON = frozenset({"button", "label"})
 _NOISE = frozenset({"the", "a", "an", "our", "my", "this", "that", "section", "part", "block",
                     "of", "in", "on", "for", "page", "page's", "main", "top", "bit", "one", "'s", "please",
-                    "little", "lot", "much", "more", "slightly", "some", "it", "can", "you", "make"})  # fmt: skip
+                    "little", "lot", "much", "more", "slightly", "some", "it", "can", "you", "make", "should",
+     "must", "needs", "to"})  # fmt: skip
 _OPEN_QUOTES: Final = {
     '"': '"',
     "\u201c": "\u201d",
@@ -404,7 +405,10 @@ def read_requests(message: str) -> list[Request]:
     for clause in _clauses(text):
         found = _read_clause(clause, runs)
         if not found:
-            words = " ".join(_unquote(clause, runs).split())
+            split = _unquote(clause, runs).split()
+            while split and _lower(split[0]) in ("and", "then", "also", "so", "but"):
+                split = split[1:]
+            words = " ".join(split)
             found = [Unsupported(words[:120])]
         out += found
         if len(out) >= MAX_REQUESTS:

@@ -356,3 +356,27 @@ def test_a_build_request_on_a_built_page_adds_nothing(session: Session) -> None:
 
     assert "cms_apply" not in turn.calls and turn.ready
     assert len(turn.roots()) == 6
+
+
+def test_an_address_the_person_gives_replaces_the_facts_address_wherever_shown(
+    session: Session,
+) -> None:
+    session.turn("add an FAQ")
+
+    turn = session.turn("change the address to 3 Briggate, Leeds LS1 6HD")
+
+    changed_and_ready(turn)
+    shown = [w for w in turn.words() if "Leeds LS1" in w]
+    assert len(shown) == 2 and all("3 Briggate, Leeds LS1 6HD" in w for w in shown)
+
+
+def test_a_change_on_a_page_the_checks_fail_is_made_but_not_called_ready(session: Session) -> None:
+    session.edit([{"t": "set_node_props", "id": "hero-text",
+                   "patch": {"content": "Loaves from £7.99 today only."}}])  # fmt: skip
+
+    turn = session.turn("add an FAQ")
+
+    assert turn.revision > turn.revision_before and turn.root_titled("Questions") is not None
+    assert "cms_check" in turn.calls and "cms_ready" not in turn.calls and not turn.ready
+    assert "Done: added an FAQ section" in turn.reply
+    assert "not marked ready" in turn.reply and "unsupported_price" in turn.reply
