@@ -268,7 +268,8 @@ def _phone_runs(text: str) -> list[tuple[int, int]]:
             end = i
             while end > start and not text[end - 1].isdigit():
                 end -= 1
-            if digits >= 7:
+            # The checks' own phone reader decides: "8.30-17.30" is opening hours, not a number.
+            if digits >= 7 and parse_phone(text[start:end]) is not None:
                 runs.append((start, end))
         start, digits = -1, 0
     return runs

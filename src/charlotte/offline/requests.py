@@ -108,6 +108,7 @@ _NOISE = frozenset({"the", "a", "an", "our", "my", "this", "that", "section", "p
                     "of", "in", "on", "for", "page", "page's", "main", "top", "bit", "one", "'s", "please",
                     "little", "lot", "much", "more", "slightly", "some", "it", "can", "you", "make", "should",
      "must", "needs", "to"})  # fmt: skip
+_ABOUT_WHAT = ("our", "the", "my", "how", "what", "when", "where", "who")
 _OPEN_QUOTES: Final = {
     '"': '"',
     "\u201c": "\u201d",
@@ -345,9 +346,11 @@ def _read_clause(clause: str, runs: Sequence[str]) -> list[Request]:
     words = lower.split()
     k = _first_word(words)
     verb = words[k].strip(",") if k < len(words) else ""
-    head = " ".join(words[k:])
-    # Offsets into the original clause from the lower one.
-    body_at = len(lower) - len(lower.lstrip()) if not head else lower.find(head)
+    # The clause from its first word that is not a filler, in the original and in lower case.
+    starts = [
+        i for i, c in enumerate(lower) if not c.isspace() and (i == 0 or lower[i - 1].isspace())
+    ]
+    body_at = starts[k] if k < len(starts) else len(lower)
     body, lbody = clause[body_at:], lower[body_at:]
     rest = lbody[len(verb) :] if verb else lbody
     if verb in ("get", "take") and (" rid of " in f" {rest} " or rest.startswith(" out")):
@@ -360,6 +363,8 @@ def _read_clause(clause: str, runs: Sequence[str]) -> list[Request]:
     if verb in _ADD:
         where, anchor, at = _position(rest)
         kinds = kinds_in(rest[:at] if at >= 0 else rest)
+        if len(kinds) > 1 and any(f" about {w} " in f"{rest} " for w in _ABOUT_WHAT):
+            kinds.remove("about")  # "a section about our team": about is the preposition
         return [AddSection(kind, where, anchor) for kind in kinds if kind not in ("hero", "menu")]
     if verb in _MOVE:
         where, anchor, at = _position(rest)

@@ -47,6 +47,9 @@ PHRASINGS: list[tuple[str, list[Request]]] = [
     ("make the about text longer", [Resize(Target("about", "text"), longer=True)]),
     ("add an FAQ", [AddSection("faq")]),
     ("add a section with our opening hours", [AddSection("hours")]),
+    ("add a section about our team", [AddSection("team")]),
+    ("add an about section", [AddSection("about")]),
+    ("please  add   an  FAQ", [AddSection("faq")]),
     ("add testimonials and a gallery", [AddSection("testimonials"), AddSection("gallery")]),
     ("add a call to action at the bottom", [AddSection("cta", "bottom")]),
     (

@@ -1,0 +1,109 @@
+"""Requests against a page: targets resolved on the page as it is, ops that say only what is known."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from charlotte.offline.additions import section_batch
+from charlotte.offline.edits import Context, Edit, PageView, Refusal, _phone_runs, edit_for
+from charlotte.offline.requests import (
+    AddSection,
+    ChangeFact,
+    MoveSection,
+    RemoveSection,
+    SetText,
+    Target,
+)
+from charlotte.page.model import empty_doc
+from charlotte.page.session import PageSession
+
+CONTEXT = Context("Crumb & Co is a bakery in Leeds.", {"name": "Crumb & Co"})
+
+
+def _node(node_id: str, kind: str, parent: str | None, **props: Any) -> dict[str, Any]:
+    return {"id": node_id, "type": kind, "parent": parent, "props": props, "style": {}}
+
+
+# A page a person made by hand: no builder ids, its own titles.
+HAND_MADE = [
+    _node("top", "section", None),
+    _node("big", "heading", "top", content="Crumb", level=1),
+    _node("specials", "section", None),
+    _node("specials-title", "heading", "specials", content="Today's specials", level=2),
+    _node("line", "text", "specials", content="Ring 0113 496 0321 to order."),
+    _node("times", "section", None),
+    _node("times-title", "heading", "times", content="When we are open", level=2),
+    _node("times-text", "text", "times", content="Mon-Fri 8.30-17.30, Sat 9.00-13.00"),
+]
+
+
+def test_phone_runs_are_what_the_checks_read_as_phone_numbers() -> None:
+    text = "Call +44 (0)20 7946 0958 or 0113 496 0321; open 8.30-17.30; since 2024-2025."
+    assert [text[a:b] for a, b in _phone_runs(text)] == ["+44 (0)20 7946 0958", "0113 496 0321"]
+
+
+def test_targets_on_a_hand_made_page_are_found_by_their_words() -> None:
+    page = PageView(HAND_MADE)
+
+    assert page.hero() == "top"
+    assert page.section("specials") == "specials"
+    assert page.section("opening hours") is None  # no kind words and no such words
+    assert page.section("when we are open") == "times"
+    edit = edit_for(SetText(Target("specials", "heading"), "This week"), page, CONTEXT)
+    assert isinstance(edit, Edit)
+    assert edit.ops == (
+        {"t": "set_node_props", "id": "specials-title", "patch": {"content": "This week"}},
+    )
+
+
+def test_a_phone_change_touches_only_the_phone_not_the_opening_hours() -> None:
+    edit = edit_for(ChangeFact("phone", "+44 113 496 0999"), PageView(HAND_MADE), CONTEXT)
+
+    assert isinstance(edit, Edit)
+    assert edit.ops == (
+        {
+            "t": "set_node_props",
+            "id": "line",
+            "patch": {"content": "Ring +44 113 496 0999 to order."},
+        },
+    )
+
+
+def test_what_is_not_on_the_page_is_refused_with_a_reason() -> None:
+    page = PageView(HAND_MADE)
+
+    for request, words in [
+        (RemoveSection("gallery"), "no gallery section"),
+        (MoveSection("specials", "above", "pricing"), "no other pricing section"),
+        (MoveSection("top", "top"), "already there"),
+        (ChangeFact("email", "hi@crumb.test"), "no e-mail address"),
+        (ChangeFact("phone", "call me"), "does not read as a phone number"),
+        (AddSection("faq"), "say nothing"),
+    ]:
+        refused = edit_for(request, page, CONTEXT)
+        assert isinstance(refused, Refusal) and words in refused.reason, (request, refused)
+
+
+def test_a_moved_section_is_placed_by_reordering_every_root() -> None:
+    edit = edit_for(
+        MoveSection("when we are open", "above", "specials"), PageView(HAND_MADE), CONTEXT
+    )
+
+    assert isinstance(edit, Edit)
+    assert edit.ops == ({"t": "reorder_roots", "order": ["top", "times", "specials"]},)
+
+
+def test_an_added_section_gets_ids_clear_of_the_page_and_applies() -> None:
+    facts = {"name": "Crumb & Co", "phone": "0113 496 0321", "address": "12 Kirkgate, Leeds"}
+    taken = {"faq", "faq-list", "faq-item-1"}
+
+    batch = section_batch("faq", CONTEXT.brief, facts, index=1, taken_ids=taken)
+
+    assert batch is not None and batch.root == "faq-2"
+    ids = [op["node"]["id"] for op in batch.ops]
+    assert not set(ids) & taken and all(i.endswith("-2") for i in ids)
+    page = PageSession(empty_doc("home"))
+    page.apply(list(batch.ops), based_on=0, actor="agent", fill_defaults=True)  # raises if invalid
+    assert page.revision > 0
+    assert section_batch("pricing", CONTEXT.brief, facts, index=1, taken_ids=()) is None
+    assert section_batch("location", CONTEXT.brief, {"name": "x"}, index=1, taken_ids=()) is None
