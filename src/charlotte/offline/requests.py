@@ -365,7 +365,7 @@ def _read_clause(clause: str, runs: Sequence[str]) -> list[Request]:
         kinds = kinds_in(rest[:at] if at >= 0 else rest)
         if len(kinds) > 1 and any(f" about {w} " in f"{rest} " for w in _ABOUT_WHAT):
             kinds.remove("about")  # "a section about our team": about is the preposition
-        return [AddSection(kind, where, anchor) for kind in kinds if kind not in ("hero", "menu")]
+        return [AddSection(kind, where, anchor) for kind in kinds if kind != "hero"]
     if verb in _MOVE:
         where, anchor, at = _position(rest)
         if where is not None:
