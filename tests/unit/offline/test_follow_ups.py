@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.unit.offline.follow_up_app import Follow, Session, Turn
@@ -380,3 +381,54 @@ def test_a_change_on_a_page_the_checks_fail_is_made_but_not_called_ready(session
     assert "cms_check" in turn.calls and "cms_ready" not in turn.calls and not turn.ready
     assert "Done: added an FAQ section" in turn.reply
     assert "not marked ready" in turn.reply and "unsupported_price" in turn.reply
+
+
+def _blue_over_red(hex_value: str) -> int:
+    r, _g, b = _hex_rgb(hex_value)
+    return b - r
+
+
+def _value(hex_value: str) -> int:
+    return max(_hex_rgb(hex_value))
+
+
+@pytest.mark.parametrize(
+    ("message", "moved"),
+    [
+        ("use a darker palette", lambda old, new: _value(new) < _value(old)),
+        ("Make the colours darker", lambda old, new: _value(new) < _value(old)),
+        ("use a lighter palette", lambda old, new: _value(new) > _value(old)),
+        # Browns and oranges toward blue: more blue, less red over blue.
+        ("use a cooler palette", lambda old, new: _blue_over_red(new) > _blue_over_red(old)),
+        ("make the colours cooler", lambda old, new: _blue_over_red(new) > _blue_over_red(old)),
+    ],
+)  # fmt: skip
+def test_the_palette_shifts_and_whites_stay(session: Session, message: str, moved: Any) -> None:
+    before = session.handle.draft()["page"]["nodes"]
+
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    for node_id in ("hero", "hero-button"):
+        old, new = (n[node_id]["style"]["base"]["background"] for n in (before, turn.nodes))
+        assert old != new and moved(old, new), (node_id, old, new)
+    assert turn.nodes["menu"]["style"]["base"]["background"] == "#ffffff"
+
+
+@pytest.mark.parametrize("message", ["make it bolder", "Make the headings bolder"])
+def test_a_bolder_look(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    headings = [n for n in turn.nodes.values() if n["type"] == "heading"]
+    assert all(n["style"]["base"]["fontWeight"] == 800 for n in headings)
+    assert turn.nodes["menu-heading"]["style"]["base"]["fontSize"]["value"] > 30
+
+
+@pytest.mark.parametrize("message", ["make the background light", "use a white background"])
+def test_a_light_background(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    assert turn.nodes["hero"]["style"]["base"]["background"] == "#ffffff"
+    assert turn.nodes["hero"]["style"]["base"]["color"] == "#111827"
