@@ -145,11 +145,14 @@ def _faq(table: Mapping[str, Any], palette: Palette, index: int) -> Batch | None
 def _gallery(table: Mapping[str, Any], name: str, palette: Palette, index: int) -> Batch:
     """Images from the facts' asset ids, else photo slots marked as such for a person to fill."""
     value = fact(table, _GALLERY_KEYS)
-    assets = [
-        (s, name) for s in (scalar(v) for v in (value if isinstance(value, list) else [])) if s
-    ][:12]
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",")]  # "shop-front, loaves": asset ids
+    assets: list[tuple[str, str]] = []
     if isinstance(value, Mapping):
-        assets = [(str(k), scalar(v) or name) for k, v in value.items()][:12]
+        assets = [(str(k), scalar(v) or name) for k, v in value.items()]
+    elif isinstance(value, list):
+        assets = [(s, name) for s in map(scalar, value) if s]
+    assets = assets[:12]
     b = _Ops(palette)
     b.band("gallery", index, "Gallery")
     grid = b.node("gallery-grid", "grid", "gallery", "grid-3")

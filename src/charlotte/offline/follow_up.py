@@ -96,9 +96,13 @@ def _nodes(result: Mapping[str, Any] | None) -> list[dict[str, Any]]:
 
 
 def follow_up_step(
-    prompt: str, exchanges: Sequence[Exchange], context: Context, revision: int, failures: int
+    prompt: str, exchanges: Sequence[Exchange], context: Context, revision: int, worn_out: bool
 ) -> Step:
-    """The next step of a follow-up turn; ``exchanges`` are the tool calls after the first outline."""
+    """The next step of a follow-up turn; ``exchanges`` are the tool calls after the first outline.
+
+    ``revision`` is the latest tool result's (every ``cms_apply`` is based on it);
+    ``worn_out``: the turn has failed too often to read the page again.
+    """
     requests: list[Request] = read_requests(prompt)
     progress = _Progress()
     page: PageView | None = None
@@ -123,7 +127,7 @@ def follow_up_step(
                     )
                     break
                 continue
-            if failures >= 8:
+            if worn_out:
                 break
             return Step("cms_get")
         edit = edit_for(request, page, context)

@@ -321,7 +321,9 @@ def _follow_up(t: _Transcript, failures: int) -> _Call | None:
     if first is None or not is_follow_up(t.prompt, first):
         return None
     context = Context(str(facts[1].result.get("brief", "")), facts[1].result.get("facts"))
-    step = follow_up_step(t.prompt, t.turn[outline + 1 :], context, t.revision, failures)
+    step = follow_up_step(
+        t.prompt, t.turn[outline + 1 :], context, t.revision, failures >= MAX_FAILURES
+    )
     return _Call(step.name, step.args, step.text)
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from charlotte import Charlotte, Settings
+from charlotte import Charlotte, InMemoryAssetLibrary, Settings
 from charlotte.session import CharlotteSession
 
 BRIEF = (
@@ -82,7 +82,11 @@ class Follow:
 
     def __init__(self, path: Path) -> None:
         settings = Settings(database_url=f"sqlite:///{path}", queue="inline", model="offline")
-        self.charlotte = Charlotte(settings, model_factory=None)
+        # The host's asset library: the images a gallery may show.
+        assets = InMemoryAssetLibrary(
+            {"shop-front": "/media/shop.jpg", "loaves": "/media/loaves.jpg"}
+        )
+        self.charlotte = Charlotte(settings, model_factory=None, assets=assets)
         self.charlotte.migrate()
         self.count = 0
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.unit.offline.follow_up_app import Follow, Session, Turn
+from tests.unit.offline.follow_up_app import FACTS, Follow, Session, Turn
 
 NEW_PHONE = "+44 113 496 0999"
 
@@ -432,3 +432,16 @@ def test_a_light_background(session: Session, message: str) -> None:
     changed_and_ready(turn)
     assert turn.nodes["hero"]["style"]["base"]["background"] == "#ffffff"
     assert turn.nodes["hero"]["style"]["base"]["color"] == "#111827"
+
+
+def test_a_gallery_shows_the_assets_the_facts_list(app: Follow) -> None:
+    session = app.open({**FACTS, "gallery": "shop-front, loaves"})
+
+    turn = session.turn("add a photo gallery")
+
+    changed_and_ready(turn)
+    gallery = turn.root_titled("Gallery")
+    assert gallery is not None
+    images = [n for n in turn.under(gallery) if n["type"] == "image"]
+    assert [n["props"]["asset"] for n in images] == ["shop-front", "loaves"]
+    assert not [w for w in turn.words(gallery) if "slot" in w]
