@@ -167,7 +167,24 @@ def _target(page: PageView, target: Target) -> tuple[Mapping[str, Any] | None, s
     return node, f"the {page.label(root)} {target.part}"
 
 
+def _swap(page: PageView, old: str, new: str) -> Edit | Refusal:
+    """The person's quoted words replaced where the page first shows them."""
+    needle = old.casefold()
+    for node in page.nodes:
+        kind, text = str(node.get("type")), page.words(node)
+        at = text.casefold().find(needle) if kind in _PROP else -1
+        if at >= 0 and len(text.casefold()) == len(text):
+            changed = text[:at] + new + text[at + len(old) :]
+            if len(changed) > _LIMITS.get(kind, 300):
+                return Refusal(f'"{new}" is longer than a {kind} may be')
+            op = {"t": "set_node_props", "id": node["id"], "patch": {_PROP[kind]: changed}}
+            return Edit((op,), f'changed "{old}" to "{new}"')
+    return Refusal(f'the page does not show "{old}"')
+
+
 def _set_text(page: PageView, request: SetText) -> Edit | Refusal:
+    if request.target.part == "quote" and request.target.section:
+        return _swap(page, request.target.section, request.words)
     node, name = _target(page, request.target)
     if not name:
         return Refusal(f"there is no {request.target.section} section on the page")

@@ -120,7 +120,10 @@ _OPEN_QUOTES: Final = {
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A piece of text on the page: a part (heading, text, button) of a section (None: the hero)."""
+    """A piece of text on the page: a part (heading, text, button) of a section (None: the hero).
+
+    ``part`` "quote": the node whose words contain ``section`` (the words the person quoted).
+    """
 
     section: str | None
     part: str
@@ -341,6 +344,26 @@ def _split_to(lower: str) -> tuple[int, int]:
     return -1, -1
 
 
+def _quoted_swap(body: str, lbody: str, verb: str, runs: Sequence[str]) -> SetText | None:
+    """``change 'old words' to 'new'`` / ``replace 'old' with 'new'`` / ``use 'new' as the headline``."""
+    after = body[len(verb) :].lstrip()
+    if verb in _CHANGE and after.startswith("\x00"):
+        close = after.find("\x00", 1)
+        old = runs[int(after[1:close])] if close > 1 and after[1:close].isdigit() else ""
+        rest = _lower(after[close + 1 :])
+        for sep in (" to ", " with ", " into ", " by "):
+            if old and rest.startswith(sep):
+                new = _value(after[close + 1 + len(sep) :], runs)
+                return SetText(Target(old, "quote"), new) if new else None
+    at = lbody.find(" as the ")
+    if verb in ("use", "put", "make", "set") and at > 0:
+        target = _target(lbody[at + 4 :])
+        new = _value(body[len(verb) : at], runs)
+        if target is not None and new:
+            return SetText(target, new)
+    return None
+
+
 def _read_clause(clause: str, runs: Sequence[str]) -> list[Request]:
     lower = _lower(clause)
     words = lower.split()
@@ -386,6 +409,9 @@ def _read_clause(clause: str, runs: Sequence[str]) -> list[Request]:
         target = _target(phrase.replace(verb, " ", 1) if verb in _CHANGE else phrase)
         if target is not None:
             return [Resize(target, longer)]
+    quoted = _quoted_swap(body, lbody, verb, runs)
+    if quoted is not None:
+        return [quoted]
     end, cut = _split_to(lbody)
     if cut < 0 and "\x00" in body:
         end = cut = body.find("\x00")

@@ -445,3 +445,13 @@ def test_a_gallery_shows_the_assets_the_facts_list(app: Follow) -> None:
     images = [n for n in turn.under(gallery) if n["type"] == "image"]
     assert [n["props"]["asset"] for n in images] == ["shop-front", "loaves"]
     assert not [w for w in turn.words(gallery) if "slot" in w]
+
+
+@pytest.mark.parametrize(
+    "message", ["Change 'Visit us' to 'Come and see us'", "replace “visit us” with Come and see us"]
+)
+def test_words_the_person_quotes_are_replaced_where_shown(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    assert turn.nodes["contact-address-label"]["props"]["content"] == "Come and see us"

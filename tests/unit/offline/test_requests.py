@@ -42,6 +42,12 @@ PHRASINGS: list[tuple[str, list[Request]]] = [
         [SetText(Target("services", "heading"), "Treatments")],
     ),
     ("the button should say Order now", [SetText(Target(None, "button"), "Order now")]),
+    (
+        "Change 'Visit us' to 'Come and see us'",
+        [SetText(Target("Visit us", "quote"), "Come and see us")],
+    ),
+    ("replace \u201cCall us\u201d with Ring us", [SetText(Target("Call us", "quote"), "Ring us")]),
+    ("use 'Bread, daily' as the headline", [SetText(HERO_HEADING, "Bread, daily")]),
     ("shorter headline", [Resize(HERO_HEADING, longer=False)]),
     ("Make the subheading shorter", [Resize(Target(None, "text", hero_text=True), longer=False)]),
     ("make the about text longer", [Resize(Target("about", "text"), longer=True)]),
