@@ -23,7 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from charlotte.offline.edits import Context, Edit, PageView, Refusal, edit_for
+from charlotte.offline.edits import Context, Edit, Refusal, edit_for
+from charlotte.offline.page_view import PageView
 from charlotte.offline.requests import Request, Unsupported, is_build_request, read_requests
 
 __all__ = ["CAPABILITIES", "Exchange", "Step", "follow_up_step", "is_follow_up"]

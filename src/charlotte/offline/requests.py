@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from charlotte.offline.clauses import folded, quoted, split_clauses, unquote
 from charlotte.offline.looks import Restyle, read_look
 
 __all__ = [
@@ -109,13 +110,6 @@ _NOISE = frozenset({"the", "a", "an", "our", "my", "this", "that", "section", "p
                     "little", "lot", "much", "more", "slightly", "some", "it", "can", "you", "make", "should",
      "must", "needs", "to"})  # fmt: skip
 _ABOUT_WHAT = ("our", "the", "my", "how", "what", "when", "where", "who")
-_OPEN_QUOTES: Final = {
-    '"': '"',
-    "\u201c": "\u201d",
-    "\u2018": "\u2019",
-    "'": "'",
-    "\u00ab": "\u00bb",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,39 +185,6 @@ Request = (
 )
 
 
-def _lower(text: str) -> str:
-    # Same length as ``text``, so positions found in the lower copy cut the original.
-    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
-
-
-def _quoted(message: str) -> tuple[str, list[str]]:
-    """``message`` with each quoted run replaced by ``\x00n\x00``, and the runs."""
-    out: list[str] = []
-    runs: list[str] = []
-    i, n = 0, len(message)
-    while i < n:
-        c = message[i]
-        close = _OPEN_QUOTES.get(c)
-        # A straight single quote opens only at a word start ("don't" is no quote).
-        opens = close is not None and (c != "'" or i == 0 or not message[i - 1].isalnum())
-        end = message.find(close, i + 1) if opens and close else -1
-        if c == "'" and end > 0 and end + 1 < n and message[end + 1].isalnum():
-            end = -1
-        if end > i + 1:
-            out.append(f"\x00{len(runs)}\x00")
-            runs.append(message[i + 1 : end])
-            i = end + 1
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out), runs
-
-
-def _unquote(text: str, runs: Sequence[str]) -> str:
-    parts = text.split("\x00")
-    return "".join(runs[int(p)] if k % 2 and p.isdigit() else p for k, p in enumerate(parts))
-
-
 def _first_word(words: list[str]) -> int:
     """Index of the first word that is not a polite filler."""
     k = 0
@@ -232,38 +193,8 @@ def _first_word(words: list[str]) -> int:
     return k
 
 
-def _clauses(text: str) -> list[str]:
-    """Sentences, each split again where a new request verb follows ``and``/``then``/a comma."""
-    sentences: list[str] = []
-    start = 0
-    for i, c in enumerate(text):
-        end_here = c in ";\n!?" or (c == "." and (i + 1 == len(text) or text[i + 1] == " "))
-        if end_here:
-            sentences.append(text[start:i])
-            start = i + 1
-    sentences.append(text[start:])
-    clauses: list[str] = []
-    for sentence in sentences:
-        words = sentence.split()
-        current: list[str] = []
-        for k, word in enumerate(words):
-            bare = _lower(word).strip(",")
-            after = _lower(words[k + 1]).strip(",") if k + 1 < len(words) else ""
-            joins = bare in ("and", "then", "also") or word.endswith(",")
-            starts = after in _VERBS or after in _OTHER_VERBS or after in _SHORTER | _LONGER
-            if joins and current and starts:
-                if not word.endswith(","):
-                    clauses.append(" ".join(current))
-                    current = []
-                    continue
-                current.append(word[:-1])
-                clauses.append(" ".join(current))
-                current = []
-                continue
-            current.append(word)
-        if current:
-            clauses.append(" ".join(current))
-    return [c.strip() for c in clauses if c.strip(" ,")]
+def _opens(word: str) -> bool:
+    return word in _VERBS or word in _OTHER_VERBS or word in _SHORTER or word in _LONGER
 
 
 def kinds_in(lower: str) -> list[str]:
@@ -328,7 +259,7 @@ def _fact_kind(lower: str) -> str | None:
 
 
 def _value(original: str, runs: Sequence[str]) -> str:
-    value = _unquote(original.strip(), runs).strip()
+    value = unquote(original.strip(), runs).strip()
     if "\x00" not in original:
         value = value.rstrip(".!,;")
     return value.strip()
@@ -350,7 +281,7 @@ def _quoted_swap(body: str, lbody: str, verb: str, runs: Sequence[str]) -> SetTe
     if verb in _CHANGE and after.startswith("\x00"):
         close = after.find("\x00", 1)
         old = runs[int(after[1:close])] if close > 1 and after[1:close].isdigit() else ""
-        rest = _lower(after[close + 1 :])
+        rest = folded(after[close + 1 :])
         for sep in (" to ", " with ", " into ", " by "):
             if old and rest.startswith(sep):
                 new = _value(after[close + 1 + len(sep) :], runs)
@@ -365,7 +296,7 @@ def _quoted_swap(body: str, lbody: str, verb: str, runs: Sequence[str]) -> SetTe
 
 
 def _read_clause(clause: str, runs: Sequence[str]) -> list[Request]:
-    lower = _lower(clause)
+    lower = folded(clause)
     words = lower.split()
     k = _first_word(words)
     verb = words[k].strip(",") if k < len(words) else ""
@@ -431,13 +362,13 @@ def _read_clause(clause: str, runs: Sequence[str]) -> list[Request]:
 
 def read_requests(message: str) -> list[Request]:
     """The requests in ``message``, in order (at most ``MAX_REQUESTS``)."""
-    text, runs = _quoted(message[:MAX_MESSAGE])
+    text, runs = quoted(message[:MAX_MESSAGE])
     out: list[Request] = []
-    for clause in _clauses(text):
+    for clause in split_clauses(text, _opens):
         found = _read_clause(clause, runs)
         if not found:
-            split = _unquote(clause, runs).split()
-            while split and _lower(split[0]) in ("and", "then", "also", "so", "but"):
+            split = unquote(clause, runs).split()
+            while split and folded(split[0]) in ("and", "then", "also", "so", "but"):
                 split = split[1:]
             words = " ".join(split)
             found = [Unsupported(words[:120])]
@@ -449,5 +380,5 @@ def read_requests(message: str) -> list[Request]:
 
 def is_build_request(message: str) -> bool:
     """True for a message that asks to build (or check, or finish) the page as a whole."""
-    words = {w.strip(".,!?:;") for w in _lower(message[:MAX_MESSAGE]).split()}
+    words = {w.strip(".,!?:;") for w in folded(message[:MAX_MESSAGE]).split()}
     return bool(words & _BUILD)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from charlotte.offline.additions import section_batch
-from charlotte.offline.edits import Context, Edit, PageView, Refusal, _phone_runs, edit_for
+from charlotte.offline.edits import Context, Edit, Refusal, _phone_runs, edit_for
+from charlotte.offline.page_view import PageView
 from charlotte.offline.requests import (
     AddSection,
     ChangeFact,
