@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from charlotte.offline.additions import section_batch
 from charlotte.offline.edits import Context, Edit, Refusal, _phone_runs, edit_for
 from charlotte.offline.page_view import PageView
@@ -14,6 +17,7 @@ from charlotte.offline.requests import (
     RemoveSection,
     SetText,
     Target,
+    read_requests,
 )
 from charlotte.page.model import empty_doc
 from charlotte.page.session import PageSession
@@ -108,3 +112,71 @@ def test_an_added_section_gets_ids_clear_of_the_page_and_applies() -> None:
     assert page.revision > 0
     assert section_batch("pricing", CONTEXT.brief, facts, index=1, taken_ids=()) is None
     assert section_batch("location", CONTEXT.brief, {"name": "x"}, index=1, taken_ids=()) is None
+
+
+_SECTIONS = ("the specials", "when we are open", "the hero", "top", "the gallery", "contact")
+_PLACES = ("", " at the top", " at the bottom", " above {s}", " below {s}")
+_ADDS = ("an FAQ", "a gallery", "a location section", "a call to action", "opening hours")
+_QUOTED = ("Crumb", "Ring", "specials", "nothing here")
+_PHONES = ("+44 113 496 0999", "0113 496 0999", "12345")
+_LOOKS = (
+    "use a warmer palette", "make the background dark", "make the background light",
+    "change the accent colour to #2a7", "use a serif font", "make it more minimal", "make it bolder",
+    "use a darker palette", "use a cooler palette", "use a white background",
+)  # fmt: skip
+FACTS = {"name": "Crumb", "phone": "0113 496 0321", "address": "1 Kirkgate", "hours": "Mon 9-5"}
+
+
+@st.composite
+def _request(draw: st.DrawFn) -> str:
+    """One request in ordinary words, naming the page's sections (or none) and free new words."""
+    section, other = draw(st.sampled_from(_SECTIONS)), draw(st.sampled_from(_SECTIONS))
+    place = draw(st.sampled_from(_PLACES)).format(s=other)
+    words = draw(
+        st.text(st.characters(blacklist_categories=["Cs", "Cc"]), min_size=1, max_size=320)
+    )
+    part = draw(st.sampled_from(("heading", "text", "button", "title")))
+    size = draw(st.sampled_from(("shorter", "longer")))
+    return draw(
+        st.sampled_from(
+            [
+                f"add {draw(st.sampled_from(_ADDS))}{place}",
+                f"move {section}{place or ' to the top'}",
+                f"remove {section}",
+                f"change the {part} of {section} to '{words}'",
+                f"make the {section} {part} {size}",
+                f"change the phone number to {draw(st.sampled_from(_PHONES))}",
+                f"change the address to {words}",
+                f"change '{draw(st.sampled_from(_QUOTED))}' to '{words}'",
+                draw(st.sampled_from(_LOOKS)),
+            ]
+        )
+    )
+
+
+def _hand_made_page() -> PageSession:
+    styled = [{**n, "style": {"base": {"color": "#c2410c"}}} for n in HAND_MADE]
+    page = PageSession(empty_doc("home"))
+    page.apply(
+        [{"t": "insert_node", "node": n} for n in styled],
+        based_on=0,
+        actor="human",
+        fill_defaults=True,
+    )
+    return page
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_request(), min_size=1, max_size=3))
+def test_any_request_gives_ops_the_page_accepts_or_a_reason(messages: list[str]) -> None:
+    view = PageView(list(_hand_made_page().doc["nodes"].values()))
+    for request in read_requests(". ".join(messages)):
+        outcome = edit_for(request, view, Context(CONTEXT.brief, FACTS))
+        assert isinstance(outcome, Edit | Refusal)
+        if isinstance(outcome, Edit):
+            assert outcome.said and 0 < len(outcome.ops) <= 200
+            # Each request on a fresh copy of the page: every op is one the page accepts.
+            fresh = _hand_made_page()
+            fresh.apply(
+                list(outcome.ops), based_on=fresh.revision, actor="agent", fill_defaults=True
+            )
