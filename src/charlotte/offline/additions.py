@@ -173,7 +173,7 @@ def _gallery(table: Mapping[str, Any], name: str, palette: Palette, index: int) 
             f"gallery-slot-{n}-text", "text", card, "body",
             {"content": "Choose a photo from the asset library for this slot."},
         )  # fmt: skip
-    return Batch("gallery", "gallery (photo slots to fill)", tuple(b.ops))
+    return Batch("gallery", "gallery", tuple(b.ops))
 
 
 def _location(table: Mapping[str, Any], palette: Palette, index: int) -> Batch | None:

@@ -300,7 +300,13 @@ def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusa
     if len(ops) > _MAX_OPS:
         return Refusal(f"the {title} section is too big to add in one change")
     article = "an" if batch.title[:1].lower() in "aeiou" or batch.title.startswith("FAQ") else "a"
-    return Edit(tuple(ops), f"added {article} {batch.title} section")
+    slots = sum(
+        1
+        for op in batch.ops
+        if op.get("node", {}).get("id", "").endswith("-label") and "-slot-" in op["node"]["id"]
+    )
+    note = f" with {slots} photo slots to fill from the asset library" if slots else ""
+    return Edit(tuple(ops), f"added {article} {batch.title} section{note}")
 
 
 def _remove(page: PageView, request: RemoveSection) -> Edit | Refusal:

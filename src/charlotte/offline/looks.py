@@ -3,7 +3,7 @@
 A page's look is in its nodes' styles (the bands' backgrounds and colours, the
 buttons' accent, the font stacks), so a look change is one ``set_style`` per
 node it touches, computed from the page as it is now (a person's own colours
-are changed like the builder's). ``read_look`` reads a clause ("use a warmer
+are changed like the builder's). ``read_looks`` reads a clause ("use a warmer
 palette", "change the accent colour to green", "use a serif font");
 ``look_ops`` turns it into ops. Colours by name come from a small table of
 hex values and fonts from a table of plain font stacks, so every value passes
@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-__all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_look"]
+__all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_looks"]
 
 COLOURS: Final[Mapping[str, str]] = {
     "red": "#dc2626", "green": "#15803d", "blue": "#2563eb", "navy": "#1e3a8a", "teal": "#0f766e",
@@ -81,38 +81,45 @@ def _colour(words: Sequence[str]) -> str | None:
     return None
 
 
-def read_look(lower: str) -> Restyle | None:
-    """The look change a lower-case clause asks for, or None when it asks for none."""
+def read_looks(lower: str) -> list[Restyle]:
+    """The look changes a lower-case clause asks for, in the order it names them (none: [])."""
     words = _words(lower)
+    seen = set(words)
     padded = " " + " ".join(words) + " "
-    typeface = {"font", "fonts", "typeface", "typefaces", "type"} & set(words)
+    found: list[tuple[int, Restyle]] = []
+
+    def at(word: str) -> int:
+        return padded.find(f" {word} ")
+
+    typeface = {"font", "fonts", "typeface", "typefaces"} & seen
     for name, stack in FONTS:
-        if f" {name} " in padded and (typeface or name in ("serif", "sans-serif", "monospace")):
-            scope = (
-                "headings"
-                if {"heading", "headings", "headline", "headlines", "titles"} & set(words)
-                else "page"
-            )
-            return Restyle("font", stack, scope)
+        if at(name) >= 0 and (typeface or name in ("serif", "sans-serif", "monospace")):
+            headings = {"heading", "headings", "headline", "headlines", "titles"} & seen
+            found.append((at(name), Restyle("font", stack, "headings" if headings else "page")))
+            break
     colour = _colour(words)
-    if "background" in words or "backgrounds" in words or " dark mode " in padded:
-        if {"dark", "darker", "black", "night"} & set(words) or " dark mode " in padded:
-            return Restyle("background", "dark")
-        if {"light", "lighter", "white", "bright"} & set(words) and colour in (None, "#ffffff"):
-            return Restyle("background", "light")
-        if colour is not None:
-            return Restyle("background", colour)
-    if colour is not None and _COLOUR_WORDS & set(words):
-        return Restyle("accent", colour)
+    background = "background" in seen or "backgrounds" in seen or at("dark mode") >= 0
+    if background and ({"dark", "darker", "black", "night"} & seen or at("dark mode") >= 0):
+        found.append((at("background"), Restyle("background", "dark")))
+    elif (
+        background
+        and {"light", "lighter", "white", "bright"} & seen
+        and colour in (None, "#ffffff")
+    ):
+        found.append((at("background"), Restyle("background", "light")))
+    elif background and colour is not None:
+        found.append((at("background"), Restyle("background", colour)))
+    elif colour is not None and _COLOUR_WORDS & seen:
+        found.append((min(at(w) for w in _COLOUR_WORDS & seen), Restyle("accent", colour)))
     for word, tone in _TONES:
-        if word in words and (
-            tone in ("darker", "lighter", "warmer", "cooler") or _COLOUR_WORDS & set(words)
-        ):
-            return Restyle("tone", tone)
+        if word in seen and not (background and tone in ("darker", "lighter")):
+            found.append((at(word), Restyle("tone", tone)))
+            break
     for word, shape in _SHAPES:
-        if word in words:
-            return Restyle("shape", shape)
-    return None
+        if word in seen:
+            found.append((at(word), Restyle("shape", shape)))
+            break
+    return [look for _at, look in sorted(found, key=lambda item: item[0])]
 
 
 def _long_hex(value: str) -> str:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from charlotte.offline.clauses import folded, quoted, split_clauses, unquote
-from charlotte.offline.looks import Restyle, read_look
+from charlotte.offline.looks import Restyle, read_looks
 
 __all__ = [
     "SECTION_WORDS",
@@ -354,10 +354,7 @@ def _read_clause(clause: str, runs: Sequence[str]) -> list[Request]:
         value = _value(body[cut:], runs)
         if value:
             return [SetText(target, value)]
-    look = read_look(lower)
-    if look is not None:
-        return [look]
-    return []
+    return read_looks(lower)
 
 
 def read_requests(message: str) -> list[Request]:

@@ -80,6 +80,8 @@ PHRASINGS: list[tuple[str, list[Request]]] = [
     ("use a serif font", [Restyle("font", SERIF)]),
     ("use a serif font for the headings", [Restyle("font", SERIF, "headings")]),
     ("make the background dark", [Restyle("background", "dark")]),
+    ("use a warmer palette and a serif font", [Restyle("tone", "warmer"), Restyle("font", SERIF)]),
+    ("a bolder, darker look", [Restyle("shape", "bold"), Restyle("tone", "darker")]),
     ("change the accent colour to green", [Restyle("accent", "#15803d")]),
     ("change the accent color to #2a7", [Restyle("accent", "#22aa77")]),
     # Words that name a colour are words when they are a heading's new words.
