@@ -354,7 +354,7 @@ def _read_clause(clause: str, runs: Sequence[str]) -> list[Request]:
         value = _value(body[cut:], runs)
         if value:
             return [SetText(target, value)]
-    return read_looks(lower)
+    return list[Request](read_looks(lower))
 
 
 def read_requests(message: str) -> list[Request]:
