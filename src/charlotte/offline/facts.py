@@ -27,6 +27,7 @@ __all__ = [
     "featured_items",
     "has_contact",
     "scalar",
+    "split_figure",
 ]
 
 _PHONE_KEYS = ("phone", "telephone", "tel", "phone_number")
@@ -95,8 +96,36 @@ def fact_items(value: Any) -> list[tuple[str | None, str | None]]:
             elif (text := scalar(item)) is not None:
                 out.append((text, None))
     elif (text := scalar(value)) is not None:
-        out.append((None, text))
+        parts = [p for p in _SEPARATOR.split(text) if p.strip(" .")]
+        # "Puncture repair £12, full service £95": one item per entry, not one run-on line.
+        if len(parts) > 1:
+            out.extend(split_figure(p) for p in parts)
+        else:
+            out.append((None, text))
     return [(t, d) for t, d in out if t or d][:MAX_ITEMS]
+
+
+#: Where a one-line list of a fact breaks into entries: ``;``, a new line, ``, ``, `` · ``, `` | ``.
+_SEPARATOR = re.compile(r"\s*(?:[;\n]|,\s|\s[·|]\s)\s*")
+_FIGURE_START = re.compile(r"[£$€¥₹\d]")
+
+
+def split_figure(entry: str) -> tuple[str | None, str | None]:
+    """(name, figure) of an entry "Full service £95" or "Mon-Fri 8:30-17:30", both verbatim.
+
+    The figure starts at the first word after the first that opens with a digit or a
+    currency sign ("from" before it goes with it); an entry without one is all name.
+    """
+    entry = entry.strip()
+    words = list(re.finditer(r"\S+", entry))
+    for n, word in enumerate(words[1:], 1):
+        if _FIGURE_START.match(word.group(0)):
+            start = words[n - 1].start() if words[n - 1].group(0).lower() == "from" else word.start()
+            name = entry[:start].strip().rstrip(":–—-").strip()
+            if name:
+                return name, entry[start:].strip()
+            break
+    return entry, None
 
 
 def capitalised(text: str) -> str:

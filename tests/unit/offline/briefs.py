@@ -46,7 +46,7 @@ CASES = {
     "bakery": (
         *BAKERY,
         "Crumb & Co",
-        ["0113 496 0321", "£4.50", "Tue-Fri: 08:00-16:00", "12 Kirkgate, Leeds LS1 6BY"],
+        ["0113 496 0321", "£4.50", "Tue-Fri\n08:00-16:00", "12 Kirkgate, Leeds LS1 6BY"],
     ),
     "dentist": (
         *DENTIST,
