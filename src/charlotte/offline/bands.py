@@ -247,7 +247,9 @@ def _testimonials(b: Builder, root: str, ctx: Context) -> bool:
         quotes.append((quote, None))
     if not quotes:
         return False
-    grid = b.node(f"{root}-grid", "grid", root, f"grid-{columns_for([], len(quotes))}", layout="grid")
+    grid = b.node(
+        f"{root}-grid", "grid", root, f"grid-{columns_for([], len(quotes))}", layout="grid"
+    )
     for n, (quote, who) in enumerate(quotes[:MAX_ITEMS], 1):
         card = b.node(f"{root}-quote-{n}", "card", grid, "card", layout="stack")
         b.text(f"{card}-text", card, f"“{quote}”", "quote")
@@ -263,23 +265,36 @@ def _gallery(b: Builder, root: str, ctx: Context) -> bool:
         images = [(str(k), scalar(v) or "") for k, v in value.items()]
     elif isinstance(value, list):
         images = [(a, "") for v in value if (a := scalar(v))]
+    else:
+        images = [(t, "") for t, d in fact_items(value) if t and not d]
     grid = b.node(f"{root}-grid", "grid", root, "grid-2", layout="grid")
-    height = {"base": {"width": "fill", "height": {"value": 150, "unit": "px"}},
-              "md": {"height": {"value": 260, "unit": "px"}}}
+    height = {
+        "base": {"width": "fill", "height": {"value": 150, "unit": "px"}},
+        "md": {"height": {"value": 260, "unit": "px"}},
+    }
     if images:
         for n, (asset, alt) in enumerate(images[:MAX_ITEMS], 1):
-            b.node(f"{root}-image-{n}", "image", grid, "body", {"asset": asset[:200], "alt": alt[:300]})
+            b.node(
+                f"{root}-image-{n}", "image", grid, "body", {"asset": asset[:200], "alt": alt[:300]}
+            )
         return True
     # No photos named: slots a person fills from the asset library, marked as such.
     for n in range(1, _GALLERY_SLOTS + 1):
         slot = b.node(f"{root}-slot-{n}", "frame", grid, "slot", layout="stack", constraints=height)
-        b.node(f"{slot}-label", "text", slot, "label",
-               {"content": f"Image slot {n}: choose a photo from the asset library"})
+        b.node(
+            f"{slot}-label",
+            "text",
+            slot,
+            "label",
+            {"content": f"Image slot {n}: choose a photo from the asset library"},
+        )
     return True
 
 
 def _faq(b: Builder, root: str, ctx: Context) -> bool:
-    pairs = _asked(ctx) or _answerable(ctx)
+    # The host's own questions first, then those the facts answer.
+    pairs = _asked(ctx)
+    pairs += [pair for pair in _answerable(ctx) if pair[0] not in dict(pairs)]
     if len(pairs) < 2:
         return False
     listing = b.node(f"{root}-list", "stack", root, "list", layout="stack")
@@ -316,8 +331,12 @@ def _answerable(ctx: Context) -> list[tuple[str, str]]:
     contacts = {label: words for label, words, _href in contact_items(ctx.facts)}
     hours = fact_items(fact(ctx.facts, KIND_BY_KEY["hours"].facts))
     if hours:
-        out.append(("When are you open?",
-                    "; ".join(f"{t}: {d}" if t and d else (t or d or "") for t, d in hours) + "."))
+        out.append(
+            (
+                "When are you open?",
+                "; ".join(f"{t}: {d}" if t and d else (t or d or "") for t, d in hours) + ".",
+            )
+        )
     if "address" in contacts:
         out.append(("Where are you?", contacts["address"]))
     offered = [t for t, _d in fact_items(fact(ctx.facts, KIND_BY_KEY["services"].facts)) if t]
@@ -326,8 +345,12 @@ def _answerable(ctx: Context) -> list[tuple[str, str]]:
         out.append(("What do you offer?", _joined(offered) + "."))
     prices = fact_items(fact(ctx.facts, KIND_BY_KEY["pricing"].facts))
     if prices and _priced(prices):
-        out.append(("What does it cost?",
-                    "; ".join(f"{t}: {d}" if t and d else (t or d or "") for t, d in prices) + "."))
+        out.append(
+            (
+                "What does it cost?",
+                "; ".join(f"{t}: {d}" if t and d else (t or d or "") for t, d in prices) + ".",
+            )
+        )
     reach = [f"call {contacts['phone']}"] if "phone" in contacts else []
     reach += [f"write to {contacts['email']}"] if "email" in contacts else []
     if reach:
@@ -343,7 +366,11 @@ def _location(b: Builder, root: str, ctx: Context) -> bool:
     return True
 
 
-_CONTACT_LABELS: Final[Mapping[str, str]] = {"phone": "Phone", "email": "E-mail", "address": "Address"}
+_CONTACT_LABELS: Final[Mapping[str, str]] = {
+    "phone": "Phone",
+    "email": "E-mail",
+    "address": "Address",
+}
 
 
 def _contact(b: Builder, root: str, ctx: Context) -> bool:
@@ -365,8 +392,14 @@ def _reach(b: Builder, node_id: str, parent: str, words: str, href: str | None) 
         # A button renders as a link that takes its colour from the page's style (a plain
         # link would show the browser's blue).
         size = fit(words, _CARD_WIDTH, 18, 12)
-        b.node(node_id, "button", parent, "contact-link",
-               {"label": words, "href": href, "variant": "primary"}, size=size)
+        b.node(
+            node_id,
+            "button",
+            parent,
+            "contact-link",
+            {"label": words, "href": href, "variant": "primary"},
+            size=size,
+        )
     else:
         b.text(node_id, parent, words)
 
@@ -379,14 +412,25 @@ def _cta(b: Builder, root: str, ctx: Context) -> bool:
     verb = "Call" if first == "phone" else "Write to"
     heading = f"{verb} {ctx.name}" if ctx.named and len(ctx.name) <= 60 else f"{verb} us"
     size = fit(heading, PHONE_WIDTH - 80, 28, 18)
-    b.node(f"{root}-heading", "heading", root, "cta-heading", {"content": heading, "level": 2},
-           size=size)
+    b.node(
+        f"{root}-heading",
+        "heading",
+        root,
+        "cta-heading",
+        {"content": heading, "level": 2},
+        size=size,
+    )
     for label in ("phone", "email"):
         if label in contacts and len(contacts[label][0]) <= _LABEL_LIMIT:
             words, href = contacts[label]
-            b.node(f"{root}-{label}", "button", root, "cta-button",
-                   {"label": words, "href": href, "variant": "primary"},
-                   size=fit(words, PHONE_WIDTH - 80 - 28, 17, 12))
+            b.node(
+                f"{root}-{label}",
+                "button",
+                root,
+                "cta-button",
+                {"label": words, "href": href, "variant": "primary"},
+                size=fit(words, PHONE_WIDTH - 80 - 28, 17, 12),
+            )
     return True
 
 

@@ -265,7 +265,7 @@ def sections_of(brief: str, facts: Mapping[str, Any], offers: bool = False) -> l
     if has_contact(facts):
         keys.append("contact")
     # The call to action, then contact, close the page.
-    ends = [k for k in ("cta", "contact") if k in keys]
+    ends: list[str] = [k for k in ("cta", "contact") if k in keys]
     keys = [k for k in dict.fromkeys(keys) if k not in ends] + ends
     taken = {"hero"}
     out: list[Section] = []

@@ -12,7 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from charlotte.offline.brief import Lead, Offerings, about_text, business_name, lead_of, offerings_of
+from charlotte.offline.brief import (
+    Lead,
+    Offerings,
+    about_text,
+    business_name,
+    lead_of,
+    offerings_of,
+)
 from charlotte.offline.facts import fact_key, featured_items
 
 __all__ = ["Context", "context_of"]

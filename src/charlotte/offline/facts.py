@@ -107,6 +107,8 @@ def fact_items(value: Any) -> list[tuple[str | None, str | None]]:
 
 #: Where a one-line list of a fact breaks into entries: ``;``, a new line, ``, ``, `` · ``, `` | ``.
 _SEPARATOR = re.compile(r"\s*(?:[;\n]|,\s|\s[·|]\s)\s*")
+#: What may sit between an entry's name and its figure: a colon, a hyphen, an en or em dash.
+_DASHES = ":-\u2013\u2014"
 _FIGURE_START = re.compile(r"[£$€¥₹\d]")
 
 
@@ -120,8 +122,10 @@ def split_figure(entry: str) -> tuple[str | None, str | None]:
     words = list(re.finditer(r"\S+", entry))
     for n, word in enumerate(words[1:], 1):
         if _FIGURE_START.match(word.group(0)):
-            start = words[n - 1].start() if words[n - 1].group(0).lower() == "from" else word.start()
-            name = entry[:start].strip().rstrip(":–—-").strip()
+            start = (
+                words[n - 1].start() if words[n - 1].group(0).lower() == "from" else word.start()
+            )
+            name = entry[:start].strip().rstrip(_DASHES).strip()
             if name:
                 return name, entry[start:].strip()
             break

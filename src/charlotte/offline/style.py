@@ -100,13 +100,22 @@ def palette_for(text: str, seed: int) -> Palette:
     if _MINIMAL.search(text):
         # Light and quiet: the hero on white, ink headlines in a serif, square corners.
         return replace(
-            palette, hero="#ffffff", on_hero=palette.ink, tint="#ffffff",
-            heading_font=_SERIF, look="minimal", radius=0,
+            palette,
+            hero="#ffffff",
+            on_hero=palette.ink,
+            tint="#ffffff",
+            heading_font=_SERIF,
+            look="minimal",
+            radius=0,
         )
     if _CALM.search(text):
         # Soft: the hero on the tint, rounded corners, lighter headlines.
         return replace(
-            palette, hero=palette.tint, on_hero=palette.hero, look="calm", radius=24,
+            palette,
+            hero=palette.tint,
+            on_hero=palette.hero,
+            look="calm",
+            radius=24,
         )
     return palette
 
@@ -220,6 +229,7 @@ def _heading(p: Palette, size: int) -> _Style:
 
 
 _NONE: Final[dict[str, Any]] = {}
+
 
 def _hero(p: Palette) -> _Style:
     # A minimal page aligns its hero with the sections' left edge; the others centre it.

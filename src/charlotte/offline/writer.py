@@ -83,8 +83,13 @@ def _hero(ctx: Context, palette: Palette) -> Batch:
         text = f"Call {words}" if label == "phone" else f"Email {words}"
         if len(text) > 40:
             text = "Call us" if label == "phone" else "Send an e-mail"
-        b.node("hero-button", "button", "hero", "hero-button",
-               {"label": text, "href": href, "variant": "primary"})
+        b.node(
+            "hero-button",
+            "button",
+            "hero",
+            "hero-button",
+            {"label": text, "href": href, "variant": "primary"},
+        )
         break
     return b.batch("hero", "hero")
 
@@ -98,9 +103,7 @@ def plan_page(brief: str, facts: object) -> PagePlan:
     ctx = context_of(brief, facts)
     facts_in = facts if isinstance(facts, Mapping) else {}
     palette = palette_of(ctx.brief, facts_in)
-    sections = sections_of(
-        ctx.brief, ctx.facts, offers=bool(ctx.offerings.items or ctx.featured)
-    )
+    sections = sections_of(ctx.brief, ctx.facts, offers=bool(ctx.offerings.items or ctx.featured))
     offer_kind = next((s.kind for s in sections if s.kind in OFFER_KINDS), None)
     batches = [_hero(ctx, palette)]
     taken = set(batches[0].node_ids())

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 import html5lib
+import pytest
 
 from charlotte.checks import Finding, PageChecks
 from charlotte.errors import MESSAGES
@@ -119,12 +118,20 @@ def test_the_renderer_writes_no_id_a_fragment_could_reach(build: Any) -> None:
         *[
             (f"n-{t}", t, props)
             for t, props in (
-                ("section", {}), ("frame", {}), ("stack", {}), ("grid", {}), ("card", {}),
-                ("text", {"content": "id=x"}), ("heading", {"content": "h", "level": 2}),
+                ("section", {}),
+                ("frame", {}),
+                ("stack", {}),
+                ("grid", {}),
+                ("card", {}),
+                ("text", {"content": "id=x"}),
+                ("heading", {"content": "h", "level": 2}),
                 ("link", {"content": "l", "href": "#n-text"}),
-                ("button", {"label": "b", "href": "#n-text"}), ("button", {"label": "b2"}),
-                ("image", {"asset": "a", "alt": "x"}), ("divider", {}),
-                ("callout", {"content": "c"}), ("code", {"content": "c"}),
+                ("button", {"label": "b", "href": "#n-text"}),
+                ("button", {"label": "b2"}),
+                ("image", {"asset": "a", "alt": "x"}),
+                ("divider", {}),
+                ("callout", {"content": "c"}),
+                ("code", {"content": "c"}),
             )
         ]
     )

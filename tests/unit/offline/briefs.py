@@ -96,3 +96,50 @@ DIRECTED = {
         {"tel:+14155550134": "+1 415 555 0134", "mailto:sales@ledgerly.test": None},
     ),
 }
+
+
+# Three businesses as a new user tries them, facts as a host gives them (strings).
+# (brief, facts, section roots the page must have, words the page must show)
+PAGES = {
+    "bike": (
+        "Spoke & Chain Bike Repair is a bike repair workshop in Bristol fixing road bikes, "
+        "mountain bikes, e-bikes and kids' bikes. Sections: services, prices, opening hours, "
+        "contact. Friendly, no-nonsense tone.",
+        {
+            "name": "Spoke & Chain Bike Repair",
+            "phone": "0117 496 0555",
+            "email": "workshop@spokeandchain.test",
+            "address": "7 Gloucester Road, Bristol BS7 8AA",
+            "prices": "Puncture repair £12; Basic service £45; Full service £95; Brake bleed £25",
+            "opening_hours": "Mon-Fri 08:30-18:00, Sat 09:00-16:00",
+        },
+        ["hero", "services", "pricing", "opening-hours", "contact"],
+        ["Road bikes", "Mountain bikes", "E-bikes", "Kids' bikes", "Puncture repair", "£12"],
+    ),
+    "dentist": (
+        "A landing page for Brightsmile Dental, a family dentist in Bristol offering check-ups, "
+        "hygiene visits, teeth whitening and emergency appointments. Sections: treatments, "
+        "opening hours, FAQ, contact. Calm, reassuring tone.",
+        {
+            "name": "Brightsmile Dental",
+            "phone": "+44 117 496 0123",
+            "email": "hello@brightsmile.test",
+            "opening_hours": "Mon-Thu 8:30-17:30, Fri 8:30-15:00",
+            "address": "4 Park Row, Bristol BS1 5LJ",
+        },
+        ["hero", "services", "opening-hours", "questions", "contact"],
+        ["Treatments", "Check-ups", "Teeth whitening", "When are you open?", "4 Park Row"],
+    ),
+    "photographer": (
+        "Lena Ward Photography is a wedding and portrait photographer in Edinburgh. "
+        "Sections: gallery, about, pricing, contact. Elegant, minimal.",
+        {
+            "name": "Lena Ward Photography",
+            "email": "studio@lenaward.test",
+            "about": "I photograph weddings across Scotland, quietly and without posing.",
+            "pricing": "Portrait session £180; Half-day wedding £950; Full-day wedding £1,600",
+        },
+        ["hero", "gallery", "about-us", "pricing", "contact"],
+        ["Image slot 1", "quietly and without posing", "Full-day wedding", "£1,600"],
+    ),
+}
