@@ -7,8 +7,8 @@ tablet and a desktop width. No width may scroll sideways, no element may reach
 past the right edge, and the hero's headline must sit within the first screen.
 
 Screenshots go to the test's tmp dir; with ``CHARLOTTE_SCREENSHOTS=<dir>`` the
-phone and desktop shots are also written there as ``offline-<case>-<width>.png``
-(how ``docs/screenshots/`` is made).
+phone and desktop shots of the whole page (the desktop at half resolution) are also written
+there as ``offline-<case>-<width>.png`` (how ``docs/screenshots/`` is made).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
-from tests.unit.offline.briefs import PAGES
+from tests.unit.offline.briefs import LONG, PAGES
 
 from charlotte import Charlotte, Settings
 from charlotte.page.assets import InMemoryAssetLibrary
@@ -38,6 +38,8 @@ CHROMIUM_ARGS: Final = [
     "--disable-sync",
 ]
 WIDTHS: Final = ((390, 844), (768, 1024), (1280, 800))
+#: The three briefs of ``docs/screenshots/`` and one whose words no phone fits.
+CASES: Final = {**PAGES, "long": LONG}
 #: What the page looks like in the browser: overflow, the elements past the edge, the headline.
 MEASURE: Final = """() => {
   const width = document.documentElement.clientWidth;
@@ -68,7 +70,7 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("pages")
     return {
         case: _published_page(folder / case, brief, facts)
-        for case, (brief, facts, _roots, _shown) in PAGES.items()
+        for case, (brief, facts, _roots, _shown) in CASES.items()
     }
 
 
@@ -95,7 +97,12 @@ def _published_page(tmp_path: Path, brief: str, facts: dict[str, str]) -> str:
     with Charlotte(settings) as charlotte:
         charlotte.migrate()
         handle = (
-            charlotte.for_user("editor").tenant("shop").page("home").brief(brief).facts(facts).open()
+            charlotte.for_user("editor")
+            .tenant("shop")
+            .page("home")
+            .brief(brief)
+            .facts(facts)
+            .open()
         )
         turn = handle.send("Build the first draft of the page from the brief.")
         assert turn["status"] == "finished" and turn["ready"] is True, turn
@@ -106,11 +113,25 @@ def _published_page(tmp_path: Path, brief: str, facts: dict[str, str]) -> str:
     return render_page(page, assets=InMemoryAssetLibrary())
 
 
-@pytest.mark.parametrize("case", sorted(PAGES))
+def _small_shot(browser: Browser, document: Path, width: int, height: int, path: Path) -> None:
+    """The whole page, a desktop at half resolution (the layout is the same in CSS pixels)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        device_scale_factor=1 if width < 768 else 0.5,
+    )
+    try:
+        view = context.new_page()
+        view.goto(document.as_uri())
+        view.screenshot(path=str(path), full_page=True)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
 def test_the_published_page_holds_at_every_width(
     tmp_path: Path, published: dict[str, str], browser: Browser, case: str
 ) -> None:
-    _brief, _facts, roots, _shown = PAGES[case]
+    _brief, _facts, roots, shown = CASES[case]
     html = published[case]
     document = tmp_path / f"{case}.html"
     document.write_text(html, encoding="utf-8")
@@ -121,10 +142,14 @@ def test_the_published_page_holds_at_every_width(
             view.goto(document.as_uri())
             measured = view.evaluate(MEASURE)
             view.screenshot(path=str(tmp_path / f"{case}-{width}.png"), full_page=True)
-            if shots and width in (390, 1280):
-                view.screenshot(path=str(Path(shots) / f"offline-{case}-{width}.png"))
+            if shots and width in (390, 1280) and case in PAGES:
+                _small_shot(
+                    browser, document, width, height, Path(shots) / f"offline-{case}-{width}.png"
+                )
             for root in roots:
                 assert view.locator(f'[data-cms="{root}"]').count() == 1, (width, root)
+            seen = view.inner_text("body")
+            assert all(words in seen for words in shown), (width, shown)
         finally:
             view.close()
         assert measured["overflow"] == 0, (width, measured)

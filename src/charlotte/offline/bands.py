@@ -33,13 +33,19 @@ from charlotte.offline.brief import section_slug
 from charlotte.offline.context import Context, context_of
 from charlotte.offline.facts import capitalised, contact_items, fact, fact_items, scalar
 from charlotte.offline.sections import KIND_BY_KEY, KIND_KEYS, MAX_ITEMS, OFFER_KINDS
-from charlotte.offline.style import PHONE_WIDTH, Palette, columns_for, fit, palette_for
+from charlotte.offline.style import (
+    CARD_WIDTH,
+    PHONE_WIDTH,
+    Palette,
+    columns_for,
+    fit,
+    fits,
+    palette_for,
+)
 
 __all__ = ["build_section", "palette_of", "section_batch"]
 
 _Items = list[tuple[str | None, str | None]]
-#: Width a card's words have at 390 px in a one-column grid (section and card padding off).
-_CARD_WIDTH: Final = PHONE_WIDTH - 2 * 24 - 2 * 20
 _LABEL_LIMIT: Final = 100
 _PRICE = re.compile(r"[£$€¥₹]|\d\s*(?:EUR|USD|GBP|CHF|kr)\b|/\s*(?:month|year|hour|session)")
 _GALLERY_SLOTS: Final = 4
@@ -286,7 +292,7 @@ def _gallery(b: Builder, root: str, ctx: Context) -> bool:
             "text",
             slot,
             "label",
-            {"content": f"Image slot {n}: choose a photo from the asset library"},
+            {"content": f"Image slot {n}: choose a photo"},
         )
     return True
 
@@ -325,6 +331,10 @@ def _joined(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _uncapitalised(item: str) -> str:
+    return item if item[1:2].isupper() else item[:1].lower() + item[1:]
+
+
 def _answerable(ctx: Context) -> list[tuple[str, str]]:
     """Questions the facts answer, each answer the facts' words."""
     out: list[tuple[str, str]] = []
@@ -340,7 +350,8 @@ def _answerable(ctx: Context) -> list[tuple[str, str]]:
     if "address" in contacts:
         out.append(("Where are you?", contacts["address"]))
     offered = [t for t, _d in fact_items(fact(ctx.facts, KIND_BY_KEY["services"].facts)) if t]
-    offered = offered or list(ctx.offerings.items)
+    # The brief's offerings were capitalised as titles: in a sentence they read as written.
+    offered = offered or [_uncapitalised(i) if n else i for n, i in enumerate(ctx.offerings.items)]
     if offered:
         out.append(("What do you offer?", _joined(offered) + "."))
     prices = fact_items(fact(ctx.facts, KIND_BY_KEY["pricing"].facts))
@@ -352,7 +363,8 @@ def _answerable(ctx: Context) -> list[tuple[str, str]]:
             )
         )
     reach = [f"call {contacts['phone']}"] if "phone" in contacts else []
-    reach += [f"write to {contacts['email']}"] if "email" in contacts else []
+    if "email" in contacts and fits(contacts["email"], CARD_WIDTH, 17):
+        reach.append(f"write to {contacts['email']}")
     if reach:
         out.append(("How can I get in touch?", capitalised(" or ".join(reach)) + "."))
     return out
@@ -386,18 +398,30 @@ def _contact(b: Builder, root: str, ctx: Context) -> bool:
     return True
 
 
+def _linked(words: str, href: str, width: int, largest: int) -> tuple[str, int]:
+    """A link's label and size: its words when they fit ``width`` at 12 px or more, else a verb.
+
+    A word a browser cannot break (an e-mail address of 60 characters) would push the page
+    sideways on a phone; the link still calls or writes to it.
+    """
+    size = fit(words, width, largest, 12)
+    if fits(words, width, size):
+        return words, size
+    return ("Call us" if href.startswith("tel:") else "Send an e-mail"), largest
+
+
 def _reach(b: Builder, node_id: str, parent: str, words: str, href: str | None) -> None:
     """A phone number or e-mail address as a link in the page's colours, sized to fit a phone."""
     if href and len(words) <= _LABEL_LIMIT:
         # A button renders as a link that takes its colour from the page's style (a plain
         # link would show the browser's blue).
-        size = fit(words, _CARD_WIDTH, 18, 12)
+        label, size = _linked(words, href, CARD_WIDTH, 18)
         b.node(
             node_id,
             "button",
             parent,
             "contact-link",
-            {"label": words, "href": href, "variant": "primary"},
+            {"label": label, "href": href, "variant": "primary"},
             size=size,
         )
     else:
@@ -423,13 +447,14 @@ def _cta(b: Builder, root: str, ctx: Context) -> bool:
     for label in ("phone", "email"):
         if label in contacts and len(contacts[label][0]) <= _LABEL_LIMIT:
             words, href = contacts[label]
+            words, size = _linked(words, href, PHONE_WIDTH - 80 - 28, 17)
             b.node(
                 f"{root}-{label}",
                 "button",
                 root,
                 "cta-button",
                 {"label": words, "href": href, "variant": "primary"},
-                size=fit(words, PHONE_WIDTH - 80 - 28, 17, 12),
+                size=size,
             )
     return True
 

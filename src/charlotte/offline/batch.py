@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.offline.style import Palette, style_of
+from charlotte.offline.style import CARD_WIDTH, Palette, fit, fits, style_of
 from charlotte.page.model import Op
 
 __all__ = ["MAX_TEXT", "Batch", "Builder"]
@@ -44,6 +44,15 @@ def _scaled(style: dict[str, Any], em: float) -> dict[str, Any]:
             props = {**props, "fontSize": {"value": round(size["value"] / em, 2), "unit": "px"}}
         out[breakpoint] = props
     return out
+
+
+def _phone_size(text: str, role: str, palette: Palette) -> int | None:
+    """A smaller base size for ``text`` when its longest unbreakable run is wider than a card on a phone."""
+    size = style_of(role, palette)["base"].get("fontSize")
+    value = size.get("value") if isinstance(size, dict) else None
+    if not isinstance(value, int | float) or fits(text, CARD_WIDTH, value):
+        return None
+    return fit(text, CARD_WIDTH, int(value), 10)
 
 
 class Builder:
@@ -85,13 +94,23 @@ class Builder:
         return node_id
 
     def text(self, node_id: str, parent: str, text: str, role: str = "body") -> str:
-        """A paragraph (cut to ``MAX_TEXT``)."""
-        return self.node(node_id, "text", parent, role, {"content": text[:MAX_TEXT]})
+        """A paragraph (cut to ``MAX_TEXT``), smaller on a phone when a word would not fit."""
+        text = text[:MAX_TEXT]
+        return self.node(
+            node_id,
+            "text",
+            parent,
+            role,
+            {"content": text},
+            size=_phone_size(text, role, self.palette),
+        )
 
     def title(self, node_id: str, parent: str, text: str, limit: int = 80) -> str:
         """A card's title: an ``<h3>`` when short enough for a heading, else a paragraph."""
         if len(text) <= limit:
-            return self.node(node_id, "heading", parent, "title", {"content": text, "level": 3})
+            props = {"content": text, "level": 3}
+            size = _phone_size(text, "title", self.palette)
+            return self.node(node_id, "heading", parent, "title", props, size=size)
         return self.text(node_id, parent, text)
 
     def batch(self, root: str, title: str) -> Batch:

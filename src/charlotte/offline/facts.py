@@ -116,7 +116,8 @@ def split_figure(entry: str) -> tuple[str | None, str | None]:
     """(name, figure) of an entry "Full service £95" or "Mon-Fri 8:30-17:30", both verbatim.
 
     The figure starts at the first word after the first that opens with a digit or a
-    currency sign ("from" before it goes with it); an entry without one is all name.
+    currency sign ("from" before it goes with it); an entry without one splits at its
+    first ": " ("Ada Moss: physiotherapist"), else is all name.
     """
     entry = entry.strip()
     words = list(re.finditer(r"\S+", entry))
@@ -129,6 +130,9 @@ def split_figure(entry: str) -> tuple[str | None, str | None]:
             if name:
                 return name, entry[start:].strip()
             break
+    name, colon, detail = entry.partition(": ")
+    if colon and name.strip() and detail.strip():
+        return name.strip(), detail.strip()  # "Ada Moss: physiotherapist"
     return entry, None
 
 

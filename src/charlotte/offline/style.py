@@ -23,10 +23,22 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-__all__ = ["PHONE_WIDTH", "Palette", "columns_for", "fit", "palette_for", "style_of"]
+__all__ = [
+    "CARD_WIDTH",
+    "PHONE_WIDTH",
+    "Palette",
+    "columns_for",
+    "fit",
+    "fits",
+    "longest_run",
+    "palette_for",
+    "style_of",
+]
 
 #: The narrowest screen a page is laid out for, in px.
 PHONE_WIDTH: Final = 390
+#: The width a card's words have at 390 px (section and card padding off).
+CARD_WIDTH: Final = 390 - 2 * 24 - 2 * 20
 #: Section padding per breakpoint (base, md, lg), px.
 _PAD: Final = (24, 48, 80)
 _HERO_PAD: Final = (32, 72, 112)
@@ -120,11 +132,20 @@ def palette_for(text: str, seed: int) -> Palette:
     return palette
 
 
+def longest_run(text: str) -> int:
+    """Characters in ``text``'s longest run a browser cannot break (it breaks at spaces and after ``-``)."""
+    return max((len(run) for run in re.split(r"\s+|(?<=-)", text)), default=0)
+
+
 def fit(text: str, width: float, largest: int, smallest: int = 18) -> int:
-    """The largest font size (px, at most ``largest``) at which ``text``'s longest word fits ``width``."""
-    longest = max((len(w) for w in text.split()), default=1)
-    size = int(width / (max(longest, 1) * _EM_PER_CHAR))
+    """The largest font size (px, at most ``largest``) at which ``text``'s longest run fits ``width``."""
+    size = int(width / (max(longest_run(text), 1) * _EM_PER_CHAR))
     return max(smallest, min(largest, size))
+
+
+def fits(text: str, width: float, size: float) -> bool:
+    """True when ``text``'s longest unbreakable run, at ``size`` px, fits ``width``."""
+    return longest_run(text) * size * _EM_PER_CHAR <= width
 
 
 def columns_for(words: list[str], count: int) -> int:
@@ -132,14 +153,13 @@ def columns_for(words: list[str], count: int) -> int:
     if count < 2:
         return 1
     column = (PHONE_WIDTH - 2 * _PAD[0] - _GAP) / 2 - 2 * _CARD_PAD
-    longest = max((len(w) for text in words for w in text.split()), default=0)
-    return 2 if longest * 18 * _EM_PER_CHAR <= column else 1
+    return 2 if all(fits(text, column, 18) for text in words) else 1
 
 
 def hero_fit(text: str) -> tuple[int, int, int]:
     """Hero headline sizes (base, md, lg) at which ``text``'s longest word fits each width."""
     return (
-        fit(text, PHONE_WIDTH - 2 * _HERO_PAD[0], 44, 20),
+        fit(text, PHONE_WIDTH - 2 * _HERO_PAD[0], 44, 16),
         fit(text, 768 - 2 * _HERO_PAD[1], 60, 28),
         fit(text, 1024 - 2 * _HERO_PAD[2], 72, 32),
     )

@@ -143,3 +143,35 @@ PAGES = {
         ["Image slot 1", "quietly and without posing", "Full-day wedding", "£1,600"],
     ),
 }
+
+# Words no phone can fit at any readable size: the page must still not scroll sideways.
+LONG = (
+    "Supercalifragilisticexpialidocious Cleaning Cooperative is a cleaning firm in Aberystwyth "
+    "providing deep-cleaning, end-of-tenancy-cleaning and carpet shampooing. Sections: "
+    "services, prices, team, FAQ, location, contact, call to action.",
+    {
+        "name": "Supercalifragilisticexpialidocious Cleaning Cooperative",
+        "email": "enquiries.and.bookings@supercalifragilisticexpialidocious-cleaning.test",
+        "phone": "+44 1970 555 0199",
+        "address": "Unit 14, Glanyrafon Industrial Estate, Llanbadarn Fawr, Aberystwyth SY23 3JQ",
+        "prices": "Deep-cleaning-of-kitchens-and-bathrooms £120; End-of-tenancy £250",
+        "team": "Angharad Llewellyn-Pritchard: founder; Dafydd: supervisor",
+        "signature": "Pneumonoultramicroscopicsilicovolcanoconiosis shine",
+    },
+    [
+        "hero",
+        "services",
+        "pricing",
+        "team",
+        "questions",
+        "find-us",
+        "call-to-action",
+        "contact",
+    ],
+    [
+        "Send an e-mail",
+        "Angharad Llewellyn-Pritchard",
+        "£120",
+        "Pneumonoultramicroscopicsilicovolcanoconiosis shine",
+    ],
+)

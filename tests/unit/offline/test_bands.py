@@ -129,7 +129,7 @@ def test_the_faq_answers_only_what_the_facts_answer() -> None:
     answers = [p["content"] for p in props if "content" in p and "level" not in p]
     assert answers == [
         "Mon-Fri 8:00-19:00.",
-        "Sports massage, Back care and Home visits.",
+        "Sports massage, back care and home visits.",
         "Call 01947 600 123.",
     ]
     own = {"faq": {"Do you take referrals?": "Yes, from any GP."}, "phone": "01947 600 123"}

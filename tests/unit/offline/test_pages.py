@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import pytest
-from tests.unit.offline.briefs import CASES, DIRECTED, PAGES
+from tests.unit.offline.briefs import CASES, DIRECTED, LONG, PAGES
 
 from charlotte.checks import PageChecks
 from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
@@ -39,6 +39,7 @@ def _every_brief() -> list[tuple[str, dict[str, Any]]]:
     out += [(b, f) for b, f, *_ in CASES.values()]
     out += [(b, f) for b, f, *_ in DIRECTED.values()]
     out += [(b, f) for b, f, *_ in PAGES.values()]
+    out.append(LONG[:2])
     return out
 
 
@@ -54,9 +55,9 @@ def _words(doc: dict[str, Any]) -> list[str]:
     return [p.get("content") or p.get("label") or "" for p in props]
 
 
-@pytest.mark.parametrize("case", sorted(PAGES))
+@pytest.mark.parametrize("case", [*sorted(PAGES), "long"])
 def test_every_section_the_brief_names_is_built_with_the_briefs_details(case: str) -> None:
-    brief, facts, roots, shown = PAGES[case]
+    brief, facts, roots, shown = {**PAGES, "long": LONG}[case]
     doc = _built(brief, facts)
     assert [b.root for b in plan_page(brief, facts).batches] == roots
     assert {n["id"] for n in doc["nodes"].values() if n["parent"] is None} == set(roots)
