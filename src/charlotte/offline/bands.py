@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, Final
 
 from charlotte.offline.batch import Batch, Builder
 from charlotte.offline.brief import section_slug
 from charlotte.offline.context import Context, context_of
-from charlotte.offline.facts import capitalised, contact_items, fact, fact_items, scalar
+from charlotte.offline.facts import contact_items, fact, fact_items, priced, scalar
+from charlotte.offline.faq import questions_of
 from charlotte.offline.sections import KIND_BY_KEY, KIND_KEYS, MAX_ITEMS, OFFER_KINDS
 from charlotte.offline.style import (
     CARD_WIDTH,
@@ -47,7 +48,6 @@ __all__ = ["build_section", "palette_of", "section_batch"]
 
 _Items = list[tuple[str | None, str | None]]
 _LABEL_LIMIT: Final = 100
-_PRICE = re.compile(r"[£$€¥₹]|\d\s*(?:EUR|USD|GBP|CHF|kr)\b|/\s*(?:month|year|hour|session)")
 _GALLERY_SLOTS: Final = 4
 
 
@@ -164,10 +164,6 @@ def _cards(b: Builder, root: str, items: _Items, *, prefix: str = "item") -> Non
             b.text(f"{card}-text", card, detail)
 
 
-def _priced(items: _Items) -> bool:
-    return sum(1 for _t, d in items if d and _PRICE.search(d)) * 2 >= len(items) > 0
-
-
 # --- the kinds ------------------------------------------------------------------------
 
 
@@ -175,7 +171,7 @@ def _offer(b: Builder, root: str, ctx: Context, kind: str, offerings: bool) -> b
     """The fact's items (a price list when priced), else the brief's offerings; the highlights."""
     items = fact_items(fact(ctx.facts, KIND_BY_KEY[kind].facts))
     shown = bool(items)
-    if items and _priced(items):
+    if items and priced(items):
         _rows(b, root, items)
     elif items:
         _cards(b, root, items)
@@ -198,7 +194,7 @@ def _listed(kind: str) -> Callable[[Builder, str, Context], bool]:
         items = fact_items(fact(ctx.facts, KIND_BY_KEY[kind].facts))
         if not items:
             return False
-        if kind == "hours" or _priced(items) or all(d for _t, d in items):
+        if kind == "hours" or priced(items) or all(d for _t, d in items):
             _rows(b, root, items)
         else:
             _cards(b, root, items)
@@ -298,9 +294,7 @@ def _gallery(b: Builder, root: str, ctx: Context) -> bool:
 
 
 def _faq(b: Builder, root: str, ctx: Context) -> bool:
-    # The host's own questions first, then those the facts answer.
-    pairs = _asked(ctx)
-    pairs += [pair for pair in _answerable(ctx) if pair[0] not in dict(pairs)]
+    pairs = questions_of(ctx)
     if len(pairs) < 2:
         return False
     listing = b.node(f"{root}-list", "stack", root, "list", layout="stack")
@@ -309,65 +303,6 @@ def _faq(b: Builder, root: str, ctx: Context) -> bool:
         b.title(f"{card}-question", card, question)
         b.text(f"{card}-answer", card, answer)
     return True
-
-
-def _asked(ctx: Context) -> list[tuple[str, str]]:
-    """The host's own questions and answers (``faq``: question → answer, or a list of pairs)."""
-    value = fact(ctx.facts, KIND_BY_KEY["faq"].facts)
-    pairs: list[tuple[str, str]] = []
-    if isinstance(value, Mapping):
-        pairs = [(str(q), a) for q, v in value.items() if (a := scalar(v))]
-    elif isinstance(value, list):
-        for item in value:
-            if isinstance(item, Mapping):
-                q = scalar(fact(item, ("question", "q")))
-                a = scalar(fact(item, ("answer", "a")))
-                if q and a:
-                    pairs.append((q, a))
-    return pairs
-
-
-def _joined(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _uncapitalised(item: str) -> str:
-    return item if item[1:2].isupper() else item[:1].lower() + item[1:]
-
-
-def _answerable(ctx: Context) -> list[tuple[str, str]]:
-    """Questions the facts answer, each answer the facts' words."""
-    out: list[tuple[str, str]] = []
-    contacts = {label: words for label, words, _href in contact_items(ctx.facts)}
-    hours = fact_items(fact(ctx.facts, KIND_BY_KEY["hours"].facts))
-    if hours:
-        out.append(
-            (
-                "When are you open?",
-                "; ".join(f"{t}: {d}" if t and d else (t or d or "") for t, d in hours) + ".",
-            )
-        )
-    if "address" in contacts:
-        out.append(("Where are you?", contacts["address"]))
-    offered = [t for t, _d in fact_items(fact(ctx.facts, KIND_BY_KEY["services"].facts)) if t]
-    # The brief's offerings were capitalised as titles: in a sentence they read as written.
-    offered = offered or [_uncapitalised(i) if n else i for n, i in enumerate(ctx.offerings.items)]
-    if offered:
-        out.append(("What do you offer?", _joined(offered) + "."))
-    prices = fact_items(fact(ctx.facts, KIND_BY_KEY["pricing"].facts))
-    if prices and _priced(prices):
-        out.append(
-            (
-                "What does it cost?",
-                "; ".join(f"{t}: {d}" if t and d else (t or d or "") for t, d in prices) + ".",
-            )
-        )
-    reach = [f"call {contacts['phone']}"] if "phone" in contacts else []
-    if "email" in contacts and fits(contacts["email"], CARD_WIDTH, 17):
-        reach.append(f"write to {contacts['email']}")
-    if reach:
-        out.append(("How can I get in touch?", capitalised(" or ".join(reach)) + "."))
-    return out
 
 
 def _location(b: Builder, root: str, ctx: Context) -> bool:

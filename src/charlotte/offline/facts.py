@@ -26,6 +26,7 @@ __all__ = [
     "fact_key",
     "featured_items",
     "has_contact",
+    "priced",
     "scalar",
     "split_figure",
 ]
@@ -174,3 +175,12 @@ def contact_items(facts: Mapping[str, Any]) -> list[tuple[str, str, str | None]]
     if address:
         out.append(("address", address, None))
     return out
+
+
+#: A price in an entry's detail: a currency sign or code, or a rate per period.
+_PRICE = re.compile(r"[£$€¥₹]|\d\s*(?:EUR|USD|GBP|CHF|kr)\b|/\s*(?:month|year|hour|session)")
+
+
+def priced(items: Sequence[tuple[str | None, str | None]]) -> bool:
+    """True when at least half the entries' details are prices ("£12", "$9/month")."""
+    return sum(1 for _t, d in items if d and _PRICE.search(d)) * 2 >= len(items) > 0
