@@ -31,7 +31,7 @@ from typing import Any, Final
 from charlotte.offline.batch import Batch, Builder
 from charlotte.offline.brief import section_slug
 from charlotte.offline.context import Context, context_of
-from charlotte.offline.facts import contact_items, fact, fact_items, priced, scalar
+from charlotte.offline.facts import capitalised, contact_items, fact, fact_items, priced, scalar
 from charlotte.offline.faq import questions_of
 from charlotte.offline.sections import KIND_BY_KEY, KIND_KEYS, MAX_ITEMS, OFFER_KINDS
 from charlotte.offline.style import (
@@ -369,7 +369,9 @@ def _cta(b: Builder, root: str, ctx: Context) -> bool:
         return False
     first = "phone" if "phone" in contacts else "email"
     verb = "Call" if first == "phone" else "Write to"
-    heading = f"{verb} {ctx.name}" if ctx.named and len(ctx.name) <= 60 else f"{verb} us"
+    heading = _asked_action(ctx.brief)
+    if heading is None:
+        heading = f"{verb} {ctx.name}" if ctx.named and len(ctx.name) <= 60 else f"{verb} us"
     size = fit(heading, PHONE_WIDTH - 80, 28, 18)
     b.node(
         f"{root}-heading",
@@ -392,6 +394,20 @@ def _cta(b: Builder, root: str, ctx: Context) -> bool:
                 size=size,
             )
     return True
+
+
+_ACTION = re.compile(r"(?i)\bcall\s+to\s+action\s*:")
+
+
+def _asked_action(brief: str) -> str | None:
+    """The words the brief gives its call to action ("Call to action: book an assessment.")."""
+    found = _ACTION.search(brief)
+    if found is None:
+        return None
+    words = re.split(r"[.;!?\n]", brief[found.end() :], maxsplit=1)[0].strip()
+    if not 3 <= len(words) <= 60 or re.search(r"\d", words):
+        return None  # no figures: a heading of the brief's words states no fact
+    return capitalised(words)
 
 
 _Fill = Callable[[Builder, str, Context], bool]

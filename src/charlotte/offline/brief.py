@@ -183,7 +183,7 @@ def lead_of(brief: str, facts: Mapping[str, Any], name: str | None) -> Lead:
         if name:
             described = re.match(
                 rf"\s*{re.escape(name)}\s+(?:is|are)\s+(.+)$", sentence
-            ) or re.search(rf"\bfor\s+{re.escape(name)}\s*,\s*(.+)$", sentence)
+            ) or re.search(rf"\bfor\s+{re.escape(name)}\s*(?:,\s*|\s(?=(?:in|at|near|on)\s))(.+)$", sentence)
         if described:
             description = described.group(1).split(";")[0].rstrip(" .!?")
             if not is_direction(description):
@@ -224,7 +224,24 @@ def offerings_of(brief: str, lead: Lead) -> Offerings:
             if when and verb:
                 note = f"{verb} {when.group('when').lower()}."
             return Offerings(tuple(items), note)
+        if listed := _colon_list(sentence):
+            return Offerings(tuple(listed))
     return Offerings(())
+
+
+def _colon_list(sentence: str) -> list[str]:
+    """The items of "… in Whitby: sports injuries, back pain, home visits." (two or more, no figures).
+
+    Not after a direction ("Sections: …", "Call to action: …"): the last words before the
+    colon decide.
+    """
+    head, colon, rest = sentence.partition(":")
+    if not colon or is_direction(" ".join(head.split()[-3:])):
+        return []
+    items = _items(_LIST_END.sub("", rest.strip().rstrip(" .!?")))
+    if len(items) < 2 or any(re.search(r"\d", item) for item in items):
+        return []
+    return items
 
 
 def _mentioned(brief: str) -> list[str]:

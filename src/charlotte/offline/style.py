@@ -222,6 +222,13 @@ def _card(p: Palette, background: str = "#ffffff") -> dict[str, Any]:
     return card
 
 
+def _row_edge(p: Palette) -> dict[str, Any]:
+    # Calm rows float on a soft shadow (a line would read harder); the others are outlined.
+    if p.look == "calm":
+        return {"boxShadow": "0 1px 6px rgba(0, 0, 0, 0.07)"}
+    return {"border": "1px solid #e7e5e4"}
+
+
 def _button(background: str, color: str, p: Palette) -> _Style:
     style: dict[str, Any] = {
         "background": background,
@@ -324,7 +331,7 @@ _ROLES: Final[Mapping[str, Callable[[Palette], _Style]]] = {
             "padding": _px(14 if p.look != "minimal" else 8),
             "radius": _px(min(p.radius, 12)),
             "background": "#ffffff" if p.look != "minimal" else p.tint,
-            "border": "1px solid #e7e5e4" if p.look != "calm" else "1px solid #ffffff",
+            **_row_edge(p),
         },
         {"padding": _px(18 if p.look != "minimal" else 12)},
         _NONE,

@@ -187,3 +187,28 @@ def test_plan_page_builds_its_sections_with_build_section(case: str) -> None:
         alone = build_section(kinds[batch.root], brief, facts, palette, index=n, taken_ids=taken)
         assert alone == batch
         taken |= set(batch.node_ids())
+
+
+def test_the_call_to_action_says_what_the_brief_asks_and_calls() -> None:
+    brief = BRIEF + " Call to action: book an assessment."
+    batch = build_section("cta", brief, FACTS, palette_of(brief, FACTS), index=0, taken_ids=())
+    assert batch is not None
+    nodes = {op["node"]["id"]: op["node"] for op in batch.ops}
+    assert nodes["call-to-action-heading"]["props"]["content"] == "Book an assessment"
+    assert nodes["call-to-action-phone"]["props"]["href"] == "tel:01947600123"
+    plain = build_section("cta", BRIEF, FACTS, palette_of(BRIEF, FACTS), index=0, taken_ids=())
+    assert plain is not None
+    heading = next(op["node"] for op in plain.ops if op["node"]["type"] == "heading")
+    assert heading["props"]["content"] == "Call Harbour Lane Physiotherapy"
+
+
+def test_an_address_no_phone_fits_links_with_a_verb() -> None:
+    facts = {"email": "enquiries.and.bookings@supercalifragilisticexpialidocious-cleaning.test"}
+    batch = build_section("contact", "", facts, palette_of("", facts), index=0, taken_ids=())
+    assert batch is not None
+    link = next(op["node"] for op in batch.ops if op["node"]["type"] == "button")
+    assert link["props"] == {
+        "label": "Send an e-mail",
+        "href": "mailto:" + facts["email"],
+        "variant": "primary",
+    }
