@@ -186,6 +186,9 @@ def lead_of(brief: str, facts: Mapping[str, Any], name: str | None) -> Lead:
             ) or re.search(rf"\bfor\s+{re.escape(name)}\s*(?:,\s*|\s(?=(?:in|at|near|on)\s))(.+)$", sentence)
         if described:
             description = described.group(1).split(";")[0].rstrip(" .!?")
+            head, colon, listing = description.partition(":")
+            if colon and _names_sections(listing):
+                description = head.rstrip()  # "in London: services, our team, contact"
             if not is_direction(description):
                 return Lead(capitalised(_head(description)) + ".", sentence, description)
     rest = statements(brief)
@@ -239,9 +242,18 @@ def _colon_list(sentence: str) -> list[str]:
     if not colon or is_direction(" ".join(head.split()[-3:])):
         return []
     items = _items(_LIST_END.sub("", rest.strip().rstrip(" .!?")))
-    if len(items) < 2 or any(re.search(r"\d", item) for item in items):
+    if len(items) < 2 or any(re.search(r"\d", item) for item in items) or _names_sections(rest):
         return []
     return items
+
+
+_SECTION_NAMES: Final = frozenset(name for kind in KINDS for name in kind.names)
+
+
+def _names_sections(listing: str) -> bool:
+    """True when ``listing`` is mostly section names ("services, our team and contact")."""
+    items = [i.lower() for i in _items(listing.strip().rstrip(" .!?"))]
+    return bool(items) and sum(1 for i in items if i in _SECTION_NAMES) * 2 >= len(items)
 
 
 def _mentioned(brief: str) -> list[str]:

@@ -64,7 +64,13 @@ def test_statements_keep_the_description_and_drop_the_directions() -> None:
             ("Boiler repairs", "Leak repairs"),
             "A plumber in Cardiff.",
         ),
-        # A list after a direction is no offering, nor one of figures.
+        # A list after a direction is no offering, nor one of figures or of section names.
+        (
+            "A calm page for Bright Smile Dental in London: services, our team, opening hours "
+            "and contact.",
+            (),
+            "In London.",
+        ),
         ("Oak & Ash is a joinery. Sections: services, team, contact.", (), "A joinery."),
         ("Oak & Ash is a joinery. Prices: doors £300, stairs £2,000.", (), "A joinery."),
     ],
