@@ -31,7 +31,15 @@ from typing import Any, Final
 from charlotte.offline.batch import Batch, Builder
 from charlotte.offline.brief import section_slug
 from charlotte.offline.context import Context, context_of
-from charlotte.offline.facts import capitalised, contact_items, fact, fact_items, priced, scalar
+from charlotte.offline.facts import (
+    capitalised,
+    contact_items,
+    fact,
+    fact_items,
+    priced,
+    scalar,
+    split_figure,
+)
 from charlotte.offline.faq import questions_of
 from charlotte.offline.sections import KIND_BY_KEY, KIND_KEYS, MAX_ITEMS, OFFER_KINDS
 from charlotte.offline.style import (
@@ -191,7 +199,11 @@ def _offer(b: Builder, root: str, ctx: Context, kind: str, offerings: bool) -> b
 
 def _listed(kind: str) -> Callable[[Builder, str, Context], bool]:
     def fill(b: Builder, root: str, ctx: Context) -> bool:
-        items = fact_items(fact(ctx.facts, KIND_BY_KEY[kind].facts))
+        # One entry of a one-line fact ("Tue-Sun 7:00-15:00") is a row of its own too.
+        items = [
+            split_figure(d) if t is None and d else (t, d)
+            for t, d in fact_items(fact(ctx.facts, KIND_BY_KEY[kind].facts))
+        ]
         if not items:
             return False
         if kind == "hours" or priced(items) or all(d for _t, d in items):

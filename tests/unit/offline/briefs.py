@@ -51,7 +51,7 @@ CASES = {
     "dentist": (
         *DENTIST,
         "Brightsmile Dental",
-        ["+44 117 496 0123", "Whitening", "Mon-Fri 8:30-17:30"],
+        ["+44 117 496 0123", "Whitening", "Mon-Fri\n8:30-17:30"],
     ),
     "saas": (*SAAS, "Ledgerly", ["$9/month", "$29/month", "sales@ledgerly.test"]),
 }
