@@ -105,13 +105,13 @@ def section_batch(
     """``build_section`` on a read brief; ``offerings``: an offer kind shows the brief's offerings."""
     if kind not in KIND_BY_KEY:
         return None
-    slug = section_slug(kind)
+    slug, taken = section_slug(kind), set(taken)
     for n in range(1, 50):
         root = slug if n == 1 else f"{slug}-{n}"
         if root in taken:
             continue
         batch = _band(kind, root, ctx, palette, index, offerings)
-        if batch is None or not set(batch.node_ids()) & set(taken):
+        if batch is None or taken.isdisjoint(batch.node_ids()):
             return batch
     return None
 
@@ -137,10 +137,11 @@ def _title(kind: str, ctx: Context) -> str:
     if kind == "about" and len(ctx.name) < 60 and ctx.named:
         return f"About {ctx.name}"
     if kind in ("services", "pricing", "menu"):
-        # The brief's own word for it: "Treatments", "Classes", "Prices".
-        said = re.search(rf"(?i)\b(?:{KIND_BY_KEY[kind].words})\b", ctx.brief)
+        # The brief's own word for it: "Treatments", "Classes", "Prices"; the last one it
+        # uses, as a brief names its sections after describing the business.
+        said = list(re.finditer(rf"(?i)\b(?:{KIND_BY_KEY[kind].words})\b", ctx.brief))
         if said:
-            words = " ".join(said.group(0).split())
+            words = " ".join(said[-1].group(0).split())
             return words[:1].upper() + words[1:].lower()
     return KIND_BY_KEY[kind].title
 
@@ -148,14 +149,14 @@ def _title(kind: str, ctx: Context) -> str:
 # --- the layouts --------------------------------------------------------------------
 
 
-def _rows(b: Builder, root: str, items: _Items, role_figure: str = "row-figure") -> None:
+def _rows(b: Builder, root: str, items: _Items) -> None:
     """A price list or timetable: one row per entry, the name left and the figure right."""
     listing = b.node(f"{root}-list", "stack", root, "list", layout="stack")
     for n, (name, figure) in enumerate(items, 1):
         row = b.node(f"{root}-row-{n}", "stack", listing, "row", layout="stack")
         if name and figure:
             b.node(f"{row}-name", "text", row, "row-name", {"content": name})
-            b.node(f"{row}-figure", "text", row, role_figure, {"content": figure})
+            b.node(f"{row}-figure", "text", row, "row-figure", {"content": figure})
         else:
             b.node(f"{row}-name", "text", row, "row-name", {"content": name or figure or ""})
 

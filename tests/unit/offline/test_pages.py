@@ -158,3 +158,23 @@ def test_grids_have_two_columns_only_for_short_words(case: str) -> None:
             ]
             longest = max(len(w) for n in inside for w in _words({"nodes": {"n": n}})[0].split())
             assert longest <= 12, grid["id"]
+
+
+@pytest.mark.parametrize(
+    ("brief", "title"),
+    [
+        (
+            "Stillwater Yoga is a yoga studio offering vinyasa, yin yoga and beginners' courses. "
+            "Sections: classes, contact.",
+            "Classes",
+        ),
+        (
+            "Brightsmile Dental is a dentist offering check-ups and whitening. Sections: treatments.",
+            "Treatments",
+        ),
+        ("Fixit is a workshop repairing bikes and scooters. Sections: services.", "Services"),
+    ],
+)
+def test_a_section_is_titled_as_the_brief_calls_it(brief: str, title: str) -> None:
+    services = next(b for b in plan_page(brief, {}).batches if b.root == "services")
+    assert services.ops[1]["node"]["props"] == {"content": title, "level": 2}
