@@ -54,7 +54,7 @@ from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.text import is_person_text
 from charlotte.runtime.feed import Notifier
 from charlotte.runtime.guide import build_guide
-from charlotte.runtime.models import resolve_model
+from charlotte.runtime.models import ModelOptions, resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, ModeRegistry
 from charlotte.runtime.queues import InlineQueue, ThreadQueue, TurnQueue
 from charlotte.runtime.runner import TurnContextFactory, TurnRunner
@@ -110,6 +110,17 @@ class Charlotte:
         model_factory: Callable[[], Any] | None = None,
     ) -> None:
         self.settings = settings
+        self._model_options = ModelOptions(
+            base_url=settings.model_base_url,
+            api_key=settings.model_api_key,
+            retries=settings.model_max_retries,
+            first_wait=settings.model_retry_seconds,
+            max_wait=settings.model_retry_max_seconds,
+        )
+        if model_factory is None:
+            # Fail fast: an unknown model string or a missing key raises here
+            # (UnknownModel, ModelKeyMissing), not at the first turn. No network.
+            resolve_model(settings.model, self._model_options)
         # Turns queued before this moment wait in no queue of this instance (see _sweeper).
         self._born = utc_now()
         self.engine = settings.open_engine()
@@ -332,7 +343,8 @@ class Charlotte:
         self.runner.run(turn_id)
 
     def _default_model(self) -> Any:
-        return resolve_model(self.settings.model)
+        # A fresh model (and HTTP client) per turn: each turn runs in its own event loop.
+        return resolve_model(self.settings.model, self._model_options)
 
     def _open(self, user: object, request: OpenRequest) -> CharlotteSession:
         try:

@@ -22,7 +22,9 @@ the browser follows live):
    ``cms_ready`` is continued with ``CONTINUATION`` on the same history, at
    most ``max_continuations`` times, then fails ``output_limit``. All runs of
    a turn share one usage tally, so the host's caps bound the whole turn.
-6. ``turn.finished`` (with ``ready``), ``turn.stopped`` or ``run.failed`` with a
+   A provider's error (after the retries of ``provider_http.py``) becomes its
+   code where the model library is called (``models.provider_failure``).
+6. ``turn.finished`` (with ``ready`` and the turn's token ``usage``), ``turn.stopped`` or ``run.failed`` with a
    code — never an exception message — and the session is idle again.
 
 A claim that fails on a database error raises ``StorageError`` out of
@@ -42,7 +44,7 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 from pydantic_ai import Agent, RunContext, Tool
-from pydantic_ai.exceptions import OutputTokenLimitExceeded, UsageLimitExceeded
+from pydantic_ai.exceptions import ModelAPIError, OutputTokenLimitExceeded, UsageLimitExceeded
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models import Model
 from pydantic_ai.usage import RunUsage, UsageLimits
@@ -50,6 +52,7 @@ from pydantic_ai.usage import RunUsage, UsageLimits
 from charlotte.errors import Refused, StopRequested, code_of
 from charlotte.runtime.caps import HarnessDefaults, TurnContext, TurnContextFactory, merge_limits
 from charlotte.runtime.guide import Guide
+from charlotte.runtime.models import provider_failure
 from charlotte.runtime.modes import ModeRegistry, check_mode
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
@@ -240,7 +243,7 @@ class TurnRunner:
                 self.telemetry.observe(
                     self.engine, session.id, session.tenant, turn.id, model.model_name, usage
                 )
-                self.turns.finish(turn.id, ready=recorder.ready)
+                self.turns.finish(turn.id, ready=recorder.ready, usage=_totals(usage))
                 return
             self.turns.fail(turn.id, "output_limit")
         except Exception as error:  # every failure ends as a code, never a message
@@ -294,6 +297,9 @@ class TurnRunner:
         except UsageLimitExceeded as error:
             # The model library's limit, translated where the library is called.
             raise Refused("usage_limit") from error
+        except ModelAPIError as error:
+            # The provider's last word after charlotte's retries, as a code.
+            raise provider_failure(error) from error
         return _finish_reason(state.messages)
 
     def _agent(self, prompt: str) -> Agent[_TurnDeps, str]:
@@ -349,6 +355,15 @@ class TurnRunner:
         if session is None:
             raise Refused("not_found")
         return session
+
+
+def _totals(usage: RunUsage) -> dict[str, int]:
+    """The turn's usage as ``turn.finished`` carries it (every run and continuation of the turn)."""
+    return {
+        "input_tokens": max(0, usage.input_tokens or 0),
+        "output_tokens": max(0, usage.output_tokens or 0),
+        "requests": max(0, usage.requests or 0),
+    }
 
 
 def _settle(turn: TurnRecord, recorder: StreamRecorder | None) -> None:

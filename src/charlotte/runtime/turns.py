@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Final
 
@@ -73,6 +73,9 @@ QUEUE_LOST: Final = "queue_lost"
 
 #: Turns ``redeliver`` hands over per call at most (the next call takes the rest).
 REDELIVER_BATCH: Final = 200
+
+#: ``turn.finished`` usage of a turn that reported none (the runner always hands the turn's own).
+NO_USAGE: Final[Mapping[str, int]] = {"input_tokens": 0, "output_tokens": 0, "requests": 0}
 
 
 class Turns:
@@ -250,11 +253,10 @@ class Turns:
         status, stop_requested = flag
         return status not in ACTIVE or stop_requested
 
-    def finish(self, turn_id: str, *, ready: bool) -> bool:
-        """End the turn as ``finished`` (``turn.finished`` with ``ready``)."""
-        event = NewEvent(
-            EventTypes.TURN_FINISHED, {"turn_id": turn_id, "ready": ready}, AGENT_ACTOR
-        )
+    def finish(self, turn_id: str, *, ready: bool, usage: Mapping[str, int] = NO_USAGE) -> bool:
+        """End the turn as ``finished`` (``turn.finished`` with ``ready`` and the turn's ``usage``)."""
+        payload = {"turn_id": turn_id, "ready": ready, "usage": dict(usage)}
+        event = NewEvent(EventTypes.TURN_FINISHED, payload, AGENT_ACTOR)
         return self._end(turn_id, ACTIVE, event, status="finished", ready=ready)
 
     def stopped(self, turn_id: str) -> bool:
