@@ -35,6 +35,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Final, Literal
 
 PING_SECONDS: Final = 0.1
+#: The words every error body's message starts with: a test looks for them where they must not be.
+PEER_ERROR_TEXT: Final = "peer-error-message"
 MAX_REPLY_SECONDS: Final = 60.0
 
 
@@ -146,6 +148,11 @@ class Peer:
         with self._lock:
             self._script.extend(plays)
 
+    def call_id(self, prefix: str, index: int) -> str:
+        """A tool call's id, unique over the peer's life: the request's number and the call's index."""
+        with self._lock:
+            return f"{prefix}{len(self.requests)}_{index}"
+
     def bodies(self) -> list[dict[str, Any]]:
         with self._lock:
             return [r.body for r in self.requests]
@@ -160,6 +167,10 @@ class Peer:
 
     def text_event(self, text: str) -> bytes:
         """The bytes of a stream's start carrying ``text`` (for ``Silence``)."""
+        raise NotImplementedError
+
+    def tool_results(self, body: dict[str, Any]) -> dict[str, str]:
+        """The tool results a request carries back: call id → the result's text."""
         raise NotImplementedError
 
     # -- serving -----------------------------------------------------------------------------

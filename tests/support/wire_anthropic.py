@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from tests.support.loopback_http import Failure, Peer, Reply, pieces, sse
+from tests.support.loopback_http import PEER_ERROR_TEXT, Failure, Peer, Reply, pieces, sse
 
 MODEL: Final = "claude-loopback"
 
@@ -72,7 +72,7 @@ class AnthropicPeer(Peer):
             yield _event({"type": "content_block_stop", "index": index})
             index += 1
         for number, call in enumerate(reply.calls):
-            block = {"type": "tool_use", "id": f"toolu_{number}", "name": call.name, "input": {}}
+            block = {"type": "tool_use", "id": self.call_id("toolu_", number), "name": call.name, "input": {}}
             yield _event({"type": "content_block_start", "index": index, "content_block": block})
             for piece in pieces(call.arguments, call.chunks):
                 delta = {"type": "input_json_delta", "partial_json": piece}
@@ -87,6 +87,18 @@ class AnthropicPeer(Peer):
         })  # fmt: skip
         yield _event({"type": "message_stop"})
 
+    def tool_results(self, body: dict[str, Any]) -> dict[str, str]:
+        # A tool result is a "tool_result" block of a user message, naming the tool_use it answers.
+        found: dict[str, str] = {}
+        for message in body.get("messages", []):
+            content = message.get("content")
+            for block in content if isinstance(content, list) else []:
+                if block.get("type") == "tool_result":
+                    inner = block.get("content")
+                    texts = [b.get("text", "") for b in inner] if isinstance(inner, list) else [str(inner)]
+                    found[block["tool_use_id"]] = "".join(texts)
+        return found
+
     def error_body(self, failure: Failure) -> dict[str, Any]:
         kind = _ERRORS.get(failure.status, "api_error")
-        return {"type": "error", "error": {"type": kind, "message": f"loopback {failure.status}"}}
+        return {"type": "error", "error": {"type": kind, "message": f"{PEER_ERROR_TEXT} {failure.status}"}}

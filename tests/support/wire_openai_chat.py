@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from tests.support.loopback_http import Failure, Peer, Reply, pieces, sse
+from tests.support.loopback_http import PEER_ERROR_TEXT, Failure, Peer, Reply, pieces, sse
 
 MODEL: Final = "gpt-loopback"
 
@@ -61,7 +61,7 @@ class OpenAIChatPeer(Peer):
             for piece in pieces(reply.text, reply.text_chunks):
                 yield self._chunk({"content": piece})
         for index, call in enumerate(reply.calls):
-            head = {"index": index, "id": f"call_{index}", "type": "function"}
+            head = {"index": index, "id": self.call_id("call_", index), "type": "function"}
             yield self._chunk({"tool_calls": [{**head, "function": {"name": call.name, "arguments": ""}}]})
             for piece in pieces(call.arguments, call.chunks):
                 yield self._chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
@@ -83,6 +83,10 @@ class OpenAIChatPeer(Peer):
             })  # fmt: skip
         yield b"data: [DONE]\n\n"
 
+    def tool_results(self, body: dict[str, Any]) -> dict[str, str]:
+        # A tool result is a message with role "tool" naming the call it answers.
+        return {m["tool_call_id"]: m["content"] for m in body.get("messages", []) if m.get("role") == "tool"}
+
     def error_body(self, failure: Failure) -> dict[str, Any]:
         return openai_error_body(failure)
 
@@ -90,4 +94,4 @@ class OpenAIChatPeer(Peer):
 def openai_error_body(failure: Failure) -> dict[str, Any]:
     """OpenAI's error body for ``failure`` (Chat Completions and Responses alike)."""
     kind, code = _ERRORS.get(failure.status, ("server_error", None))
-    return {"error": {"message": f"loopback {failure.status}", "type": kind, "param": None, "code": code}}
+    return {"error": {"message": f"{PEER_ERROR_TEXT} {failure.status}", "type": kind, "param": None, "code": code}}

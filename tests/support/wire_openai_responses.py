@@ -106,7 +106,7 @@ class OpenAIResponsesPeer(Peer):
             item = {
                 "id": item_id,
                 "type": "function_call",
-                "call_id": f"call_{number}",
+                "call_id": self.call_id("call_", number),
                 "name": call.name,
                 "arguments": "",
                 "status": "in_progress",
@@ -122,6 +122,11 @@ class OpenAIResponsesPeer(Peer):
             yield {"type": "response.incomplete", "response": _response("incomplete", output, reply)}
         else:
             yield {"type": "response.completed", "response": _response("completed", output, reply)}
+
+    def tool_results(self, body: dict[str, Any]) -> dict[str, str]:
+        # A tool result is an input item of type "function_call_output" with the call's call_id.
+        items = body.get("input", [])
+        return {i["call_id"]: i["output"] for i in items if isinstance(i, dict) and i.get("type") == "function_call_output"}
 
     def error_body(self, failure: Failure) -> dict[str, Any]:
         return openai_error_body(failure)

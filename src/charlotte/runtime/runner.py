@@ -56,6 +56,7 @@ from charlotte.runtime.models import provider_failure
 from charlotte.runtime.modes import ModeRegistry, check_mode
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
+from charlotte.runtime.tool_arguments import MalformedArguments, raw_arguments
 from charlotte.runtime.turns import Turns
 from charlotte.runtime.watch import STOP, TurnWatch
 from charlotte.settings import Settings
@@ -316,6 +317,7 @@ class TurnRunner:
                     output_type=str,
                     tools=tools,
                     name="charlotte_builder",
+                    capabilities=[MalformedArguments()],
                 )
                 self._agents[prompt] = agent
             return agent
@@ -324,8 +326,9 @@ class TurnRunner:
         page_tools = self.tools
         turns = self.turns
 
-        def call(ctx: RunContext[_TurnDeps], **arguments: Any) -> dict[str, Any]:
+        def call(ctx: RunContext[_TurnDeps], **given: Any) -> dict[str, Any]:
             deps = ctx.deps
+            arguments = raw_arguments(given)
             watch = deps.state.watch
             # A halted turn (stop, timeout) starts no tool; a running one is waited for.
             if not watch.tool_may_start():
@@ -338,7 +341,7 @@ class TurnRunner:
                 if turns.should_stop(deps.turn_id, conn):
                     deps.state.stop_seen = True
                     raise StopRequested
-                deps.recorder.write_tool_called(conn, ctx.tool_call_id, name, arguments)
+                deps.recorder.write_tool_called(conn, ctx.tool_call_id, name, given)
 
             try:
                 return page_tools.call(name, arguments, deps.binding, before=before)
