@@ -101,11 +101,13 @@ def test_malformed_tool_arguments_come_back_as_an_error_the_model_fixes(tmp_path
 
         assert (status, code) == ("finished", None)
         assert list(session.draft()["page"]["nodes"]) == ["hero"]
-        results = of_type(events(charlotte, session), EventTypes.TOOL_RESULT)
+        log = events(charlotte, session)
+        results = of_type(log, EventTypes.TOOL_RESULT)
         assert [(r["is_error"], r.get("code")) for r in results] == [(True, "invalid_arguments")] * 2 + [(False, None)]
         # The model was told, in charlotte's words, what was wrong with its call.
-        for request in peer.requests[1:3]:
-            (told,) = peer.tool_results(request.body).values()
+        broken_ids = [p["call_id"] for p in of_type(log, EventTypes.TOOL_CALLED)][:2]
+        for request, call_id in zip(peer.requests[1:3], broken_ids, strict=True):
+            told = peer.tool_results(request.body)[call_id]
             error = json.loads(told)["error"]
             assert (error["code"], error["path"], error["got"]) == ("invalid_arguments", "$.arguments", "text that is not JSON")
             # ... never the parser's own message.
