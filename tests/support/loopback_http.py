@@ -175,13 +175,19 @@ class Peer:
 
     # -- serving -----------------------------------------------------------------------------
 
-    def _next(self, recorded: Recorded) -> Play:
+    def record(self, recorded: Recorded) -> None:
         with self._lock:
             self.requests.append(recorded)
-            return self._script.pop(0) if self._script else Reply.of_text("Done.")
 
     def answer(self, handler: BaseHTTPRequestHandler, recorded: Recorded) -> None:
-        play = self._next(recorded)
+        """Record the request and play the script's next reply."""
+        with self._lock:
+            self.requests.append(recorded)
+            play = self._script.pop(0) if self._script else Reply.of_text("Done.")
+        self.respond(handler, recorded, play)
+
+    def respond(self, handler: BaseHTTPRequestHandler, recorded: Recorded, play: Play) -> None:
+        """Send ``play`` as the answer to ``recorded``."""
         if isinstance(play, Failure):
             data = json.dumps(self.error_body(play)).encode()
             handler.send_response(play.status)
