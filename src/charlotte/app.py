@@ -110,16 +110,8 @@ class Charlotte:
         model_factory: Callable[[], Any] | None = None,
     ) -> None:
         self.settings = settings
-        self._model_options = ModelOptions(
-            base_url=settings.model_base_url,
-            api_key=settings.model_api_key,
-            retries=settings.model_max_retries,
-            first_wait=settings.model_retry_seconds,
-            max_wait=settings.model_retry_max_seconds,
-        )
-        if model_factory is None:
-            # Fail fast: an unknown model string or a missing key raises here
-            # (UnknownModel, ModelKeyMissing), not at the first turn. No network.
+        self._model_options = ModelOptions.of(settings)
+        if model_factory is None:  # fail fast, no network: UnknownModel, ModelKeyMissing
             resolve_model(settings.model, self._model_options)
         # Turns queued before this moment wait in no queue of this instance (see _sweeper).
         self._born = utc_now()

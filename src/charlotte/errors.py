@@ -338,9 +338,8 @@ class ModelUnavailable(ModelSpecError):
 class ModelKeyMissing(ModelSpecError):
     """The model's provider needs an API key and none was given.
 
-    ``variable`` is where one goes (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``,
-    read by the provider's own client); ``Settings.model_api_key`` works for
-    every provider. Both are names, never the key.
+    ``variable`` names where one goes (``OPENAI_API_KEY``, read by the provider's
+    client); ``Settings.model_api_key`` works for every provider.
 
     >>> str(ModelKeyMissing("openai:gpt-4o", "OPENAI_API_KEY"))
     "model_key_missing: 'openai:gpt-4o' (set OPENAI_API_KEY or Settings.model_api_key)"
@@ -360,13 +359,10 @@ class ModelKeyMissing(ModelSpecError):
 class ModelCallFailed(CharlotteError):
     """The model's provider refused or failed a request; ``code`` is one of ``ModelCallFailed.CODES``.
 
-    The runtime raises it in place of the model library's error (kept as
-    ``__cause__``): ``model_auth_failed`` (401/403), ``model_rate_limited``
-    (429 after the retries), ``model_unavailable`` (5xx or no connection after
-    the retries), ``model_rejected`` (any other refusal: unknown model, bad request).
-
-    >>> ModelCallFailed("model_auth_failed")
-    ModelCallFailed('model_auth_failed')
+    Raised by the runtime in place of the model library's error (kept as
+    ``__cause__``): ``model_auth_failed`` (401/403), ``model_rate_limited`` (429)
+    and ``model_unavailable`` (5xx, no connection) after the retries,
+    ``model_rejected`` (any other refusal: unknown model, bad request).
     """
 
     CODES: ClassVar[frozenset[str]] = frozenset(_MODEL)

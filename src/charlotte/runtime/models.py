@@ -20,7 +20,8 @@ own retries are off.
 The provider classes, and the OpenAI and Anthropic client libraries under
 them, are imported when a model of theirs is first built: they take most of
 a second or more to import, and a host on the offline model (or only one
-provider) should not pay for them at ``import charlotte``.
+provider) should not pay for them at ``import charlotte``. The offline
+builder is imported the same way (a host on a provider never loads it).
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ from pydantic_ai.models import Model
 from pydantic_ai.settings import ModelSettings
 
 from charlotte.errors import CharlotteError, ModelCallFailed, ModelKeyMissing, ModelUnavailable, UnknownModel
-from charlotte.offline import offline_model
 from charlotte.runtime.provider_http import provider_http_client
+from charlotte.settings import Settings
 
 __all__ = ["ModelOptions", "provider_failure", "resolve_model"]
 
@@ -74,6 +75,17 @@ class ModelOptions:
     first_wait: float = 0.5
     max_wait: float = 8.0
 
+    @classmethod
+    def of(cls, settings: Settings) -> ModelOptions:
+        """The options ``settings`` give (``model_base_url``, ``model_api_key``, the retry settings)."""
+        return cls(
+            base_url=settings.model_base_url,
+            api_key=settings.model_api_key,
+            retries=settings.model_max_retries,
+            first_wait=settings.model_retry_seconds,
+            max_wait=settings.model_retry_max_seconds,
+        )
+
 
 def _split_compatible(spec: str, rest: str) -> tuple[str, str]:
     """Split ``<base_url>:<name>`` from the right: the URL itself contains colons."""
@@ -93,6 +105,10 @@ def resolve_model(spec: str, options: ModelOptions | None = None) -> Model:
     'llama3.2'
     """
     if spec == OFFLINE:
+        # Like the provider classes, the offline builder (and pydantic-ai's
+        # FunctionModel under it) is loaded when first built.
+        from charlotte.offline import offline_model
+
         return offline_model()
     prefix, sep, rest = spec.partition(":")
     if not sep or not rest.strip() or rest != rest.strip():

@@ -87,6 +87,8 @@ def test_a_reply_cut_off_by_the_output_limit_is_continued(tmp_path: Path, wire: 
         continued = _sent(peer.requests[1].body)
         assert json.dumps(CONTINUATION)[1:-1] in continued
         assert "I will build the" in continued  # the cut-off reply is history the model continues from
+        # The turn's usage counts both runs.
+        assert log[-1][1]["usage"] == {"input_tokens": 200, "output_tokens": 40, "requests": 2}
 
 
 @wires
