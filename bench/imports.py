@@ -2,7 +2,7 @@
 
 Each figure is the best of five fresh interpreters (``python -c "import X"``,
 wall time of the whole process, so interpreter start-up is in both sides of
-the ratio). The goal is ``import charlotte`` within 1.3× of
+the ratio). The goal is ``import charlotte`` within 1.3x of
 ``import pydantic_ai``: charlotte imports pydantic-ai, so the ratio says what
 charlotte adds on top. Run with ``.venv/bin/python -m bench.imports``.
 """
@@ -24,7 +24,9 @@ ROOT: Final = Path(__file__).resolve().parents[1]
 def _environment() -> dict[str, str]:
     env = dict(os.environ)
     src = str(ROOT / "src")
-    env["PYTHONPATH"] = os.pathsep.join([src, str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["PYTHONPATH"] = os.pathsep.join([src, str(ROOT), env.get("PYTHONPATH", "")]).rstrip(
+        os.pathsep
+    )
     return env
 
 

@@ -12,9 +12,10 @@ and hands it to ``Charlotte(...)``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.page.hrefs import serialised_origin
@@ -52,7 +53,7 @@ class Settings:
     model_base_url: str | None = None
     #: The provider's API key; unset, the provider's client reads its own variable
     #: (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``). Never shown in the settings' repr.
-    model_api_key: str | None = field(default=None, repr=False)
+    model_api_key: str | None = dataclasses.field(default=None, repr=False)
     #: How often a request the provider refused for a while (429, 5xx, no connection) is sent again.
     model_max_retries: int = 2
     #: The first wait before a retry, doubled each time; a ``Retry-After`` is honoured up to the cap.

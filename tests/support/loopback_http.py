@@ -214,7 +214,9 @@ class Peer:
         except OSError:
             self.hung_up.set()
 
-    def endless(self, handler: BaseHTTPRequestHandler, piece: Callable[[], bytes], every: float) -> None:
+    def endless(
+        self, handler: BaseHTTPRequestHandler, piece: Callable[[], bytes], every: float
+    ) -> None:
         deadline = time.monotonic() + MAX_REPLY_SECONDS
         while time.monotonic() < deadline and not self.closing.wait(every):
             _send(handler, piece())
@@ -258,7 +260,9 @@ def serving(peer: Peer) -> Iterator[Peer]:
     http = ThreadingHTTPServer(("127.0.0.1", 0), _handler(peer))
     http.daemon_threads = True
     peer._http = http
-    thread = threading.Thread(target=http.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread = threading.Thread(
+        target=http.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         yield peer

@@ -56,7 +56,11 @@ class ModelServer(OpenAIChatPeer):
         if TRICKLE in text and SILENT not in text:
             self._trickle(handler)
         else:
-            self.respond(handler, recorded, Silence(FIRST_WORDS) if SILENT in text else Reply.of_text("Done."))
+            self.respond(
+                handler,
+                recorded,
+                Silence(FIRST_WORDS) if SILENT in text else Reply.of_text("Done."),
+            )
 
     def _trickle(self, handler: BaseHTTPRequestHandler) -> None:
         handler.send_response(200)

@@ -65,21 +65,34 @@ class AnthropicPeer(Peer):
         yield _event({"type": "ping"})
         index = 0
         if reply.text:
-            yield _event({"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}})
+            yield _event(
+                {
+                    "type": "content_block_start",
+                    "index": index,
+                    "content_block": {"type": "text", "text": ""},
+                }
+            )
             for piece in pieces(reply.text, reply.text_chunks):
                 delta = {"type": "text_delta", "text": piece}
                 yield _event({"type": "content_block_delta", "index": index, "delta": delta})
             yield _event({"type": "content_block_stop", "index": index})
             index += 1
         for number, call in enumerate(reply.calls):
-            block = {"type": "tool_use", "id": self.call_id("toolu_", number), "name": call.name, "input": {}}
+            block = {
+                "type": "tool_use",
+                "id": self.call_id("toolu_", number),
+                "name": call.name,
+                "input": {},
+            }
             yield _event({"type": "content_block_start", "index": index, "content_block": block})
             for piece in pieces(call.arguments, call.chunks):
                 delta = {"type": "input_json_delta", "partial_json": piece}
                 yield _event({"type": "content_block_delta", "index": index, "delta": delta})
             yield _event({"type": "content_block_stop", "index": index})
             index += 1
-        stop = "max_tokens" if reply.finish == "length" else "tool_use" if reply.calls else "end_turn"
+        stop = (
+            "max_tokens" if reply.finish == "length" else "tool_use" if reply.calls else "end_turn"
+        )
         yield _event({
             "type": "message_delta",
             "delta": {"stop_reason": stop, "stop_sequence": None},
@@ -95,10 +108,17 @@ class AnthropicPeer(Peer):
             for block in content if isinstance(content, list) else []:
                 if block.get("type") == "tool_result":
                     inner = block.get("content")
-                    texts = [b.get("text", "") for b in inner] if isinstance(inner, list) else [str(inner)]
+                    texts = (
+                        [b.get("text", "") for b in inner]
+                        if isinstance(inner, list)
+                        else [str(inner)]
+                    )
                     found[block["tool_use_id"]] = "".join(texts)
         return found
 
     def error_body(self, failure: Failure) -> dict[str, Any]:
         kind = _ERRORS.get(failure.status, "api_error")
-        return {"type": "error", "error": {"type": kind, "message": f"{PEER_ERROR_TEXT} {failure.status}"}}
+        return {
+            "type": "error",
+            "error": {"type": kind, "message": f"{PEER_ERROR_TEXT} {failure.status}"},
+        }

@@ -121,7 +121,9 @@ def wait_for_end(charlotte: Charlotte, turn_id: str, timeout: float = WAIT) -> s
     raise AssertionError(f"turn {turn_id} did not end within {timeout}s")
 
 
-def run_turn(charlotte: Charlotte, session: CharlotteSession, message: str) -> tuple[str, str | None]:
+def run_turn(
+    charlotte: Charlotte, session: CharlotteSession, message: str
+) -> tuple[str, str | None]:
     """Send ``message`` and wait: the turn's status and error code."""
     turn = session.send(message)
     status = wait_for_end(charlotte, turn["id"])

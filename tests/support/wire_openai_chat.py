@@ -48,7 +48,9 @@ class OpenAIChatPeer(Peer):
                 "created": 1_700_000_000,
                 "model": MODEL,
                 "system_fingerprint": "fp_loopback",
-                "choices": [{"index": 0, "delta": dict(delta), "logprobs": None, "finish_reason": finish}],
+                "choices": [
+                    {"index": 0, "delta": dict(delta), "logprobs": None, "finish_reason": finish}
+                ],
             }
         )
 
@@ -62,9 +64,13 @@ class OpenAIChatPeer(Peer):
                 yield self._chunk({"content": piece})
         for index, call in enumerate(reply.calls):
             head = {"index": index, "id": self.call_id("call_", index), "type": "function"}
-            yield self._chunk({"tool_calls": [{**head, "function": {"name": call.name, "arguments": ""}}]})
+            yield self._chunk(
+                {"tool_calls": [{**head, "function": {"name": call.name, "arguments": ""}}]}
+            )
             for piece in pieces(call.arguments, call.chunks):
-                yield self._chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+                yield self._chunk(
+                    {"tool_calls": [{"index": index, "function": {"arguments": piece}}]}
+                )
         finish = "length" if reply.finish == "length" else "tool_calls" if reply.calls else "stop"
         yield self._chunk({}, finish)
         if (request.get("stream_options") or {}).get("include_usage"):
@@ -85,7 +91,11 @@ class OpenAIChatPeer(Peer):
 
     def tool_results(self, body: dict[str, Any]) -> dict[str, str]:
         # A tool result is a message with role "tool" naming the call it answers.
-        return {m["tool_call_id"]: m["content"] for m in body.get("messages", []) if m.get("role") == "tool"}
+        return {
+            m["tool_call_id"]: m["content"]
+            for m in body.get("messages", [])
+            if m.get("role") == "tool"
+        }
 
     def error_body(self, failure: Failure) -> dict[str, Any]:
         return openai_error_body(failure)
@@ -94,4 +104,11 @@ class OpenAIChatPeer(Peer):
 def openai_error_body(failure: Failure) -> dict[str, Any]:
     """OpenAI's error body for ``failure`` (Chat Completions and Responses alike)."""
     kind, code = _ERRORS.get(failure.status, ("server_error", None))
-    return {"error": {"message": f"{PEER_ERROR_TEXT} {failure.status}", "type": kind, "param": None, "code": code}}
+    return {
+        "error": {
+            "message": f"{PEER_ERROR_TEXT} {failure.status}",
+            "type": kind,
+            "param": None,
+            "code": code,
+        }
+    }

@@ -71,7 +71,9 @@ class OpenAIResponsesPeer(Peer):
     path = "/v1/responses"
 
     def text_event(self, text: str) -> bytes:
-        return self._event({"type": "response.created", "response": _response("in_progress", [], None)}, 0)
+        return self._event(
+            {"type": "response.created", "response": _response("in_progress", [], None)}, 0
+        )
 
     @staticmethod
     def _event(data: dict[str, Any], sequence: int) -> bytes:
@@ -88,7 +90,13 @@ class OpenAIResponsesPeer(Peer):
         output: list[dict[str, Any]] = []
         if reply.text:
             index, item_id = len(output), "msg_0"
-            item = {"id": item_id, "type": "message", "status": "in_progress", "role": "assistant", "content": []}
+            item = {
+                "id": item_id,
+                "type": "message",
+                "status": "in_progress",
+                "role": "assistant",
+                "content": [],
+            }
             yield {"type": "response.output_item.added", "output_index": index, "item": item}
             part = {"type": "output_text", "text": "", "annotations": []}
             at = {"item_id": item_id, "output_index": index, "content_index": 0}
@@ -119,14 +127,21 @@ class OpenAIResponsesPeer(Peer):
             yield {"type": "response.output_item.done", "output_index": index, "item": item}
             output.append(item)
         if reply.finish == "length":
-            yield {"type": "response.incomplete", "response": _response("incomplete", output, reply)}
+            yield {
+                "type": "response.incomplete",
+                "response": _response("incomplete", output, reply),
+            }
         else:
             yield {"type": "response.completed", "response": _response("completed", output, reply)}
 
     def tool_results(self, body: dict[str, Any]) -> dict[str, str]:
         # A tool result is an input item of type "function_call_output" with the call's call_id.
         items = body.get("input", [])
-        return {i["call_id"]: i["output"] for i in items if isinstance(i, dict) and i.get("type") == "function_call_output"}
+        return {
+            i["call_id"]: i["output"]
+            for i in items
+            if isinstance(i, dict) and i.get("type") == "function_call_output"
+        }
 
     def error_body(self, failure: Failure) -> dict[str, Any]:
         return openai_error_body(failure)

@@ -45,7 +45,13 @@ from pydantic_ai.exceptions import (
 from pydantic_ai.models import Model
 from pydantic_ai.settings import ModelSettings
 
-from charlotte.errors import CharlotteError, ModelCallFailed, ModelKeyMissing, ModelUnavailable, UnknownModel
+from charlotte.errors import (
+    CharlotteError,
+    ModelCallFailed,
+    ModelKeyMissing,
+    ModelUnavailable,
+    UnknownModel,
+)
 from charlotte.runtime.provider_http import provider_http_client
 from charlotte.settings import Settings
 

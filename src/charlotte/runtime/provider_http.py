@@ -7,9 +7,9 @@ turn could sit a minute per attempt, and a test could not make it short. So
 the SDK clients are built with ``max_retries=0`` and this transport, under
 them, sends a request again when the provider answers 429 or a 5xx or the
 connection cannot be opened: at most ``retries`` times, waiting
-``first_wait × 2ⁿ`` or the provider's ``Retry-After`` (``retry-after-ms``
+``first_wait x 2ⁿ`` or the provider's ``Retry-After`` (``retry-after-ms``
 too), never more than ``max_wait`` for one wait. Every wait is bounded, so a
-request gives up within ``retries × max_wait`` plus the attempts
+request gives up within ``retries x max_wait`` plus the attempts
 themselves, and the last answer (or connection error) goes up to the SDK,
 which pydantic-ai turns into its error categories (``runtime/models.py``
 turns those into codes). Only the response head is waited for here: a
@@ -96,7 +96,12 @@ class RetryingTransport(httpx2.AsyncBaseTransport):
                 if response.status_code not in RETRIED_STATUSES or attempt >= self._retries:
                     return response
                 wait = self._wait(attempt, retry_after_seconds(response.headers))
-                log.info("model provider answered %d; retry %d in %.2fs", response.status_code, attempt + 1, wait)
+                log.info(
+                    "model provider answered %d; retry %d in %.2fs",
+                    response.status_code,
+                    attempt + 1,
+                    wait,
+                )
                 await response.aclose()
             attempt += 1
             await asyncio.sleep(wait)

@@ -174,3 +174,14 @@ def test_import_charlotte_loads_no_provider_sdk() -> None:
 def test_building_an_openai_model_loads_only_openai() -> None:
     code = "from charlotte.runtime.models import resolve_model; resolve_model('openai-compatible:http://127.0.0.1:9/v1:m')"
     assert _loaded_after(code) == ["openai", "pydantic_ai.models.openai"]
+
+
+LOADED_WHEN_USED = ("alembic", "jsonschema", "charlotte.offline", "pydantic_ai.models.function")
+
+
+def test_import_charlotte_loads_what_only_some_paths_use_when_they_use_it() -> None:
+    # Alembic (migrate), jsonschema (a failed argument check, schema_errors),
+    # the offline builder (the offline model): each is paid for by its first use.
+    probe = f"import sys, charlotte\nprint(','.join(m for m in {LOADED_WHEN_USED!r} if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == ""

@@ -23,7 +23,9 @@ from charlotte.runtime.provider_http import RETRIED_STATUSES, retry_after_second
         ({}, None),
     ],
 )
-def test_retry_after_reads_seconds_and_milliseconds(headers: dict[str, str], wait: float | None) -> None:
+def test_retry_after_reads_seconds_and_milliseconds(
+    headers: dict[str, str], wait: float | None
+) -> None:
     assert retry_after_seconds(httpx2.Headers(headers)) == wait
 
 

@@ -10,6 +10,7 @@ record carries a traceback or the provider's words.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import time
 from pathlib import Path
@@ -44,16 +45,20 @@ def _quiet_logs(caplog: pytest.LogCaptureFixture) -> None:
             assert clean(record.getMessage()) == [], record.getMessage()
 
 
-def _ends_with(charlotte: Charlotte, session_events: list[tuple[str, dict[str, object]]], code: str) -> None:
+def _ends_with(
+    charlotte: Charlotte, session_events: list[tuple[str, dict[str, object]]], code: str
+) -> None:
     assert session_events[-1] == (EventTypes.RUN_FAILED, {"code": code})
 
 
 def _gaps(peer_times: list[float]) -> list[float]:
-    return [later - earlier for earlier, later in zip(peer_times, peer_times[1:], strict=False)]
+    return [later - earlier for earlier, later in itertools.pairwise(peer_times)]
 
 
 @wires
-def test_a_refused_key_is_model_auth_failed_at_once(tmp_path: Path, wire: Wire, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_refused_key_is_model_auth_failed_at_once(
+    tmp_path: Path, wire: Wire, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO)
     with on_wire(tmp_path, wire) as (peer, charlotte):
         peer.play(Failure(401))
@@ -111,7 +116,9 @@ def test_5xx_is_retried_with_backoff_and_a_later_answer_wins(tmp_path: Path, wir
 
 
 @wires
-def test_5xx_after_the_retries_is_model_unavailable(tmp_path: Path, wire: Wire, caplog: pytest.LogCaptureFixture) -> None:
+def test_5xx_after_the_retries_is_model_unavailable(
+    tmp_path: Path, wire: Wire, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO)
     with on_wire(tmp_path, wire) as (peer, charlotte):
         peer.play(Failure(502), Failure(503), Failure(500))
@@ -163,7 +170,9 @@ def test_a_stream_that_goes_silent_is_model_timeout(tmp_path: Path, wire: Wire) 
 
 
 @wires
-def test_a_stop_while_the_model_streams_ends_the_turn_stopped_and_hangs_up(tmp_path: Path, wire: Wire) -> None:
+def test_a_stop_while_the_model_streams_ends_the_turn_stopped_and_hangs_up(
+    tmp_path: Path, wire: Wire
+) -> None:
     with on_wire(tmp_path, wire) as (peer, charlotte):
         peer.play(Silence("Working on it"))
         session = open_session(charlotte)
@@ -202,7 +211,9 @@ def test_the_key_reaches_the_provider_in_its_header_and_nowhere_else(tmp_path: P
             assert run_turn(charlotte, session, "Hello")[0] == "finished"
             headers = peer.requests[0].headers
             # Anthropic documents x-api-key; its client sends the key as a bearer token too.
-            sent = headers.get("x-api-key") or headers.get("authorization", "").removeprefix("Bearer ")
+            sent = headers.get("x-api-key") or headers.get("authorization", "").removeprefix(
+                "Bearer "
+            )
             assert sent == TEST_KEY
             assert "sk-loopback" not in repr(charlotte.settings)
             events(charlotte, session)  # no event holds it

@@ -9,12 +9,22 @@ from charlotte.errors import MESSAGES
 
 
 def _code_text() -> dict[str, str]:
+    """``CODE_TEXT`` of builder.js: each code and its words (string pieces joined with ``+``)."""
     script = resources.files("charlotte").joinpath("web/builder.js").read_text("utf-8")
     block = script.split("const CODE_TEXT = {", 1)[1].split("\n};", 1)[0]
-    block = re.sub(r"^\s*//.*$", "", block, flags=re.M)
     entries: dict[str, str] = {}
-    for key, value in re.findall(r"^\s*([a-z_]+):\s*((?:\"[^\"]*\"\s*\+?\s*)+),", block, flags=re.M):
-        entries[key] = "".join(re.findall(r"\"([^\"]*)\"", value))
+    key = None
+    for line in block.splitlines():
+        line = line.strip()
+        if not line or line.startswith("//"):
+            continue
+        head = re.match(r"([a-z_]+):", line)
+        if head:
+            key = head.group(1)
+            entries[key] = ""
+            line = line[head.end() :]
+        assert key is not None, line
+        entries[key] += "".join(re.findall(r'"([^"]*)"', line))
     return entries
 
 
