@@ -7,7 +7,8 @@ authorizer for the method's ability:
 
 =================================  ==========
 ``status``, ``events``, ``draft``,  ``view``
-``change_set``, ``published``
+``change_set``, ``published``,
+``messages``
 ``send``                            ``send``
 ``stop``                            ``stop``
 ``edit``                            ``edit``
@@ -38,7 +39,13 @@ from charlotte.page.diff import diff_docs
 from charlotte.page.render import render_html
 from charlotte.policy.text import is_person_text
 from charlotte.runtime.modes import MAX_MODE_NAME
-from charlotte.storage import DatabaseEventLog, SessionRecord, SessionStore, read_connection
+from charlotte.storage import (
+    DatabaseEventLog,
+    HistoryStore,
+    SessionRecord,
+    SessionStore,
+    read_connection,
+)
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
@@ -51,6 +58,7 @@ __all__ = [
     "MAX_FACTS",
     "MAX_FACT_KEY",
     "MAX_FACT_VALUE",
+    "MAX_MESSAGES",
     "MAX_PAGE",
     "MAX_TENANT",
     "Authorizer",
@@ -66,6 +74,8 @@ ABILITIES: Final = ("open", "view", "send", "stop", "edit", "approve", "publish"
 
 #: The most events one ``events`` call returns.
 MAX_EVENTS: Final = 1_000
+#: The most turns one ``messages`` call returns (the default is 50).
+MAX_MESSAGES: Final = 100
 
 _MAX_ACTOR: Final = 255
 
@@ -212,6 +222,37 @@ class CharlotteSession:
         return [
             {"seq": e.seq, "type": e.type, "at": e.at, "actor": e.actor, "payload": dict(e.payload)}
             for e in found
+        ]
+
+    def messages(self, limit: int = 50, before: int | None = None) -> list[dict[str, Any]]:
+        """The conversation: the newest ``limit`` (1 … 100) ended turns, oldest first.
+
+        With ``before`` (a turn's ``seq``), the turns that ended before that one.
+        Each: ``turn_id``, ``seq`` (its end event), ``status`` (finished,
+        stopped, failed), the person's ``message``, the agent's ``reply``, the
+        ``record`` of its tool work and how it ended, ``asked_at``, ``ended_at``.
+        """
+        if type(limit) is not int or not 1 <= limit <= MAX_MESSAGES:
+            raise Refused("invalid_request", detail={"field": "limit"})
+        if before is not None and (type(before) is not int or before < 1):
+            raise Refused("invalid_request", detail={"field": "before"})
+        record = self._load("view")
+        with read_connection(self._app.engine) as conn:
+            rows = HistoryStore().recent(
+                conn, record.id, record.tenant, limit, before=before, with_messages=False
+            )
+        return [
+            {
+                "turn_id": row.turn_id,
+                "seq": row.seq,
+                "status": row.status,
+                "message": row.message,
+                "reply": row.reply,
+                "record": row.record,
+                "asked_at": format_at(row.asked_at),
+                "ended_at": format_at(row.created_at),
+            }
+            for row in rows
         ]
 
     def draft(self) -> dict[str, Any]:

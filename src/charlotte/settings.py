@@ -82,6 +82,10 @@ class Settings:
     telemetry: bool = False
     text_flush_chars: int = 200
     text_flush_seconds: float = 0.25
+    #: Earlier turns a turn's model run is given at most (0: none); see docs/history.md.
+    history_turns: int = 20
+    #: Characters of serialised earlier messages a run is given at most; older turns go compact.
+    history_chars: int = 60_000
 
     def open_engine(self) -> sa.Engine:
         """A new engine on ``database_url`` (in ``database_schema`` when set)."""
@@ -119,6 +123,8 @@ class Settings:
             _int("total_tokens_limit", self.total_tokens_limit, minimum=1)
         _int("thread_workers", self.thread_workers, minimum=1)
         _int("text_flush_chars", self.text_flush_chars, minimum=1)
+        _int("history_turns", self.history_turns, minimum=0)
+        _int("history_chars", self.history_chars, minimum=0)
         _seconds("heartbeat_seconds", self.heartbeat_seconds, positive=True)
         _seconds("heartbeat_timeout_seconds", self.heartbeat_timeout_seconds, positive=True)
         _seconds("text_flush_seconds", self.text_flush_seconds, positive=False)

@@ -241,3 +241,36 @@ def test_an_approve_on_save_change_set_is_reviewed_and_approved(
     expect(page.frame_locator(FRAME).locator("h1")).to_contain_text(BUSINESS)
     page.screenshot(path=tmp_path / "6-approved.png")
     open_page.assert_clean()
+
+
+def test_the_conversation_is_there_after_a_reload(
+    server: BrowserServer, open_page: Watched, tmp_path: Path
+) -> None:
+    page = open_page.page
+    log = page.get_by_test_id("chat-log")
+    _start(page, server.url, approve_on_save=False, facts=dict(SAMPLE_FACTS))
+    _send(page, FIRST_MESSAGE)
+    expect(page.get_by_test_id("status")).to_have_text("idle")
+    expect(log).to_contain_text("Done · the page is ready for review")
+    reply = log.locator(".message-agent").last.inner_text().strip()
+    assert reply
+
+    with page.expect_response(lambda response: "/messages" in response.url) as answered:
+        page.reload()
+    assert answered.value.status == 200
+    expect(log.locator(".message-user")).to_have_count(1)
+    expect(log.locator(".message-user")).to_have_text(FIRST_MESSAGE)
+    expect(log.locator(".message-agent").last).to_contain_text(reply[:60])
+    expect(log).to_contain_text("Done · the page is ready for review")
+    # Read from the conversation, not replayed from the log: no tool rows, one reply.
+    expect(log.locator(".tool")).to_have_count(0)
+    page.screenshot(path=tmp_path / "7-reloaded.png")
+
+    # The stream follows on from there: the next turn shows live, once.
+    _send(page, "Make the hero warmer.")
+    expect(log.locator(".message-user")).to_have_count(2)
+    expect(page.get_by_test_id("status")).to_have_text("idle")
+    expect(log.locator(".note", has_text="Done")).to_have_count(2)
+    page.reload()
+    expect(log.locator(".message-user")).to_have_text([FIRST_MESSAGE, "Make the hero warmer."])
+    open_page.assert_clean()

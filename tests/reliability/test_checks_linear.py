@@ -4,9 +4,11 @@ A brief of the form ``1 111 111 …`` once cost a minute per ``cms_check`` (the
 thousands pattern retried the whole chain from each group), and the brief was
 read again on every call. Here each hostile shape (``tests/support/hostile_text``)
 goes, at full size, through the real ``PageTools.call("cms_check")`` on SQLite:
-a 20,000-character brief, a 20,000-character fact and a page of four
-5,000-character texts. Then the growth: a full ``PageChecks`` run at four times
-the size may cost at most six times as much (quadratic costs sixteen). Times
+a 20,000-character brief, a 20,000-character fact, a 20,000-character message
+of the person (the largest a turn takes) and a page of four 5,000-character
+texts. Then the growth: a full ``PageChecks`` run (a brief, a message of the
+person and a page text) at four times the size may cost at most six times as
+much (quadratic costs sixteen). Times
 are CPU seconds of this process (neighbours on a shared machine do not count)
 and the least of several interleaved runs, each on fresh text so no memo helps.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any, Final
@@ -29,7 +32,9 @@ from tests.support.soak import show
 from charlotte.checks import PageChecks, facts
 from charlotte.checks.claims import Reading
 from charlotte.drafts.workspace import Workspace
-from charlotte.storage import create_tables
+from charlotte.events import utc_now
+from charlotte.runtime.turns import MAX_MESSAGE
+from charlotte.storage import SessionRecord, TurnRecord, TurnStore, create_tables, transaction
 from charlotte.testing import Text, ToolCall
 from charlotte.tools import PageTools, ToolBinding, is_error
 
@@ -71,6 +76,14 @@ def page_of(shape: str) -> list[dict[str, Any]]:
     return ops
 
 
+def said(engine: sa.Engine, session: SessionRecord, message: str) -> None:
+    """A finished turn of ``session`` whose message is ``message``."""
+    record = TurnRecord(uuid.uuid4().hex, session.id, session.tenant, message, "ann", "finished",
+                        False, None, utc_now(), None, None, None)  # fmt: skip
+    with transaction(engine) as conn:
+        TurnStore().insert(conn, record)
+
+
 def cpu_seconds(work: Callable[[], object]) -> float:
     started = time.process_time()
     work()
@@ -86,6 +99,7 @@ def test_cms_check_on_a_hostile_session_takes_bounded_time(
     engine: sa.Engine, tools: PageTools, shape: str, request: pytest.FixtureRequest
 ) -> None:
     session = unshared_session(engine, brief=fresh(shape, 20_000), facts={"notes": fresh(shape, 20_000)})
+    said(engine, session, fresh(shape, MAX_MESSAGE))
     binding = ToolBinding.for_session(session.id, session.tenant, session.page)
     applied = tools.call("cms_apply", {"basedOn": 0, "ops": page_of(shape)}, binding)
     assert not is_error(applied), applied
@@ -99,11 +113,11 @@ def test_cms_check_on_a_hostile_session_takes_bounded_time(
 
 
 def run_checks(shape: str, length: int) -> float:
-    """CPU seconds of a full PageChecks run: a brief and a page text of ``length`` each."""
+    """CPU seconds of a full PageChecks run: a brief, a message of the person and a page text of ``length`` each."""
     doc = {"nodes": {"t": {"id": "t", "type": "text", "parent": None, "order": "V",
                            "props": {"content": fresh(shape, length)}}}}  # fmt: skip
-    brief = fresh(shape, length)
-    return cpu_seconds(lambda: PageChecks(brief=brief).run(doc))
+    brief, message = fresh(shape, length), fresh(shape, length)
+    return cpu_seconds(lambda: PageChecks(brief=brief, person_said=[message]).run(doc))
 
 
 @pytest.mark.slow
@@ -124,7 +138,7 @@ def test_the_checks_grow_linearly_with_hostile_text(shape: str, request: pytest.
 def test_the_brief_and_facts_are_read_once_per_session(
     engine: sa.Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Three checks and a ready in one turn, then a second turn: the brief is read once."""
+    """Three checks and a ready in one turn, then a second turn: the brief and each message are read once."""
     reads: Counter[str] = Counter()
     real_read = facts.read
 
@@ -138,11 +152,15 @@ def test_the_brief_and_facts_are_read_once_per_session(
     session = harness.open(brief=brief, facts={"phone": "+41 44 123 45 67"})
     check = ToolCall("cms_check", {})
     ready = ToolCall("cms_ready", {"summary": "Built."})
-    harness.send(session, [ToolCall("cms_apply", apply_step(HERO)), check, check, check, ready, Text("Done.")])
+    asked, again = f"Build it, call +41 44 123 45 68 ~{next(salts)}", f"Check again ~{next(salts)}"
+    turn = [ToolCall("cms_apply", apply_step(HERO)), check, check, check, ready, Text("Done.")]
+    harness.send(session, turn, asked)
     first = harness.models[-1].tool_results
     assert [r.get("ready") for r in first[1:]] == [None, None, None, True], first
     assert reads[brief] == 1
     assert reads["phone: +41 44 123 45 67"] == 1
-    harness.send(session, [check, check, Text("Checked.")], "Check again")
+    assert reads[asked] == 1
+    harness.send(session, [check, check, Text("Checked.")], again)
     assert len(harness.models[-1].tool_results) == 2
     assert reads[brief] == 1, "a second turn with the same brief read it again"
+    assert (reads[asked], reads[again]) == (1, 1), "a new message read an earlier one again"

@@ -15,6 +15,8 @@ Modes, i.e. which ``Charlotte`` runs a delivered turn:
   test kills the worker there).
 - ``host``: ``host_charlotte(settings)``, the way a host runs a worker: its
   own mode and per-turn caps (below) and the offline model.
+- ``recall``: ``Charlotte(settings)`` with ``RecallModel``, which replies with
+  the conversation it was handed (``tests.support.history_model``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import task_postrun
+from tests.support.history_model import RecallModel
 
 from charlotte.app import Charlotte
 from charlotte.contrib.celery import CeleryQueue
@@ -99,7 +102,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--schema", default=None, help="PostgreSQL schema holding the tables")
     parser.add_argument("--broker-url", required=True)
     parser.add_argument("--queue", required=True)
-    parser.add_argument("--mode", choices=("offline", "block", "host"), required=True)
+    parser.add_argument("--mode", choices=("offline", "block", "host", "recall"), required=True)
     parser.add_argument("--reached", type=Path, default=None)
     parser.add_argument("--heartbeat-seconds", type=float, default=0.2)
     parser.add_argument("--key-prefix", default="", help="Redis global_keyprefix (isolation)")
@@ -136,6 +139,8 @@ def _charlotte(options: argparse.Namespace, settings: Settings) -> Charlotte:
         return host_charlotte(settings)
     if options.mode == "offline":
         return Charlotte(settings)
+    if options.mode == "recall":
+        return Charlotte(settings, model_factory=RecallModel)
     reached: Path = options.reached
 
     def blocking() -> ScriptedModel:

@@ -7,6 +7,7 @@ module, so every test opens its own session on its own page).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -400,19 +401,19 @@ class ToolsContract:
         assert findings and {f["severity"] for f in findings} == {"warning"}
         assert tools.call("cms_ready", {"summary": "ok"}, built)["ready"] is True
 
-    def test_checks_factory_gets_the_session_and_site_links(
+    def test_checks_factory_gets_the_session_site_links_and_the_persons_messages(
         self, ws: Workspace, session: SessionRecord, built: ToolBinding
     ) -> None:
-        seen: list[tuple[str, SiteLinks]] = []
+        seen: list[tuple[str, SiteLinks, Sequence[str]]] = []
 
-        def factory(record: SessionRecord, links: SiteLinks) -> PageChecks:
-            seen.append((record.id, links))
+        def factory(record: SessionRecord, links: SiteLinks, said: Sequence[str]) -> PageChecks:
+            seen.append((record.id, links, said))
             return PageChecks(brief="", facts={})
 
         tools = PageTools(ws, checks_factory=factory)
         findings = tools.call("cms_check", {"checks": ["facts"]}, built)["findings"]
         assert {f["code"] for f in findings} == {"unsupported_price", "unsupported_phone"}
-        assert seen == [(session.id, ws.links)]
+        assert seen == [(session.id, ws.links, ())]
 
     # -- the binding ----------------------------------------------------------------
 

@@ -1,11 +1,11 @@
 """Page checks: what the agent (and a reviewer) should fix before a page is ready.
 
-``PageChecks(facts=..., brief=..., site_origin=..., allowed_origins=..., assets=...)``
-runs four checks over a page document and returns ``Finding``s:
+``PageChecks(facts=..., brief=..., site_origin=..., allowed_origins=..., assets=...,
+person_said=...)`` runs four checks over a page document and returns ``Finding``s:
 
 - ``facts``: prices, phone numbers, e-mail and web addresses, percentages,
-  opening hours, years and numbers with units that the brief and the host's
-  facts do not support (``claims``, ``facts``);
+  opening hours, years and numbers with units that the brief, the host's
+  facts and the person's own messages do not support (``claims``, ``facts``);
 - ``copy``: placeholder or broken copy (``copy``);
 - ``links``: unsafe hrefs, external origins not allowed, dead ``#fragment``s (``links``);
 - ``assets``: what ``AssetPolicy`` would refuse.

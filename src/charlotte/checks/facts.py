@@ -1,10 +1,14 @@
-"""The facts check: claims on the page that the brief and the host's facts do not support.
+"""The facts check: claims on the page that the brief, the host's facts and the person do not support.
 
 ``Evidence`` reads the brief and every fact (``"key: value"``) once with the
 same reader as the page (``claims.read``), and answers "is this claim
-supported?". A claim is supported when its normalised value is among the
-normalised values of the sources, or when the claim's words appear there
-verbatim. Kind by kind:
+supported?". What the person said in the session's turn messages is evidence
+too (the person is the authority on their business; page text, tool results
+and the agent's replies never are): ``Evidence.of_messages`` reads each
+message once, and ``Either`` backs a claim that the brief and facts or the
+person's messages back. A claim is supported when its normalised value is
+among the normalised values of the sources, or when the claim's words appear
+there verbatim. Kind by kind:
 
 - price: same amount, compatible currency (``$`` matches any dollar, ``¥`` yen
   or yuan; an amount written without currency on either side matches any), or
@@ -23,11 +27,12 @@ verbatim. Kind by kind:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
+from typing import Final
 
 from charlotte.checks.amounts import currencies_match
-from charlotte.checks.claims import Amount, Found, Reading, claims_in, read, weigh
+from charlotte.checks.claims import CLAIM_WEIGHT, Amount, Found, Reading, claims_in, read, weigh
 from charlotte.checks.contacts import Phone, WebAddress, parse_web_address
 from charlotte.checks.findings import quote
 from charlotte.checks.hours import Hours, endpoints
@@ -62,6 +67,11 @@ _LABELS: Mapping[str, str] = {
 #: Longest quote of page text a message carries.
 QUOTE_LIMIT = 80
 
+#: The person's messages that count as evidence: at most the newest this many…
+PERSON_MESSAGES: Final = 200
+#: …and of those the newest that fit in this many characters together.
+PERSON_CHARACTERS: Final = 200_000
+
 
 def message_for(found: Found) -> str:
     """The finding sentence for an unsupported claim, quoting its words."""
@@ -75,10 +85,11 @@ def _squash(text: str) -> str:
 
 
 class Evidence:
-    """What the brief and the facts say, read once, to test page claims against.
+    """What the brief and the facts say (or the person's messages), read once, to test page claims against.
 
-    ``evidence_for`` keeps the evidence of recent briefs and facts, so a
-    session's brief and facts are read once, not on every check. Every test
+    ``evidence_for`` keeps the evidence of recent briefs and facts, and of
+    the person's messages, so a session's brief, facts and messages are read
+    once, not on every check. Every test
     is a lookup: the sources' amounts, prices, phones and hours are indexed by
     value, and a verbatim search is made once per distinct claim text.
     """
@@ -87,6 +98,24 @@ class Evidence:
         self, brief: str, facts: Mapping[str, str] | None, site_origin: str | None = None
     ) -> None:
         texts = source_texts(brief, facts)
+        self._start(texts, site_origin)
+        for text in texts:
+            self._learn(read(text, number_words=True))
+
+    @classmethod
+    def of_messages(cls, messages: Sequence[str]) -> Evidence:
+        """The evidence of what the person said: ``messages`` read like the brief.
+
+        Each message is read once while it is kept (``_MESSAGE_READINGS``):
+        a new message costs reading it, not every earlier one again.
+        """
+        evidence = cls.__new__(cls)
+        evidence._start(messages, None)
+        for message in messages:
+            evidence._learn(_MESSAGE_READINGS.get_or_make(message, _read_message, _weigh_reading))
+        return evidence
+
+    def _start(self, texts: Sequence[str], site_origin: str | None) -> None:
         self._squashed = "\n".join(_squash(t) for t in texts)
         self._amounts: set[tuple[Decimal, str]] = set()
         self._prices: dict[Decimal, set[str | None]] = {}
@@ -103,8 +132,6 @@ class Evidence:
         if site_origin:
             site = parse_web_address(site_origin)
             self._site_host = site.host if site else None
-        for text in texts:
-            self._learn(read(text, number_words=True))
 
     def _learn(self, reading: Reading) -> None:
         self._bare |= reading.bare
@@ -217,12 +244,41 @@ class Evidence:
         return key.days is None or any_day or key.days <= days
 
 
+class Either:
+    """Two evidences as one: a claim is supported when either backs it.
+
+    The brief and facts on one side, the person's messages on the other: each
+    is read and kept on its own, so a new message leaves the brief's evidence
+    as it was (it is not read again).
+    """
+
+    __slots__ = ("first", "second")
+
+    def __init__(self, first: Evidence, second: Evidence) -> None:
+        self.first = first
+        self.second = second
+
+    def supports(self, found: Found) -> bool:
+        """True when either evidence backs ``found``."""
+        return self.first.supports(found) or self.second.supports(found)
+
+    def unsupported_in(self, text: str) -> tuple[Found, ...]:
+        """The claims of ``text`` neither backs, each (kind, value) once (kept like ``Evidence``'s)."""
+        return _UNSUPPORTED.get_or_make((self, text), _unsupported_in, _weigh_unsupported)
+
+
 #: Evidence of recent briefs and facts, by their exact texts (and site host).
 _EVIDENCE: Memo[tuple[tuple[str, ...], str | None], Evidence] = Memo(
     entries=16, budget=8_000_000
 )
+#: Evidence of what the person said, by the exact messages that count.
+_PERSON: Memo[tuple[str, ...], Evidence] = Memo(entries=16, budget=8_000_000)
+#: What reading one message found, by its exact text.
+_MESSAGE_READINGS: Memo[str, Reading] = Memo(entries=4096, budget=16_000_000)
+#: The brief's and the person's evidence as one, by the two (each kept above).
+_EITHER: Memo[tuple[Evidence, Evidence], Either] = Memo(entries=16, budget=16)
 #: Unsupported claims by evidence and page text.
-_UNSUPPORTED: Memo[tuple[Evidence, str], tuple[Found, ...]] = Memo(
+_UNSUPPORTED: Memo[tuple[Evidence | Either, str], tuple[Found, ...]] = Memo(
     entries=8192, budget=32_000_000
 )
 
@@ -237,11 +293,65 @@ def source_texts(brief: object, facts: Mapping[str, object] | None) -> list[str]
 
 
 def evidence_for(
-    brief: str, facts: Mapping[str, str] | None, site_origin: str | None = None
-) -> Evidence:
-    """The evidence of ``brief`` and ``facts``: read once, then kept while they stay the same."""
+    brief: str,
+    facts: Mapping[str, str] | None,
+    site_origin: str | None = None,
+    person_said: Sequence[str] = (),
+) -> Evidence | Either:
+    """The evidence of ``brief``, ``facts`` and ``person_said``: read once, then kept while they stay the same.
+
+    ``person_said``: the person's messages in this session, oldest first; the
+    newest of them count (``counted_messages``).
+    """
     key = (tuple(source_texts(brief, facts)), site_origin or None)
-    return _EVIDENCE.get_or_make(key, lambda _: Evidence(brief, facts, site_origin), _weigh_evidence)
+    evidence = _EVIDENCE.get_or_make(
+        key, lambda _: Evidence(brief, facts, site_origin), _weigh_evidence
+    )
+    messages = counted_messages(person_said)
+    if not messages:
+        return evidence
+    person = _PERSON.get_or_make(messages, Evidence.of_messages, _weigh_messages)
+    return _EITHER.get_or_make((evidence, person), _either, _weigh_one)
+
+
+def counted_messages(person_said: Sequence[str]) -> tuple[str, ...]:
+    """The messages that count as evidence, oldest first.
+
+    The newest ``PERSON_MESSAGES``, and of those the newest that fit in
+    ``PERSON_CHARACTERS`` together (an older message past the budget does
+    not count, nor any before it). Empty and non-text entries are skipped.
+    """
+    kept: list[str] = []
+    total = 0
+    for message in reversed(person_said[-PERSON_MESSAGES:]):
+        if not isinstance(message, str) or not message:
+            continue
+        total += len(message)
+        if total > PERSON_CHARACTERS:
+            break
+        kept.append(message)
+    kept.reverse()
+    return tuple(kept)
+
+
+def _read_message(message: str) -> Reading:
+    return read(message, number_words=True)
+
+
+def _weigh_reading(message: str, reading: Reading) -> int:
+    return len(message) + CLAIM_WEIGHT * (len(reading.found) + len(reading.numbers))
+
+
+def _weigh_messages(messages: tuple[str, ...], _evidence: Evidence) -> int:
+    return 2 * sum(len(message) for message in messages)
+
+
+def _either(pair: tuple[Evidence, Evidence]) -> Either:
+    return Either(*pair)
+
+
+def _weigh_one(_pair: tuple[Evidence, Evidence], _either: Either) -> int:
+    return 1
 
 
 def _weigh_words(words: str, _said: bool) -> int:
@@ -252,7 +362,7 @@ def _weigh_evidence(key: tuple[tuple[str, ...], str | None], _evidence: Evidence
     return 2 * sum(len(text) for text in key[0])
 
 
-def _unsupported_in(key: tuple[Evidence, str]) -> tuple[Found, ...]:
+def _unsupported_in(key: tuple[Evidence | Either, str]) -> tuple[Found, ...]:
     evidence, text = key
     seen: set[tuple[str, str]] = set()
     out: list[Found] = []
@@ -265,5 +375,5 @@ def _unsupported_in(key: tuple[Evidence, str]) -> tuple[Found, ...]:
     return tuple(out)
 
 
-def _weigh_unsupported(key: tuple[Evidence, str], found: tuple[Found, ...]) -> int:
+def _weigh_unsupported(key: tuple[Evidence | Either, str], found: tuple[Found, ...]) -> int:
     return weigh(key[1], found)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
@@ -32,13 +32,22 @@ _LINK_TYPES = frozenset({"link", "button"})
 
 
 class PageChecks:
-    """Checks a page against the brief, the host's facts, its site origin and asset library.
+    """Checks a page against the brief, the host's facts, the person's words, its site origin and asset library.
 
     >>> checks = PageChecks(facts={"phone": "020 7946 0958"}, brief="A bakery.")
     >>> doc = {"nodes": {"h": {"id": "h", "type": "heading", "parent": None, "order": "V",
     ...                        "props": {"content": "Call +44 20 7946 0958, from £4"}}}}
     >>> [(f.code, f.severity) for f in checks.run(doc)]
     [('unsupported_price', 'error')]
+    >>> PageChecks(facts={"phone": "020 7946 0958"}, brief="A bakery.",
+    ...            person_said=["Say that loaves are from £4"]).run(doc)
+    []
+
+    ``person_said``: what the person wrote in this session's turn messages,
+    oldest first (the newest 200 messages and 200,000 characters count:
+    ``facts.counted_messages``). A fact the person stated is supported like
+    one of the brief; page text, tool results and the agent's replies are
+    never evidence, so never pass them here.
     """
 
     __slots__ = ("_allowed", "_assets", "_evidence", "_site_origin")
@@ -51,10 +60,11 @@ class PageChecks:
         site_origin: str | None = None,
         allowed_origins: Iterable[str] = (),
         assets: AssetLibrary | None = None,
+        person_said: Sequence[str] = (),
     ) -> None:
         self._site_origin = site_origin or ""
-        # Read once per brief and facts, not per check (see ``evidence_for``).
-        self._evidence = evidence_for(brief, facts, site_origin)
+        # Read once per brief and facts (and per message), not per check (see ``evidence_for``).
+        self._evidence = evidence_for(brief, facts, site_origin, person_said)
         self._allowed = normalised_origins(allowed_origins or (), self._site_origin)
         # Without a library no asset can be shown: every image asset is unknown.
         self._assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()

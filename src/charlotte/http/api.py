@@ -56,7 +56,14 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.errors import MESSAGES, PageSessionError, Refused, code_of
-from charlotte.http.bodies import events_query, json_body, no_body, object_with, optional_body
+from charlotte.http.bodies import (
+    events_query,
+    json_body,
+    messages_query,
+    no_body,
+    object_with,
+    optional_body,
+)
 from charlotte.http.csrf import JSON_REQUEST, Envelope, refusal
 from charlotte.http.routes import ROUTES, STREAM_ROUTE, Route, match
 from charlotte.session import CharlotteSession
@@ -256,6 +263,11 @@ class Api:
             after, limit = events_query(query)
             found = handle.events(after, limit)
             return {"events": found, "next_after": found[-1]["seq"] if found else after}
+        if action == "messages":
+            limit, before = messages_query(query)
+            turns = handle.messages(limit, before)
+            # A full page may have older turns before it: their cursor is its oldest seq.
+            return {"turns": turns, "next_before": turns[0]["seq"] if len(turns) == limit else None}
         if action == "draft":
             return handle.draft()
         if action == "edit":

@@ -23,6 +23,7 @@ __all__ = [
     "MAX_DEPTH",
     "events_query",
     "json_body",
+    "messages_query",
     "no_body",
     "object_with",
     "optional_body",
@@ -96,6 +97,12 @@ def object_with(
 def events_query(query: Mapping[str, str]) -> tuple[int, int]:
     """``after`` (default 0) and ``limit`` (default 100) as non-negative integers."""
     return _count(query, "after", 0), _count(query, "limit", 100)
+
+
+def messages_query(query: Mapping[str, str]) -> tuple[int, int | None]:
+    """``limit`` (default 50) and ``before`` (default none) as non-negative integers."""
+    before = _count(query, "before", -1)
+    return _count(query, "limit", 50), None if before == -1 else before
 
 
 def _count(query: Mapping[str, str], name: str, default: int) -> int:

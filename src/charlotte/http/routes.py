@@ -44,6 +44,7 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("POST", "/sessions/{id}/turns", "send", 202, takes_body=True),
     Route("POST", "/sessions/{id}/stop", "stop"),
     Route("GET", "/sessions/{id}/events", "events"),
+    Route("GET", "/sessions/{id}/messages", "messages"),
     Route("GET", "/sessions/{id}/draft", "draft"),
     Route("POST", "/sessions/{id}/edits", "edit", takes_body=True),
     Route("GET", "/sessions/{id}/change-set", "change_set"),

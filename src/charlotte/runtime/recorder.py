@@ -51,6 +51,7 @@ from charlotte.errors import MESSAGES
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.policy.text import storable_json, storable_text
 from charlotte.storage import DatabaseEventLog, EventLog, transaction
+from charlotte.storage.history import MAX_REPLY
 
 __all__ = ["READY_TOOL", "StreamRecorder"]
 
@@ -109,6 +110,9 @@ class StreamRecorder:
         self._lock = threading.Lock()
         self._pending: dict[str, dict[str, Any]] = {}
         self._written: set[str] = set()  # call ids whose call wrote its tool.called
+        # What the turn said, for its conversation row (bounded).
+        self._said: list[str] = []
+        self._said_chars = 0
 
     # -- run boundaries ------------------------------------------------------------
 
@@ -138,6 +142,9 @@ class StreamRecorder:
         """Record one pydantic-ai stream event (text is buffered; unknown kinds are ignored)."""
         if isinstance(event, PartStartEvent):
             if isinstance(event.part, TextPart):
+                if self._said and self._said_chars < MAX_REPLY:
+                    self._said.append("\n\n")  # a new text part: a new paragraph of the reply
+                    self._said_chars += 2
                 self._text(event.part.content)
         elif isinstance(event, PartDeltaEvent):
             if isinstance(event.delta, TextPartDelta):
@@ -200,9 +207,18 @@ class StreamRecorder:
 
     # -- internals -----------------------------------------------------------------
 
+    @property
+    def reply(self) -> str:
+        """The text the turn's runs streamed so far (at most ``MAX_REPLY`` characters)."""
+        return storable_text("".join(self._said))
+
     def _text(self, chunk: str) -> None:
         if not chunk:
             return
+        if self._said_chars < MAX_REPLY:
+            kept = chunk[: MAX_REPLY - self._said_chars]
+            self._said.append(kept)
+            self._said_chars += len(kept)
         if not self._buffer:
             self._first_at = self._clock()
         self._buffer.append(chunk)

@@ -11,7 +11,9 @@ the browser follows live):
    **once per turn** — gives per-turn caps; a ``Refused`` there fails the turn
    with its code before any model call.
 4. Bind the tools to this session (``ToolBinding``, scope
-   ``charlotte:<session_id>``) and run the model, streaming; the
+   ``charlotte:<session_id>``) and run the model, streaming, with the
+   session's earlier turns as message history (``history.py``, within
+   ``history_turns``/``history_chars``); the
    ``StreamRecorder`` turns stream events into log events. The model work
    runs as an asyncio task beside a ``TurnWatch`` (``watch.py``), which ends
    it on a stop (read every 0.5 s, even while the model is silent), on
@@ -24,8 +26,10 @@ the browser follows live):
    a turn share one usage tally, so the host's caps bound the whole turn.
    A provider's error (after the retries of ``provider_http.py``) becomes its
    code where the model library is called (``models.provider_failure``).
-6. ``turn.finished`` (with ``ready`` and the turn's token ``usage``), ``turn.stopped`` or ``run.failed`` with a
-   code — never an exception message — and the session is idle again.
+6. ``turn.finished`` (with ``ready`` and the turn's token ``usage``),
+   ``turn.stopped`` or ``run.failed`` with a code — never an exception
+   message — and the session is idle again; the turn's conversation row
+   (reply, a finished turn's messages, its tool work) is written with that event.
 
 A claim that fails on a database error raises ``StorageError`` out of
 ``run``: nothing ran, and the queue delivers the turn again (``ThreadQueue``
@@ -52,6 +56,7 @@ from pydantic_ai.usage import RunUsage, UsageLimits
 from charlotte.errors import Refused, StopRequested, code_of
 from charlotte.runtime.caps import HarnessDefaults, TurnContext, TurnContextFactory, merge_limits
 from charlotte.runtime.guide import Guide
+from charlotte.runtime.history import TurnWork, build_history
 from charlotte.runtime.models import provider_failure
 from charlotte.runtime.modes import ModeRegistry, check_mode
 from charlotte.runtime.recorder import StreamRecorder
@@ -60,7 +65,14 @@ from charlotte.runtime.tool_arguments import MalformedArguments, raw_arguments
 from charlotte.runtime.turns import Turns
 from charlotte.runtime.watch import STOP, TurnWatch
 from charlotte.settings import Settings
-from charlotte.storage import SessionRecord, SessionStore, TurnRecord, read_connection
+from charlotte.storage import (
+    HistoryEntry,
+    HistoryStore,
+    SessionRecord,
+    SessionStore,
+    TurnRecord,
+    read_connection,
+)
 from charlotte.tools import PageTools, ToolBinding
 
 __all__ = [
@@ -92,6 +104,14 @@ class _RunState:
     recorder: StreamRecorder | None = None
     stop_seen: bool = False
     messages: list[ModelMessage] = field(default_factory=list)
+    #: The messages this turn's runs added (its conversation row keeps them) and its tool work.
+    turn_messages: list[ModelMessage] = field(default_factory=list)
+    work: TurnWork = field(default_factory=TurnWork)
+
+    def entry(self, *, finished: bool = False) -> HistoryEntry:
+        """The turn's conversation row: the messages only for a finished turn."""
+        reply = self.recorder.reply if self.recorder is not None else ""
+        return self.work.entry(reply, self.turn_messages if finished else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +162,7 @@ class TurnRunner:
         self.context_factory: TurnContextFactory = context_factory or HarnessDefaults()
         self.telemetry = telemetry or UsageTelemetry(enabled=settings.telemetry)
         self.sessions = sessions or SessionStore()
+        self.history = HistoryStore()
         # One agent per mode prompt, shared by every turn (and thread): the
         # tools read the turn from their deps, so nothing in it is per turn.
         self._agents: dict[str, Agent[_TurnDeps, str]] = {}
@@ -204,9 +225,9 @@ class TurnRunner:
         _settle(turn, state.recorder)
         halt = state.watch.halt or STOP
         if halt == STOP:
-            self.turns.stopped(turn.id)
+            self.turns.stopped(turn.id, entry=state.entry())
         else:
-            self.turns.fail(turn.id, halt)
+            self.turns.fail(turn.id, halt, entry=state.entry())
 
     async def _work(self, turn: TurnRecord, state: _RunState) -> None:
         recorder: StreamRecorder | None = None
@@ -230,7 +251,7 @@ class TurnRunner:
             deps = _TurnDeps(binding, turn.id, state, recorder)
             usage = RunUsage()
             prompt = turn.message
-            history: list[ModelMessage] | None = None
+            history: list[ModelMessage] | None = self._earlier_turns(turn) or None
             for run in range(1, 2 + self.settings.max_continuations):
                 recorder.run_started(run, turn.id)
                 reason = await self._one_run(agent, model, prompt, history, deps, limits, usage)
@@ -244,9 +265,11 @@ class TurnRunner:
                 self.telemetry.observe(
                     self.engine, session.id, session.tenant, turn.id, model.model_name, usage
                 )
-                self.turns.finish(turn.id, ready=recorder.ready, usage=_totals(usage))
+                self.turns.finish(
+                    turn.id, ready=recorder.ready, entry=state.entry(finished=True), usage=_totals(usage)
+                )
                 return
-            self.turns.fail(turn.id, "output_limit")
+            self.turns.fail(turn.id, "output_limit", entry=state.entry())
         except Exception as error:  # every failure ends as a code, never a message
             if state.stop_seen or state.watch.halt is not None:
                 # The stop surfaced as an error from inside the model library.
@@ -257,7 +280,7 @@ class TurnRunner:
             if code == "run_failed":
                 correlation = uuid.uuid4().hex[:12]
                 log.error("turn %s failed (correlation %s)", turn.id, correlation, exc_info=error)
-            self.turns.fail(turn.id, code)
+            self.turns.fail(turn.id, code, entry=state.entry())
 
     async def _one_run(
         self,
@@ -291,10 +314,12 @@ class TurnRunner:
                     state.stop_seen = True
                 except OutputTokenLimitExceeded:
                     state.messages = list(events.all_messages())
+                    state.turn_messages.extend(events.new_messages())
                     return "length"
                 if state.stop_seen:
                     return None
                 state.messages = list(events.all_messages())
+                state.turn_messages.extend(events.new_messages())
         except UsageLimitExceeded as error:
             # The model library's limit, translated where the library is called.
             raise Refused("usage_limit") from error
@@ -344,13 +369,27 @@ class TurnRunner:
                 deps.recorder.write_tool_called(conn, ctx.tool_call_id, name, given)
 
             try:
-                return page_tools.call(name, arguments, deps.binding, before=before)
+                result = page_tools.call(name, arguments, deps.binding, before=before)
             finally:
                 watch.tool_ended()
+            deps.state.work.note(name, given, result)
+            return result
 
         return Tool.from_schema(
             function=call, name=name, description=description, json_schema=schema, takes_ctx=True
         )
+
+    def _earlier_turns(self, turn: TurnRecord) -> list[ModelMessage]:
+        """The session's earlier turns as message history, within ``history_turns``/``history_chars``."""
+        limit = self.settings.history_turns
+        if limit == 0:
+            return []
+        with read_connection(self.engine) as conn:
+            # A turn's messages longer than the whole budget could never go whole: not read.
+            rows = self.history.recent(
+                conn, turn.session_id, turn.tenant, limit, messages_up_to=self.settings.history_chars
+            )
+        return build_history(rows, turns=limit, chars=self.settings.history_chars)
 
     def _session(self, turn: TurnRecord) -> SessionRecord:
         with read_connection(self.engine) as conn:

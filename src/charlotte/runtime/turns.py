@@ -20,6 +20,11 @@ The rows are read and written through ``TurnStore`` (``charlotte.storage.turns``
 partial unique index "one queued-or-running turn per session" is the backstop,
 and its ``StorageError("conflict")`` also becomes ``Refused("busy")``.
 
+Every end also stores the turn's row of the conversation (``HistoryStore``)
+in its transaction: the runner's ``HistoryEntry`` (reply, messages, tool
+work), or the person's message alone for an end without a runner (a stop
+while queued, a sweep, a lost queue). See ``docs/history.md``.
+
 Ending steps are idempotent: against a turn that already ended they change
 nothing, write no event and return False. A swept turn is never run again
 (its tools may already have written). A queued turn never started, so
@@ -50,6 +55,8 @@ from charlotte.runtime.queues import TurnQueue
 from charlotte.storage import (
     DatabaseEventLog,
     EventLog,
+    HistoryEntry,
+    HistoryStore,
     SessionStore,
     TurnRecord,
     TurnStore,
@@ -89,6 +96,7 @@ class Turns:
         events: EventLog | None = None,
         sessions: SessionStore | None = None,
         store: TurnStore | None = None,
+        history: HistoryStore | None = None,
         heartbeat_timeout: timedelta = DEFAULT_HEARTBEAT_TIMEOUT,
     ) -> None:
         if heartbeat_timeout <= timedelta(0):
@@ -98,6 +106,7 @@ class Turns:
         self._events: EventLog = events if events is not None else DatabaseEventLog()
         self._sessions = sessions if sessions is not None else SessionStore()
         self._store = store if store is not None else TurnStore()
+        self._history = history if history is not None else HistoryStore()
         self._timeout = heartbeat_timeout
 
     # -- the person's side --------------------------------------------------------
@@ -253,18 +262,32 @@ class Turns:
         status, stop_requested = flag
         return status not in ACTIVE or stop_requested
 
-    def finish(self, turn_id: str, *, ready: bool, usage: Mapping[str, int] = NO_USAGE) -> bool:
-        """End the turn as ``finished`` (``turn.finished`` with ``ready`` and the turn's ``usage``)."""
+    def finish(
+        self,
+        turn_id: str,
+        *,
+        ready: bool,
+        entry: HistoryEntry | None = None,
+        usage: Mapping[str, int] = NO_USAGE,
+    ) -> bool:
+        """End the turn as ``finished`` (``turn.finished`` with ``ready`` and the turn's ``usage``).
+
+        Every end stores the turn's conversation row with its event: ``entry``
+        (the runner's reply, messages and tool work) or, without one, the
+        person's message alone.
+        """
         payload = {"turn_id": turn_id, "ready": ready, "usage": dict(usage)}
         event = NewEvent(EventTypes.TURN_FINISHED, payload, AGENT_ACTOR)
-        return self._end(turn_id, ACTIVE, event, status="finished", ready=ready)
+        return self._end(turn_id, ACTIVE, event, status="finished", ready=ready, entry=entry)
 
-    def stopped(self, turn_id: str) -> bool:
+    def stopped(self, turn_id: str, entry: HistoryEntry | None = None) -> bool:
         """End the turn as ``stopped`` (``turn.stopped``) after a stop request."""
         event = NewEvent(EventTypes.TURN_STOPPED, {"turn_id": turn_id}, AGENT_ACTOR)
-        return self._end(turn_id, ACTIVE, event, status="stopped")
+        return self._end(turn_id, ACTIVE, event, status="stopped", entry=entry)
 
-    def fail(self, turn_id: str, code: str, *, only_if_queued: bool = False) -> bool:
+    def fail(
+        self, turn_id: str, code: str, *, only_if_queued: bool = False, entry: HistoryEntry | None = None
+    ) -> bool:
         """End the turn as ``failed`` with ``run.failed`` carrying ``code`` only.
 
         A code that is not in ``charlotte.errors.MESSAGES`` (an exception's
@@ -274,7 +297,7 @@ class Turns:
         code = code if code in MESSAGES else "run_failed"
         event = NewEvent(EventTypes.RUN_FAILED, {"code": code}, AGENT_ACTOR)
         statuses = ("queued",) if only_if_queued else ACTIVE
-        return self._end(turn_id, statuses, event, status="failed", error_code=code)
+        return self._end(turn_id, statuses, event, status="failed", error_code=code, entry=entry)
 
     def sweep(self, now: datetime | None = None) -> list[str]:
         """Fail running turns whose heartbeat is stale (``worker_lost``); returns their ids."""
@@ -350,8 +373,9 @@ class Turns:
         ready: bool = False,
         error_code: str | None = None,
         stale_before: datetime | None = None,
+        entry: HistoryEntry | None = None,
     ) -> bool:
-        """End ``turn`` inside ``conn``, whose transaction holds its session's lock."""
+        """End ``turn`` inside ``conn``, whose transaction holds its session's lock; its conversation row too."""
         ended = self._store.change(
             conn,
             turn.id,
@@ -365,5 +389,21 @@ class Turns:
         if ended is None:
             return False
         self._sessions.update(conn, turn.session_id, turn.tenant, status="idle", stop_requested=False)
-        self._events.append_many(conn, turn.session_id, [event], tenant=turn.tenant)
+        (seq,) = self._events.append_many(conn, turn.session_id, [event], tenant=turn.tenant)
+        entry = entry if entry is not None else HistoryEntry()
+        self._history.insert(
+            conn,
+            turn_id=turn.id,
+            session_id=turn.session_id,
+            tenant=turn.tenant,
+            seq=seq,
+            status=status,
+            message=turn.message,
+            asked_at=turn.created_at,
+            entry=HistoryEntry(
+                entry.reply,
+                entry.messages,
+                {**entry.record, "ended": status, "ready": ready, "code": error_code},
+            ),
+        )
         return True

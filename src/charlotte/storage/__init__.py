@@ -10,7 +10,8 @@ Modules: ``engine`` (``open_engine``, ``transaction``, ``read_connection``),
 ``tables`` (the Core tables, ``create_tables``), ``migrate`` (Alembic, to
 head), ``eventlog`` (``DatabaseEventLog``), ``sessions`` (``SessionStore``),
 ``pages`` (``PageRepository``, ``DatabasePageRepository``), ``change_sets``
-(``ChangeSetStore``), ``turns`` (``TurnStore``, ``TurnRecord``), ``types``
+(``ChangeSetStore``), ``turns`` (``TurnStore``, ``TurnRecord``), ``history``
+(``HistoryStore``: the conversation's rows), ``types``
 (JSON and UTC column types), ``text`` (the storable-text rule), ``_translate``
 (driver errors → ``StorageError``). Only this package imports ``tables``:
 every statement charlotte runs is written here.
@@ -21,6 +22,7 @@ from __future__ import annotations
 from charlotte.storage.change_sets import ChangeSet, ChangeSetStore
 from charlotte.storage.engine import open_engine, read_connection, transaction
 from charlotte.storage.eventlog import DatabaseEventLog, EventLog
+from charlotte.storage.history import HistoryEntry, HistoryRow, HistoryStore
 from charlotte.storage.migrate import current_revision, head_revision, migrate
 from charlotte.storage.pages import DatabasePageRepository, OpEntry, PageRepository, SharedDrafts
 from charlotte.storage.sessions import SessionRecord, SessionStore
@@ -33,6 +35,9 @@ __all__ = [
     "DatabaseEventLog",
     "DatabasePageRepository",
     "EventLog",
+    "HistoryEntry",
+    "HistoryRow",
+    "HistoryStore",
     "OpEntry",
     "PageRepository",
     "SessionRecord",

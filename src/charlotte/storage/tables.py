@@ -31,6 +31,7 @@ __all__ = [
     "page_ops",
     "pages",
     "sessions",
+    "turn_history",
     "turns",
 ]
 
@@ -200,6 +201,38 @@ change_sets = sa.Table(
         sqlite_where=sa.text("status = 'open'"),
         postgresql_where=sa.text("status = 'open'"),
     ),
+)
+
+
+# One row per ended turn: what the conversation keeps of it (``HistoryStore``).
+turn_history = sa.Table(
+    "charlotte_turn_history",
+    metadata,
+    sa.Column(
+        "turn_id",
+        ID,
+        sa.ForeignKey("charlotte_turns.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column(
+        "session_id",
+        ID,
+        sa.ForeignKey("charlotte_sessions.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("tenant", TENANT, nullable=False),
+    # The seq of the turn's end event: the conversation's order, and where the log stands.
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("message", sa.Text, nullable=False),
+    sa.Column("reply", sa.Text, nullable=False, default=""),
+    # The model library's own JSON of the turn's messages (finished turns), else NULL.
+    sa.Column("messages", sa.Text, nullable=True),
+    # The compact record as JSON text, decoded row by row (a damaged one reads as empty).
+    sa.Column("record", sa.Text, nullable=False),
+    sa.Column("asked_at", UtcDateTime, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False, default=utc_now),
+    sa.Index(None, "session_id", "seq", unique=True),
 )
 
 

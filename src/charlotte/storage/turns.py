@@ -56,6 +56,16 @@ _STOP_FLAG: Final = (
     .join(sessions, sessions.c.id == turns.c.session_id)
     .where(turns.c.id == sa.bindparam("stop_turn_id"))
 )
+# Read with the page by every cms_check and cms_ready (the person's words are evidence).
+_MESSAGES: Final = (
+    sa.select(turns.c.message)
+    .where(
+        turns.c.session_id == sa.bindparam("said_session_id"),
+        turns.c.tenant == sa.bindparam("said_tenant"),
+    )
+    .order_by(turns.c.created_at.desc(), turns.c.id.desc())
+    .limit(sa.bindparam("said_limit", type_=sa.Integer))
+)
 _HEARTBEAT: Final = (
     sa.update(turns)
     .where(turns.c.id == sa.bindparam("beat_turn_id"), turns.c.status == "running")
@@ -86,6 +96,21 @@ class TurnStore:
         with translated():
             row = conn.execute(statement).first()
         return None if row is None else TurnRecord(*row)
+
+    def messages_of(
+        self, conn: sa.Connection, session_id: str, tenant: str, limit: int
+    ) -> list[str]:
+        """The messages of the session's newest ``limit`` turns in ``tenant``, oldest first.
+
+        Every turn counts whatever its status (queued, running, finished,
+        failed, stopped): the person wrote each message. Only this session's
+        rows in this tenant; nothing the agent wrote is in this column.
+        """
+        values = {"said_session_id": session_id, "said_tenant": tenant, "said_limit": limit}
+        with translated():
+            messages = list(conn.execute(_MESSAGES, values).scalars())
+        messages.reverse()  # read newest first, for the limit
+        return messages
 
     def stop_flag(self, conn: sa.Connection, turn_id: str) -> tuple[str, bool] | None:
         """The turn's status and its session's stop flag, or None when there is no such turn."""

@@ -38,19 +38,20 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
 
 import sqlalchemy as sa
 
 from charlotte.checks import Finding, PageChecks
+from charlotte.checks.facts import PERSON_MESSAGES
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import InvalidArguments, PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR
 from charlotte.page.session import PageSession
 from charlotte.policy.text import is_unicode_text
-from charlotte.storage import SessionRecord, read_connection, transaction
+from charlotte.storage import SessionRecord, TurnStore, read_connection, transaction
 from charlotte.tools.arguments import ArgumentParser
 from charlotte.tools.binding import ToolBinding
 from charlotte.tools.results import (
@@ -63,12 +64,17 @@ from charlotte.tools.results import (
 from charlotte.tools.schemas import TOOL_NAMES, ToolDefinition, tool_definitions
 from charlotte.tools.views import find, outline, page_view
 
-#: Builds the checks for one session (its brief and facts, the site's links and assets).
-ChecksFactory = Callable[[SessionRecord, SiteLinks], PageChecks]
+#: Builds the checks for one session (its brief and facts, the site's links and assets,
+#: and the person's turn messages in this session, oldest first: evidence like the brief).
+ChecksFactory = Callable[[SessionRecord, SiteLinks, Sequence[str]], PageChecks]
 #: The site origin and allowed external origins for one session's tenant.
 SiteLinksFor = Callable[[SessionRecord], SiteLinks]
 
 _FIND_LIMIT = 20
+#: The tools that run the checks: they read the person's messages with the page.
+_CHECKING: Final = frozenset({"cms_check", "cms_ready"})
+#: What a tool reads: the page, its revision, and the person's messages (checking tools only).
+_View = tuple[dict[str, Any], int, tuple[str, ...]]
 
 
 class _Call:
@@ -77,7 +83,9 @@ class _Call:
     ``cms_apply`` never needs it on success (the Workspace loads and locks the
     draft in its own transaction), so a write decodes the document once, not
     twice. ``conn``: the open write transaction a ``cms_apply`` joins, when
-    the call runs inside one (see ``PageTools.call``).
+    the call runs inside one (see ``PageTools.call``). ``said``: the person's
+    messages in the session, read with the page for the checking tools (else
+    empty).
     """
 
     __slots__ = ("_load", "_view", "conn", "session")
@@ -85,15 +93,15 @@ class _Call:
     def __init__(
         self,
         session: SessionRecord,
-        load: Callable[[], tuple[dict[str, Any], int]],
+        load: Callable[[], _View],
         conn: sa.Connection | None = None,
     ) -> None:
         self.session = session
         self._load = load
-        self._view: tuple[dict[str, Any], int] | None = None
+        self._view: _View | None = None
         self.conn = conn
 
-    def _loaded(self) -> tuple[dict[str, Any], int]:
+    def _loaded(self) -> _View:
         if self._view is None:
             self._view = self._load()
         return self._view
@@ -108,14 +116,23 @@ class _Call:
         """Its revision."""
         return self._loaded()[1]
 
+    @property
+    def said(self) -> tuple[str, ...]:
+        """The person's messages in the session, oldest first (read for the checking tools)."""
+        return self._loaded()[2]
+
 
 class PageTools:
     """The closed set of nine page tools (see module docstring).
 
     ``checks_factory`` builds the ``PageChecks`` that ``cms_check`` and
-    ``cms_ready`` run (default: the session's brief and facts, the site links,
-    the workspace's asset library). ``site_links`` gives the site origin and
-    allowed external origins per session (default: the workspace's).
+    ``cms_ready`` run (default: the session's brief and facts, the person's
+    messages in this session, the site links, the workspace's asset library).
+    Those two tools read the person's messages (``TurnStore.messages_of``, the
+    newest ``PERSON_MESSAGES``) in the transaction that reads the page: one
+    statement more per check, no transaction more. ``site_links`` gives the
+    site origin and allowed external origins per session (default: the
+    workspace's).
     ``change_sets`` holds approve_on_save sessions' writes (default: over the
     same workspace).
     """
@@ -127,6 +144,7 @@ class PageTools:
         "_sets",
         "_site_links",
         "_tools",
+        "_turns",
         "_ws",
     )
 
@@ -140,6 +158,7 @@ class PageTools:
     ) -> None:
         self._ws = workspace
         self._sets = change_sets or ChangeSets(workspace)
+        self._turns = TurnStore()
         self._checks_factory = checks_factory or self._default_checks
         self._site_links = site_links or (lambda _session: workspace.links)
         self._definitions = tool_definitions(workspace.node_types)
@@ -199,8 +218,13 @@ class PageTools:
                 return failure("forbidden", None)
             if before is not None and name == "cms_apply":
                 found = session  # a name the closure keeps narrowed (not None)
-                return self._run(name, arguments, _Call(session, lambda: self._sets.view(conn, found), conn))
-        return self._run(name, arguments, _Call(session, lambda: self._view(session)))
+                return self._run(
+                    name,
+                    arguments,
+                    _Call(session, lambda: (*self._sets.view(conn, found), ()), conn),
+                )
+        checking = isinstance(name, str) and name in _CHECKING
+        return self._run(name, arguments, _Call(session, lambda: self._view(session, checking)))
 
     def _run(self, name: object, arguments: object, call: _Call) -> ToolResult:
         """Parse the arguments and run the tool; refusals become coded error results."""
@@ -227,9 +251,13 @@ class PageTools:
         notices = self._notices(call)
         return {**result, "notices": notices} if notices else result
 
-    def _view(self, session: SessionRecord) -> tuple[dict[str, Any], int]:
+    def _view(self, session: SessionRecord, checking: bool) -> _View:
         with read_connection(self._ws.engine) as conn:
-            return self._sets.view(conn, session)
+            doc, revision = self._sets.view(conn, session)
+            if not checking:
+                return doc, revision, ()
+            said = self._turns.messages_of(conn, session.id, session.tenant, PERSON_MESSAGES)
+        return doc, revision, tuple(said)
 
     # -- the nine tools ------------------------------------------------------------
 
@@ -292,12 +320,12 @@ class PageTools:
 
     def _check(self, call: _Call, args: dict[str, Any]) -> ToolResult:
         page = self._page(call)
-        findings = self._checks(call.session).run(page.doc, only=args.get("checks"))
+        findings = self._checks(call).run(page.doc, only=args.get("checks"))
         return success(page.revision, findings=_json(findings))
 
     def _ready(self, call: _Call, args: dict[str, Any]) -> ToolResult:
         page = self._page(call)
-        errors = [f for f in self._checks(call.session).run(page.doc) if f.severity == "error"]
+        errors = [f for f in self._checks(call).run(page.doc) if f.severity == "error"]
         if errors:
             return failure("checks_failing", page.revision, findings=_json(errors))
         return success(page.revision, ready=True, summary=args["summary"])
@@ -309,16 +337,19 @@ class PageTools:
         # raises invalid_state here, which ``call`` rethrows.
         return PageSession(call.doc, node_types=self._ws.node_types)
 
-    def _checks(self, session: SessionRecord) -> PageChecks:
-        return self._checks_factory(session, self._site_links(session))
+    def _checks(self, call: _Call) -> PageChecks:
+        return self._checks_factory(call.session, self._site_links(call.session), call.said)
 
-    def _default_checks(self, session: SessionRecord, links: SiteLinks) -> PageChecks:
+    def _default_checks(
+        self, session: SessionRecord, links: SiteLinks, said: Sequence[str]
+    ) -> PageChecks:
         return PageChecks(
             facts=fact_texts(session.facts),
             brief=session.brief,
             site_origin=links.site_origin,
             allowed_origins=links.allowed_origins,
             assets=self._ws.assets,
+            person_said=said,
         )
 
     def _notices(self, call: _Call) -> list[dict[str, Any]]:

@@ -352,11 +352,67 @@ async function enterSession(id, session) {
     if (state.sessionId !== id) return;
   }
   applySession(session);
+  // The conversation so far first; the stream then follows from where it ends.
+  await loadConversation(id);
+  if (state.sessionId !== id) return;
   renderChatIntro();
   schedulePreview(0);
   if (state.session.approve_on_save) scheduleChangeSet(0);
   openStream();
   byTestId("chat-input").focus();
+}
+
+// The newest turns of the conversation (GET /messages, oldest first) in the chat log.
+const CONVERSATION_TURNS = 50;
+
+async function loadConversation(id) {
+  let answer;
+  try {
+    answer = await api("GET", sessionPath(id, `/messages?limit=${CONVERSATION_TURNS}`));
+  } catch (error) {
+    // Without it the stream replays the whole log instead: the chat still fills in.
+    if (state.sessionId === id) console.warn("the conversation could not be loaded", error);
+    return;
+  }
+  if (state.sessionId !== id || !answer || !Array.isArray(answer.turns)) return;
+  if (answer.next_before !== null && answer.turns.length > 0) {
+    addNote("Earlier messages are not shown");
+  }
+  for (const turn of answer.turns) {
+    if (!turn || typeof turn !== "object") continue;
+    renderPastTurn(turn);
+    if (Number.isInteger(turn.seq) && turn.seq > state.lastSeq) state.lastSeq = turn.seq;
+  }
+}
+
+function renderPastTurn(turn) {
+  const row = addUserMessage(typeof turn.message === "string" ? turn.message : "");
+  row.dataset.turn = String(turn.turn_id || "");
+  if (typeof turn.reply === "string" && turn.reply) {
+    append(el("div", "message message-agent", turn.reply)).dataset.turn = String(turn.turn_id || "");
+  }
+  const record = turn.record && typeof turn.record === "object" ? turn.record : {};
+  const work = pastWork(record);
+  if (turn.status === "finished") {
+    const done = record.ready === true ? "Done · the page is ready for review" : "Done";
+    addNote(work ? `${done} · ${work}` : done, record.ready === true ? "ok" : "");
+  } else if (turn.status === "stopped") {
+    addNote(work ? `Stopped · ${work}` : "Stopped", "warn");
+  } else {
+    addNote(`The turn failed: ${codeText(record.code)}.`, "bad").dataset.code = String(record.code || "");
+  }
+}
+
+function pastWork(record) {
+  const said = [];
+  const tools = record.tools && typeof record.tools === "object" ? Object.values(record.tools) : [];
+  const calls = tools.filter(Number.isInteger).reduce((sum, count) => sum + count, 0);
+  if (calls > 0) said.push(plural(calls, "tool call"));
+  if (Number.isInteger(record.nodes_changed) && record.nodes_changed > 0) {
+    said.push(`${plural(record.nodes_changed, "node")} changed`);
+  }
+  if (Number.isInteger(record.revision)) said.push(`revision ${record.revision}`);
+  return said.join(" · ");
 }
 
 function resetBuilder() {
@@ -695,7 +751,7 @@ function renderChatIntro() {
 
 function addUserMessage(text) {
   endAgentText();
-  append(el("div", "message message-user", text));
+  return append(el("div", "message message-user", text));
 }
 
 function appendAgentText(text) {

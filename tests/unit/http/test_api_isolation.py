@@ -34,7 +34,7 @@ def owned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[AppHarness
 
 def test_the_table_covers_every_session_route() -> None:
     assert {route.action for route in SESSION_ROUTES} == {
-        "status", "send", "stop", "events", "draft", "edit", "change_set",
+        "status", "send", "stop", "events", "messages", "draft", "edit", "change_set",
         "approve", "reject", "publish", "published",
     }
 
@@ -45,7 +45,8 @@ def _snapshot(app: AppHarness, session_id: str) -> str:
     status = handle.status()
     status.pop("updated_at")
     return json.dumps(
-        [status, handle.events(0, 1000), handle.draft(), handle.change_set(), handle.published()],
+        [status, handle.events(0, 1000), handle.messages(), handle.draft(), handle.change_set(),
+         handle.published()],
         sort_keys=True,
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -358,7 +358,7 @@ def test_an_unfixable_page_ends_not_ready_without_looping(make: Callable[..., Ha
     assert "not ready" in result.output
 
 
-def _always_failing(session: SessionRecord, links: SiteLinks) -> Any:
+def _always_failing(session: SessionRecord, links: SiteLinks, said: Sequence[str]) -> Any:
     class Failing:
         def run(self, doc: object, only: object = None) -> list[Any]:
             from charlotte.checks import Finding

@@ -168,10 +168,6 @@ def test_malformed_tool_arguments_come_back_as_an_error_the_model_fixes(
 
 
 @wires
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs conversation history (docs/history.md), built elsewhere: remove this mark after the merge",
-)
 def test_the_second_turn_sends_the_first_turns_message_and_reply(
     tmp_path: Path, wire: Wire
 ) -> None:

@@ -1,0 +1,182 @@
+"""Conversation rows: ``HistoryEntry``, ``HistoryRow`` and ``HistoryStore`` on ``charlotte_turn_history``.
+
+One row per ended turn, written by ``Turns`` (``charlotte.runtime.turns``) in
+the transaction of the turn's end event, so the conversation and the log
+never disagree. The messages column holds the model library's own JSON; this
+package never reads it (storage knows no model library): ``charlotte.runtime.history``
+does. The compact record is charlotte's JSON, decoded row by row: a row whose
+record cannot be read comes back with an empty one, never an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final
+
+import sqlalchemy as sa
+
+from charlotte.events import utc_now
+from charlotte.storage._translate import translated
+from charlotte.storage.tables import turn_history
+from charlotte.storage.text import storable_json, storable_text
+from charlotte.storage.types import dumps, loads
+
+__all__ = ["MAX_REPLY", "MAX_STORED_MESSAGES", "HistoryEntry", "HistoryRow", "HistoryStore"]
+
+#: The longest reply text a row keeps (characters; the rest is cut off).
+MAX_REPLY: Final = 20_000
+
+#: The longest messages JSON a row keeps (characters); a longer one is not kept.
+MAX_STORED_MESSAGES: Final = 2_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """What the runner hands to a turn's end: the reply, the turn's messages, its tool work.
+
+    ``messages`` is the model library's JSON of a finished turn's messages
+    (None otherwise); ``record`` the compact record without how the turn
+    ended, which the end adds.
+    """
+
+    reply: str = ""
+    messages: str | None = None
+    record: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One row of ``charlotte_turn_history``, oldest conversation first when listed."""
+
+    turn_id: str
+    session_id: str
+    tenant: str
+    seq: int
+    status: str
+    message: str
+    reply: str
+    messages: str | None
+    record: dict[str, Any]
+    asked_at: datetime
+    created_at: datetime
+
+
+_COLUMNS: Final = (
+    turn_history.c.turn_id,
+    turn_history.c.session_id,
+    turn_history.c.tenant,
+    turn_history.c.seq,
+    turn_history.c.status,
+    turn_history.c.message,
+    turn_history.c.reply,
+    turn_history.c.messages,
+    turn_history.c.record,
+    turn_history.c.asked_at,
+    turn_history.c.created_at,
+)
+
+
+class HistoryStore:
+    """Rows of ``charlotte_turn_history``; every method joins the caller's transaction."""
+
+    def insert(
+        self,
+        conn: sa.Connection,
+        *,
+        turn_id: str,
+        session_id: str,
+        tenant: str,
+        seq: int,
+        status: str,
+        message: str,
+        asked_at: datetime,
+        entry: HistoryEntry,
+    ) -> None:
+        """Store the row of an ended turn (its end event's ``seq``)."""
+        messages = entry.messages
+        if messages is not None and len(messages) > MAX_STORED_MESSAGES:
+            messages = None
+        values = {
+            "turn_id": turn_id,
+            "session_id": session_id,
+            "tenant": tenant,
+            "seq": seq,
+            "status": status,
+            "message": message,
+            # The model's text: made storable here, where its column is (no NUL, no lone surrogate).
+            "reply": storable_text(entry.reply[:MAX_REPLY]).replace("\x00", "\ufffd"),
+            "messages": messages,
+            "record": dumps(storable_json(dict(entry.record))),
+            "asked_at": asked_at,
+            "created_at": utc_now(),
+        }
+        with translated():
+            conn.execute(sa.insert(turn_history).values(**values))
+
+    def recent(
+        self,
+        conn: sa.Connection,
+        session_id: str,
+        tenant: str,
+        limit: int,
+        *,
+        before: int | None = None,
+        with_messages: bool = True,
+        messages_up_to: int | None = None,
+    ) -> list[HistoryRow]:
+        """The newest ``limit`` rows of the session (below seq ``before`` when given), oldest first.
+
+        Without ``with_messages`` no row carries its messages; with
+        ``messages_up_to`` only rows whose messages are at most that many
+        characters do (the others are not read: they could not be used whole).
+        """
+        if limit <= 0:
+            return []
+        column = turn_history.c.messages
+        if not with_messages:
+            messages: sa.ColumnElement[Any] = sa.null()
+        elif messages_up_to is not None:
+            messages = sa.case((sa.func.length(column) <= messages_up_to, column), else_=sa.null())
+        else:
+            messages = column
+        columns = [messages.label("messages") if c is column else c for c in _COLUMNS]
+        statement = (
+            sa.select(*columns)
+            .where(turn_history.c.session_id == session_id, turn_history.c.tenant == tenant)
+            .order_by(turn_history.c.seq.desc())
+            .limit(limit)
+        )
+        if before is not None:
+            statement = statement.where(turn_history.c.seq < before)
+        with translated():
+            rows = conn.execute(statement).all()
+        return [_row(row) for row in reversed(rows)]
+
+
+def _row(row: sa.Row[Any]) -> HistoryRow:
+    return HistoryRow(
+        turn_id=row.turn_id,
+        session_id=row.session_id,
+        tenant=row.tenant,
+        seq=row.seq,
+        status=row.status,
+        message=row.message,
+        reply=row.reply,
+        messages=row.messages,
+        record=_record(row.record),
+        asked_at=row.asked_at,
+        created_at=row.created_at,
+    )
+
+
+def _record(text: object) -> dict[str, Any]:
+    """The stored compact record; empty when it cannot be read."""
+    if not isinstance(text, str):
+        return {}
+    try:
+        value = loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
