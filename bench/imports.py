@@ -30,29 +30,38 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def best_seconds(args: list[str], runs: int = RUNS) -> float:
-    """The fastest of ``runs`` fresh processes running ``args``, in seconds."""
+def best_seconds(commands: dict[str, list[str]], runs: int = RUNS) -> dict[str, float]:
+    """The fastest of ``runs`` fresh processes for each command, in seconds.
+
+    The commands take turns (one of each per round), so a machine that gets
+    busier or quieter meanwhile weighs on both sides of a ratio alike.
+    """
     env = _environment()
-    best = float("inf")
+    best = dict.fromkeys(commands, float("inf"))
     for _ in range(runs):
-        started = time.perf_counter()
-        subprocess.run(args, env=env, check=True, capture_output=True, timeout=120)
-        best = min(best, time.perf_counter() - started)
+        for name, args in commands.items():
+            started = time.perf_counter()
+            subprocess.run(args, env=env, check=True, capture_output=True, timeout=120)
+            best[name] = min(best[name], time.perf_counter() - started)
     return best
 
 
 def run() -> dict[str, Any]:
     python = sys.executable
-    bare = best_seconds([python, "-c", "pass"])
-    pydantic_ai = best_seconds([python, "-c", "import pydantic_ai"])
-    charlotte = best_seconds([python, "-c", "import charlotte"])
-    cli = best_seconds([python, "-m", "charlotte.cli", "--help"])
+    best = best_seconds(
+        {
+            "python": [python, "-c", "pass"],
+            "pydantic_ai": [python, "-c", "import pydantic_ai"],
+            "charlotte": [python, "-c", "import charlotte"],
+            "help": [python, "-m", "charlotte.cli", "--help"],
+        }
+    )
     return {
-        "import_python_ms": round(bare * 1000, 1),
-        "import_pydantic_ai_ms": round(pydantic_ai * 1000, 1),
-        "import_charlotte_ms": round(charlotte * 1000, 1),
-        "import_charlotte_ratio": round(charlotte / pydantic_ai, 2),
-        "charlotte_help_ms": round(cli * 1000, 1),
+        "import_python_ms": round(best["python"] * 1000, 1),
+        "import_pydantic_ai_ms": round(best["pydantic_ai"] * 1000, 1),
+        "import_charlotte_ms": round(best["charlotte"] * 1000, 1),
+        "import_charlotte_ratio": round(best["charlotte"] / best["pydantic_ai"], 2),
+        "charlotte_help_ms": round(best["help"] * 1000, 1),
     }
 
 
