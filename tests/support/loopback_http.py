@@ -14,7 +14,8 @@ What can be played:
   raw text so they can be malformed, split into ``chunks`` pieces), a finish
   (``stop`` or ``length``) and the usage to report;
 - ``Failure``: an HTTP error with headers (``Retry-After``) and the provider's
-  error body;
+  error body, or (``in_stream``) a stream that opens and then sends the
+  provider's error event;
 - ``Silence``: the stream opens, sends ``first`` text if given, then only
   keep-alive comments until the client hangs up.
 
@@ -75,11 +76,12 @@ class Reply:
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    """An HTTP error answer: ``status``, ``headers`` and the error ``kind`` the wire format spells."""
+    """An HTTP error answer: ``status`` and ``headers``; ``in_stream``: a 200 stream that then reports it."""
 
     status: int
     kind: str = "server_error"
     headers: Mapping[str, str] = field(default_factory=dict)
+    in_stream: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +175,10 @@ class Peer:
         """The tool results a request carries back: call id → the result's text."""
         raise NotImplementedError
 
+    def stream_error(self, failure: Failure) -> Iterable[bytes]:
+        """A stream that starts and then reports ``failure`` as the provider does mid-stream."""
+        raise NotImplementedError
+
     # -- serving -----------------------------------------------------------------------------
 
     def record(self, recorded: Recorded) -> None:
@@ -188,7 +194,7 @@ class Peer:
 
     def respond(self, handler: BaseHTTPRequestHandler, recorded: Recorded, play: Play) -> None:
         """Send ``play`` as the answer to ``recorded``."""
-        if isinstance(play, Failure):
+        if isinstance(play, Failure) and not play.in_stream:
             data = json.dumps(self.error_body(play)).encode()
             handler.send_response(play.status)
             handler.send_header("Content-Type", "application/json")
@@ -203,7 +209,10 @@ class Peer:
         handler.send_header("Cache-Control", "no-cache")
         handler.end_headers()
         try:
-            if isinstance(play, Silence):
+            if isinstance(play, Failure):
+                for data in self.stream_error(play):
+                    _send(handler, data)
+            elif isinstance(play, Silence):
                 if play.first:
                     _send(handler, self.text_event(play.first))
                 self.went_quiet.set()

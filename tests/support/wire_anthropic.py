@@ -116,6 +116,11 @@ class AnthropicPeer(Peer):
                     found[block["tool_use_id"]] = "".join(texts)
         return found
 
+    def stream_error(self, failure: Failure) -> Iterator[bytes]:
+        # An error after the stream opened is an "error" event (overloaded_error, say).
+        yield self._start(10)
+        yield _event(self.error_body(failure))
+
     def error_body(self, failure: Failure) -> dict[str, Any]:
         kind = _ERRORS.get(failure.status, "api_error")
         return {

@@ -97,6 +97,11 @@ class OpenAIChatPeer(Peer):
             if m.get("role") == "tool"
         }
 
+    def stream_error(self, failure: Failure) -> Iterator[bytes]:
+        # An error after the stream opened comes as a data line holding the error object.
+        yield self._chunk({"role": "assistant", "content": ""})
+        yield sse(openai_error_body(failure))
+
     def error_body(self, failure: Failure) -> dict[str, Any]:
         return openai_error_body(failure)
 

@@ -143,5 +143,19 @@ class OpenAIResponsesPeer(Peer):
             if isinstance(i, dict) and i.get("type") == "function_call_output"
         }
 
+    def stream_error(self, failure: Failure) -> Iterator[bytes]:
+        # An error after the stream opened is an "error" event (code, message, param).
+        yield self._event(
+            {"type": "response.created", "response": _response("in_progress", [], None)}, 0
+        )
+        error = openai_error_body(failure)["error"]
+        data = {
+            "type": "error",
+            "code": error["code"] or error["type"],
+            "message": error["message"],
+            "param": None,
+        }
+        yield self._event(data, 1)
+
     def error_body(self, failure: Failure) -> dict[str, Any]:
         return openai_error_body(failure)

@@ -134,6 +134,23 @@ def test_5xx_after_the_retries_is_model_unavailable(
 
 
 @wires
+def test_an_error_inside_an_open_stream_ends_the_turn_with_its_code(
+    tmp_path: Path, wire: Wire, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    with on_wire(tmp_path, wire) as (peer, charlotte):
+        # Anthropic's overloaded_error (529), OpenAI's server_error (500), sent after the 200.
+        peer.play(Failure(529 if wire.name == "anthropic" else 500, in_stream=True))
+        session = open_session(charlotte)
+
+        assert run_turn(charlotte, session, "Build the page") == ("failed", "model_unavailable")
+
+        _ends_with(charlotte, events(charlotte, session), "model_unavailable")
+        assert session.status()["status"] == "idle"
+        _quiet_logs(caplog)
+
+
+@wires
 def test_a_refused_connection_is_model_unavailable_without_a_traceback(
     tmp_path: Path, wire: Wire, caplog: pytest.LogCaptureFixture
 ) -> None:
