@@ -6,7 +6,8 @@ blocks do not). ``charlotte.errors`` is a leaf every layer may import.
 no model library; only ``runtime/``, ``offline/`` and ``testing.py`` import the
 model library (``offline/`` sits below ``runtime/``: it imports only ``checks/``
 and ``page/`` of charlotte); only
-``http/asgi.py`` imports the web framework; third-party engines (psycopg,
+``http/asgi.py`` imports the web framework and only ``contrib/django/`` imports
+Django; third-party engines (psycopg,
 Celery) only in ``storage/`` (psycopg through SQLAlchemy) or ``contrib/``.
 """
 
@@ -74,6 +75,12 @@ def test_only_the_asgi_adapter_imports_the_web_framework() -> None:
     for module, names in _imports().items():
         if {"starlette", "fastapi", "uvicorn"} & {_top(n) for n in names}:
             assert module in {"http/asgi.py", "cli.py"}, module
+
+
+def test_only_the_django_adapter_imports_django() -> None:
+    for module, names in _imports().items():
+        if {"django", "asgiref"} & {_top(n) for n in names}:
+            assert module.startswith("contrib/django/"), module
 
 
 def test_engines_behind_extras_stay_in_contrib() -> None:
@@ -232,11 +239,12 @@ UPWARD: set[tuple[str, str]] = {("charlotte.app", "charlotte.http.asgi")}
 
 
 def test_nothing_below_http_imports_it() -> None:
-    # app.py, runtime/ and everything under them sit below the HTTP layer.
+    # app.py, runtime/ and everything under them sit below the HTTP layer;
+    # the Django adapter sits above it, beside the Starlette one.
     graph, lazy = _graph()
     above = {"charlotte.cli", "charlotte.demo"}
     for module, imported in graph.items():
-        if module in above or module.startswith("charlotte.http"):
+        if module in above or module.startswith(("charlotte.http", "charlotte.contrib.django")):
             continue
         upward = {(module, name) for name in imported if name.startswith("charlotte.http")}
         assert upward <= UPWARD, module

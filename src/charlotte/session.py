@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
+from uuid import UUID
 
 from charlotte.errors import Refused
 from charlotte.events import AGENT_ACTOR, format_at
@@ -150,7 +151,8 @@ def open_request(
 
 
 def actor_of(user: object) -> str:
-    """The id events record for ``user``: a string itself, else its ``id`` (attribute or key).
+    """The id events record for ``user``: a string itself, else its ``id`` (attribute or key;
+    an integer or UUID is recorded as its text).
 
     ``Refused("invalid_request")`` when there is none, it would read as the agent,
     or no text column could hold it (a NUL, a lone surrogate).
@@ -158,7 +160,8 @@ def actor_of(user: object) -> str:
     raw: object = user
     if not isinstance(user, str):
         raw = user.get("id") if isinstance(user, Mapping) else getattr(user, "id", None)
-    if isinstance(raw, int) and not isinstance(raw, bool):
+    if (isinstance(raw, int) and not isinstance(raw, bool)) or isinstance(raw, UUID):
+        # Integer and UUID primary keys (a Django user's ``id``) record as their text.
         raw = str(raw)
     # A person can never act as the agent: "agent" is the actor of tool writes only.
     if not isinstance(raw, str) or not raw or len(raw) > _MAX_ACTOR or raw == AGENT_ACTOR:

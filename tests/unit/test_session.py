@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import pytest
 from tests.support.app_harness import WRITE_HERO, AppHarness
@@ -159,7 +160,13 @@ def test_approve_and_published(app: AppHarness) -> None:
 
 @pytest.mark.parametrize(
     ("user", "actor"),
-    [("ann", "ann"), ({"id": "bo"}, "bo"), ({"id": 7}, "7"), (type("U", (), {"id": "cy"})(), "cy")],
+    [
+        ("ann", "ann"),
+        ({"id": "bo"}, "bo"),
+        ({"id": 7}, "7"),
+        (type("U", (), {"id": "cy"})(), "cy"),
+        ({"id": UUID("12345678-1234-5678-1234-567812345678")}, "12345678-1234-5678-1234-567812345678"),
+    ],
 )
 def test_actor_of(user: object, actor: str) -> None:
     assert actor_of(user) == actor

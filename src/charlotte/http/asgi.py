@@ -9,7 +9,8 @@ uvicorn reports, the ``Host`` header; see ``charlotte.http.csrf``), the host's
 user and tenant (``Charlotte.resolve_user`` / ``resolve_tenant`` on the
 Starlette request), and the live stream ``GET /sessions/{id}/stream``.
 
-The stream is Server-Sent Events (``charlotte.http.sse``): it checks the
+The stream is Server-Sent Events (``charlotte.http.follow``, shared with the
+Django adapter; framing in ``charlotte.http.sse``): it checks the
 session exists in the tenant and the user may ``view`` it (else the coded
 JSON errors of the API), replays the events after ``Last-Event-ID`` (or
 ``?after=``), then follows the log through the one ``Notifier`` of this
@@ -27,12 +28,9 @@ readers such as in-process test clients, after ``?until=<seq>`` or
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import uuid
-from collections.abc import AsyncIterator, Mapping
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from starlette.applications import Starlette
@@ -42,32 +40,19 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from charlotte.errors import Refused
 from charlotte.http.api import DEFAULT_MAX_BODY, Api, error_body, error_response
 from charlotte.http.csrf import Envelope
-from charlotte.http.sse import format_event, heartbeat, parse_last_event_id
-from charlotte.page.render import BASE_CSS
-from charlotte.runtime.feed import Notifier, Subscription
-from charlotte.session import CharlotteSession
+from charlotte.http.follow import DEFAULT_HEARTBEAT_SECONDS, STREAM_HEADERS, open_stream
+from charlotte.http.page import PAGE_BASE_CSS, PAGE_HEADERS, WEB_ASSETS, web_file
+from charlotte.runtime.feed import Notifier
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
 
 __all__ = ["DEFAULT_HEARTBEAT_SECONDS", "create_app"]
 
-#: Seconds of silence after which the stream sends a heartbeat comment.
-DEFAULT_HEARTBEAT_SECONDS: Final = 15.0
 
-# Events one replay read fetches (CharlotteSession.events allows up to 1,000).
-_REPLAY_BATCH: Final = 500
-_BACKOFF_SECONDS: Final = 0.1
 _STREAM_PATH: Final = re.compile(r"/sessions/([^/]+)/stream")
-_COUNT: Final = re.compile(r"[0-9]{1,10}")
-_STREAM_HEADERS: Final = {
-    "Cache-Control": "no-cache",
-    # Proxies such as nginx would otherwise hold events back in their buffers.
-    "X-Accel-Buffering": "no",
-}
 
 log = logging.getLogger(__name__)
 
@@ -93,43 +78,17 @@ def create_app(
     adapter = _Adapter(charlotte, Api(charlotte, max_body=max_body), notifier, heartbeat_seconds)
     page_routes = [
         Route(f"/{name}" if name != "index.html" else "/", endpoint=_web_asset(name), methods=["GET"])
-        for name in _WEB_ASSETS
+        for name in WEB_ASSETS
     ]
-    page_routes.append(Route("/page-base.css", endpoint=_page_base_css, methods=["GET"]))
+    page_routes.append(Route(f"/{PAGE_BASE_CSS}", endpoint=_web_asset(PAGE_BASE_CSS), methods=["GET"]))
     return Starlette(routes=[*page_routes, Route("/{path:path}", endpoint=adapter)])
 
 
-#: The builder page's files (shipped in ``charlotte/web``) and their types. A
-#: module script must be served as JavaScript or browsers refuse it.
-_WEB_ASSETS: Final = {
-    "index.html": "text/html; charset=utf-8",
-    "builder.css": "text/css; charset=utf-8",
-    "builder.js": "text/javascript; charset=utf-8",
-}
-#: The page loads only its own files; the preview frame's inline page styles
-#: need 'unsafe-inline' for styles (a srcdoc frame inherits this policy), and
-#: page images may come from the host's asset library on any origin.
-_PAGE_HEADERS: Final = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-        "img-src * data:; frame-src 'self'; frame-ancestors 'self'; base-uri 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Cache-Control": "no-cache",
-}
-
-
-async def _page_base_css(_request: Request) -> Response:
-    # One source for the preview and the published page: render.BASE_CSS.
-    return Response(BASE_CSS, media_type="text/css; charset=utf-8", headers=dict(_PAGE_HEADERS))
-
-
 def _web_asset(name: str) -> Any:
-    body = resources.files("charlotte.web").joinpath(name).read_bytes()
-    media_type = _WEB_ASSETS[name]
+    body, media_type = web_file(name)
 
     async def endpoint(_request: Request) -> Response:
-        return Response(body, media_type=media_type, headers=dict(_PAGE_HEADERS))
+        return Response(body, media_type=media_type, headers=dict(PAGE_HEADERS))
 
     return endpoint
 
@@ -182,136 +141,22 @@ class _Adapter:
 
     async def stream(self, request: Request, session_id: str) -> Response:
         user, tenant = await self.identify(request)
-        if user is None:
-            return _error("unauthorized")
-        if tenant is None:
-            return _error("forbidden")
-        try:
-            after, until, limit = _stream_query(request)
-        except ValueError:
-            return _error("invalid_request")
-        handle = await run_in_threadpool(self.charlotte.find, session_id, tenant, user=user)
-        if handle is None:
-            return _error("not_found")
-        # Subscribe before the first read: an event committed in between still wakes us.
-        subscription = self.notifier.subscribe(handle.id)
-        try:
-            first = await run_in_threadpool(handle.events, after, _REPLAY_BATCH)
-        except Refused as refused:
-            subscription.close()
-            return _error(refused.code)
-        except BaseException:
-            subscription.close()
-            raise
-        follow = _Follow(handle, subscription, self.heartbeat_seconds, after, until, limit)
-        return StreamingResponse(
-            follow.frames(first), media_type="text/event-stream", headers=_STREAM_HEADERS
+        opened = await open_stream(
+            self.charlotte,
+            self.notifier,
+            run_in_threadpool,
+            session_id=session_id,
+            user=user,
+            tenant=tenant,
+            last_event_id=request.headers.get("last-event-id"),
+            query=request.query_params,
+            heartbeat_seconds=self.heartbeat_seconds,
         )
-
-
-class _Follow:
-    """One client's stream: replay from the log, then live frames from the notifier's cache."""
-
-    def __init__(
-        self,
-        handle: CharlotteSession,
-        subscription: Subscription,
-        heartbeat_seconds: float,
-        after: int,
-        until: int | None,
-        limit: int | None,
-    ) -> None:
-        self.handle = handle
-        self.subscription = subscription
-        self.heartbeat_seconds = heartbeat_seconds
-        self.cursor = after
-        self.until = until
-        self.remaining = limit
-        # The reader starts at ``after``: without this, a stream resumed at the
-        # newest seq would look behind forever and never wait.
-        subscription.seen(after)
-
-    async def frames(self, first: list[dict[str, Any]]) -> AsyncIterator[bytes]:
-        """The stream's chunks; closes the subscription however the stream ends."""
-        subscription = self.subscription
-        try:
-            batch = [(event["seq"], format_event(event)) for event in first]
-            while True:
-                if batch:
-                    chunk, done = self._take(batch)
-                    if chunk:
-                        yield chunk
-                    if done:
-                        return
-                elif subscription.closed:
-                    return
-                elif not await subscription.wait_async(self.heartbeat_seconds):
-                    # Idle: the moment to learn whether the reader may still view.
-                    if not await self._may_view():
-                        return
-                    yield heartbeat()
-                batch = await self._next_batch()
-                if not batch and subscription.pending():
-                    # The log shows less than the notifier saw (a deleted session):
-                    # pause instead of spinning; the next read ends or resumes.
-                    await asyncio.sleep(_BACKOFF_SECONDS)
-        finally:
-            subscription.close()
-
-    def _take(self, batch: list[tuple[int, bytes]]) -> tuple[bytes, bool]:
-        """The frames to send now, and whether the stream's bound is reached."""
-        taken: list[bytes] = []
-        for seq, frame in batch:
-            if seq <= self.cursor:  # never send a seq twice
-                continue
-            taken.append(frame)
-            self.cursor = seq
-            if self.remaining is not None:
-                self.remaining -= 1
-            if (self.until is not None and seq >= self.until) or self.remaining == 0:
-                return b"".join(taken), True
-        self.subscription.seen(self.cursor)
-        return b"".join(taken), False
-
-    async def _may_view(self) -> bool:
-        try:
-            await run_in_threadpool(self.handle.status)
-        except Refused:
-            return False
-        return True
-
-    async def _next_batch(self) -> list[tuple[int, bytes]]:
-        cursor = self.cursor
-        cached = self.subscription.cached(cursor)
-        if cached is not None:
-            # The cache holds consecutive seqs starting right after ``cursor``.
-            return [(event.seq, format_event(event)) for event in cached]
-        try:
-            events = await run_in_threadpool(self.handle.events, cursor, _REPLAY_BATCH)
-        except Refused:
-            # Read access withdrawn or the session gone: end the stream.
-            self.subscription.close()
-            return []
-        return [(event["seq"], format_event(event)) for event in events]
-
-
-def _stream_query(request: Request) -> tuple[int, int | None, int | None]:
-    """``(after, until, limit)``; ``Last-Event-ID`` wins over ``?after=`` (a reconnect sends it)."""
-    query = request.query_params
-    header = request.headers.get("last-event-id")
-    after = parse_last_event_id(header) if header is not None else _count(query, "after")
-    until = _count(query, "until") if "until" in query else None
-    limit = _count(query, "limit") if "limit" in query else None
-    if limit is not None and limit < 1:
-        raise ValueError("limit must be at least 1")
-    return after, until, limit
-
-
-def _count(query: Mapping[str, str], name: str) -> int:
-    raw = query.get(name, "0")
-    if _COUNT.fullmatch(raw) is None:
-        raise ValueError(f"{name} must be a non-negative integer")
-    return parse_last_event_id(raw)
+        if isinstance(opened, str):
+            return _error(opened)
+        return StreamingResponse(
+            opened.frames(), media_type="text/event-stream", headers=dict(STREAM_HEADERS)
+        )
 
 
 async def _limited_body(request: Request, limit: int) -> bytes | Response:

@@ -54,7 +54,7 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", "/sessions/{id}/published", "published"),
 )
 
-#: The live stream: served by ``charlotte.http.asgi``, described in the OpenAPI document.
+#: The live stream: served by the adapters (``charlotte.http.follow``), described in the OpenAPI document.
 STREAM_ROUTE: Final = ("GET", "/sessions/{id}/stream")
 
 _MAX_PATH: Final = 2_048

@@ -96,12 +96,21 @@ function sessionPath(id, rest = "") {
   return `sessions/${encodeURIComponent(id)}${rest}`;
 }
 
+// A host that checks its own CSRF token (the Django app) puts it in
+// <meta name="charlotte-csrf" content="…" data-header="X-CSRFToken">;
+// every write sends it back in that header.
+function addCsrfHeader(headers) {
+  const meta = document.querySelector('meta[name="charlotte-csrf"]');
+  if (meta && meta.content && meta.dataset.header) headers[meta.dataset.header] = meta.content;
+}
+
 /** One JSON request; resolves to the body, rejects with an ApiError. */
 export async function api(method, path, body) {
   const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
   // Every POST says it is JSON, bodiless ones too: the server refuses any
   // other write (another site's page could send those without asking).
   if (body !== undefined || method !== "GET") init.headers["Content-Type"] = "application/json";
+  if (method !== "GET") addCsrfHeader(init.headers);
   if (body !== undefined) init.body = JSON.stringify(body);
   let response;
   try {

@@ -1,0 +1,31 @@
+"""The host's hooks the test project names in its settings."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+
+from charlotte import Charlotte, InMemoryAssetLibrary, Settings
+
+#: The one asset of the bakery host's library.
+BAKERY_ASSETS = {"storefront": "https://cdn.example/storefront.jpg"}
+
+
+def tenant_of(request: HttpRequest) -> str | None:
+    """The tenant is the ``X-Tenant`` header here; a real host reads its own request state."""
+    tenant = request.headers.get("X-Tenant", "acme")
+    return tenant or None
+
+
+def staff_only(user: object, ability: str, session: object) -> bool:
+    """An authorizer a host names in ``CHARLOTTE_AUTHORIZER``: staff may do everything."""
+    return getattr(user, "is_staff", False) is True
+
+
+def not_a_charlotte(settings: object) -> object:
+    """A wrong ``CHARLOTTE_FACTORY``: what it returns is no ``Charlotte``."""
+    return settings
+
+
+def bakery_charlotte(settings: Settings) -> Charlotte:
+    """A ``CHARLOTTE_FACTORY``: the host's own asset library (and whatever else it needs)."""
+    return Charlotte(settings, assets=InMemoryAssetLibrary(BAKERY_ASSETS))
