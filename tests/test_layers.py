@@ -263,9 +263,22 @@ LAZY: set[tuple[str, str]] = {
 }
 
 
+#: The command line parses its arguments before it loads anything heavy: each
+#: command imports what it needs. It is the top of the layers (nothing imports
+#: it), so its function-level imports can form no cycle.
+CLI_LAZY: set[tuple[str, str]] = {
+    ("charlotte.cli", "charlotte.app"),
+    ("charlotte.cli", "charlotte.demo"),
+    ("charlotte.cli", "charlotte.runtime.models"),
+    ("charlotte.cli", "charlotte.settings"),
+    ("charlotte.cli", "charlotte.storage"),
+    ("charlotte.cli", "charlotte.storage.migrate"),
+}
+
+
 def test_function_level_imports_are_the_documented_ones() -> None:
     _, lazy = _graph()
-    assert set(lazy) == LAZY
+    assert set(lazy) == LAZY | CLI_LAZY
 
 
 AGENTS = SRC.parents[1] / "AGENTS.md"
@@ -349,7 +362,7 @@ def test_the_diagram_check_catches_an_upward_import_and_one_between_peers() -> N
 MAX_MODULE_LINES = 450
 #: What the package root holds: the modules a host (or its CLI) uses, and the leaves they share.
 ROOT_MODULES = {
-    "__init__.py", "app.py", "session.py", "settings.py", "errors.py", "events.py",
+    "__init__.py", "app.py", "session.py", "access.py", "settings.py", "errors.py", "events.py",
     "testing.py", "cli.py", "demo.py",
 }  # fmt: skip
 

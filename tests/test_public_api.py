@@ -9,9 +9,12 @@ every dotted ``charlotte.…`` path they name resolves.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import re
+import subprocess
+import sys
 import types
 from pathlib import Path
 
@@ -37,12 +40,38 @@ def test_every_exported_name_is_defined() -> None:
 
 
 def test_every_public_attribute_of_the_package_is_exported() -> None:
+    # The names load on first use: ask for each one, then look at what the module holds.
+    for name in dir(charlotte):
+        getattr(charlotte, name)
     public = {
         name
         for name, value in vars(charlotte).items()
         if not name.startswith("_") and not isinstance(value, types.ModuleType)
     }
     assert public == set(charlotte.__all__)
+
+
+def test_each_name_loads_from_the_module_the_type_checker_is_shown() -> None:
+    # ``_HOMES`` (what loads at run time) and the TYPE_CHECKING imports (what
+    # mypy sees) must name the same module for every export.
+    tree = ast.parse(Path(charlotte.__file__).read_text(encoding="utf-8"))
+    shown = {
+        alias.name: node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("charlotte")
+        for alias in node.names
+    }
+    assert shown == charlotte._HOMES
+    assert set(shown) == set(charlotte.__all__)
+
+
+def test_import_charlotte_loads_neither_the_app_nor_the_model_library() -> None:
+    code = (
+        "import sys, charlotte; "
+        "print(sorted(m for m in ('charlotte.app', 'pydantic_ai', 'sqlalchemy') if m in sys.modules))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert run.stdout.strip() == "[]"
 
 
 def test_the_internal_layers_are_not_exported() -> None:

@@ -21,21 +21,30 @@ that the README and ``docs/`` use nothing else from ``charlotte``.
 - Errors a host catches: ``CharlotteError`` (the root), ``Refused``,
   ``PageSessionError``, ``StorageError``.
 - ``empty_doc``: a new page document (for a host's page repository).
+
+Each name is loaded from its module on first use (PEP 562), so
+``import charlotte`` (and the ``charlotte`` command's argument parsing) does
+not pay for the model library and the app until a name is asked for.
 """
 
-from charlotte.app import Charlotte, Resolver
-from charlotte.checks import Finding
-from charlotte.errors import CharlotteError, PageSessionError, Refused, StorageError
-from charlotte.events import Event, EventTypes
-from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
-from charlotte.page.model import empty_doc
-from charlotte.policy import FolderAssetLibrary
-from charlotte.runtime.caps import TurnContext, TurnContextFactory
-from charlotte.runtime.guide import Guide
-from charlotte.runtime.modes import Mode
-from charlotte.session import Authorizer, CharlotteSession, OpenRequest
-from charlotte.settings import Settings
-from charlotte.storage import SessionRecord, TurnRecord
+import importlib as _importlib
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from charlotte.access import Authorizer, OpenRequest
+    from charlotte.app import Charlotte, Resolver
+    from charlotte.checks import Finding
+    from charlotte.errors import CharlotteError, PageSessionError, Refused, StorageError
+    from charlotte.events import Event, EventTypes
+    from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
+    from charlotte.page.model import empty_doc
+    from charlotte.policy import FolderAssetLibrary
+    from charlotte.runtime.caps import TurnContext, TurnContextFactory
+    from charlotte.runtime.guide import Guide
+    from charlotte.runtime.modes import Mode
+    from charlotte.session import CharlotteSession
+    from charlotte.settings import Settings
+    from charlotte.storage import SessionRecord, TurnRecord
 
 __all__ = [
     "AssetLibrary",
@@ -63,3 +72,43 @@ __all__ = [
     "empty_doc",
 ]
 __version__ = "0.1.0"
+
+#: Where each exported name lives (the imports above, for the type checker).
+_HOMES: dict[str, str] = {
+    "AssetLibrary": "charlotte.page.assets",
+    "Authorizer": "charlotte.access",
+    "Charlotte": "charlotte.app",
+    "CharlotteError": "charlotte.errors",
+    "CharlotteSession": "charlotte.session",
+    "Event": "charlotte.events",
+    "EventTypes": "charlotte.events",
+    "Finding": "charlotte.checks",
+    "FolderAssetLibrary": "charlotte.policy",
+    "Guide": "charlotte.runtime.guide",
+    "InMemoryAssetLibrary": "charlotte.page.assets",
+    "Mode": "charlotte.runtime.modes",
+    "OpenRequest": "charlotte.access",
+    "PageSessionError": "charlotte.errors",
+    "Refused": "charlotte.errors",
+    "Resolver": "charlotte.app",
+    "SessionRecord": "charlotte.storage",
+    "Settings": "charlotte.settings",
+    "StorageError": "charlotte.errors",
+    "TurnContext": "charlotte.runtime.caps",
+    "TurnContextFactory": "charlotte.runtime.caps",
+    "TurnRecord": "charlotte.storage",
+    "empty_doc": "charlotte.page.model",
+}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'charlotte' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(home), name)
+    globals()[name] = value  # loaded once; later lookups are plain attributes
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -46,6 +46,14 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any, Final
 
+from charlotte.access import (
+    ABILITIES,
+    Authorizer,
+    OpenRequest,
+    actor_of,
+    open_request,
+    valid_tenant,
+)
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import Refused
@@ -60,15 +68,7 @@ from charlotte.runtime.queues import InlineQueue, ThreadQueue, TurnQueue
 from charlotte.runtime.runner import TurnContextFactory, TurnRunner
 from charlotte.runtime.sweeper import Sweeper
 from charlotte.runtime.turns import Turns
-from charlotte.session import (
-    ABILITIES,
-    Authorizer,
-    CharlotteSession,
-    OpenRequest,
-    actor_of,
-    open_request,
-    valid_tenant,
-)
+from charlotte.session import CharlotteSession
 from charlotte.settings import Settings
 from charlotte.storage import (
     DatabaseEventLog,
@@ -238,7 +238,9 @@ class Charlotte:
         ``close()`` stops the sweeper.
         """
         if self.settings.queue != "celery":
-            raise ValueError(f"worker_app needs settings.queue == 'celery', not {self.settings.queue!r}")
+            raise ValueError(
+                f"worker_app needs settings.queue == 'celery', not {self.settings.queue!r}"
+            )
         # Imported here: Celery is an optional extra.
         from charlotte.contrib.celery import CeleryQueue, in_each_pool_process
 
@@ -437,7 +439,11 @@ def _drop_inherited_connections(charlotte: Charlotte) -> None:
 
 def _valid_session_id(session_id: object) -> bool:
     # A NUL names no stored session (PostgreSQL cannot even compare with one).
-    return isinstance(session_id, str) and 1 <= len(session_id) <= _MAX_SESSION_ID and is_person_text(session_id)
+    return (
+        isinstance(session_id, str)
+        and 1 <= len(session_id) <= _MAX_SESSION_ID
+        and is_person_text(session_id)
+    )
 
 
 def _callable(hook: Any) -> Any:

@@ -5,69 +5,195 @@ Commands: ``demo`` (the main job, offline), ``serve`` (API + builder page),
 Configuration: ``CHARLOTTE_DATABASE_URL``, ``CHARLOTTE_MODEL``,
 ``CHARLOTTE_QUEUE``, ``CHARLOTTE_BROKER_URL``, and the providers' own keys
 (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``); options win over the environment.
+
+Arguments are parsed before anything heavy loads: the app, the model library
+and uvicorn are imported inside the command that needs them, so
+``charlotte --help`` answers at once. Whatever goes wrong is one line on
+stderr, never a traceback: exit code 2 for what the command was given (a bad
+option, facts file, model string or database URL; every charlotte error,
+with its code), 1 for what happened while it ran (a failed turn, Ctrl-C).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
+import socket
 import sys
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from charlotte.app import Charlotte
-from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS, run_demo
-from charlotte.errors import StorageError
-from charlotte.settings import Settings
-from charlotte.storage import head_revision
-from charlotte.storage import migrate as run_migrations
+from charlotte.errors import MESSAGES, CharlotteError, code_of
+
+if TYPE_CHECKING:
+    from charlotte.app import Charlotte
+    from charlotte.settings import Settings
+
+#: Exit codes: the input was wrong / the work failed while running.
+BAD_INPUT = 2
+FAILED = 1
+
+
+class Failure(click.ClickException):
+    """One line on stderr (``charlotte: …``); exit code 2 (the input was wrong)."""
+
+    exit_code = BAD_INPUT
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"charlotte: {self.format_message()}", err=True)
+
+
+class RunFailure(Failure):
+    """One line on stderr; exit code 1 (the work failed while running)."""
+
+    exit_code = FAILED
+
+
+def coded(error: CharlotteError) -> Failure:
+    """The one line for a charlotte error: its fixed sentence and its code."""
+    code = code_of(error, "internal")
+    return Failure(f"{MESSAGES[code]} ({code})")
+
+
+class _Commands(click.Group):
+    """The command group: charlotte's errors and Ctrl-C end as one line, not a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CharlotteError as error:
+            raise coded(error) from None
+        except KeyboardInterrupt:
+            raise RunFailure("interrupted") from None
+
+
+class _OneLine(logging.Formatter):
+    """A log record as one line: the message, never the traceback it carries."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"charlotte: {record.getMessage()}"
+
+
+def _quiet_logging() -> None:
+    # Without a handler Python prints warnings with their tracebacks (the
+    # runner logs a failed turn's error for hosts); a person at a terminal
+    # gets the line, and the code is on the turn.
+    logger = logging.getLogger("charlotte")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(_OneLine())
+        logger.addHandler(handler)
+        logger.setLevel(logging.WARNING)
 
 
 def _settings(**overrides: Any) -> Settings:
+    from charlotte.settings import Settings
+
     given = {k: v for k, v in overrides.items() if v is not None}
     try:
         return Settings.from_env(os.environ, **given)
     except ValueError as e:
-        raise click.UsageError(str(e)) from None
+        raise Failure(str(e)) from None
 
 
-def _ensure_sqlite_folder(url: str) -> None:
-    # SQLite creates the file but not its folder.
-    prefix = "sqlite:///"
-    if url.startswith(prefix) and url != "sqlite:///:memory:":
-        Path(url[len(prefix) :]).parent.mkdir(parents=True, exist_ok=True)
+def _open(settings: Settings) -> Charlotte:
+    """The app for ``settings``, its model string checked first (``unknown_model`` is one line)."""
+    from charlotte.app import Charlotte
+    from charlotte.runtime.models import resolve_model
+
+    # The model the app's turns will build: a string that cannot become one
+    # fails here, before a session is opened, not in the first turn.
+    resolve_model(settings.model)
+    return Charlotte(settings)
 
 
-@click.group()
+#: The largest facts file read (bytes): far above what a session may hold.
+MAX_FACTS_FILE = 4 * 1024 * 1024
+
+
+def _read_facts(path: Path) -> dict[str, str]:
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MAX_FACTS_FILE + 1)
+    except OSError:
+        raise Failure(f"--facts: {path} cannot be read") from None
+    if len(raw) > MAX_FACTS_FILE:
+        raise Failure(f"--facts: {path} is larger than {MAX_FACTS_FILE // (1024 * 1024)} MB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Failure(f"--facts: {path} is not UTF-8 text") from None
+    try:
+        loaded = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise Failure(f"--facts: {path} is not JSON (line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise Failure(f"--facts: {path} is nested too deeply") from None
+    if not isinstance(loaded, dict) or not all(isinstance(v, str) for v in loaded.values()):
+        raise Failure("--facts must be a JSON object of strings")
+    return loaded
+
+
+@click.group(cls=_Commands)
+@click.version_option(package_name="charlotte", message="charlotte %(version)s")
 def main() -> None:
     """charlotte: an AI page builder for fancy-cms pages."""
+    _quiet_logging()
 
 
 @main.command()
 @click.option("--brief", default=None, help="The brief (default: a sample bakery).")
-@click.option("--facts", "facts_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="A JSON file of facts (an object of strings).")
-@click.option("--model", default=None, help="offline (default), openai:<name>, anthropic:<name>, "
-              "openai-compatible:<base_url>:<name>.")
-@click.option("--approve-on-save", is_flag=True, help="Route the agent's writes through a change set, then approve it.")
-@click.option("--database-url", default=None, help="Default: $CHARLOTTE_DATABASE_URL or ./.charlotte/charlotte.db.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path(".charlotte/out"), show_default=True)
-def demo(brief: str | None, facts_file: Path | None, model: str | None, approve_on_save: bool,
-         database_url: str | None, out_dir: Path) -> None:
+@click.option(
+    "--facts",
+    "facts_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="A JSON file of facts (an object of strings).",
+)
+@click.option(
+    "--model",
+    default=None,
+    help="offline (default), openai:<name>, anthropic:<name>, openai-compatible:<base_url>:<name>.",
+)
+@click.option(
+    "--approve-on-save",
+    is_flag=True,
+    help="Route the agent's writes through a change set, then approve it.",
+)
+@click.option(
+    "--database-url",
+    default=None,
+    help="Default: $CHARLOTTE_DATABASE_URL or ./.charlotte/charlotte.db.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path(".charlotte/out"),
+    show_default=True,
+)
+def demo(
+    brief: str | None,
+    facts_file: Path | None,
+    model: str | None,
+    approve_on_save: bool,
+    database_url: str | None,
+    out_dir: Path,
+) -> None:
     """Build, check and publish a page with the agent, end to end (offline by default)."""
-    settings = _settings(database_url=database_url, model=model)
-    _ensure_sqlite_folder(settings.database_url)
+    from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS, run_demo
+    from charlotte.runtime.models import resolve_model
+
     facts: dict[str, str] = dict(SAMPLE_FACTS)
     if facts_file is not None:
-        loaded = json.loads(facts_file.read_text(encoding="utf-8"))
-        if not isinstance(loaded, dict) or not all(isinstance(v, str) for v in loaded.values()):
-            raise click.UsageError("--facts must be a JSON object of strings")
-        facts = loaded
+        facts = _read_facts(facts_file)
     elif brief is not None:
         facts = {}
+    settings = _settings(database_url=database_url, model=model)
+    resolve_model(settings.model)  # a model string that cannot become a model: one line, exit 2
     result = run_demo(
         settings=settings,
         out_dir=out_dir,
@@ -77,8 +203,8 @@ def demo(brief: str | None, facts_file: Path | None, model: str | None, approve_
         echo=click.echo,
     )
     if result.failure is not None:
-        click.echo(f"the turn did not finish: {result.failure}", err=True)
-        sys.exit(1)
+        sentence = MESSAGES.get(result.failure, MESSAGES["run_failed"])
+        raise RunFailure(f"the turn did not finish: {sentence} ({result.failure})")
     click.echo(
         f"done: {'ready' if result.ready else 'not ready'} · revision {result.revision} · "
         f"{result.nodes} nodes · {result.errors} errors, {result.warnings} warnings\n"
@@ -89,26 +215,42 @@ def demo(brief: str | None, facts_file: Path | None, model: str | None, approve_
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--model", default=None)
-@click.option("--database-url", default=None)
+@click.option("--model", default=None, help="Default: $CHARLOTTE_MODEL or offline.")
+@click.option(
+    "--database-url",
+    default=None,
+    help="Default: $CHARLOTTE_DATABASE_URL or ./.charlotte/charlotte.db.",
+)
 def serve(host: str, port: int, model: str | None, database_url: str | None) -> None:
     """Serve the API and the builder page (embedded SQLite, in-process queue)."""
-    # Imported here: only this command starts the web server.
+    settings = _settings(database_url=database_url, model=model)
+    charlotte = _open(settings)
     import uvicorn
 
-    settings = _settings(database_url=database_url, model=model)
-    _ensure_sqlite_folder(settings.database_url)
-    charlotte = Charlotte(settings)
-    charlotte.migrate()
-    # A local single-person server: every request is the local user of the
-    # "local" tenant. A host embedding charlotte installs its own resolvers.
-    charlotte.resolve_user_using(lambda request: "local")
-    charlotte.resolve_tenant_using(lambda request: "local")
-    click.echo(f"charlotte builder on http://{host}:{port}/ (model {settings.model})")
     try:
-        uvicorn.run(charlotte.asgi_app(), host=host, port=port, log_level="warning")
+        charlotte.migrate()
+        # A local single-person server: every request is the local user of the
+        # "local" tenant. A host embedding charlotte installs its own resolvers.
+        charlotte.resolve_user_using(lambda request: "local")
+        charlotte.resolve_tenant_using(lambda request: "local")
+        # Bound here, so the URL printed is one that answers (--port 0: the port given).
+        listening = _listen(host, port)
+        bound = listening.getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        click.echo(f"charlotte builder on http://{shown}:{bound}/ (model {settings.model})")
+        config = uvicorn.Config(charlotte.asgi_app(), host=host, port=bound, log_level="warning")
+        uvicorn.Server(config).run(sockets=[listening])
     finally:
         charlotte.close()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host, port), family=family)
+    except OSError as e:
+        reason = e.strerror or type(e).__name__
+        raise RunFailure(f"cannot listen on {host}:{port}: {reason}") from None
 
 
 @main.command()
@@ -119,10 +261,17 @@ def worker(broker_url: str | None, database_url: str | None, concurrency: int) -
     """Run a Celery worker for the distributed turn queue (with a sweeper)."""
     settings = _settings(broker_url=broker_url, database_url=database_url, queue="celery")
     if not settings.broker_url:
-        raise click.UsageError("a broker URL is needed: --broker-url or $CHARLOTTE_BROKER_URL")
+        raise Failure("a broker URL is needed: --broker-url or $CHARLOTTE_BROKER_URL")
     # The same worker a host builds from its own Charlotte, with no host hooks:
     # worker_app() starts the sweeper, close() stops it and disposes the engine.
-    charlotte = Charlotte(settings)
+    try:
+        charlotte = _open(settings)
+    except ModuleNotFoundError as e:
+        if (e.name or "").partition(".")[0] not in {"celery", "kombu", "redis"}:
+            raise
+        raise Failure(
+            "the worker needs the celery extra: pip install 'charlotte[celery]'"
+        ) from None
     try:
         charlotte.worker_app().worker_main(
             ["worker", f"--concurrency={concurrency}", "--loglevel=INFO"]
@@ -132,19 +281,22 @@ def worker(broker_url: str | None, database_url: str | None, concurrency: int) -
 
 
 @main.command()
-@click.option("--database-url", default=None, help="Default: $CHARLOTTE_DATABASE_URL or ./.charlotte/charlotte.db.")
+@click.option(
+    "--database-url",
+    default=None,
+    help="Default: $CHARLOTTE_DATABASE_URL or ./.charlotte/charlotte.db.",
+)
 def migrate(database_url: str | None) -> None:
     """Create or upgrade charlotte's tables."""
+    from charlotte.storage import head_revision
+    from charlotte.storage import migrate as run_migrations
+
     settings = _settings(database_url=database_url)
-    _ensure_sqlite_folder(settings.database_url)
+    engine = settings.open_engine()
     try:
-        engine = settings.open_engine()
-        try:
-            run_migrations(engine)
-        finally:
-            engine.dispose()
-    except StorageError as e:
-        raise click.ClickException(f"migration failed ({e.code})") from None
+        run_migrations(engine)
+    finally:
+        engine.dispose()
     click.echo(f"charlotte tables at revision {head_revision()}")
 
 

@@ -90,6 +90,8 @@ _REFUSALS: Final = {
     "body_too_large": "The request body is too large.",
     "invalid_json": "The request body is not valid JSON.",
     "invalid_request": "The request is not valid.",
+    "invalid_page_key": "Page keys must be 1 to 200 letters, digits, '.', '_' or '-', starting with a letter or digit.",
+    "method_not_allowed": "That method is not allowed on this path; the Allow header lists the ones that are.",
     "no_open_change_set": "There is no open change set to approve or reject.",
     "revision_unknown": (
         "That revision no longer names a version of the page (a change set was resolved "
@@ -131,6 +133,8 @@ _STORAGE: Final = {
     "not_found": _REFUSALS["not_found"],
     "unknown_event_type": "The event type is not one of EventTypes.ALL.",
     "unsupported_database": "Only sqlite:/// and postgresql+psycopg:// URLs are supported.",
+    "database_path": "The SQLite database path is a folder, or its folder cannot be created.",
+    "driver_missing": "The PostgreSQL driver is not installed: pip install 'charlotte[postgres]'.",
     "storage_error": "The database refused the operation.",
 }
 

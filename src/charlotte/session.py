@@ -28,18 +28,17 @@ when there is no user at all).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+import asyncio
+import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
-from uuid import UUID
 
+from charlotte.access import actor_of
 from charlotte.errors import Refused
-from charlotte.events import AGENT_ACTOR, format_at
+from charlotte.events import format_at
 from charlotte.page.css import emit_css
 from charlotte.page.diff import diff_docs
 from charlotte.page.render import render_html
-from charlotte.policy.text import is_person_text
-from charlotte.runtime.modes import MAX_MODE_NAME
 from charlotte.storage import (
     DatabaseEventLog,
     HistoryStore,
@@ -52,123 +51,15 @@ if TYPE_CHECKING:
     from charlotte.app import Charlotte
     from charlotte.drafts.change_sets import Resolution
 
-__all__ = [
-    "ABILITIES",
-    "MAX_BRIEF",
-    "MAX_EVENTS",
-    "MAX_FACTS",
-    "MAX_FACT_KEY",
-    "MAX_FACT_VALUE",
-    "MAX_MESSAGES",
-    "MAX_PAGE",
-    "MAX_TENANT",
-    "Authorizer",
-    "CharlotteSession",
-    "OpenRequest",
-    "actor_of",
-    "open_request",
-    "valid_tenant",
-]
-
-#: Every ability the host's authorizer is asked about.
-ABILITIES: Final = ("open", "view", "send", "stop", "edit", "approve", "publish")
+__all__ = ["MAX_EVENTS", "MAX_MESSAGES", "MAX_WAIT_SECONDS", "CharlotteSession"]
 
 #: The most events one ``events`` call returns.
 MAX_EVENTS: Final = 1_000
 #: The most turns one ``messages`` call returns (the default is 50).
 MAX_MESSAGES: Final = 100
 
-_MAX_ACTOR: Final = 255
-
-#: Bounds of what a session is opened with (characters, entries).
-MAX_PAGE: Final = 200
-MAX_BRIEF: Final = 20_000
-MAX_FACTS: Final = 100
-MAX_FACT_KEY: Final = 200
-MAX_FACT_VALUE: Final = 20_000
-MAX_TENANT: Final = 128
-
-
-@dataclass(frozen=True, slots=True)
-class OpenRequest:
-    """What the authorizer sees for ``open``: the session about to be created."""
-
-    tenant: str
-    page: str
-    brief: str
-    facts: Mapping[str, str]
-    approve_on_save: bool
-    mode: str
-
-
-#: ``fn(user, ability, session) -> bool``; ``session`` is the stored
-#: ``SessionRecord``, or an ``OpenRequest`` for the ``open`` ability.
-Authorizer = Callable[[Any, str, "SessionRecord | OpenRequest"], bool]
-
-
-def valid_tenant(tenant: object) -> bool:
-    """True for a tenant key: 1-128 characters, not all blank, storable text."""
-    return (
-        isinstance(tenant, str)
-        and 1 <= len(tenant) <= MAX_TENANT
-        and bool(tenant.strip())
-        and is_person_text(tenant)
-    )
-
-
-def open_request(
-    *, tenant: object, page: object, brief: object, facts: object, approve_on_save: object, mode: object
-) -> OpenRequest:
-    """The checked ``OpenRequest`` for a host's opening values (``None`` facts: none).
-
-    The values are whatever the host handed on, so each is checked here:
-    ``Refused("invalid_request", detail={"field": name})`` for the first bad one.
-    """
-
-    def refuse(name: str) -> Refused:
-        return Refused("invalid_request", detail={"field": name})
-
-    if not valid_tenant(tenant):
-        raise refuse("tenant")
-    if not isinstance(page, str) or not 1 <= len(page) <= MAX_PAGE or not page.strip() or not is_person_text(page):
-        raise refuse("page")
-    if not isinstance(brief, str) or not 1 <= len(brief) <= MAX_BRIEF or not brief.strip() or not is_person_text(brief):
-        raise refuse("brief")
-    facts = {} if facts is None else facts
-    if not isinstance(facts, Mapping) or len(facts) > MAX_FACTS:
-        raise refuse("facts")
-    for name, value in facts.items():
-        if not isinstance(name, str) or not 1 <= len(name) <= MAX_FACT_KEY or not is_person_text(name):
-            raise refuse("facts")
-        if not isinstance(value, str) or len(value) > MAX_FACT_VALUE or not is_person_text(value):
-            raise refuse("facts")
-    if not isinstance(approve_on_save, bool):
-        raise refuse("approve_on_save")
-    if not isinstance(mode, str) or not 1 <= len(mode) <= MAX_MODE_NAME:
-        raise refuse("mode")
-    assert isinstance(tenant, str)
-    return OpenRequest(tenant, page, brief, dict(facts), approve_on_save, mode)
-
-
-def actor_of(user: object) -> str:
-    """The id events record for ``user``: a string itself, else its ``id`` (attribute or key;
-    an integer or UUID is recorded as its text).
-
-    ``Refused("invalid_request")`` when there is none, it would read as the agent,
-    or no text column could hold it (a NUL, a lone surrogate).
-    """
-    raw: object = user
-    if not isinstance(user, str):
-        raw = user.get("id") if isinstance(user, Mapping) else getattr(user, "id", None)
-    if (isinstance(raw, int) and not isinstance(raw, bool)) or isinstance(raw, UUID):
-        # Integer and UUID primary keys (a Django user's ``id``) record as their text.
-        raw = str(raw)
-    # A person can never act as the agent: "agent" is the actor of tool writes only.
-    if not isinstance(raw, str) or not raw or len(raw) > _MAX_ACTOR or raw == AGENT_ACTOR:
-        raise Refused("invalid_request", detail={"field": "user"})
-    if not is_person_text(raw):
-        raise Refused("invalid_request", detail={"field": "user"})
-    return raw
+#: The longest one ``wait`` / ``wait_async`` call may be asked to wait (seconds).
+MAX_WAIT_SECONDS: Final = 86_400.0
 
 
 class CharlotteSession:
@@ -195,7 +86,9 @@ class CharlotteSession:
         change_sets = self._app.change_sets
         with read_connection(self._app.engine) as conn:
             _doc, revision = self._app.workspace.load_draft(conn, record)
-            change_set = change_sets.open_change_set(conn, record) if record.approve_on_save else None
+            change_set = (
+                change_sets.open_change_set(conn, record) if record.approve_on_save else None
+            )
         return {
             "id": record.id,
             "tenant": record.tenant,
@@ -295,6 +188,50 @@ class CharlotteSession:
         doc, revision = found
         return self._rendered(doc, revision)
 
+    def wait(self, timeout: float) -> bool:
+        """Block until the session is idle (its turn ended): True, or False when ``timeout`` passed first.
+
+        ``timeout`` is in seconds (0 … ``MAX_WAIT_SECONDS``; 0 only looks).
+        The wait follows the instance's notifier (woken when the session's
+        log moves, which every turn end does), not a polling loop. Needs ``view``.
+
+        >>> handle.send("Build the page")        # doctest: +SKIP
+        >>> handle.wait(timeout=120)             # doctest: +SKIP
+        True
+        """
+        deadline = time.monotonic() + _wait_seconds(timeout)
+        # Subscribe before reading: a turn that ends after the read still wakes us.
+        subscription = self._app.notifier.subscribe(self.id)
+        try:
+            while True:
+                record = self._load("view")
+                if not record.busy:
+                    return True
+                subscription.seen(record.last_seq)
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or subscription.closed:
+                    return False
+                subscription.wait(remaining)
+        finally:
+            subscription.close()
+
+    async def wait_async(self, timeout: float) -> bool:
+        """``wait`` without blocking the event loop (the session is read in a worker thread)."""
+        deadline = time.monotonic() + _wait_seconds(timeout)
+        subscription = self._app.notifier.subscribe(self.id)
+        try:
+            while True:
+                record = await asyncio.to_thread(self._load, "view")
+                if not record.busy:
+                    return True
+                subscription.seen(record.last_seq)
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or subscription.closed:
+                    return False
+                await subscription.wait_async(remaining)
+        finally:
+            subscription.close()
+
     # -- writes ------------------------------------------------------------------
 
     def send(self, message: str) -> dict[str, Any]:
@@ -336,12 +273,16 @@ class CharlotteSession:
     def approve(self) -> dict[str, Any]:
         """Approve the open change set (``no_open_change_set`` without one); a conflict is a result."""
         record = self._load("approve")
-        return _resolution(self._app.change_sets.approve(record.id, record.tenant, actor_of(self.user)))
+        return _resolution(
+            self._app.change_sets.approve(record.id, record.tenant, actor_of(self.user))
+        )
 
     def reject(self) -> dict[str, Any]:
         """Reject the open change set; the draft is untouched."""
         record = self._load("approve")
-        return _resolution(self._app.change_sets.reject(record.id, record.tenant, actor_of(self.user)))
+        return _resolution(
+            self._app.change_sets.reject(record.id, record.tenant, actor_of(self.user))
+        )
 
     def publish(self, revision: int | None = None) -> dict[str, Any]:
         """Publish the draft; ``{"revision"}`` of the published copy.
@@ -376,6 +317,15 @@ class CharlotteSession:
         if not self._app.allows(self.user, ability, record):
             raise Refused("unauthorized" if self.user is None else "forbidden")
         return record
+
+
+def _wait_seconds(timeout: object) -> float:
+    """``timeout`` as seconds, or ``Refused("invalid_request", field "timeout")``."""
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float):
+        raise Refused("invalid_request", detail={"field": "timeout"})
+    if not 0 <= timeout <= MAX_WAIT_SECONDS:  # NaN fails this too
+        raise Refused("invalid_request", detail={"field": "timeout"})
+    return float(timeout)
 
 
 def _resolution(resolution: Resolution) -> dict[str, Any]:

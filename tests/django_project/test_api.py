@@ -21,10 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.django_project.support import BRIEF, open_session, post, signed_in, user_with
 
+from charlotte.access import ABILITIES
 from charlotte.contrib.django.instance import DEFAULT_TENANT, close_charlotte, get_charlotte
 from charlotte.contrib.django.permissions import PERMISSIONS, permission_of
 from charlotte.errors import MESSAGES, Refused
-from charlotte.session import ABILITIES
 
 
 @pytest.fixture

@@ -86,7 +86,7 @@ print("readme example ok")
 def _block(name: str, language: str) -> str:
     text = README.read_text(encoding="utf-8")
     found = re.search(
-        rf"<!-- {name}:start -->\s*```{language}\n(.*?)```\s*<!-- {name}:end -->", text, re.S
+        rf"<!-- readme-snippet: {name} -->\n```{language}\n(.*?)```", text, re.S
     )
     assert found is not None, f"the README lost its {name} block"
     return found.group(1)

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from tests.support.app_harness import WRITE_HERO, AppHarness
 
+from charlotte.access import OpenRequest
 from charlotte.app import Charlotte, SessionBuilder
 from charlotte.errors import Refused
 from charlotte.events import schema_errors
@@ -22,7 +23,6 @@ from charlotte.runtime.guide import build_guide
 from charlotte.runtime.modes import Mode
 from charlotte.runtime.queues import ThreadQueue
 from charlotte.runtime.runner import TurnContext
-from charlotte.session import OpenRequest
 from charlotte.settings import Settings
 from charlotte.storage import SessionRecord
 from charlotte.storage.tables import sessions
@@ -85,7 +85,8 @@ def test_open_stores_the_session_with_the_guide_hash_and_records_session_opened(
 def test_open_refuses_invalid_input_and_stores_nothing(app: AppHarness, overrides: dict[str, Any]) -> None:
     with pytest.raises(Refused) as refused:
         _open(app.charlotte, **overrides)
-    assert refused.value.code == "invalid_request"
+    page_key = isinstance(overrides.get("page"), str)
+    assert refused.value.code == ("invalid_page_key" if page_key else "invalid_request")
     assert _session_count(app.charlotte) == 0
 
 

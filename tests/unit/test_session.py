@@ -10,8 +10,9 @@ from uuid import UUID
 import pytest
 from tests.support.app_harness import WRITE_HERO, AppHarness
 
+from charlotte.access import ABILITIES, actor_of
 from charlotte.errors import Refused
-from charlotte.session import ABILITIES, CharlotteSession, actor_of
+from charlotte.session import CharlotteSession
 from charlotte.storage import SessionRecord, SessionStore, transaction
 
 #: Each method with the ability it needs and a call that would succeed.

@@ -10,7 +10,8 @@ user and tenant, and the live stream. The routes are
 ``GET /openapi.json``.
 
 In order, a request is: matched (unknown path 404 ``not_found``, wrong
-method 405 ``invalid_request``), size-checked (413 ``body_too_large``),
+method 405 ``method_not_allowed`` with the path's methods in the ``Allow``
+header and the body's ``allow``), size-checked (413 ``body_too_large``),
 checked against cross-site forgery (``charlotte.http.csrf``: 415
 ``unsupported_media_type`` for a state-changing request that is not JSON,
 empty or not; 403 ``cross_site`` for one a browser sent from another site's
@@ -22,11 +23,11 @@ plus ``revision`` for ``stale_revision``, ``at`` (an op index) when known, and
 ``field`` (the request field, e.g. ``brief``) when a refusal names one:
 
 ===  =============================================================
-400  ``invalid_json``, ``invalid_request``
+400  ``invalid_json``, ``invalid_request``, ``invalid_page_key``
 401  ``unauthorized``
 403  ``forbidden``, ``cross_site``
 404  ``not_found`` (unknown route, unknown session, another tenant's)
-405  ``invalid_request`` (wrong method; ``Allow`` header)
+405  ``method_not_allowed`` (``Allow`` header; ``allow`` in the body)
 409  ``busy``, ``stale_revision``, ``no_open_change_set``,
      ``publish_refused``, ``guide_mode_stale``
 413  ``body_too_large``
@@ -81,6 +82,7 @@ __all__ = [
     "Envelope",
     "Response",
     "error_body",
+    "method_not_allowed",
     "openapi_document",
 ]
 
@@ -93,10 +95,12 @@ DEFAULT_MAX_BODY: Final = 256 * 1024
 STATUS_OF: Final[Mapping[str, int]] = {
     "invalid_json": 400,
     "invalid_request": 400,
+    "invalid_page_key": 400,
     "unauthorized": 401,
     "forbidden": 403,
     "cross_site": 403,
     "not_found": 404,
+    "method_not_allowed": 405,
     "busy": 409,
     "stale_revision": 409,
     "no_open_change_set": 409,
@@ -124,9 +128,15 @@ def error_body(code: str, **extra: int | str) -> dict[str, Any]:
     return {"error": error}
 
 
-def error_response(code: str, *, status: int | None = None, **extra: int) -> Response:
+def error_response(code: str, *, status: int | None = None, **extra: int | str) -> Response:
     """The error response for ``code`` (status from ``STATUS_OF``, else 422)."""
     return Response(status or STATUS_OF.get(code, 422), error_body(code, **extra))
+
+
+def method_not_allowed(allowed: tuple[str, ...]) -> Response:
+    """405 ``method_not_allowed``: the path's methods in the ``Allow`` header and the body's ``allow``."""
+    allow = ", ".join(allowed)
+    return Response(405, error_body("method_not_allowed", allow=allow), {"Allow": allow})
 
 
 @cache
@@ -170,8 +180,7 @@ class Api:
             if found is None:
                 return error_response("not_found")
             if found.route is None:
-                response = error_response("invalid_request", status=405)
-                return Response(405, response.json, {"Allow": ", ".join(found.allowed)})
+                return method_not_allowed(found.allowed)
             route = found.route
             template = route.template
             if not isinstance(body, bytes | bytearray):

@@ -40,7 +40,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from charlotte.http.api import DEFAULT_MAX_BODY, Api, error_body, error_response
+from charlotte.http.api import DEFAULT_MAX_BODY, Api, error_body, error_response, method_not_allowed
 from charlotte.http.csrf import Envelope
 from charlotte.http.follow import DEFAULT_HEARTBEAT_SECONDS, STREAM_HEADERS, open_stream
 from charlotte.http.page import PAGE_BASE_CSS, PAGE_HEADERS, WEB_ASSETS, web_file
@@ -112,8 +112,8 @@ class _Adapter:
             if stream is not None and request.method == "GET":
                 response = await self.stream(request, stream.group(1))
             elif stream is not None:
-                response = _error("invalid_request", status=405)
-                response.headers["Allow"] = "GET"
+                answer = method_not_allowed(("GET",))
+                response = JSONResponse(answer.json, answer.status, headers=answer.headers)
             else:
                 response = await self.call_api(request, path)
         except Exception as error:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Final
 
 import sqlalchemy as sa
@@ -49,6 +50,11 @@ def open_engine(
     """An engine for ``sqlite:///path`` or ``postgresql+psycopg://…``, configured for charlotte.
 
     ``busy_timeout_ms`` is how long a SQLite writer waits for the write lock.
+    A SQLite file's folder is created when missing (the default
+    ``sqlite:///./.charlotte/charlotte.db`` works in an empty folder); a path
+    that is a folder, or whose folder cannot be made, is
+    ``StorageError("database_path")``. A PostgreSQL URL without psycopg
+    installed is ``StorageError("driver_missing")`` (the ``postgres`` extra).
     ``schema`` (PostgreSQL only) puts charlotte's tables in that schema (it
     becomes the connection's ``search_path``). Other keyword arguments go to
     ``sqlalchemy.create_engine``.
@@ -65,6 +71,7 @@ def open_engine(
             raise StorageError("unsupported_database")
         if parsed.drivername != "sqlite":
             raise StorageError("unsupported_database")
+        _prepare_sqlite_file(parsed.database)
         with translated():
             engine = sa.create_engine(parsed, **options)
         _configure_sqlite(engine, busy_timeout_ms)
@@ -81,9 +88,27 @@ def open_engine(
             execution_options[SCHEMA] = schema
             options["execution_options"] = execution_options
         options.setdefault("pool_pre_ping", True)
-        with translated():
-            return sa.create_engine(parsed, **options)
+        try:
+            with translated():
+                return sa.create_engine(parsed, **options)
+        except ImportError as error:
+            # SQLAlchemy imports the driver here: psycopg is the postgres extra.
+            raise StorageError("driver_missing") from error
     raise StorageError("unsupported_database")
+
+
+def _prepare_sqlite_file(database: str | None) -> None:
+    """Create a SQLite file's folder; refuse a path that is a folder (``database_path``)."""
+    if database in (None, "", ":memory:") or database.startswith("file:"):
+        return
+    path = Path(database)
+    try:
+        if path.is_dir():
+            raise StorageError("database_path")
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        # A parent that is a file, no permission, a read-only disk.
+        raise StorageError("database_path") from error
 
 
 def engine_schema(engine: sa.Engine) -> str | None:

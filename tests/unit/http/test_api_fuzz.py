@@ -115,7 +115,7 @@ def _check(response: Any) -> None:
         assert set(response.json) == {"error"}
         error = response.json["error"]
         assert error["message"] == MESSAGES[error["code"]]
-        assert set(error) <= {"code", "message", "revision", "at", "field"}
+        assert set(error) <= {"code", "message", "revision", "at", "field", "allow"}
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,37 @@ def test_an_unreachable_server_is_unavailable() -> None:
         assert "127.0.0.1" not in str(raised.value)
     finally:
         engine.dispose()
+
+
+def test_a_sqlite_file_gets_its_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The default URL is relative to the working directory: an empty folder must do.
+    monkeypatch.chdir(tmp_path)
+    engine = open_engine("sqlite:///./.charlotte/nested/charlotte.db")
+    try:
+        create_tables(engine)
+    finally:
+        engine.dispose()
+    assert (tmp_path / ".charlotte" / "nested" / "charlotte.db").is_file()
+
+
+@pytest.mark.parametrize("make", ["folder", "file_as_parent"])
+def test_a_sqlite_path_that_cannot_be_a_file_is_database_path(tmp_path: Path, make: str) -> None:
+    if make == "folder":
+        (tmp_path / "db").mkdir()
+        url = f"sqlite:///{tmp_path / 'db'}"
+    else:
+        (tmp_path / "plain").write_text("x", encoding="utf-8")
+        url = f"sqlite:///{tmp_path / 'plain' / 'charlotte.db'}"
+    with pytest.raises(StorageError) as raised:
+        open_engine(url)
+    assert raised.value.code == "database_path"
+    assert str(tmp_path) not in str(raised.value)
+
+
+def test_postgresql_without_psycopg_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A None entry makes ``import psycopg`` fail as it does where the extra is not installed.
+    monkeypatch.setitem(sys.modules, "psycopg", None)
+    with pytest.raises(StorageError) as raised:
+        open_engine("postgresql://u@localhost/db")
+    assert raised.value.code == "driver_missing"
+    assert "charlotte[postgres]" in raised.value.message

@@ -1,0 +1,158 @@
+"""What the host's authorizer is handed, and the checks on what a host opens a session with.
+
+``ABILITIES`` are every ability an authorizer is asked about; ``OpenRequest``
+is what it sees for ``open`` (built and checked by ``open_request`` within
+the ``MAX_*`` bounds and the ``PAGE_KEY`` shape); ``actor_of`` is the id the
+events record for a user. ``CharlotteSession`` (``session.py``) and
+``Charlotte`` (``app.py``) use them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+from uuid import UUID
+
+from charlotte.errors import Refused
+from charlotte.events import AGENT_ACTOR
+from charlotte.policy.text import is_person_text
+from charlotte.runtime.modes import MAX_MODE_NAME
+
+if TYPE_CHECKING:
+    from charlotte.storage import SessionRecord
+
+__all__ = [
+    "ABILITIES",
+    "MAX_BRIEF",
+    "MAX_FACTS",
+    "MAX_FACT_KEY",
+    "MAX_FACT_VALUE",
+    "MAX_PAGE",
+    "MAX_TENANT",
+    "PAGE_KEY",
+    "Authorizer",
+    "OpenRequest",
+    "actor_of",
+    "open_request",
+    "valid_tenant",
+]
+
+#: Every ability the host's authorizer is asked about.
+ABILITIES: Final = ("open", "view", "send", "stop", "edit", "approve", "publish")
+
+_MAX_ACTOR: Final = 255
+
+#: Bounds of what a session is opened with (characters, entries).
+MAX_PAGE: Final = 200
+MAX_BRIEF: Final = 20_000
+MAX_FACTS: Final = 100
+MAX_FACT_KEY: Final = 200
+MAX_FACT_VALUE: Final = 20_000
+MAX_TENANT: Final = 128
+
+#: A page key (``home``, ``about-us``, ``blog.post-1``): 1-200 ASCII letters, digits,
+#: ``.``, ``_`` or ``-``, starting with a letter or digit. No spaces, no slashes:
+#: a host maps its own page paths onto keys. Linear: one class, one bounded run.
+PAGE_KEY: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRequest:
+    """What the authorizer sees for ``open``: the session about to be created."""
+
+    tenant: str
+    page: str
+    brief: str
+    facts: Mapping[str, str]
+    approve_on_save: bool
+    mode: str
+
+
+#: ``fn(user, ability, session) -> bool``; ``session`` is the stored
+#: ``SessionRecord``, or an ``OpenRequest`` for the ``open`` ability.
+Authorizer = Callable[[Any, str, "SessionRecord | OpenRequest"], bool]
+
+
+def valid_tenant(tenant: object) -> bool:
+    """True for a tenant key: 1-128 characters, not all blank, storable text."""
+    return (
+        isinstance(tenant, str)
+        and 1 <= len(tenant) <= MAX_TENANT
+        and bool(tenant.strip())
+        and is_person_text(tenant)
+    )
+
+
+def open_request(
+    *,
+    tenant: object,
+    page: object,
+    brief: object,
+    facts: object,
+    approve_on_save: object,
+    mode: object,
+) -> OpenRequest:
+    """The checked ``OpenRequest`` for a host's opening values (``None`` facts: none).
+
+    The values are whatever the host handed on, so each is checked here:
+    ``Refused("invalid_request", detail={"field": name})`` for the first bad one
+    (``invalid_page_key`` for a page key of another shape than ``PAGE_KEY``).
+    """
+
+    def refuse(name: str) -> Refused:
+        return Refused("invalid_request", detail={"field": name})
+
+    if not valid_tenant(tenant):
+        raise refuse("tenant")
+    if not isinstance(page, str):
+        raise refuse("page")
+    if len(page) > MAX_PAGE or PAGE_KEY.fullmatch(page) is None:
+        raise Refused("invalid_page_key", detail={"field": "page"})
+    if (
+        not isinstance(brief, str)
+        or not 1 <= len(brief) <= MAX_BRIEF
+        or not brief.strip()
+        or not is_person_text(brief)
+    ):
+        raise refuse("brief")
+    facts = {} if facts is None else facts
+    if not isinstance(facts, Mapping) or len(facts) > MAX_FACTS:
+        raise refuse("facts")
+    for name, value in facts.items():
+        if (
+            not isinstance(name, str)
+            or not 1 <= len(name) <= MAX_FACT_KEY
+            or not is_person_text(name)
+        ):
+            raise refuse("facts")
+        if not isinstance(value, str) or len(value) > MAX_FACT_VALUE or not is_person_text(value):
+            raise refuse("facts")
+    if not isinstance(approve_on_save, bool):
+        raise refuse("approve_on_save")
+    if not isinstance(mode, str) or not 1 <= len(mode) <= MAX_MODE_NAME:
+        raise refuse("mode")
+    assert isinstance(tenant, str)
+    return OpenRequest(tenant, page, brief, dict(facts), approve_on_save, mode)
+
+
+def actor_of(user: object) -> str:
+    """The id events record for ``user``: a string itself, else its ``id`` (attribute or key;
+    an integer or UUID is recorded as its text).
+
+    ``Refused("invalid_request")`` when there is none, it would read as the agent,
+    or no text column could hold it (a NUL, a lone surrogate).
+    """
+    raw: object = user
+    if not isinstance(user, str):
+        raw = user.get("id") if isinstance(user, Mapping) else getattr(user, "id", None)
+    if (isinstance(raw, int) and not isinstance(raw, bool)) or isinstance(raw, UUID):
+        # Integer and UUID primary keys (a Django user's ``id``) record as their text.
+        raw = str(raw)
+    # A person can never act as the agent: "agent" is the actor of tool writes only.
+    if not isinstance(raw, str) or not raw or len(raw) > _MAX_ACTOR or raw == AGENT_ACTOR:
+        raise Refused("invalid_request", detail={"field": "user"})
+    if not is_person_text(raw):
+        raise Refused("invalid_request", detail={"field": "user"})
+    return raw

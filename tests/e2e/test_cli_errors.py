@@ -1,0 +1,209 @@
+"""The ``charlotte`` command as a person runs it: one line for what goes wrong, never a traceback.
+
+Each case is a real process in an empty folder. Exit code 2: the command was
+given something it cannot use; 1: the work failed while running.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+# What the installed ``charlotte`` script runs.
+CHARLOTTE = [sys.executable, "-c", "import sys; from charlotte.cli import main; sys.exit(main())"]
+# The same, where psycopg cannot be imported (as without the postgres extra).
+WITHOUT_PSYCOPG = [
+    sys.executable,
+    "-c",
+    "import sys; sys.modules['psycopg'] = None; from charlotte.cli import main; sys.exit(main())",
+]
+
+
+def _env() -> dict[str, str]:
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("CHARLOTTE_", "OPENAI_", "ANTHROPIC_"))
+    }
+
+
+def _run(cwd: Path, *args: str, command: list[str] = CHARLOTTE) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*command, *args], cwd=cwd, env=_env(), capture_output=True, text=True, timeout=180
+    )
+
+
+def _one_line(run: subprocess.CompletedProcess[str], code: int) -> str:
+    assert "Traceback" not in run.stderr, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1, run.stderr
+    assert run.returncode == code, (run.returncode, run.stderr)
+    assert lines[0].startswith("charlotte: ")
+    return lines[0]
+
+
+def test_malformed_facts_json(tmp_path: Path) -> None:
+    (tmp_path / "facts.json").write_text('{"name": ', encoding="utf-8")
+    line = _one_line(_run(tmp_path, "demo", "--facts", "facts.json"), 2)
+    assert "facts.json is not JSON (line 1" in line
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b" " * (5 * 1024 * 1024), "larger than 4 MB"),
+    ],
+    ids=["deep", "large"],
+)
+def test_facts_files_beyond_the_bounds(tmp_path: Path, content: bytes, said: str) -> None:
+    (tmp_path / "facts.json").write_bytes(content)
+    assert said in _one_line(_run(tmp_path, "demo", "--facts", "facts.json"), 2)
+
+
+def test_facts_that_are_not_utf8(tmp_path: Path) -> None:
+    (tmp_path / "facts.json").write_bytes(b'{"name": "Caf\xe9"}')
+    line = _one_line(_run(tmp_path, "demo", "--facts", "facts.json"), 2)
+    assert "not UTF-8" in line
+
+
+@pytest.mark.parametrize("command", ["migrate", "demo"])
+def test_a_database_path_that_is_a_folder(tmp_path: Path, command: str) -> None:
+    (tmp_path / "db").mkdir()
+    line = _one_line(_run(tmp_path, command, "--database-url", "sqlite:///db"), 2)
+    assert line.endswith("(database_path)")
+
+
+def test_postgresql_without_the_driver_names_the_extra(tmp_path: Path) -> None:
+    run = _run(
+        tmp_path,
+        "migrate",
+        "--database-url",
+        "postgresql://u@127.0.0.1:1/x",
+        command=WITHOUT_PSYCOPG,
+    )
+    line = _one_line(run, 2)
+    assert "pip install 'charlotte[postgres]'" in line and line.endswith("(driver_missing)")
+
+
+@pytest.mark.parametrize("command", ["serve", "demo"])
+def test_an_unknown_model_is_one_line_and_exit_2(tmp_path: Path, command: str) -> None:
+    line = _one_line(_run(tmp_path, command, "--model", "nosuch"), 2)
+    assert line.endswith("(unknown_model)")
+    assert not (tmp_path / ".charlotte").exists()  # refused before anything was opened
+
+
+def test_an_unreachable_model_server_fails_the_turn_without_a_traceback(tmp_path: Path) -> None:
+    # Port 9 (discard) on loopback: nothing listens, the connection is refused.
+    run = _run(tmp_path, "demo", "--model", "openai-compatible:http://127.0.0.1:9/v1:x")
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.returncode == 1
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("charlotte: the turn did not finish: ") and last.endswith(")")
+    assert "run failed" in run.stdout
+
+
+def test_ctrl_c_while_loading(tmp_path: Path) -> None:
+    # -X importtime reports each import as it completes: Ctrl-C goes in once the
+    # command has started loading the app (SQLAlchemy is imported only there).
+    process = subprocess.Popen(
+        [sys.executable, "-X", "importtime", *CHARLOTTE[1:], "demo"],
+        cwd=tmp_path, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert process.stderr is not None
+    for line in process.stderr:
+        assert "charlotte demo" not in line
+        if line.rsplit("|", 1)[-1].strip() == "sqlalchemy":
+            break
+    process.send_signal(signal.SIGINT)
+    out, rest = process.communicate(timeout=120)
+    said = [line for line in rest.splitlines() if not line.startswith("import time:")]
+    assert "Traceback" not in rest, rest
+    assert said == ["charlotte: interrupted"]
+    assert process.returncode == 1
+    assert "done:" not in out
+
+
+def test_a_worker_without_celery_names_the_extra(tmp_path: Path) -> None:
+    without_celery = [WITHOUT_PSYCOPG[0], "-c", WITHOUT_PSYCOPG[2].replace("'psycopg'", "'celery'")]
+    run = _run(tmp_path, "worker", "--broker-url", "redis://127.0.0.1:1/0", command=without_celery)
+    line = _one_line(run, 2)
+    assert "pip install 'charlotte[celery]'" in line
+
+
+def test_version(tmp_path: Path) -> None:
+    run = _run(tmp_path, "--version")
+    assert run.returncode == 0 and run.stdout.strip() == "charlotte 0.1.0"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_serve_prints_its_url_and_model_and_answers_there(tmp_path: Path) -> None:
+    port = _free_port()
+    process = subprocess.Popen(
+        [*CHARLOTTE, "serve", "--port", str(port)],
+        cwd=tmp_path, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline().strip()
+        assert line == f"charlotte builder on http://127.0.0.1:{port}/ (model offline)"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/openapi.json", timeout=5
+                ) as answer:
+                    assert answer.status == 200
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "serve never answered"
+                time.sleep(0.1)
+    finally:
+        process.send_signal(signal.SIGINT)
+        _out, err = process.communicate(timeout=30)
+    assert "Traceback" not in err, err
+
+
+def test_serve_on_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = _run(tmp_path, "serve", "--port", str(port))
+    line = _one_line(run, 1)
+    assert line.startswith(f"charlotte: cannot listen on 127.0.0.1:{port}: ")
+    assert "charlotte builder on" not in run.stdout
+
+
+def test_help_parses_without_loading_the_app_and_answers_within_a_second(tmp_path: Path) -> None:
+    probe = (
+        "import sys\n"
+        "from charlotte.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = ('charlotte.app', 'pydantic_ai', 'sqlalchemy', 'uvicorn', 'starlette')\n"
+        "print(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", probe], env=_env(), capture_output=True, text=True, timeout=60
+    )
+    assert run.stderr.strip() == "[]"
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        helped = _run(tmp_path, "--help")
+        best = min(best, time.perf_counter() - started)
+        assert helped.returncode == 0 and "demo" in helped.stdout
+    assert best < 1.0, f"charlotte --help took {best:.2f} s"
