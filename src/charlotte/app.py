@@ -110,9 +110,8 @@ class Charlotte:
         model_factory: Callable[[], Any] | None = None,
     ) -> None:
         self.settings = settings
-        self._model_options = ModelOptions.of(settings)
-        if model_factory is None:  # fail fast, no network: UnknownModel, ModelKeyMissing
-            resolve_model(settings.model, self._model_options)
+        # Fail fast, no network (UnknownModel, ModelKeyMissing), unless the host brings its model.
+        self._model_options = ModelOptions.of(settings, check=model_factory is None)
         # Turns queued before this moment wait in no queue of this instance (see _sweeper).
         self._born = utc_now()
         self.engine = settings.open_engine()
@@ -337,7 +336,6 @@ class Charlotte:
         self.runner.run(turn_id)
 
     def _default_model(self) -> Any:
-        # A fresh model (and HTTP client) per turn: each turn runs in its own event loop.
         return resolve_model(self.settings.model, self._model_options)
 
     def _open(self, user: object, request: OpenRequest) -> CharlotteSession:

@@ -151,10 +151,7 @@ _OUTCOMES: Final = {
 
 #: How the model's provider ended a turn's request (``ModelCallFailed``), after charlotte's retries.
 _MODEL: Final = {
-    "model_auth_failed": (
-        "The model's provider refused the API key; set Settings.model_api_key "
-        "(or the provider's key variable) to a valid key."
-    ),
+    "model_auth_failed": "The model's provider refused the API key; set a valid Settings.model_api_key.",
     "model_rate_limited": "The model's provider is rate limiting requests; try again in a little while.",
     "model_unavailable": "The model's provider could not be reached or set up; try again later.",
     "model_rejected": "The model's provider refused the request; check the model name and base URL.",
@@ -344,9 +341,6 @@ class ModelKeyMissing(ModelSpecError):
 
     ``variable`` names where one goes (``OPENAI_API_KEY``, read by the provider's
     client); ``Settings.model_api_key`` works for every provider.
-
-    >>> str(ModelKeyMissing("openai:gpt-4o", "OPENAI_API_KEY"))
-    "model_key_missing: 'openai:gpt-4o' (set OPENAI_API_KEY or Settings.model_api_key)"
     """
 
     code = "model_key_missing"

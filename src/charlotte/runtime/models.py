@@ -82,15 +82,24 @@ class ModelOptions:
     max_wait: float = 8.0
 
     @classmethod
-    def of(cls, settings: Settings) -> ModelOptions:
-        """The options ``settings`` give (``model_base_url``, ``model_api_key``, the retry settings)."""
-        return cls(
+    def of(cls, settings: Settings, *, check: bool = False) -> ModelOptions:
+        """The options ``settings`` give (``model_base_url``, ``model_api_key``, the retry settings).
+
+        With ``check`` the model is built once, without the network, so an
+        unknown string or a missing key raises here (``UnknownModel``,
+        ``ModelKeyMissing``) rather than at the first turn. Each turn builds
+        its own model (and HTTP client): each turn runs in its own event loop.
+        """
+        options = cls(
             base_url=settings.model_base_url,
             api_key=settings.model_api_key,
             retries=settings.model_max_retries,
             first_wait=settings.model_retry_seconds,
             max_wait=settings.model_retry_max_seconds,
         )
+        if check:
+            resolve_model(settings.model, options)
+        return options
 
 
 def _split_compatible(spec: str, rest: str) -> tuple[str, str]:
