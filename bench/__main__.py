@@ -25,6 +25,7 @@ BENCHMARKS = ("imports", "apply", "turn", "reduce", "render", "check", "events",
 GOALS: dict[str, tuple[str, Callable[[Any], bool] | None]] = {
     "import_charlotte_ratio": ("≤ 1.3 (vs import pydantic_ai)", lambda v: v <= 1.3),
     "import_charlotte_ms": ("—", None),
+    "import_charlotte_app_ratio": ("—", None),
     "import_pydantic_ai_ms": ("—", None),
     "charlotte_help_ms": ("—", None),
     "apply_p50_ms": ("—", None),

@@ -337,7 +337,7 @@ class ModelUnavailable(ModelSpecError):
 
 
 class ModelKeyMissing(ModelSpecError):
-    """The model's provider needs an API key and none was given.
+    """The model's provider has no API key: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or Settings.model_api_key.
 
     ``variable`` names where one goes (``OPENAI_API_KEY``, read by the provider's
     client); ``Settings.model_api_key`` works for every provider.
