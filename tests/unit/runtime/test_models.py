@@ -182,6 +182,10 @@ LOADED_WHEN_USED = ("alembic", "jsonschema", "charlotte.offline", "pydantic_ai.m
 def test_import_charlotte_loads_what_only_some_paths_use_when_they_use_it() -> None:
     # Alembic (migrate), jsonschema (a failed argument check, schema_errors),
     # the offline builder (the offline model): each is paid for by its first use.
-    probe = f"import sys, charlotte\nprint(','.join(m for m in {LOADED_WHEN_USED!r} if m in sys.modules))"
+    # The app itself (``import charlotte`` alone loads its names on first use).
+    probe = (
+        "import sys\nfrom charlotte import Charlotte\nimport charlotte.runtime.models\n"
+        f"print(','.join(m for m in {LOADED_WHEN_USED!r} if m in sys.modules))"
+    )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip() == ""
