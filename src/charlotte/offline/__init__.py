@@ -9,10 +9,13 @@ Modules: ``model`` (``offline_model``: reads the conversation and picks the
 next tool call), ``writer`` (``plan_page``: the batches of ops a brief and the
 host's facts give), ``brief`` (what the brief says), ``facts`` (the host's
 facts, verbatim), ``sections`` (the section catalogue), ``style`` (palettes
-and styles).
+and styles); for follow-up turns ``follow_up`` (the turn), ``requests``
+(the message read as typed requests; ``clauses`` cuts it), ``edits`` (a request
+on the current page → ops; ``page_view`` reads the page), ``additions`` (``section_batch``: a new section) and ``looks``
+(colours, palettes, fonts). ``docs/offline.md`` lists what it understands.
 
 Layer: below ``runtime/``, which imports it; it reads tool results as JSON
-and imports only ``checks/`` of charlotte (``parse_phone``), never
+and imports only ``checks/`` (``parse_phone``) and ``page/`` of charlotte, never
 ``runtime/`` or ``tools/``, so there is no cycle.
 """
 
