@@ -100,13 +100,9 @@ def _settings(**overrides: Any) -> Settings:
 
 
 def _open(settings: Settings) -> Charlotte:
-    """The app for ``settings``, its model string checked first (``unknown_model`` is one line)."""
+    """The app for ``settings``; building it checks the model string (``unknown_model`` is one line)."""
     from charlotte.app import Charlotte
-    from charlotte.runtime.models import resolve_model
 
-    # The model the app's turns will build: a string that cannot become one
-    # fails here, before a session is opened, not in the first turn.
-    resolve_model(settings.model)
     return Charlotte(settings)
 
 
@@ -156,7 +152,7 @@ def main() -> None:
 @click.option(
     "--model",
     default=None,
-    help="offline (default), openai:<name>, anthropic:<name>, openai-compatible:<base_url>:<name>.",
+    help="offline (default), openai:<name>, openai-responses:<name>, anthropic:<name>, openai-compatible:<base_url>:<name>.",
 )
 @click.option(
     "--approve-on-save",
@@ -185,15 +181,12 @@ def demo(
 ) -> None:
     """Build, check and publish a page with the agent, end to end (offline by default)."""
     from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS, run_demo
-    from charlotte.runtime.models import resolve_model
-
     facts: dict[str, str] = dict(SAMPLE_FACTS)
     if facts_file is not None:
         facts = _read_facts(facts_file)
     elif brief is not None:
         facts = {}
     settings = _settings(database_url=database_url, model=model)
-    resolve_model(settings.model)  # a model string that cannot become a model: one line, exit 2
     result = run_demo(
         settings=settings,
         out_dir=out_dir,
