@@ -26,7 +26,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from charlotte.errors import MESSAGES, CharlotteError, code_of
+from charlotte.errors import MESSAGES, CharlotteError, ModelKeyMissing, code_of
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
@@ -55,6 +55,9 @@ class RunFailure(Failure):
 def coded(error: CharlotteError) -> Failure:
     """The one line for a charlotte error: its fixed sentence and its code."""
     code = code_of(error, "internal")
+    if isinstance(error, ModelKeyMissing):
+        # The one error whose variable part is what to do: the variable to set.
+        return Failure(f"{error.spec}: no API key: set {error.variable}, or Settings.model_api_key ({code})")
     return Failure(f"{MESSAGES[code]} ({code})")
 
 
