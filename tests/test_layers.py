@@ -269,7 +269,6 @@ LAZY: set[tuple[str, str]] = {
 CLI_LAZY: set[tuple[str, str]] = {
     ("charlotte.cli", "charlotte.app"),
     ("charlotte.cli", "charlotte.demo"),
-    ("charlotte.cli", "charlotte.runtime.models"),
     ("charlotte.cli", "charlotte.settings"),
     ("charlotte.cli", "charlotte.storage"),
     ("charlotte.cli", "charlotte.storage.migrate"),

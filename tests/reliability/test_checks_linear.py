@@ -161,6 +161,7 @@ def test_the_brief_and_facts_are_read_once_per_session(
     assert reads["phone: +41 44 123 45 67"] == 1
     assert reads[asked] == 1
     harness.send(session, [check, check, Text("Checked.")], again)
-    assert len(harness.models[-1].tool_results) == 2
+    # The second turn sees the first turn's results (its history) and its own two checks.
+    assert len(harness.models[-1].tool_results) == len(first) + 2
     assert reads[brief] == 1, "a second turn with the same brief read it again"
     assert (reads[asked], reads[again]) == (1, 1), "a new message read an earlier one again"
