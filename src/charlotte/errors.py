@@ -16,7 +16,9 @@
     │   ├── ModelSpecError         a model string that cannot become a model (.spec)
     │   │   ├── UnknownModel       it names no model charlotte can build
     │   │   └── ModelUnavailable   its provider cannot be set up (e.g. no API key)
-    │   └── QueueUnavailable       the turn queue (a Celery broker) did not take a turn
+    │   ├── QueueUnavailable       the turn queue (a Celery broker) did not take a turn
+    │   └── InvalidCases           an evaluation cases file ``charlotte eval`` cannot
+    │                              run (.where, .problem); also a ValueError
     ├── StopRequested              inside the runner only: a tool call found the stop flag
     ├── ReplayConflict             inside the change sets only: an op of a set being
     │                              approved no longer applies (.code, .at)
@@ -47,6 +49,7 @@ __all__ = [
     "CharlotteError",
     "Detail",
     "InvalidArguments",
+    "InvalidCases",
     "ModelSpecError",
     "ModelUnavailable",
     "PageSessionError",
@@ -332,6 +335,24 @@ class QueueUnavailable(CharlotteError):
         super().__init__(self.code)
 
 
+class InvalidCases(CharlotteError, ValueError):
+    """The evaluation cases file is not valid.
+
+    ``where`` names the place (``cases[2].follow_ups[0].expect[1]``) and
+    ``problem`` says what is wrong there, in one line of our own words.
+    """
+
+    code = "invalid_cases"
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(where, problem)
+        self.where = where
+        self.problem = problem
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.problem}" if self.where else self.problem
+
+
 class StopRequested(Exception):
     """A tool call found the turn's stop flag set (the runner ends the turn ``stopped``).
 
@@ -361,7 +382,7 @@ class UnsupportedSchema(ValueError):
 
 def _table() -> Mapping[str, str]:
     table: dict[str, str] = {}
-    single = {cls.code: _summary(cls) for cls in (InvalidArguments, UnknownModel, ModelUnavailable, QueueUnavailable)}
+    single = {cls.code: _summary(cls) for cls in (InvalidArguments, UnknownModel, ModelUnavailable, QueueUnavailable, InvalidCases)}
     for group in (_REFUSALS, _PAGE, _STORAGE, _OUTCOMES, _TOOLS, single):
         for code, message in group.items():
             # One code, one sentence: a code listed twice must mean the same.
