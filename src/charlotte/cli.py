@@ -27,7 +27,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from charlotte.errors import MESSAGES, CharlotteError, code_of
+from charlotte.errors import MESSAGES, CharlotteError, InvalidCases, code_of
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
@@ -327,7 +327,6 @@ def evaluate(
     Exit code 0 when every supported expectation held, every unsupported
     request was refused and no fact was invented; 1 otherwise; 2 for bad input.
     """
-    from charlotte.errors import InvalidCases
     from charlotte.evaluation.cases import load_cases, load_default
     from charlotte.evaluation.report import table, totals, write_reports
     from charlotte.evaluation.runner import run_suite

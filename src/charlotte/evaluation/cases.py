@@ -90,7 +90,7 @@ def _follow_up(value: object, where: str) -> FollowUp:
     supported = value.get("supported", True)
     if not isinstance(supported, bool):
         raise InvalidCases(where, "supported must be true or false")
-    expect = _expect(value.get("expect"), where)
+    expect = _expect(value.get("expect", []), where)
     if supported and not expect:
         raise InvalidCases(where, "a supported follow-up needs at least one expectation")
     return FollowUp(

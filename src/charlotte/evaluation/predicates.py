@@ -21,7 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.checks.claims import claims_in
+from charlotte.checks.claims import Found, claims_in
+from charlotte.checks.contacts import Phone
 from charlotte.checks.copytext import copy_of
 from charlotte.evaluation.colours import Colours, hue_name, is_serif
 from charlotte.page.model import node_map
@@ -210,15 +211,27 @@ def _longer(arg: Any, turn: Turn) -> Outcome:
     return Outcome(now > then, f"{then} → {now} words")
 
 
+def _same_claim(a: Found, b: Found) -> bool:
+    if a.kind != b.kind:
+        return False
+    if isinstance(a.key, Phone) and isinstance(b.key, Phone):
+        return a.key.matches(b.key)  # "0113 496 0123" is "+44 113 496 0123"
+    return a.value == b.value
+
+
 def fact_shown(doc: Mapping[str, Any], value: str) -> bool:
-    """True when the page states ``value``: each claim it makes (phone, price…), else its words."""
+    """True when the page states ``value``: its words as written, or each claim they make.
+
+    A claim (a phone, a price, hours) counts in any spelling the facts check
+    reads as the same: "0113 496 0123" is "+44 113 496 0123".
+    """
     copy = copy_of(doc)
-    wanted = {(f.kind, f.value) for f in claims_in(value)}
-    if wanted:
-        said = {(f.kind, f.value) for _, words in copy for f in claims_in(words)}
-        return wanted <= said
     squeezed = " ".join(value.lower().split())
-    return any(squeezed in " ".join(words.lower().split()) for _, words in copy)
+    if any(squeezed in " ".join(words.lower().split()) for _, words in copy):
+        return True
+    wanted = [f for f in claims_in(value) if f.kind != "number"]
+    said = [f for _, words in copy for f in claims_in(words)] if wanted else []
+    return bool(wanted) and all(any(_same_claim(w, s) for s in said) for w in wanted)
 
 
 def _fact(arg: Any, turn: Turn) -> Outcome:

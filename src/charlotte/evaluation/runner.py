@@ -1,8 +1,9 @@
 """Runs evaluation cases through a real ``Charlotte`` and records every turn.
 
 Each case is one session (its page key is the case id) of one ``Charlotte``
-on a SQLite file in a temporary folder, with the inline queue and the model
-asked for: the first message builds the page, then each follow-up is sent in
+on a SQLite file in a temporary folder, with the thread queue (Playwright's
+synchronous API holds an event loop in the calling thread, so turns run in a
+worker thread and ``wait`` follows them) and the model asked for: the first message builds the page, then each follow-up is sent in
 turn. After every turn the runner reads the draft, the turn's conversation
 row (status, reply, tool counts, ``ready``) and its events (usage), runs
 ``PageChecks`` on the draft with the person's messages as evidence, and
@@ -233,8 +234,14 @@ def run_suite(
     timeout_seconds: float = 600.0,
     measure: bool = True,
     echo: Callable[[str], None] = lambda line: None,
+    model_factory: Callable[[], Any] | None = None,
 ) -> Suite:
-    """Run every case through a real ``Charlotte`` (SQLite in a temporary folder, inline queue)."""
+    """Run every case through a real ``Charlotte`` (SQLite in a temporary folder, thread queue).
+
+    ``model`` is the model string (its name in the report); ``model_factory``,
+    when given, builds the model instead, as ``Charlotte(model_factory=)`` does
+    (a host's own model, or ``charlotte.testing.ScriptedModel``).
+    """
     suite = Suite(model)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="charlotte-eval-") as folder:
@@ -247,7 +254,7 @@ def run_suite(
             site_origin=base.site_origin,
             allowed_origins=base.allowed_origins,
         )
-        with Charlotte(chosen) as charlotte, Browser.open(measure) as browser:
+        with Charlotte(chosen, model_factory=model_factory) as charlotte, Browser.open(measure) as browser:
             charlotte.migrate()
             for case in cases:
                 run = _CaseRun(charlotte, case, timeout_seconds)
