@@ -345,12 +345,16 @@ def evaluate(
     except OSError:
         raise Failure(f"--out: {out_dir} cannot be created") from None
     suite = run_suite(
-        cases, model=settings.model, settings=settings, timeout_seconds=timeout,
-        measure=not no_browser, echo=lambda line: click.echo(line, err=True),
+        cases,
+        model=settings.model,
+        settings=settings,
+        timeout_seconds=timeout,
+        measure=not no_browser,
+        echo=lambda line: click.echo(line, err=True),
     )
     click.echo(table(suite))
     json_path, html_path = write_reports(suite, out_dir)
-    click.echo(f"wrote {json_path} and {html_path}")
+    click.echo(f"report: {json_path}\nreport: {html_path}")
     if not totals(suite).passed:
         raise click.exceptions.Exit(FAILED)
 

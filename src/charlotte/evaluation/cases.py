@@ -26,7 +26,15 @@ from typing import Any, Final
 from charlotte.errors import InvalidCases
 from charlotte.evaluation.predicates import problem_of
 
-__all__ = ["MAX_CASES", "MAX_FILE_BYTES", "Case", "FollowUp", "load_cases", "load_default", "parse_cases"]
+__all__ = [
+    "MAX_CASES",
+    "MAX_FILE_BYTES",
+    "Case",
+    "FollowUp",
+    "load_cases",
+    "load_default",
+    "parse_cases",
+]
 
 #: The largest cases file read, and the most cases and follow-ups it may hold.
 MAX_FILE_BYTES: Final = 2 * 1024 * 1024

@@ -19,7 +19,15 @@ from charlotte.page.tree import children_of, descendants_of
 __all__ = ["Colours", "hue_name", "is_serif", "parse_hex"]
 
 _HEX: Final = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
-_SERIFS: Final = ("georgia", "times", "garamond", "playfair", "merriweather", "baskerville", "serif")
+_SERIFS: Final = (
+    "georgia",
+    "times",
+    "garamond",
+    "playfair",
+    "merriweather",
+    "baskerville",
+    "serif",
+)
 
 RGB = tuple[float, float, float]
 
@@ -107,7 +115,7 @@ class Colours:
         return self.luminance() < 0.35
 
     def warmth(self) -> float:
-        """How warm the page's colours are: the mean of red minus blue (−1 … 1)."""
+        """How warm the page's colours are: the mean of red minus blue (-1 … 1)."""
         colours = self.all()
         if not colours:
             return 0.0
@@ -128,7 +136,8 @@ def _family(nodes: Mapping[str, Any], node: Mapping[str, Any]) -> str | None:
         family = _base(node).get("fontFamily")
         if isinstance(family, str) and family.strip():
             return family
-        parent = nodes.get(node.get("parent")) if isinstance(node.get("parent"), str) else None
+        above = node.get("parent")
+        parent = nodes.get(above) if isinstance(above, str) else None
         if not isinstance(parent, dict):
             return None
         node = parent

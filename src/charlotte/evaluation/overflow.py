@@ -18,7 +18,12 @@ from typing import Any, Final
 __all__ = ["CHROMIUM", "CHROMIUM_ARGS", "WIDTHS", "Browser", "Overflow"]
 
 CHROMIUM: Final = Path("/usr/bin/chromium")
-CHROMIUM_ARGS: Final = ("--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking")
+CHROMIUM_ARGS: Final = (
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+)
 #: Viewport widths measured (px): a phone, a tablet, a laptop.
 WIDTHS: Final = (390, 768, 1280)
 _HEIGHT: Final = 844
@@ -74,7 +79,10 @@ class Browser:
         with sync_playwright() as playwright:
             try:
                 launched = playwright.chromium.launch(
-                    executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS), headless=True, timeout=_WAIT_MS
+                    executable_path=str(CHROMIUM),
+                    args=list(CHROMIUM_ARGS),
+                    headless=True,
+                    timeout=_WAIT_MS,
                 )
             except Error:
                 yield cls(None, "chromium did not start")
@@ -106,7 +114,12 @@ class Browser:
                     pixels[width] = max(0, scroll - width)
                     if width == WIDTHS[0]:
                         height = int(page.evaluate("document.documentElement.scrollHeight"))
-                        clip = {"x": 0, "y": 0, "width": width, "height": min(height, _MAX_SHOT_HEIGHT)}
+                        clip = {
+                            "x": 0,
+                            "y": 0,
+                            "width": width,
+                            "height": min(height, _MAX_SHOT_HEIGHT),
+                        }
                         shot = page.screenshot(type="jpeg", quality=60, clip=clip, full_page=True)
                 finally:
                     context.close()

@@ -77,13 +77,17 @@ def _named(tokens: Sequence[str], words: Sequence[str]) -> bool:
     return any(f"-{w}-" in joined for w in words)
 
 
+def _props(node: Mapping[str, Any]) -> Mapping[str, Any]:
+    props = node.get("props")
+    return props if isinstance(props, dict) else {}
+
+
 def _heading_words(doc: Mapping[str, Any], section_id: str) -> list[str]:
     nodes = node_map(doc)
     for node_id in descendants_of(doc, section_id):
         node = nodes.get(node_id)
         if isinstance(node, dict) and node.get("type") == "heading":
-            props = node.get("props") if isinstance(node.get("props"), dict) else {}
-            return _tokens(str(props.get("content", "")))
+            return _tokens(str(_props(node).get("content", "")))
     return []
 
 
@@ -92,8 +96,9 @@ def sections_of(doc: Mapping[str, Any]) -> list[tuple[str, str | None]]:
     out: list[tuple[str, str | None]] = []
     for node in children_of(doc, None):
         node_id = str(node.get("id", ""))
-        props = node.get("props") if isinstance(node.get("props"), dict) else {}
-        own = _tokens(" ".join([node_id, str(props.get("name", "")), str(node.get("className", ""))]))
+        own = _tokens(
+            " ".join([node_id, str(_props(node).get("name", "")), str(node.get("className", ""))])
+        )
         kind = next((k for k, w in KIND_WORDS.items() if _named(own, w)), None)
         if kind is None:
             heading = _heading_words(doc, node_id)
@@ -137,7 +142,9 @@ def _count_nodes(doc: Mapping[str, Any], spec: Mapping[str, Any]) -> int:
         ids = [d for sid in _section_ids(doc, within) for d in descendants_of(doc, sid)]
     wanted = spec.get("type")
     return sum(
-        1 for i in ids if isinstance(nodes.get(i), dict) and (wanted is None or nodes[i].get("type") == wanted)
+        1
+        for i in ids
+        if isinstance(nodes.get(i), dict) and (wanted is None or nodes[i].get("type") == wanted)
     )
 
 
@@ -202,12 +209,18 @@ def _max_words(arg: Any, turn: Turn) -> Outcome:
 
 
 def _shorter(arg: Any, turn: Turn) -> Outcome:
-    now, then = _word_count(_nodes_within(turn.doc, arg)), _word_count(_nodes_within(turn.before, arg))
+    now, then = (
+        _word_count(_nodes_within(turn.doc, arg)),
+        _word_count(_nodes_within(turn.before, arg)),
+    )
     return Outcome(0 < now < then, f"{then} → {now} words")
 
 
 def _longer(arg: Any, turn: Turn) -> Outcome:
-    now, then = _word_count(_nodes_within(turn.doc, arg)), _word_count(_nodes_within(turn.before, arg))
+    now, then = (
+        _word_count(_nodes_within(turn.doc, arg)),
+        _word_count(_nodes_within(turn.before, arg)),
+    )
     return Outcome(now > then, f"{then} → {now} words")
 
 
@@ -266,9 +279,13 @@ def _theme(arg: Any, turn: Turn) -> Outcome:
     if "warmer" in arg:
         then = Colours.of(turn.before)
         warmer = now.warmth() > then.warmth() + 0.02
-        results.append((warmer == arg["warmer"], f"warmth {then.warmth():.2f} → {now.warmth():.2f}"))
+        results.append(
+            (warmer == arg["warmer"], f"warmth {then.warmth():.2f} → {now.warmth():.2f}")
+        )
     if "serif" in arg:
-        results.append((is_serif(turn.doc) == arg["serif"], "serif" if is_serif(turn.doc) else "sans"))
+        results.append(
+            (is_serif(turn.doc) == arg["serif"], "serif" if is_serif(turn.doc) else "sans")
+        )
     if "minimal" in arg:
         results.append((now.minimal() == arg["minimal"], f"{now.distinct()} backgrounds"))
     if "hue" in arg:
@@ -294,9 +311,7 @@ def _picks(value: Any, need: Sequence[str] = ()) -> str | None:
     if "words" in need and not _str_list(value.get("words")):
         return "words must be a non-empty list of strings"
     for key in ("n", "min", "max"):
-        if (key in need or key in value) and not (
-            type(value.get(key)) is int and value[key] >= 0
-        ):
+        if (key in need or key in value) and not (type(value.get(key)) is int and value[key] >= 0):
             return f"{key} must be a whole number ≥ 0"
     return None
 
@@ -335,9 +350,11 @@ PREDICATES: Final[Mapping[str, tuple[_Problem, _Check]]] = {
     "shorter": (_picks, _shorter),
     "longer": (_picks, _longer),
     "fact": (
-        lambda v: None
-        if isinstance(v, dict) and v and all(isinstance(x, str) and x for x in v.values())
-        else "must be an object of non-empty strings",
+        lambda v: (
+            None
+            if isinstance(v, dict) and v and all(isinstance(x, str) and x for x in v.values())
+            else "must be an object of non-empty strings"
+        ),
         _fact,
     ),
     "unchanged": (lambda v: None if isinstance(v, bool) else "must be true or false", _unchanged),
@@ -351,7 +368,7 @@ def problem_of(predicate: object) -> str | None:
     """Why ``predicate`` is not one of the vocabulary's (one line), or None when it is."""
     if not isinstance(predicate, dict) or len(predicate) != 1:
         return "a predicate is an object with one key"
-    (name, argument), = predicate.items()
+    ((name, argument),) = predicate.items()
     if name not in PREDICATES:
         return f"unknown predicate {str(name)[:40]!r}"
     problem = PREDICATES[name][0](argument)
@@ -360,5 +377,5 @@ def problem_of(predicate: object) -> str | None:
 
 def judge(predicate: Mapping[str, Any], turn: Turn) -> Outcome:
     """The verdict of one predicate (already checked by ``problem_of``) on ``turn``."""
-    (name, argument), = predicate.items()
+    ((name, argument),) = predicate.items()
     return PREDICATES[name][1](argument, turn)

@@ -132,20 +132,22 @@ def table(suite: Suite) -> str:
         for n, turn in enumerate(case.turns):
             label = turn.kind if n == 0 else f"{n}. {turn.kind}: {turn.message}"
             lines.append(
-                _row([
-                    case.id if n == 0 else "",
-                    label,
-                    _result(turn),
-                    "ok" if turn.errors == 0 else f"{turn.errors}E",
-                    str(len(turn.sections)),
-                    f"{turn.facts_stated}/{turn.facts_total}",
-                    str(turn.invented),
-                    "yes" if turn.ready else "no",
-                    _mobile(case, n == len(case.turns) - 1),
-                    str(turn.tool_calls),
-                    "?" if turn.tokens is None else str(turn.tokens),
-                    f"{turn.seconds:.1f}s",
-                ])
+                _row(
+                    [
+                        case.id if n == 0 else "",
+                        label,
+                        _result(turn),
+                        "ok" if turn.errors == 0 else f"{turn.errors}E",
+                        str(len(turn.sections)),
+                        f"{turn.facts_stated}/{turn.facts_total}",
+                        str(turn.invented),
+                        "yes" if turn.ready else "no",
+                        _mobile(case, n == len(case.turns) - 1),
+                        str(turn.tool_calls),
+                        "?" if turn.tokens is None else str(turn.tokens),
+                        f"{turn.seconds:.1f}s",
+                    ]
+                )
             )
     t = totals(suite)
     lines.append("-" * WIDTH)
@@ -154,7 +156,9 @@ def table(suite: Suite) -> str:
         f" · follow-ups applied {t.applied}/{t.supported} ({_percent(t.applied, t.supported)})"
         f" · refused {t.refused}/{t.unsupported}"
     )
-    measured = f"{t.overflowing} of {t.measured} pages overflow" if t.measured else "overflow not measured"
+    measured = (
+        f"{t.overflowing} of {t.measured} pages overflow" if t.measured else "overflow not measured"
+    )
     lines.append(
         f"facts invented {t.invented} · {measured} · {t.tool_calls} tool calls · "
         f"tokens {'?' if t.tokens is None else t.tokens} · {t.seconds:.1f}s · "

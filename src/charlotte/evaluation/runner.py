@@ -37,7 +37,13 @@ __all__ = ["INVENTED_CODES", "CaseResult", "Suite", "TurnResult", "run_suite"]
 
 #: The facts check's codes that count as an invented fact (a claim no source backs).
 INVENTED_CODES: Final = frozenset(
-    {"unsupported_price", "unsupported_phone", "unsupported_email", "unsupported_url", "unsupported_hours"}
+    {
+        "unsupported_price",
+        "unsupported_phone",
+        "unsupported_email",
+        "unsupported_url",
+        "unsupported_hours",
+    }
 )
 _USER: Final = "eval"
 _TENANT: Final = "eval"
@@ -78,11 +84,20 @@ class TurnResult:
             "ready": self.ready,
             "reply": self.reply,
             "predicates": [
-                {"predicate": p, "passed": ok, "detail": detail} for p, ok, detail in self.predicates
+                {"predicate": p, "passed": ok, "detail": detail}
+                for p, ok, detail in self.predicates
             ],
             "passed": self.passed,
-            "checks": {"errors": self.errors, "warnings": self.warnings, "codes": list(self.finding_codes)},
-            "facts": {"stated": self.facts_stated, "total": self.facts_total, "invented": self.invented},
+            "checks": {
+                "errors": self.errors,
+                "warnings": self.warnings,
+                "codes": list(self.finding_codes),
+            },
+            "facts": {
+                "stated": self.facts_stated,
+                "total": self.facts_total,
+                "invented": self.invented,
+            },
             "sections": list(self.sections),
             "tool_calls": self.tool_calls,
             "tokens": self.tokens,
@@ -127,7 +142,9 @@ def _usage(events: Iterable[Mapping[str, Any]], turn_id: str) -> int | None:
                 return sum(p for p in parts if isinstance(p, int))
         if event.get("type") == "usage.observed":
             parts = [payload.get("input_tokens"), payload.get("output_tokens")]
-            observed = (observed or 0) + sum(p for p in parts if type(p) is int and isinstance(p, int))
+            observed = (observed or 0) + sum(
+                p for p in parts if type(p) is int and isinstance(p, int)
+            )
     return observed
 
 
@@ -140,8 +157,12 @@ class _CaseRun:
         self.timeout = timeout
         self.said: list[str] = []
         self.handle = (
-            charlotte.for_user(_USER).tenant(_TENANT).page(case.id)
-            .brief(case.brief).facts(dict(case.facts)).open()
+            charlotte.for_user(_USER)
+            .tenant(_TENANT)
+            .page(case.id)
+            .brief(case.brief)
+            .facts(dict(case.facts))
+            .open()
         )
 
     def _events(self, after: int) -> list[dict[str, Any]]:
@@ -154,7 +175,9 @@ class _CaseRun:
             after = batch[-1]["seq"]
         return out
 
-    def turn(self, message: str, kind: str, supported: bool, expect: tuple[dict[str, Any], ...]) -> TurnResult:
+    def turn(
+        self, message: str, kind: str, supported: bool, expect: tuple[dict[str, Any], ...]
+    ) -> TurnResult:
         handle = self.handle
         before = handle.draft()["page"]
         seq = int(handle.status()["last_seq"])
@@ -178,7 +201,8 @@ class _CaseRun:
             status, code = str(row["status"]), code or record.get("code")
         ready = bool(record.get("ready"))
         reply = str((row or {}).get("reply") or "")
-        tools = record.get("tools") if isinstance(record.get("tools"), dict) else {}
+        counted = record.get("tools")
+        tools: dict[str, Any] = counted if isinstance(counted, dict) else {}
         turn_id = str((row or {}).get("turn_id", ""))
         seen = Turn(doc, before, reply, ready)
         judged = tuple((p, *_verdict(p, seen)) for p in expect)
@@ -211,7 +235,7 @@ class _CaseRun:
             facts_stated=stated,
             facts_total=len(self.case.facts),
             sections=tuple(kind or node_id for node_id, kind in sections_of(doc)),
-            tool_calls=sum(v for v in tools.values() if type(v) is int),
+            tool_calls=sum(v for v in tools.values() if isinstance(v, int) and type(v) is int),
             tokens=_usage(self._events(seq), turn_id),
             seconds=seconds,
         )
@@ -254,14 +278,19 @@ def run_suite(
             site_origin=base.site_origin,
             allowed_origins=base.allowed_origins,
         )
-        with Charlotte(chosen, model_factory=model_factory) as charlotte, Browser.open(measure) as browser:
+        with (
+            Charlotte(chosen, model_factory=model_factory) as charlotte,
+            Browser.open(measure) as browser,
+        ):
             charlotte.migrate()
             for case in cases:
                 run = _CaseRun(charlotte, case, timeout_seconds)
                 turns = [run.turn(case.first_message, "first page", True, case.expect)]
                 for follow_up in case.follow_ups:
                     turns.append(
-                        run.turn(follow_up.message, follow_up.kind, follow_up.supported, follow_up.expect)
+                        run.turn(
+                            follow_up.message, follow_up.kind, follow_up.supported, follow_up.expect
+                        )
                     )
                 doc = run.handle.draft()["page"]
                 html = render_page(doc, assets=charlotte.assets)

@@ -16,7 +16,9 @@ GOOD: dict[str, Any] = {
     "brief": "Crumb is a bakery.",
     "facts": {"phone": "029 2018 0456"},
     "expect": [{"section": "contact"}],
-    "follow_ups": [{"message": "Add an FAQ section.", "kind": "add section", "expect": [{"section": "faq"}]}],
+    "follow_ups": [
+        {"message": "Add an FAQ section.", "kind": "add section", "expect": [{"section": "faq"}]}
+    ],
 }
 
 
@@ -37,12 +39,18 @@ def test_the_shipped_suite_has_15_businesses_and_30_follow_ups_of_every_kind() -
             "change fact", "restyle", "unsupported"} <= kinds  # fmt: skip
     unsupported = [f for f in follow_ups if not f.supported]
     assert len(unsupported) >= 3
-    assert all({"unchanged": True} in f.expect and {"ready": False} in f.expect for f in unsupported)
+    assert all(
+        {"unchanged": True} in f.expect and {"ready": False} in f.expect for f in unsupported
+    )
 
 
 def test_a_good_file_loads(tmp_path: Path) -> None:
     (case,) = load_cases(_file(tmp_path, {"version": 1, "cases": [GOOD]}))
-    assert case.id == "bakery" and case.follow_ups[0].supported and case.facts == {"phone": "029 2018 0456"}
+    assert (
+        case.id == "bakery"
+        and case.follow_ups[0].supported
+        and case.facts == {"phone": "029 2018 0456"}
+    )
 
 
 def _bad(**change: Any) -> dict[str, Any]:
@@ -82,13 +90,15 @@ def test_a_bad_file_is_one_coded_line(tmp_path: Path, content: object, line: str
     with pytest.raises(InvalidCases) as caught:
         load_cases(_file(tmp_path, content))
     assert str(caught.value) == line and "\n" not in line
-    assert caught.value.code == "invalid_cases" and caught.value.message == MESSAGES["invalid_cases"]
+    assert (
+        caught.value.code == "invalid_cases" and caught.value.message == MESSAGES["invalid_cases"]
+    )
 
 
 def test_a_missing_or_huge_file_is_one_line(tmp_path: Path) -> None:
-    with pytest.raises(InvalidCases, match="^the file cannot be read$"):
+    with pytest.raises(InvalidCases, match=r"^the file cannot be read$"):
         load_cases(tmp_path / "absent.json")
-    with pytest.raises(InvalidCases, match="^the file is larger than 2 MB$"):
+    with pytest.raises(InvalidCases, match=r"^the file is larger than 2 MB$"):
         load_cases(_file(tmp_path, b" " * (MAX_FILE_BYTES + 1)))
 
 

@@ -10,11 +10,22 @@ from charlotte.evaluation.predicates import Turn, judge, problem_of, sections_of
 
 
 def _node(node_id: str, kind: str, parent: str | None, order: str, **props: Any) -> dict[str, Any]:
-    return {"id": node_id, "type": kind, "parent": parent, "order": order, "props": props, "style": {}}
+    return {
+        "id": node_id,
+        "type": kind,
+        "parent": parent,
+        "order": order,
+        "props": props,
+        "style": {},
+    }
 
 
 def _doc(*nodes: dict[str, Any]) -> dict[str, Any]:
-    return {"meta": {"title": "t"}, "theme": {"name": "default"}, "nodes": {n["id"]: n for n in nodes}}
+    return {
+        "meta": {"title": "t"},
+        "theme": {"name": "default"},
+        "nodes": {n["id"]: n for n in nodes},
+    }
 
 
 def _styled(node: dict[str, Any], **base: Any) -> dict[str, Any]:
@@ -59,7 +70,9 @@ def test_section_and_no_section() -> None:
 def test_text_contains_and_text_absent() -> None:
     hero_heading = {"within": "hero", "type": "heading"}
     assert _judge({"text_contains": {**hero_heading, "words": ["clay", "Kiln"]}})
-    assert not _judge({"text_contains": {**hero_heading, "words": ["Leeds"]}})  # in the text, not the heading
+    assert not _judge(
+        {"text_contains": {**hero_heading, "words": ["Leeds"]}}
+    )  # in the text, not the heading
     assert _judge({"text_contains": {"within": "hero", "words": ["Leeds"]}})
     assert _judge({"text_absent": {"words": ["0161"]}})
     assert not _judge({"text_absent": {"words": ["0113 496"]}})
@@ -81,7 +94,9 @@ def test_max_words_shorter_and_longer() -> None:
     hero_heading = {"within": "hero", "type": "heading"}
     assert _judge({"max_words": {**hero_heading, "n": 4}})
     assert not _judge({"max_words": {**hero_heading, "n": 3}})
-    short = _doc(*[n if n["id"] != "hero-heading" else {**n, "props": {"content": "Clay"}} for n in HERO])
+    short = _doc(
+        *[n if n["id"] != "hero-heading" else {**n, "props": {"content": "Clay"}} for n in HERO]
+    )
     assert _judge({"shorter": hero_heading}, short, before=PAGE)
     assert not _judge({"shorter": hero_heading}, PAGE, before=PAGE)
     assert _judge({"longer": hero_heading}, PAGE, before=short)
@@ -96,11 +111,16 @@ def test_fact_reads_claims_and_words() -> None:
 
 
 def test_unchanged_ready_and_reply() -> None:
-    moved = _doc(*HERO, *SERVICES, *[{**n, "order": "0"} if n["id"] == "band-3" else n for n in PRICING])
+    moved = _doc(
+        *HERO, *SERVICES, *[{**n, "order": "0"} if n["id"] == "band-3" else n for n in PRICING]
+    )
     assert _judge({"unchanged": True}) and not _judge({"unchanged": True}, moved, before=PAGE)
     assert _judge({"unchanged": False}, moved, before=PAGE)
     assert _judge({"ready": False}) and not _judge({"ready": False}, ready=True)
-    assert _judge({"reply_mentions": ["cannot"]}, reply="I cannot add a calendar; I can add a contact section.")
+    assert _judge(
+        {"reply_mentions": ["cannot"]},
+        reply="I cannot add a calendar; I can add a contact section.",
+    )
     assert not _judge({"reply_mentions": ["cannot"]}, reply="Done!")
 
 
@@ -124,7 +144,9 @@ def test_theme() -> None:
     assert _judge({"theme": {"minimal": True}}, _coloured("#ffffff", "#f9fafb"))
     assert not _judge({"theme": {"minimal": True}}, cold)
     serif = _coloured("#fff", "#fff", font="Georgia, Times New Roman, serif")
-    assert _judge({"theme": {"serif": True}}, serif) and not _judge({"theme": {"serif": True}}, cold)
+    assert _judge({"theme": {"serif": True}}, serif) and not _judge(
+        {"theme": {"serif": True}}, cold
+    )
 
 
 @pytest.mark.parametrize(
@@ -134,10 +156,19 @@ def test_theme() -> None:
         ({"section": "faq", "order": ["a", "b"]}, "a predicate is an object with one key"),
         ({"section": ""}, "section must name a section kind or id"),
         ({"order": ["faq"]}, "order must list 2+ sections"),
-        ({"text_contains": {"within": "hero"}}, "text_contains words must be a non-empty list of strings"),
+        (
+            {"text_contains": {"within": "hero"}},
+            "text_contains words must be a non-empty list of strings",
+        ),
         ({"count": {"type": "card", "min": -1}}, "count min must be a whole number ≥ 0"),
-        ({"max_words": {"within": "hero", "n": 2, "colour": "red"}}, "max_words unknown field 'colour'"),
-        ({"theme": {"hue": "beige"}}, "theme hue must be one of blue, green, orange, pink, purple, red, teal, yellow"),
+        (
+            {"max_words": {"within": "hero", "n": 2, "colour": "red"}},
+            "max_words unknown field 'colour'",
+        ),
+        (
+            {"theme": {"hue": "beige"}},
+            "theme hue must be one of blue, green, orange, pink, purple, red, teal, yellow",
+        ),
         ({"fact": {"phone": 7}}, "fact must be an object of non-empty strings"),
         ({"unchanged": "yes"}, "unchanged must be true or false"),
     ],

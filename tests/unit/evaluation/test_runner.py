@@ -16,11 +16,19 @@ TINY: dict[str, Any] = {
             "id": "bakery",
             "tone": "warm",
             "brief": "Crumb & Co is a bakery in Cardiff. Sections: menu, opening hours and contact.",
-            "facts": {"name": "Crumb & Co", "phone": "029 2018 0456", "hours": "Tue-Sun 7:00-14:00"},
+            "facts": {
+                "name": "Crumb & Co",
+                "phone": "029 2018 0456",
+                "hours": "Tue-Sun 7:00-14:00",
+            },
             "expect": [{"section": "hours"}, {"fact": {"phone": "+44 29 2018 0456"}}],
             "follow_ups": [
                 {"message": "Thanks.", "kind": "other", "expect": [{"section": "contact"}]},
-                {"message": "Add an FAQ section.", "kind": "add section", "expect": [{"section": "faq"}]},
+                {
+                    "message": "Add an FAQ section.",
+                    "kind": "add section",
+                    "expect": [{"section": "faq"}],
+                },
             ],
         },
         {
@@ -28,7 +36,12 @@ TINY: dict[str, Any] = {
             "brief": "Dry Feet is a plumber in Leicester. Sections: services and contact.",
             "facts": {"name": "Dry Feet", "email": "jobs@dryfeet.example"},
             "follow_ups": [
-                {"message": "Write a blog post.", "kind": "unsupported", "supported": False, "expect": REFUSE}
+                {
+                    "message": "Write a blog post.",
+                    "kind": "unsupported",
+                    "supported": False,
+                    "expect": REFUSE,
+                }
             ],
         },
     ],
@@ -59,8 +72,16 @@ def test_two_cases_through_the_offline_model() -> None:
 
 def _built(results: list[Any]) -> dict[str, Any]:
     hero = {"id": "hero", "type": "section", "parent": None}
-    heading = {"id": "hero-heading", "type": "heading", "parent": "hero", "props": {"content": "Dry Feet"}}
-    return {"basedOn": results[-1]["revision"], "ops": [{"t": "insert_node", "node": n} for n in (hero, heading)]}
+    heading = {
+        "id": "hero-heading",
+        "type": "heading",
+        "parent": "hero",
+        "props": {"content": "Dry Feet"},
+    }
+    return {
+        "basedOn": results[-1]["revision"],
+        "ops": [{"t": "insert_node", "node": n} for n in (hero, heading)],
+    }
 
 
 PLUMBER: dict[str, Any] = {
@@ -72,7 +93,12 @@ PLUMBER: dict[str, Any] = {
             "facts": {"name": "Dry Feet"},
             "expect": [{"section": "hero"}],
             "follow_ups": [
-                {"message": "Add a booking calendar.", "kind": "unsupported", "supported": False, "expect": REFUSE},
+                {
+                    "message": "Add a booking calendar.",
+                    "kind": "unsupported",
+                    "supported": False,
+                    "expect": REFUSE,
+                },
                 # Only the reply is expected here: "not ready, unchanged" is the runner's own rule.
                 {
                     "message": "Write a blog post.",
@@ -87,15 +113,21 @@ PLUMBER: dict[str, Any] = {
 
 
 def test_an_honest_refusal_passes_and_a_pretended_one_does_not() -> None:
-    model = ScriptedModel([
-        ToolCall("cms_outline", {}),
-        ToolCall("cms_apply", _built),
-        Text("Built the hero."),
-        Text("I cannot add a booking calendar; I can change text, sections, order and colours."),
-        ToolCall("cms_ready", {"summary": "Hero for Dry Feet."}),
-        Text("I cannot write a blog post, but the page is ready for review."),
-    ])
-    suite = run_suite(parse_cases(PLUMBER), model="scripted", measure=False, model_factory=lambda: model)
+    model = ScriptedModel(
+        [
+            ToolCall("cms_outline", {}),
+            ToolCall("cms_apply", _built),
+            Text("Built the hero."),
+            Text(
+                "I cannot add a booking calendar; I can change text, sections, order and colours."
+            ),
+            ToolCall("cms_ready", {"summary": "Hero for Dry Feet."}),
+            Text("I cannot write a blog post, but the page is ready for review."),
+        ]
+    )
+    suite = run_suite(
+        parse_cases(PLUMBER), model="scripted", measure=False, model_factory=lambda: model
+    )
     first, honest, pretended = suite.cases[0].turns
     assert first.passed and first.sections == ("hero",)
     assert honest.passed and not honest.ready
