@@ -19,10 +19,15 @@ from pathlib import Path
 from typing import Any
 
 #: Benchmark modules, in the order they run.
-BENCHMARKS = ("apply", "turn", "reduce", "render", "check", "events", "replay", "stream")
+BENCHMARKS = ("imports", "apply", "turn", "reduce", "render", "check", "events", "replay", "stream")
 
 #: The figures the spec names, in table order: key → (goal as written, test or None).
 GOALS: dict[str, tuple[str, Callable[[Any], bool] | None]] = {
+    "import_charlotte_ratio": ("≤ 1.3 (vs import pydantic_ai)", lambda v: v <= 1.3),
+    "import_charlotte_ms": ("—", None),
+    "import_charlotte_app_ratio": ("—", None),
+    "import_pydantic_ai_ms": ("—", None),
+    "charlotte_help_ms": ("—", None),
     "apply_p50_ms": ("—", None),
     "apply_p95_ms": ("—", None),
     "apply_p50_ms_50_ops": ("—", None),

@@ -272,8 +272,14 @@ def test_nothing_below_http_imports_it() -> None:
 
 #: The only charlotte imports made inside a function, each for an optional or
 #: heavy engine only one code path needs: Celery (an extra) for the celery queue
-#: and its worker app, Starlette for ``asgi_app``. A lazy import never dodges a cycle.
-LAZY: set[tuple[str, str]] = {("charlotte.app", "charlotte.contrib.celery"), *UPWARD}
+#: and its worker app, Starlette for ``asgi_app``, the offline builder (and
+#: pydantic-ai's FunctionModel) when the ``offline`` model is built. A lazy
+#: import never dodges a cycle.
+LAZY: set[tuple[str, str]] = {
+    ("charlotte.app", "charlotte.contrib.celery"),
+    ("charlotte.runtime.models", "charlotte.offline"),
+    *UPWARD,
+}
 
 
 #: The command line parses its arguments before it loads anything heavy: each

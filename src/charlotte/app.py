@@ -62,7 +62,7 @@ from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.text import is_person_text
 from charlotte.runtime.feed import Notifier
 from charlotte.runtime.guide import build_guide
-from charlotte.runtime.models import resolve_model
+from charlotte.runtime.models import ModelOptions, resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, ModeRegistry
 from charlotte.runtime.queues import InlineQueue, ThreadQueue, TurnQueue
 from charlotte.runtime.runner import TurnContextFactory, TurnRunner
@@ -110,6 +110,8 @@ class Charlotte:
         model_factory: Callable[[], Any] | None = None,
     ) -> None:
         self.settings = settings
+        # Fail fast, no network (UnknownModel, ModelKeyMissing), unless the host brings its model.
+        self._model_options = ModelOptions.of(settings, check=model_factory is None)
         # Turns queued before this moment wait in no queue of this instance (see _sweeper).
         self._born = utc_now()
         self.engine = settings.open_engine()
@@ -334,7 +336,7 @@ class Charlotte:
         self.runner.run(turn_id)
 
     def _default_model(self) -> Any:
-        return resolve_model(self.settings.model)
+        return resolve_model(self.settings.model, self._model_options)
 
     def _open(self, user: object, request: OpenRequest) -> CharlotteSession:
         try:

@@ -27,7 +27,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from charlotte.errors import MESSAGES, CharlotteError, InvalidCases, code_of
+from charlotte.errors import MESSAGES, CharlotteError, ModelKeyMissing, Refused, code_of
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
@@ -56,6 +56,9 @@ class RunFailure(Failure):
 def coded(error: CharlotteError) -> Failure:
     """The one line for a charlotte error: its fixed sentence and its code."""
     code = code_of(error, "internal")
+    if isinstance(error, ModelKeyMissing):
+        # The one error whose variable part is what to do: the variable to set.
+        return Failure(f"{error.spec}: no API key: set {error.variable}, or Settings.model_api_key ({code})")
     return Failure(f"{MESSAGES[code]} ({code})")
 
 
@@ -101,13 +104,9 @@ def _settings(**overrides: Any) -> Settings:
 
 
 def _open(settings: Settings) -> Charlotte:
-    """The app for ``settings``, its model string checked first (``unknown_model`` is one line)."""
+    """The app for ``settings``; building it checks the model string (``unknown_model`` is one line)."""
     from charlotte.app import Charlotte
-    from charlotte.runtime.models import resolve_model
 
-    # The model the app's turns will build: a string that cannot become one
-    # fails here, before a session is opened, not in the first turn.
-    resolve_model(settings.model)
     return Charlotte(settings)
 
 
@@ -157,7 +156,7 @@ def main() -> None:
 @click.option(
     "--model",
     default=None,
-    help="offline (default), openai:<name>, anthropic:<name>, openai-compatible:<base_url>:<name>.",
+    help="offline (default), openai:<name>, openai-responses:<name>, anthropic:<name>, openai-compatible:<base_url>:<name>.",
 )
 @click.option(
     "--approve-on-save",
@@ -186,15 +185,12 @@ def demo(
 ) -> None:
     """Build, check and publish a page with the agent, end to end (offline by default)."""
     from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS, run_demo
-    from charlotte.runtime.models import resolve_model
-
     facts: dict[str, str] = dict(SAMPLE_FACTS)
     if facts_file is not None:
         facts = _read_facts(facts_file)
     elif brief is not None:
         facts = {}
     settings = _settings(database_url=database_url, model=model)
-    resolve_model(settings.model)  # a model string that cannot become a model: one line, exit 2
     result = run_demo(
         settings=settings,
         out_dir=out_dir,
@@ -327,19 +323,21 @@ def evaluate(
     Exit code 0 when every supported expectation held, every unsupported
     request was refused and no fact was invented; 1 otherwise; 2 for bad input.
     """
-    from charlotte.evaluation.cases import load_cases, load_default
+    from charlotte.evaluation.cases import load_cases, load_default, problem_line
     from charlotte.evaluation.report import table, totals, write_reports
     from charlotte.evaluation.runner import run_suite
-    from charlotte.runtime.models import resolve_model
+    from charlotte.runtime.models import ModelOptions
 
     if not 0 < timeout <= 86_400:
         raise Failure("--timeout must be between 0 and 86400 seconds")
     try:
         cases = load_default() if cases_file is None else load_cases(cases_file)
-    except InvalidCases as error:
-        raise Failure(f"--cases {cases_file}: {error} (invalid_cases)") from None
+    except Refused as error:
+        raise Failure(f"--cases {cases_file}: {problem_line(error)} ({error.code})") from None
     settings = _settings(model=model)
-    resolve_model(settings.model)  # a model string that cannot become a model: one line, exit 2
+    # A model string that cannot become a model, or a provider without its key:
+    # one line, exit 2, before any case runs (the app's construction checks the same).
+    ModelOptions.of(settings, check=True)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError:

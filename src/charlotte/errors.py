@@ -15,10 +15,11 @@
     │   │                          (.path, .expected, .got); also a ValueError
     │   ├── ModelSpecError         a model string that cannot become a model (.spec)
     │   │   ├── UnknownModel       it names no model charlotte can build
-    │   │   └── ModelUnavailable   its provider cannot be set up (e.g. no API key)
-    │   ├── QueueUnavailable       the turn queue (a Celery broker) did not take a turn
-    │   └── InvalidCases           an evaluation cases file ``charlotte eval`` cannot
-    │                              run (.where, .problem); also a ValueError
+    │   │   ├── ModelUnavailable   its provider cannot be set up
+    │   │   └── ModelKeyMissing    its provider has no API key (.variable names where to put one)
+    │   ├── ModelCallFailed        the provider refused or failed a turn's request (.code one
+    │   │                          of ModelCallFailed.CODES), translated in charlotte.runtime
+    │   └── QueueUnavailable       the turn queue (a Celery broker) did not take a turn
     ├── StopRequested              inside the runner only: a tool call found the stop flag
     ├── ReplayConflict             inside the change sets only: an op of a set being
     │                              approved no longer applies (.code, .at)
@@ -49,7 +50,8 @@ __all__ = [
     "CharlotteError",
     "Detail",
     "InvalidArguments",
-    "InvalidCases",
+    "ModelCallFailed",
+    "ModelKeyMissing",
     "ModelSpecError",
     "ModelUnavailable",
     "PageSessionError",
@@ -88,6 +90,7 @@ _REFUSALS: Final = {
     "body_too_large": "The request body is too large.",
     "invalid_json": "The request body is not valid JSON.",
     "invalid_request": "The request is not valid.",
+    "invalid_cases": "The evaluation cases file is not valid.",
     "invalid_page_key": "Page keys must be 1 to 200 letters, digits, '.', '_' or '-', starting with a letter or digit.",
     "method_not_allowed": "That method is not allowed on this path; the Allow header lists the ones that are.",
     "no_open_change_set": "There is no open change set to approve or reject.",
@@ -145,6 +148,14 @@ _OUTCOMES: Final = {
     "worker_lost": "The worker running this turn stopped; the turn was not finished.",
     "queue_lost": "The turn waited in a queue that lost it and no queue would take it again.",
     "internal": "Something went wrong on our side; please try again.",
+}
+
+#: How the model's provider ended a turn's request (``ModelCallFailed``), after charlotte's retries.
+_MODEL: Final = {
+    "model_auth_failed": "The model's provider refused the API key; set a valid Settings.model_api_key.",
+    "model_rate_limited": "The model's provider is rate limiting requests; try again in a little while.",
+    "model_unavailable": "The model's provider could not be reached or set up; try again later.",
+    "model_rejected": "The model's provider refused the request; check the model name and base URL.",
 }
 
 #: What a ``tool.result`` can say besides the codes above.
@@ -321,9 +332,50 @@ class UnknownModel(ModelSpecError):
 
 
 class ModelUnavailable(ModelSpecError):
-    """The model's provider could not be set up (for example, no API key)."""
+    """The model's provider could not be reached or set up; try again later."""
 
     code = "model_unavailable"
+
+
+class ModelKeyMissing(ModelSpecError):
+    """The model's provider has no API key: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or Settings.model_api_key.
+
+    ``variable`` names where one goes (``OPENAI_API_KEY``, read by the provider's
+    client); ``Settings.model_api_key`` works for every provider.
+    """
+
+    code = "model_key_missing"
+
+    def __init__(self, spec: str, variable: str) -> None:
+        CharlotteError.__init__(self, spec, variable)
+        self.spec = spec
+        self.variable = variable
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.spec!r} (set {self.variable} or Settings.model_api_key)"
+
+
+class ModelCallFailed(CharlotteError):
+    """The model's provider refused or failed a request; ``code`` is one of ``ModelCallFailed.CODES``.
+
+    Raised by the runtime in place of the model library's error (kept as
+    ``__cause__``): ``model_auth_failed`` (401/403), ``model_rate_limited`` (429)
+    and ``model_unavailable`` (5xx, no connection) after the retries,
+    ``model_rejected`` (any other refusal: unknown model, bad request).
+    """
+
+    CODES: ClassVar[frozenset[str]] = frozenset(_MODEL)
+
+    code: str
+
+    def __init__(self, code: str) -> None:
+        if code not in self.CODES:
+            raise ValueError("ModelCallFailed needs a code listed in ModelCallFailed.CODES")
+        super().__init__(code)
+        self.code = code
+
+    def __repr__(self) -> str:
+        return f"ModelCallFailed({self.code!r})"
 
 
 class QueueUnavailable(CharlotteError):
@@ -333,24 +385,6 @@ class QueueUnavailable(CharlotteError):
 
     def __init__(self) -> None:
         super().__init__(self.code)
-
-
-class InvalidCases(CharlotteError, ValueError):
-    """The evaluation cases file is not valid.
-
-    ``where`` names the place (``cases[2].follow_ups[0].expect[1]``) and
-    ``problem`` says what is wrong there, in one line of our own words.
-    """
-
-    code = "invalid_cases"
-
-    def __init__(self, where: str, problem: str) -> None:
-        super().__init__(where, problem)
-        self.where = where
-        self.problem = problem
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.problem}" if self.where else self.problem
 
 
 class StopRequested(Exception):
@@ -382,8 +416,11 @@ class UnsupportedSchema(ValueError):
 
 def _table() -> Mapping[str, str]:
     table: dict[str, str] = {}
-    single = {cls.code: _summary(cls) for cls in (InvalidArguments, UnknownModel, ModelUnavailable, QueueUnavailable, InvalidCases)}
-    for group in (_REFUSALS, _PAGE, _STORAGE, _OUTCOMES, _TOOLS, single):
+    single = {
+        cls.code: _summary(cls)
+        for cls in (InvalidArguments, UnknownModel, ModelUnavailable, ModelKeyMissing, QueueUnavailable)
+    }
+    for group in (_REFUSALS, _PAGE, _STORAGE, _OUTCOMES, _MODEL, _TOOLS, single):
         for code, message in group.items():
             # One code, one sentence: a code listed twice must mean the same.
             if table.setdefault(code, message) != message:

@@ -22,8 +22,6 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-from jsonschema import Draft202012Validator, FormatChecker
-
 __all__ = [
     "AGENT_ACTOR",
     "Event",
@@ -166,4 +164,7 @@ def schema_errors(envelope: Mapping[str, Any] | Event) -> list[str]:
 
 @cache
 def _validator() -> Any:
+    # jsonschema is for tests and diagnostics: imported on first use, not at ``import charlotte``.
+    from jsonschema import Draft202012Validator, FormatChecker
+
     return Draft202012Validator(event_schema(), format_checker=FormatChecker())

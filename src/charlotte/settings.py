@@ -12,6 +12,7 @@ and hands it to ``Charlotte(...)``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ ENV_VARIABLES: Final[Mapping[str, str]] = {
     "CHARLOTTE_DATABASE_URL": "database_url",
     "CHARLOTTE_DATABASE_SCHEMA": "database_schema",
     "CHARLOTTE_MODEL": "model",
+    "CHARLOTTE_MODEL_BASE_URL": "model_base_url",
     "CHARLOTTE_QUEUE": "queue",
     "CHARLOTTE_BROKER_URL": "broker_url",
 }
@@ -46,6 +48,18 @@ class Settings:
     #: PostgreSQL only: the schema charlotte's tables live in (``migrate`` creates it).
     database_schema: str | None = None
     model: str = "offline"
+    #: Where ``openai:``, ``openai-responses:`` and ``anthropic:`` send requests (a proxy, a
+    #: gateway, a test server); unset, the provider's client uses its own default and variable.
+    model_base_url: str | None = None
+    #: The provider's API key; unset, the provider's client reads its own variable
+    #: (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``). Never shown in the settings' repr.
+    model_api_key: str | None = dataclasses.field(default=None, repr=False)
+    #: How often a request the provider refused for a while (429, 5xx, no connection) is sent again.
+    model_max_retries: int = 2
+    #: The first wait before a retry, doubled each time; a ``Retry-After`` is honoured up to the cap.
+    model_retry_seconds: float = 0.5
+    #: The longest wait before one retry, ``Retry-After`` included.
+    model_retry_max_seconds: float = 8.0
     queue: str = "thread"
     max_continuations: int = 2
     broker_url: str | None = None
@@ -85,6 +99,13 @@ class Settings:
             if not self.database_url.startswith(("postgresql", "postgres:")):
                 raise ValueError("database_schema needs a PostgreSQL database_url")
         _text("model", self.model)
+        if self.model_base_url is not None:
+            _text("model_base_url", self.model_base_url)
+        if self.model_api_key is not None:
+            _text("model_api_key", self.model_api_key)
+        _int("model_max_retries", self.model_max_retries, minimum=0)
+        _seconds("model_retry_seconds", self.model_retry_seconds, positive=False)
+        _seconds("model_retry_max_seconds", self.model_retry_max_seconds, positive=False)
         if self.queue not in QUEUES:
             raise ValueError(f"queue must be one of {', '.join(QUEUES)}")
         if self.broker_url is not None:
@@ -118,7 +139,7 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
-        """Settings from ``CHARLOTTE_DATABASE_URL``, ``_DATABASE_SCHEMA``, ``_MODEL``, ``_QUEUE`` and ``_BROKER_URL``.
+        """Settings from ``CHARLOTTE_DATABASE_URL``, ``_DATABASE_SCHEMA``, ``_MODEL``, ``_MODEL_BASE_URL``, ``_QUEUE`` and ``_BROKER_URL``.
 
         Unset or blank variables keep the defaults; ``overrides`` (field names)
         win over the environment. The library itself never reads ``os.environ``:

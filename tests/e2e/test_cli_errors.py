@@ -101,6 +101,18 @@ def test_an_unknown_model_is_one_line_and_exit_2(tmp_path: Path, command: str) -
     assert not (tmp_path / ".charlotte").exists()  # refused before anything was opened
 
 
+@pytest.mark.parametrize(
+    ("model", "variable"),
+    [("openai:gpt-4o", "OPENAI_API_KEY"), ("anthropic:claude-sonnet-4-5", "ANTHROPIC_API_KEY")],
+)
+def test_a_missing_provider_key_names_the_variable_to_set(
+    tmp_path: Path, model: str, variable: str
+) -> None:
+    line = _one_line(_run(tmp_path, "serve", "--model", model), 2)
+    assert f"set {variable}," in line and line.endswith("(model_key_missing)")
+    assert not (tmp_path / ".charlotte").exists()
+
+
 def test_an_unreachable_model_server_fails_the_turn_without_a_traceback(tmp_path: Path) -> None:
     # Port 9 (discard) on loopback: nothing listens, the connection is refused.
     run = _run(tmp_path, "demo", "--model", "openai-compatible:http://127.0.0.1:9/v1:x")

@@ -28,7 +28,7 @@ PASSING: dict[str, Any] = {
                 "phone": "029 2018 0456",
                 "hours": "Tue-Sun 7:00-14:00",
             },
-            "expect": [{"section": "menu"}, {"fact": {"hours": "Tue-Sun 7:00-14:00"}}],
+            "expect": [{"section": "hours"}, {"fact": {"hours": "Tue-Sun 7:00-14:00"}}],
             "follow_ups": [
                 {
                     "message": "Thanks, that looks right.",

@@ -139,7 +139,8 @@ def test_a_turn_queued_in_a_killed_process_runs_in_the_next_one(tmp_path: Path) 
 
         log = log_of(successor, queued_session)
         assert [t for t, _ in log].count(EventTypes.TURN_STARTED) == 1
-        assert log[-1] == (EventTypes.TURN_FINISHED, {"turn_id": queued_turn, "ready": False})
+        assert log[-1][0] == EventTypes.TURN_FINISHED
+        assert {k: log[-1][1][k] for k in ("turn_id", "ready")} == {"turn_id": queued_turn, "ready": False}
         for session_id in (queued_session, running_session):
             session = successor.find(session_id, "acme", user="ann")
             assert session is not None and session.status()["status"] == "idle"

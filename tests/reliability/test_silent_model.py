@@ -77,7 +77,8 @@ def events(charlotte: Charlotte, session: CharlotteSession) -> list[tuple[str, d
 def takes_a_new_turn(charlotte: Charlotte, session: CharlotteSession) -> None:
     again = session.send("Now just say done")
     assert wait_until(lambda: turn_status(charlotte, again["id"]), WAIT, "the next turn") == "finished"
-    assert events(charlotte, session)[-1] == (EventTypes.TURN_FINISHED, {"turn_id": again["id"], "ready": False})
+    kind, payload = events(charlotte, session)[-1]
+    assert (kind, payload["turn_id"], payload["ready"]) == (EventTypes.TURN_FINISHED, again["id"], False)
 
 
 def test_stop_ends_a_turn_whose_model_went_silent_within_two_seconds(

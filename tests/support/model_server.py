@@ -1,7 +1,9 @@
-"""A loopback server speaking the OpenAI Chat Completions streaming wire format (SSE ``data:`` chunks).
+"""A Chat Completions peer with fixed behaviours chosen by the person's message (no script).
 
-Point ``openai-compatible:{server.base_url}:<name>`` at it. What a reply does
-depends on the person's message, the last user message of the request:
+Point ``openai-compatible:{server.base_url}:<name>`` at it (``server.model()``).
+It is the ``OpenAIChatPeer`` of ``wire_openai_chat.py`` on the shared loopback
+base (``loopback_http.py``); what a reply does depends on the last user
+message of the request:
 
 - contains ``SILENT``: one text chunk, then only keep-alive comments
   (``: ping``) — a provider that has gone quiet but keeps the connection up;
@@ -16,58 +18,21 @@ server closes, or after ``MAX_REPLY_SECONDS``.
 from __future__ import annotations
 
 import json
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Final
+
+from tests.support.loopback_http import MAX_REPLY_SECONDS, Recorded, Reply, Silence, serving
+from tests.support.wire_openai_chat import OpenAIChatPeer
+
+__all__ = ["FIRST_WORDS", "MAX_REPLY_SECONDS", "SILENT", "TRICKLE", "ModelServer", "model_server"]
 
 SILENT: Final = "SILENT"
 TRICKLE: Final = "TRICKLE"
-PING_SECONDS: Final = 0.1
 TRICKLE_SECONDS: Final = 0.2
-MAX_REPLY_SECONDS: Final = 60.0
 #: The text of a silent reply's one chunk.
 FIRST_WORDS: Final = "Working on it"
-
-
-class ModelServer:
-    """The running server: its ``base_url``, and what it has seen."""
-
-    def __init__(self, server: ThreadingHTTPServer) -> None:
-        self._server = server
-        self.closing = threading.Event()
-        #: Set once a silent reply has sent its one chunk (the model is quiet from now on).
-        self.went_quiet = threading.Event()
-        #: Set once an endless reply ended because the client hung up.
-        self.hung_up = threading.Event()
-        self.requests = 0
-        self._lock = threading.Lock()
-
-    @property
-    def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
-
-    def model(self, name: str = "loopback") -> str:
-        """The ``Settings.model`` string for this server."""
-        return f"openai-compatible:{self.base_url}:{name}"
-
-    def counted(self) -> None:
-        with self._lock:
-            self.requests += 1
-
-
-def _chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
-    body = {
-        "id": "chatcmpl-loopback",
-        "object": "chat.completion.chunk",
-        "created": 0,
-        "model": "loopback",
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-    }
-    return b"data: " + json.dumps(body).encode() + b"\n\n"
 
 
 def _last_user_text(request: dict[str, Any]) -> str:
@@ -78,64 +43,38 @@ def _last_user_text(request: dict[str, Any]) -> str:
     return ""
 
 
-def _handler(owner: list[ModelServer]) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.0"
+class ModelServer(OpenAIChatPeer):
+    """The running server: its ``base_url``, and what it has seen (``requests``, ``went_quiet``, ``hung_up``)."""
 
-        def log_message(self, format: str, *args: Any) -> None:  # quiet test output
-            return
+    def model(self, name: str = "loopback") -> str:
+        """The ``Settings.model`` string for this server."""
+        return f"openai-compatible:{self.base_url}:{name}"
 
-        def do_POST(self) -> None:
-            server = owner[0]
-            server.counted()
-            length = int(self.headers.get("Content-Length", "0"))
-            request = json.loads(self.rfile.read(length) or b"{}")
-            text = _last_user_text(request)
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.end_headers()
-            try:
-                if SILENT in text:
-                    self._send(_chunk({"role": "assistant", "content": FIRST_WORDS}))
-                    server.went_quiet.set()
-                    self._endless(server, lambda: b": ping\n\n", PING_SECONDS)
-                elif TRICKLE in text:
-                    self._send(_chunk({"role": "assistant", "content": "Still "}))
-                    self._endless(server, lambda: _chunk({"content": "working "}), TRICKLE_SECONDS)
-                else:
-                    self._send(_chunk({"role": "assistant", "content": "Done."}))
-                    self._send(_chunk({}, "stop"))
-                    self._send(b"data: [DONE]\n\n")
-            except OSError:
-                server.hung_up.set()
+    def answer(self, handler: BaseHTTPRequestHandler, recorded: Recorded) -> None:
+        self.record(recorded)
+        text = _last_user_text(recorded.body)
+        if TRICKLE in text and SILENT not in text:
+            self._trickle(handler)
+        else:
+            self.respond(
+                handler,
+                recorded,
+                Silence(FIRST_WORDS) if SILENT in text else Reply.of_text("Done."),
+            )
 
-        def _send(self, data: bytes) -> None:
-            self.wfile.write(data)
-            self.wfile.flush()
-
-        def _endless(self, server: ModelServer, piece: Any, every: float) -> None:
-            deadline = time.monotonic() + MAX_REPLY_SECONDS
-            while time.monotonic() < deadline and not server.closing.wait(every):
-                self._send(piece())
-
-    return Handler
+    def _trickle(self, handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.end_headers()
+        try:
+            handler.wfile.write(self.text_event("Still "))
+            self.endless(handler, lambda: self._chunk({"content": "working "}), TRICKLE_SECONDS)
+        except OSError:
+            self.hung_up.set()
 
 
 @contextmanager
 def model_server() -> Iterator[ModelServer]:
     """A ``ModelServer`` on 127.0.0.1 (a free port), shut down afterwards."""
-    owner: list[ModelServer] = []
-    http = ThreadingHTTPServer(("127.0.0.1", 0), _handler(owner))
-    http.daemon_threads = True
-    server = ModelServer(http)
-    owner.append(server)
-    thread = threading.Thread(target=http.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
+    with serving(ModelServer()) as server:
         yield server
-    finally:
-        server.closing.set()
-        http.shutdown()
-        http.server_close()
-        thread.join(timeout=5)

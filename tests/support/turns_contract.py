@@ -336,7 +336,8 @@ class TurnsContract:
         turn = turns.send(session_id, TENANT, "Hi", "user-1")
         turns.claim(turn.id)
 
-        assert turns.finish(turn.id, ready=True) is True
+        usage = {"input_tokens": 1200, "output_tokens": 80, "requests": 2}
+        assert turns.finish(turn.id, ready=True, usage=usage) is True
 
         ended = turns.get(turn.id)
         assert ended is not None and (ended.status, ended.ready) == ("finished", True)
@@ -344,7 +345,7 @@ class TurnsContract:
         read = self._check_log(engine, session_id)
         assert [(e.type, dict(e.payload)) for e in read][-1] == (
             EventTypes.TURN_FINISHED,
-            {"turn_id": turn.id, "ready": True},
+            {"turn_id": turn.id, "ready": True, "usage": usage},
         )
         assert turns.should_stop(turn.id)
 

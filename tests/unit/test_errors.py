@@ -18,6 +18,8 @@ from charlotte.errors import (
     MESSAGES,
     CharlotteError,
     InvalidArguments,
+    ModelCallFailed,
+    ModelKeyMissing,
     ModelUnavailable,
     PageSessionError,
     QueueUnavailable,
@@ -32,7 +34,7 @@ from charlotte.errors import (
 
 SRC = Path(charlotte.__file__).resolve().parent
 DOCS = SRC.parents[1] / "docs" / "errors.md"
-ONE_CODE = (InvalidArguments, UnknownModel, ModelUnavailable, QueueUnavailable)
+ONE_CODE = (InvalidArguments, UnknownModel, ModelUnavailable, ModelKeyMissing, QueueUnavailable)
 
 
 def _code_pattern() -> re.Pattern[str]:
@@ -56,7 +58,7 @@ def test_every_code_has_a_fixed_sentence_and_fits_the_event_schema(code: str) ->
 
 
 def test_every_coded_class_draws_its_codes_from_the_table() -> None:
-    for cls in (PageSessionError, Refused, StorageError):
+    for cls in (PageSessionError, Refused, StorageError, ModelCallFailed):
         assert cls.CODES and set(MESSAGES) >= cls.CODES, cls
     # procrastinate-style: a one-code exception's sentence is its docstring's first line.
     for one in ONE_CODE:
@@ -201,6 +203,20 @@ def test_detail_is_copied_and_at_is_read_from_it() -> None:
     assert refused.at == 3
     assert Refused("busy").at is None
     assert Refused("css_fetch", detail={"node": "a"}).at is None
+
+
+def test_model_errors_carry_their_code_and_no_key() -> None:
+    missing = ModelKeyMissing("anthropic:claude-sonnet-4-5", "ANTHROPIC_API_KEY")
+    assert code_of(missing) == "model_key_missing" and missing.variable == "ANTHROPIC_API_KEY"
+    assert str(missing) == "model_key_missing: 'anthropic:claude-sonnet-4-5' (set ANTHROPIC_API_KEY or Settings.model_api_key)"
+    again = pickle.loads(pickle.dumps(missing))
+    assert (type(again), again.spec, again.variable) == (ModelKeyMissing, missing.spec, missing.variable)
+    for code in sorted(ModelCallFailed.CODES):
+        failed = ModelCallFailed(code)
+        assert code_of(failed, "run_failed") == code and failed.message == MESSAGES[code]
+        assert pickle.loads(pickle.dumps(failed)).code == code
+    with pytest.raises(ValueError):
+        ModelCallFailed("Connection refused")
 
 
 def test_round_trips_through_pickle() -> None:

@@ -129,9 +129,20 @@ def test_from_env_reads_the_five_variables() -> None:
         "CHARLOTTE_DATABASE_URL",
         "CHARLOTTE_DATABASE_SCHEMA",
         "CHARLOTTE_MODEL",
+        "CHARLOTTE_MODEL_BASE_URL",
         "CHARLOTTE_QUEUE",
         "CHARLOTTE_BROKER_URL",
     }
+
+
+def test_the_model_settings_are_checked_and_the_key_never_shown() -> None:
+    settings = Settings(model="openai:gpt-4o", model_base_url="http://127.0.0.1:9/v1", model_api_key="sk-secret")
+    assert "sk-secret" not in repr(settings) and "http://127.0.0.1:9/v1" in repr(settings)
+    assert Settings.from_env({"CHARLOTTE_MODEL_BASE_URL": "http://gw/v1"}).model_base_url == "http://gw/v1"
+    for bad in ({"model_base_url": " "}, {"model_api_key": ""}, {"model_max_retries": -1},
+                {"model_retry_seconds": float("nan")}, {"model_retry_max_seconds": -1.0}):  # fmt: skip
+        with pytest.raises(ValueError):
+            Settings(**bad)  # type: ignore[arg-type]
 
 
 def test_from_env_keeps_defaults_for_unset_or_blank() -> None:

@@ -7,7 +7,7 @@ person_said=...)`` runs four checks over a page document and returns ``Finding``
   opening hours, years and numbers with units that the brief, the host's
   facts and the person's own messages do not support (``claims``, ``facts``);
 - ``copy``: placeholder or broken copy (``copy``);
-- ``links``: unsafe hrefs, external origins not allowed, dead ``#fragment``s (``links``);
+- ``links``: unsafe hrefs, external origins not allowed, in-page ``#`` links the rendered page cannot scroll to (``links``);
 - ``assets``: what ``AssetPolicy`` would refuse.
 
 >>> checks = PageChecks(brief="Rose Bakery, open Mon-Fri 7-15.")

@@ -1,21 +1,27 @@
-"""The links check: unsafe hrefs, external origins not allowed, ``#fragment``s to nowhere.
+"""The links check: unsafe hrefs, external origins not allowed, in-page links to nowhere.
 
 Hrefs are read where the page keeps them: ``props.href`` (links and buttons)
 and the URL fields of action handlers (``{"on": "click", "do": {"kind":
 "navigate", "href": ...}}``), the same places ``LinkPolicy`` guards on write.
 Every node is checked, shown or not: a hidden node can be moved into view.
+
+An in-page link (``#…``) must reach something the rendered page can scroll
+to. The renderer writes every node as ``<div data-cms="<id>">``, with no
+``id`` attribute (the fancy-cms format), so a node id is no target: only
+``#`` and ``#top``, which the HTML standard scrolls to the top of the page,
+lead somewhere. Any other fragment is a ``dead_link`` error, so ``cms_ready``
+is refused until the link is changed or removed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Final
 from urllib.parse import unquote
 
 from charlotte.checks.copytext import props_of
 from charlotte.checks.findings import Finding
 from charlotte.errors import MESSAGES
-from charlotte.page.model import node_map
 from charlotte.policy.links import action_urls
 
 _QUOTE_LIMIT = 60
@@ -33,19 +39,19 @@ def hrefs_of(node: dict[str, Any]) -> Iterator[object]:
                 yield url
 
 
-def page_ids(doc: object) -> set[str]:
-    """Every id a ``#fragment`` may name: node map keys and node ids."""
-    ids: set[str] = set()
-    for key, node in node_map(doc).items():
-        if isinstance(key, str):
-            ids.add(key)
-        if isinstance(node, dict) and isinstance(node.get("id"), str):
-            ids.add(node["id"])
-    return ids
+#: The fragments a rendered page can scroll to: the top of the page (the renderer gives
+#: no element an ``id``; ``tests/unit/checks/test_links.py`` renders every type to keep it so).
+SCROLL_TARGETS: Final = frozenset({"", "top"})
+
+
+def reaches(href: str) -> bool:
+    """False for an in-page link (``#…``) that the rendered page has nothing to scroll to."""
+    if not href.startswith("#"):
+        return True
+    return unquote(href[1:]).lower() in SCROLL_TARGETS
 
 
 def check_links(
-    doc: object,
     nodes: list[dict[str, Any]],
     *,
     is_safe: Callable[[object], bool],
@@ -53,7 +59,6 @@ def check_links(
     allowed: frozenset[str],
 ) -> list[Finding]:
     """Findings for every href of ``nodes`` (in that order)."""
-    ids = page_ids(doc)
     out: list[Finding] = []
     for node in nodes:
         node_id: str = node["id"]
@@ -77,14 +82,16 @@ def check_links(
                         "list of allowed origins.",
                     )
                 )
-            elif href.startswith("#") and len(href) > 1 and unquote(href[1:]) not in ids:
+            elif not reaches(href):
                 out.append(
                     Finding(
                         "links",
                         node_id,
-                        "warning",
-                        "broken_fragment",
-                        f'The link "{_quote(href)}" points to no node on this page.',
+                        "error",
+                        "dead_link",
+                        f'The link "{_quote(href)}" leads nowhere: the published page gives '
+                        "its nodes no id to scroll to. Link to a phone (tel:), an e-mail "
+                        "(mailto:) or a page, or leave the link out.",
                     )
                 )
     return out

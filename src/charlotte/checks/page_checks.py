@@ -112,7 +112,6 @@ class PageChecks:
         if "links" in chosen:
             out.extend(
                 check_links(
-                    doc,
                     every_node(doc),
                     is_safe=self.is_safe_href,
                     origin_of=self.external_origin,

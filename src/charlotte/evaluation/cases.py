@@ -8,8 +8,8 @@ A cases file is JSON: ``{"version": 1, "cases": [case, …]}``; a case is::
                      "expect": [predicate, …]}, …]}
 
 Predicates are ``charlotte.evaluation.predicates``'s. A file that cannot be
-run is ``InvalidCases`` naming the place and the problem in one line, read
-before any case runs. ``load_default()`` is the suite shipped in
+run is ``Refused("invalid_cases")``, its detail the place (``at``) and the
+problem (``problem_line`` prints them as one line), read before any case runs. ``load_default()`` is the suite shipped in
 ``cases/default.json``.
 """
 
@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from charlotte.errors import InvalidCases
+from charlotte.errors import Refused
 from charlotte.evaluation.predicates import problem_of
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "load_cases",
     "load_default",
     "parse_cases",
+    "problem_line",
 ]
 
 #: The largest cases file read, and the most cases and follow-ups it may hold.
@@ -71,36 +72,48 @@ class Case:
     first_message: str = DEFAULT_FIRST
 
 
+def _invalid(where: str, problem: str) -> Refused:
+    """``Refused("invalid_cases")`` for a problem at ``where`` (a place in the file, or "")."""
+    return Refused("invalid_cases", detail={"at": where, "problem": problem})
+
+
+def problem_line(error: Refused) -> str:
+    """What an ``invalid_cases`` refusal says, in one line: ``cases[2].expect[0]: unknown …``."""
+    detail = error.detail or {}
+    where, problem = str(detail.get("at", "")), str(detail.get("problem", ""))
+    return f"{where}: {problem}" if where else problem
+
+
 def _text(value: object, where: str, field: str, *, empty: bool = False) -> str:
     if not isinstance(value, str) or (not empty and not value.strip()):
-        raise InvalidCases(where, f"{field} must be a non-empty string")
+        raise _invalid(where, f"{field} must be a non-empty string")
     if len(value) > _MAX_TEXT:
-        raise InvalidCases(where, f"{field} is longer than {_MAX_TEXT} characters")
+        raise _invalid(where, f"{field} is longer than {_MAX_TEXT} characters")
     return value
 
 
 def _expect(value: object, where: str) -> tuple[dict[str, Any], ...]:
     if not isinstance(value, list) or len(value) > MAX_PREDICATES:
-        raise InvalidCases(where, f"expect must be a list of at most {MAX_PREDICATES} predicates")
+        raise _invalid(where, f"expect must be a list of at most {MAX_PREDICATES} predicates")
     for n, predicate in enumerate(value):
         problem = problem_of(predicate)
         if problem is not None:
-            raise InvalidCases(f"{where}.expect[{n}]", problem)
+            raise _invalid(f"{where}.expect[{n}]", problem)
     return tuple(value)
 
 
 def _follow_up(value: object, where: str) -> FollowUp:
     if not isinstance(value, dict):
-        raise InvalidCases(where, "a follow-up must be an object")
+        raise _invalid(where, "a follow-up must be an object")
     unknown = set(value) - _FOLLOW_KEYS
     if unknown:
-        raise InvalidCases(where, f"unknown field {sorted(unknown)[0][:40]!r}")
+        raise _invalid(where, f"unknown field {sorted(unknown)[0][:40]!r}")
     supported = value.get("supported", True)
     if not isinstance(supported, bool):
-        raise InvalidCases(where, "supported must be true or false")
+        raise _invalid(where, "supported must be true or false")
     expect = _expect(value.get("expect", []), where)
     if supported and not expect:
-        raise InvalidCases(where, "a supported follow-up needs at least one expectation")
+        raise _invalid(where, "a supported follow-up needs at least one expectation")
     return FollowUp(
         _text(value.get("message"), where, "message"),
         _text(value.get("kind", "other"), where, "kind"),
@@ -111,24 +124,24 @@ def _follow_up(value: object, where: str) -> FollowUp:
 
 def _case(value: object, where: str, seen: set[str]) -> Case:
     if not isinstance(value, dict):
-        raise InvalidCases(where, "a case must be an object")
+        raise _invalid(where, "a case must be an object")
     unknown = set(value) - _CASE_KEYS
     if unknown:
-        raise InvalidCases(where, f"unknown field {sorted(unknown)[0][:40]!r}")
+        raise _invalid(where, f"unknown field {sorted(unknown)[0][:40]!r}")
     case_id = value.get("id")
     if not isinstance(case_id, str) or not _ID.fullmatch(case_id):
-        raise InvalidCases(where, "id must be 1 to 40 lowercase letters, digits or '-'")
+        raise _invalid(where, "id must be 1 to 40 lowercase letters, digits or '-'")
     if case_id in seen:
-        raise InvalidCases(where, f"id {case_id!r} is used twice")
+        raise _invalid(where, f"id {case_id!r} is used twice")
     seen.add(case_id)
     facts = value.get("facts", {})
     if not isinstance(facts, dict) or not all(
         isinstance(k, str) and isinstance(v, str) and len(v) <= _MAX_TEXT for k, v in facts.items()
     ):
-        raise InvalidCases(where, "facts must be an object of strings")
+        raise _invalid(where, "facts must be an object of strings")
     follow_ups = value.get("follow_ups", [])
     if not isinstance(follow_ups, list) or len(follow_ups) > MAX_FOLLOW_UPS:
-        raise InvalidCases(where, f"follow_ups must be a list of at most {MAX_FOLLOW_UPS}")
+        raise _invalid(where, f"follow_ups must be a list of at most {MAX_FOLLOW_UPS}")
     return Case(
         case_id,
         _text(value.get("tone", ""), where, "tone", empty=True),
@@ -141,38 +154,38 @@ def _case(value: object, where: str, seen: set[str]) -> Case:
 
 
 def parse_cases(loaded: object) -> list[Case]:
-    """The cases of a decoded cases file, or ``InvalidCases`` at the first problem."""
+    """The cases of a decoded cases file, or ``Refused("invalid_cases")`` at the first problem."""
     if not isinstance(loaded, dict) or set(loaded) - {"version", "cases"}:
-        raise InvalidCases("", 'a cases file is an object {"version": 1, "cases": [...]}')
+        raise _invalid("", 'a cases file is an object {"version": 1, "cases": [...]}')
     if loaded.get("version") != 1:
-        raise InvalidCases("version", "must be 1")
+        raise _invalid("version", "must be 1")
     cases = loaded.get("cases")
     if not isinstance(cases, list) or not 1 <= len(cases) <= MAX_CASES:
-        raise InvalidCases("cases", f"must be a list of 1 to {MAX_CASES} cases")
+        raise _invalid("cases", f"must be a list of 1 to {MAX_CASES} cases")
     seen: set[str] = set()
     return [_case(c, f"cases[{n}]", seen) for n, c in enumerate(cases)]
 
 
 def _decode(raw: bytes) -> object:
     if len(raw) > MAX_FILE_BYTES:
-        raise InvalidCases("", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+        raise _invalid("", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
     try:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise InvalidCases("", "the file is not UTF-8 text") from None
+        raise _invalid("", "the file is not UTF-8 text") from None
     except json.JSONDecodeError as e:
-        raise InvalidCases("", f"not JSON (line {e.lineno}, column {e.colno})") from None
+        raise _invalid("", f"not JSON (line {e.lineno}, column {e.colno})") from None
     except RecursionError:
-        raise InvalidCases("", "nested too deeply") from None
+        raise _invalid("", "nested too deeply") from None
 
 
 def load_cases(path: Path) -> list[Case]:
-    """The cases of the file at ``path`` (``InvalidCases`` when it cannot be read or run)."""
+    """The cases of the file at ``path`` (``Refused("invalid_cases")`` when it cannot be read or run)."""
     try:
         with path.open("rb") as file:
             raw = file.read(MAX_FILE_BYTES + 1)
     except OSError:
-        raise InvalidCases("", "the file cannot be read") from None
+        raise _invalid("", "the file cannot be read") from None
     return parse_cases(_decode(raw))
 
 

@@ -126,8 +126,10 @@ class Colours:
         return len(set(self.sections))
 
     def minimal(self) -> bool:
-        """Restrained: at most two section backgrounds, all of them light (luminance ≥ 0.85)."""
-        return self.distinct() <= 2 and all(luminance(c) >= 0.85 for c in self.sections)
+        """Restrained: below the first band (the hero may stay bold), at most two section
+        backgrounds, all light (luminance ≥ 0.85)."""
+        body = self.sections[1:]
+        return len(set(body)) <= 2 and all(luminance(c) >= 0.85 for c in body)
 
 
 def _family(nodes: Mapping[str, Any], node: Mapping[str, Any]) -> str | None:

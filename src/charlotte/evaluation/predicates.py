@@ -41,7 +41,8 @@ KIND_WORDS: Final[Mapping[str, tuple[str, ...]]] = {
     "team": ("team", "staff", "meet"),
     "testimonials": ("testimonials", "reviews", "what-people-say"),
     "hours": ("hours", "opening"),
-    "contact": ("contact", "find-us"),
+    "contact": ("contact",),
+    "location": ("location", "find-us", "directions"),
     "gallery": ("gallery", "portfolio"),
     "offer": ("what-we-offer", "offer"),
     "call-to-action": ("call-to-action", "cta"),
@@ -232,18 +233,44 @@ def _same_claim(a: Found, b: Found) -> bool:
     return a.value == b.value
 
 
+def _texts(doc: Mapping[str, Any]) -> list[str]:
+    """Every node's words, and every container's: its descendants' words in reading order.
+
+    A fact may be split over a row's cells ("Tue-Sun" | "7:00-14:00"); the row
+    says it whole. Each text is added to its ancestors' (at most 64 levels up).
+    """
+    nodes = node_map(doc)
+    joined: dict[str, list[str]] = {}
+    out: list[str] = []
+    for node_id, words in copy_of(doc):
+        out.append(words)
+        node = nodes.get(node_id)
+        for _ in range(64):
+            parent = node.get("parent") if isinstance(node, dict) else None
+            if not isinstance(parent, str) or parent not in nodes:
+                break
+            joined.setdefault(parent, []).append(words)
+            node = nodes[parent]
+    return out + [" ".join(parts) for parts in joined.values()]
+
+
 def fact_shown(doc: Mapping[str, Any], value: str) -> bool:
     """True when the page states ``value``: its words as written, or each claim they make.
 
     A claim (a phone, a price, hours) counts in any spelling the facts check
-    reads as the same: "0113 496 0123" is "+44 113 496 0123".
+    reads as the same: "0113 496 0123" is "+44 113 496 0123". A node's words
+    count, and a container's (a row whose cells say the fact together); a list
+    fact ("Cuts; Colour; Blow-dries") counts when every item is shown.
     """
-    copy = copy_of(doc)
+    texts = [" ".join(text.lower().split()) for text in _texts(doc)]
     squeezed = " ".join(value.lower().split())
-    if any(squeezed in " ".join(words.lower().split()) for _, words in copy):
+    if any(squeezed in text for text in texts):
         return True
+    parts = [p for p in (" ".join(part.split()) for part in squeezed.split(";")) if p]
+    if len(parts) > 1 and all(any(p in text for text in texts) for p in parts):
+        return True  # a list fact ("Cuts; Colour"), shown item by item
     wanted = [f for f in claims_in(value) if f.kind != "number"]
-    said = [f for _, words in copy for f in claims_in(words)] if wanted else []
+    said = [f for text in texts for f in claims_in(text)] if wanted else []
     return bool(wanted) and all(any(_same_claim(w, s) for s in said) for w in wanted)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -269,14 +269,15 @@ def run_suite(
     suite = Suite(model)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="charlotte-eval-") as folder:
-        base = settings or Settings()
-        chosen = Settings(
+        # The host's settings (provider URL and key, retries, limits, origins) with
+        # the evaluation's own database, queue and model; usage events on.
+        chosen = replace(
+            settings or Settings(),
             database_url=f"sqlite:///{Path(folder) / 'eval.db'}",
+            database_schema=None,
             model=model,
             queue="thread",
             telemetry=True,
-            site_origin=base.site_origin,
-            allowed_origins=base.allowed_origins,
         )
         with (
             Charlotte(chosen, model_factory=model_factory) as charlotte,

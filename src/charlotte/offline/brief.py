@@ -25,6 +25,7 @@ __all__ = [
     "is_direction",
     "lead_of",
     "offerings_of",
+    "section_slug",
     "sections_of",
     "statements",
 ]
@@ -79,6 +80,8 @@ _TONE_ONLY = frozenset(
 _OFFER_VERB = re.compile(
     r"(?i)\b(?P<verb>bak(?:es|ing)|serv(?:es|ing)|sell(?:s|ing)|offer(?:s|ing)|"
     r"mak(?:es|ing)|brew(?:s|ing)|roast(?:s|ing)|cook(?:s|ing)|provid(?:es|ing)|"
+    r"fix(?:es|ing)|repair(?:s|ing)|teach(?:es|ing)|run(?:s|ning)|install(?:s|ing)|"
+    r"shoot(?:s|ing)|photograph(?:s|ing)|cover(?:s|ing)|"
     r"specialis(?:es|ing)\s+in|specializ(?:es|ing)\s+in)\s+(?P<list>[^.;:!?()]+)"
 )
 #: Where a list of offerings ends: a qualifier that says when, where or for whom.
@@ -180,9 +183,12 @@ def lead_of(brief: str, facts: Mapping[str, Any], name: str | None) -> Lead:
         if name:
             described = re.match(
                 rf"\s*{re.escape(name)}\s+(?:is|are)\s+(.+)$", sentence
-            ) or re.search(rf"\bfor\s+{re.escape(name)}\s*,\s*(.+)$", sentence)
+            ) or re.search(rf"\bfor\s+{re.escape(name)}\s*(?:,\s*|\s(?=(?:in|at|near|on)\s))(.+)$", sentence)
         if described:
             description = described.group(1).split(";")[0].rstrip(" .!?")
+            head, colon, listing = description.partition(":")
+            if colon and _names_sections(listing):
+                description = head.rstrip()  # "in London: services, our team, contact"
             if not is_direction(description):
                 return Lead(capitalised(_head(description)) + ".", sentence, description)
     rest = statements(brief)
@@ -221,7 +227,33 @@ def offerings_of(brief: str, lead: Lead) -> Offerings:
             if when and verb:
                 note = f"{verb} {when.group('when').lower()}."
             return Offerings(tuple(items), note)
+        if listed := _colon_list(sentence):
+            return Offerings(tuple(listed))
     return Offerings(())
+
+
+def _colon_list(sentence: str) -> list[str]:
+    """The items of "… in Whitby: sports injuries, back pain, home visits." (two or more, no figures).
+
+    Not after a direction ("Sections: …", "Call to action: …"): the last words before the
+    colon decide.
+    """
+    head, colon, rest = sentence.partition(":")
+    if not colon or is_direction(" ".join(head.split()[-3:])):
+        return []
+    items = _items(_LIST_END.sub("", rest.strip().rstrip(" .!?")))
+    if len(items) < 2 or any(re.search(r"\d", item) for item in items) or _names_sections(rest):
+        return []
+    return items
+
+
+_SECTION_NAMES: Final = frozenset(name for kind in KINDS for name in kind.names)
+
+
+def _names_sections(listing: str) -> bool:
+    """True when ``listing`` is mostly section names ("services, our team and contact")."""
+    items = [i.lower() for i in _items(listing.strip().rstrip(" .!?"))]
+    return bool(items) and sum(1 for i in items if i in _SECTION_NAMES) * 2 >= len(items)
 
 
 def _mentioned(brief: str) -> list[str]:
@@ -234,32 +266,41 @@ def _mentioned(brief: str) -> list[str]:
     return [key for _, key in sorted(found)]
 
 
-def _slug(title: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+def section_slug(key: str) -> str:
+    """The node id of a section of kind ``key`` ("opening-hours" for hours), before de-duplication."""
+    if key == "cta":
+        return "call-to-action"
+    slug = re.sub(r"[^a-z0-9]+", "-", KIND_BY_KEY[key].title.lower()).strip("-")
     return slug[:40] or "section"
 
 
 def sections_of(brief: str, facts: Mapping[str, Any], offers: bool = False) -> list[Section]:
     """The sections: those the brief names in its order, then those the facts feed; contact last.
 
+    Sections come out in the order built; ``bands.build_section`` leaves out any
+    that nothing feeds.
+
     ``offers``: there is something to show of what the business offers; when no
     section would show it, a "What we offer" section opens the page's body.
     """
     keys = _mentioned(brief)
     for kind in KINDS:
-        if kind.key not in keys and kind.facts and fact(facts, kind.facts) is not None:
+        # A location band only when asked for: the contact band shows the address anyway.
+        fed = kind.key not in ("location", "contact") and kind.facts
+        if kind.key not in keys and fed and fact(facts, kind.facts) is not None:
             keys.append(kind.key)
     if offers and not any(k in OFFER_KINDS for k in keys):
         keys.insert(0, "offer")
     if has_contact(facts):
         keys.append("contact")
-    # Contact closes the page: the call to action points at it.
-    keys = [k for k in dict.fromkeys(keys) if k != "contact"] + ["contact"]
-    taken = {"hero", "call-to-action"}
+    # The call to action, then contact, close the page.
+    ends: list[str] = [k for k in ("cta", "contact") if k in keys]
+    keys = [k for k in dict.fromkeys(keys) if k not in ends] + ends
+    taken = {"hero"}
     out: list[Section] = []
     for key in keys:
         kind = KIND_BY_KEY[key]
-        slug = _slug(kind.title)
+        slug = section_slug(key)
         unique, n = slug, 2
         while unique in taken:
             unique, n = f"{slug}-{n}", n + 1

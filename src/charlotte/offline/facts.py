@@ -26,7 +26,9 @@ __all__ = [
     "fact_key",
     "featured_items",
     "has_contact",
+    "priced",
     "scalar",
+    "split_figure",
 ]
 
 _PHONE_KEYS = ("phone", "telephone", "tel", "phone_number")
@@ -95,8 +97,44 @@ def fact_items(value: Any) -> list[tuple[str | None, str | None]]:
             elif (text := scalar(item)) is not None:
                 out.append((text, None))
     elif (text := scalar(value)) is not None:
-        out.append((None, text))
+        parts = [p for p in _SEPARATOR.split(text) if p.strip(" .")]
+        # "Puncture repair £12, full service £95": one item per entry, not one run-on line.
+        if len(parts) > 1:
+            out.extend(split_figure(p) for p in parts)
+        else:
+            out.append((None, text))
     return [(t, d) for t, d in out if t or d][:MAX_ITEMS]
+
+
+#: Where a one-line list of a fact breaks into entries: ``;``, a new line, ``, ``, `` · ``, `` | ``.
+_SEPARATOR = re.compile(r"\s*(?:[;\n]|,\s|\s[·|]\s)\s*")
+#: What may sit between an entry's name and its figure: a colon, a hyphen, an en or em dash.
+_DASHES = ":-\u2013\u2014"
+_FIGURE_START = re.compile(r"[£$€¥₹\d]")
+
+
+def split_figure(entry: str) -> tuple[str | None, str | None]:
+    """(name, figure) of an entry "Full service £95" or "Mon-Fri 8:30-17:30", both verbatim.
+
+    The figure starts at the first word after the first that opens with a digit or a
+    currency sign ("from" before it goes with it); an entry without one splits at its
+    first ": " ("Ada Moss: physiotherapist"), else is all name.
+    """
+    entry = entry.strip()
+    words = list(re.finditer(r"\S+", entry))
+    for n, word in enumerate(words[1:], 1):
+        if _FIGURE_START.match(word.group(0)):
+            start = (
+                words[n - 1].start() if words[n - 1].group(0).lower() == "from" else word.start()
+            )
+            name = entry[:start].strip().rstrip(_DASHES).strip()
+            if name:
+                return name, entry[start:].strip()
+            break
+    name, colon, detail = entry.partition(": ")
+    if colon and name.strip() and detail.strip():
+        return name.strip(), detail.strip()  # "Ada Moss: physiotherapist"
+    return entry, None
 
 
 def capitalised(text: str) -> str:
@@ -137,3 +175,12 @@ def contact_items(facts: Mapping[str, Any]) -> list[tuple[str, str, str | None]]
     if address:
         out.append(("address", address, None))
     return out
+
+
+#: A price in an entry's detail: a currency sign or code, or a rate per period.
+_PRICE = re.compile(r"[£$€¥₹]|\d\s*(?:EUR|USD|GBP|CHF|kr)\b|/\s*(?:month|year|hour|session)")
+
+
+def priced(items: Sequence[tuple[str | None, str | None]]) -> bool:
+    """True when at least half the entries' details are prices ("£12", "$9/month")."""
+    return sum(1 for _t, d in items if d and _PRICE.search(d)) * 2 >= len(items) > 0

@@ -15,6 +15,11 @@ Each ``cms_apply`` is based on the revision of the previous tool result. On
 on from the page as it now is (a node a person removed is not put back); any
 other failure skips that batch. Failures are bounded, so a run always ends.
 
+After ``cms_outline``, a draft that already has sections and a message that
+asks for changes (not to build the page) make a follow-up turn: the steps
+are ``follow_up.follow_up_step``'s (each request on the page as ``cms_get``
+shows it now, ``cms_check``, ``cms_ready`` only after a change).
+
 >>> agent = Agent(offline_model(), tools=page_tools, deps_type=ToolBinding)   # doctest: +SKIP
 """
 
@@ -37,6 +42,8 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
 
+from charlotte.offline.edits import Context
+from charlotte.offline.follow_up import follow_up_step, is_follow_up
 from charlotte.offline.writer import PagePlan, plan_page
 
 __all__ = ["OFFLINE_MODEL_NAME", "offline_model"]
@@ -105,6 +112,7 @@ class _Transcript:
     turn: list[_Exchange] = field(default_factory=list)  # since the latest user message
     declined: set[str] = field(default_factory=set)  # node ids a person removed
     responses: int = 0
+    prompt: str = ""  # the latest user message
 
     @classmethod
     def read(cls, messages: Sequence[ModelMessage]) -> _Transcript:
@@ -120,6 +128,7 @@ class _Transcript:
             for rpart in message.parts:
                 if isinstance(rpart, UserPromptPart):
                     t.turn = []
+                    t.prompt = rpart.content if isinstance(rpart.content, str) else ""
                 elif (
                     isinstance(rpart, ToolReturnPart | RetryPromptPart)
                     and rpart.tool_call_id in pending
@@ -281,6 +290,9 @@ def next_step(messages: Sequence[ModelMessage]) -> _Call:
     """The builder's next step for this conversation (a pure function of it)."""
     t = _Transcript.read(messages)
     failures = sum(1 for e in t.turn if not e.ok)
+    follow_up = _follow_up(t, failures)
+    if follow_up is not None:
+        return follow_up
     facts = t.last_ok("cms_facts")
     plan = None
     if facts is not None:
@@ -297,6 +309,22 @@ def next_step(messages: Sequence[ModelMessage]) -> _Call:
     if t.last_ok("cms_types") is None and t.count("cms_types") < MAX_READS:
         return _Call("cms_types")
     return _build(t, plan) or _finish(t, plan)
+
+
+def _follow_up(t: _Transcript, failures: int) -> _Call | None:
+    """The next step of a follow-up turn (see ``follow_up``), or None for a build turn."""
+    facts = t.last_ok("cms_facts")
+    outline = next((i for i, e in enumerate(t.turn) if e.name == "cms_outline" and e.ok), None)
+    if facts is None or outline is None or facts[1].result is None:
+        return None
+    first = t.turn[outline].result
+    if first is None or not is_follow_up(t.prompt, first):
+        return None
+    context = Context(str(facts[1].result.get("brief", "")), facts[1].result.get("facts"))
+    step = follow_up_step(
+        t.prompt, t.turn[outline + 1 :], context, t.revision, failures >= MAX_FAILURES
+    )
+    return _Call(step.name, step.args, step.text)
 
 
 def _build(t: _Transcript, plan: PagePlan) -> _Call | None:

@@ -5,7 +5,10 @@ one transaction), ``queues`` (``TurnQueue``, ``InlineQueue``, ``ThreadQueue``), 
 (``TurnRunner``: one turn through the model with the nine tools), ``recorder``
 (``StreamRecorder``: stream events → log events), ``guide`` and ``modes``
 (the builder guide, its hash, the mode registry), ``models`` (``resolve_model``;
-``offline`` is ``charlotte.offline``), ``telemetry`` (``UsageTelemetry``). Only
+``offline`` is ``charlotte.offline``; ``provider_failure``: a provider's error as a
+code), ``provider_http`` (the providers' HTTP client: bounded retries),
+``tool_arguments`` (malformed tool-call JSON to the tools), ``telemetry``
+(``UsageTelemetry``). Only
 this package, ``charlotte.offline`` and ``charlotte.testing`` import the model
 library.
 """

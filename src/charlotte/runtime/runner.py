@@ -24,10 +24,12 @@ the browser follows live):
    ``cms_ready`` is continued with ``CONTINUATION`` on the same history, at
    most ``max_continuations`` times, then fails ``output_limit``. All runs of
    a turn share one usage tally, so the host's caps bound the whole turn.
-6. ``turn.finished`` (with ``ready``), ``turn.stopped`` or ``run.failed`` with a
-   code — never an exception message — and the session is idle again; the
-   turn's conversation row (reply, a finished turn's messages, its tool
-   work) is written with that event.
+   A provider's error (after the retries of ``provider_http.py``) becomes its
+   code where the model library is called (``models.provider_failure``).
+6. ``turn.finished`` (with ``ready`` and the turn's token ``usage``),
+   ``turn.stopped`` or ``run.failed`` with a code — never an exception
+   message — and the session is idle again; the turn's conversation row
+   (reply, a finished turn's messages, its tool work) is written with that event.
 
 A claim that fails on a database error raises ``StorageError`` out of
 ``run``: nothing ran, and the queue delivers the turn again (``ThreadQueue``
@@ -46,7 +48,7 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 from pydantic_ai import Agent, RunContext, Tool
-from pydantic_ai.exceptions import OutputTokenLimitExceeded, UsageLimitExceeded
+from pydantic_ai.exceptions import ModelAPIError, OutputTokenLimitExceeded, UsageLimitExceeded
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models import Model
 from pydantic_ai.usage import RunUsage, UsageLimits
@@ -55,9 +57,11 @@ from charlotte.errors import Refused, StopRequested, code_of
 from charlotte.runtime.caps import HarnessDefaults, TurnContext, TurnContextFactory, merge_limits
 from charlotte.runtime.guide import Guide
 from charlotte.runtime.history import TurnWork, build_history
+from charlotte.runtime.models import provider_failure
 from charlotte.runtime.modes import ModeRegistry, check_mode
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
+from charlotte.runtime.tool_arguments import MalformedArguments, raw_arguments
 from charlotte.runtime.turns import Turns
 from charlotte.runtime.watch import STOP, TurnWatch
 from charlotte.settings import Settings
@@ -261,7 +265,9 @@ class TurnRunner:
                 self.telemetry.observe(
                     self.engine, session.id, session.tenant, turn.id, model.model_name, usage
                 )
-                self.turns.finish(turn.id, ready=recorder.ready, entry=state.entry(finished=True))
+                self.turns.finish(
+                    turn.id, ready=recorder.ready, entry=state.entry(finished=True), usage=_totals(usage)
+                )
                 return
             self.turns.fail(turn.id, "output_limit", entry=state.entry())
         except Exception as error:  # every failure ends as a code, never a message
@@ -317,6 +323,9 @@ class TurnRunner:
         except UsageLimitExceeded as error:
             # The model library's limit, translated where the library is called.
             raise Refused("usage_limit") from error
+        except ModelAPIError as error:
+            # The provider's last word after charlotte's retries, as a code.
+            raise provider_failure(error) from error
         return _finish_reason(state.messages)
 
     def _agent(self, prompt: str) -> Agent[_TurnDeps, str]:
@@ -333,6 +342,7 @@ class TurnRunner:
                     output_type=str,
                     tools=tools,
                     name="charlotte_builder",
+                    capabilities=[MalformedArguments()],
                 )
                 self._agents[prompt] = agent
             return agent
@@ -341,8 +351,9 @@ class TurnRunner:
         page_tools = self.tools
         turns = self.turns
 
-        def call(ctx: RunContext[_TurnDeps], **arguments: Any) -> dict[str, Any]:
+        def call(ctx: RunContext[_TurnDeps], **given: Any) -> dict[str, Any]:
             deps = ctx.deps
+            arguments = raw_arguments(given)
             watch = deps.state.watch
             # A halted turn (stop, timeout) starts no tool; a running one is waited for.
             if not watch.tool_may_start():
@@ -355,13 +366,13 @@ class TurnRunner:
                 if turns.should_stop(deps.turn_id, conn):
                     deps.state.stop_seen = True
                     raise StopRequested
-                deps.recorder.write_tool_called(conn, ctx.tool_call_id, name, arguments)
+                deps.recorder.write_tool_called(conn, ctx.tool_call_id, name, given)
 
             try:
                 result = page_tools.call(name, arguments, deps.binding, before=before)
             finally:
                 watch.tool_ended()
-            deps.state.work.note(name, arguments, result)
+            deps.state.work.note(name, given, result)
             return result
 
         return Tool.from_schema(
@@ -386,6 +397,15 @@ class TurnRunner:
         if session is None:
             raise Refused("not_found")
         return session
+
+
+def _totals(usage: RunUsage) -> dict[str, int]:
+    """The turn's usage as ``turn.finished`` carries it (every run and continuation of the turn)."""
+    return {
+        "input_tokens": max(0, usage.input_tokens or 0),
+        "output_tokens": max(0, usage.output_tokens or 0),
+        "requests": max(0, usage.requests or 0),
+    }
 
 
 def _settle(turn: TurnRecord, recorder: StreamRecorder | None) -> None:

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Final
 
@@ -80,6 +80,9 @@ QUEUE_LOST: Final = "queue_lost"
 
 #: Turns ``redeliver`` hands over per call at most (the next call takes the rest).
 REDELIVER_BATCH: Final = 200
+
+#: ``turn.finished`` usage of a turn that reported none (the runner always hands the turn's own).
+NO_USAGE: Final[Mapping[str, int]] = {"input_tokens": 0, "output_tokens": 0, "requests": 0}
 
 
 class Turns:
@@ -259,16 +262,22 @@ class Turns:
         status, stop_requested = flag
         return status not in ACTIVE or stop_requested
 
-    def finish(self, turn_id: str, *, ready: bool, entry: HistoryEntry | None = None) -> bool:
-        """End the turn as ``finished`` (``turn.finished`` with ``ready``).
+    def finish(
+        self,
+        turn_id: str,
+        *,
+        ready: bool,
+        entry: HistoryEntry | None = None,
+        usage: Mapping[str, int] = NO_USAGE,
+    ) -> bool:
+        """End the turn as ``finished`` (``turn.finished`` with ``ready`` and the turn's ``usage``).
 
         Every end stores the turn's conversation row with its event: ``entry``
         (the runner's reply, messages and tool work) or, without one, the
         person's message alone.
         """
-        event = NewEvent(
-            EventTypes.TURN_FINISHED, {"turn_id": turn_id, "ready": ready}, AGENT_ACTOR
-        )
+        payload = {"turn_id": turn_id, "ready": ready, "usage": dict(usage)}
+        event = NewEvent(EventTypes.TURN_FINISHED, payload, AGENT_ACTOR)
         return self._end(turn_id, ACTIVE, event, status="finished", ready=ready, entry=entry)
 
     def stopped(self, turn_id: str, entry: HistoryEntry | None = None) -> bool:

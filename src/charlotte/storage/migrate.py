@@ -10,16 +10,18 @@ never mixes with the host's own Alembic history.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 
 from charlotte.storage._translate import translated
 from charlotte.storage.engine import engine_schema, open_engine, quoted_identifier
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+# Alembic (and Mako and Pygments under it) is imported by the functions that
+# use it: about a tenth of a second that ``import charlotte`` need not pay.
 
 __all__ = ["VERSION_TABLE", "current_revision", "head_revision", "migrate"]
 
@@ -34,6 +36,8 @@ _MIGRATION_LOCK: Final = 0x63686172_6C6F7474
 
 
 def _config() -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(_SCRIPTS))
     return config
@@ -41,6 +45,8 @@ def _config() -> Config:
 
 def migrate(target: str | sa.URL | sa.Engine, revision: str = "head") -> None:
     """Upgrade the database at ``target`` (URL or engine) to ``revision`` (default: newest)."""
+    from alembic import command
+
     engine = target if isinstance(target, sa.Engine) else open_engine(target)
     try:
         config = _config()
@@ -60,6 +66,8 @@ def migrate(target: str | sa.URL | sa.Engine, revision: str = "head") -> None:
 
 def current_revision(engine: sa.Engine) -> str | None:
     """The revision the database is at, or None when charlotte never migrated it."""
+    from alembic.runtime.migration import MigrationContext
+
     with translated(), engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
         return context.get_current_revision()
@@ -67,4 +75,6 @@ def current_revision(engine: sa.Engine) -> str | None:
 
 def head_revision() -> str | None:
     """The newest revision shipped with this version of charlotte."""
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(_config()).get_current_head()

@@ -27,10 +27,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
-
-from jsonschema import Draft202012Validator, ValidationError, validators
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.errors import InvalidArguments
 from charlotte.page.node_types import NodeTypes
@@ -39,20 +38,50 @@ from charlotte.tools.op_schemas import OP_NAMES, Schema, op_defs
 from charlotte.tools.schema_check import Check, compile_schema
 from charlotte.tools.schemas import tool_definitions
 
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
+
 ROOT: Final = "$.arguments"
 #: Longest argument text decoded (far above anything a valid call needs).
 MAX_ARGUMENT_TEXT: Final = 2_000_000
 
 _PLAIN_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]{0,63}")
 
-# JSON has one number type; a float such as 1.0 is no integer to PageSession,
-# so it is none to the schemas either.
-_TYPE_CHECKER = Draft202012Validator.TYPE_CHECKER.redefine(
-    "integer", lambda _checker, value: type(value) is int
-)
-_Validator: Any = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, type_checker=_TYPE_CHECKER
-)
+@cache
+def _validator_class() -> Any:
+    """jsonschema's 2020-12 validator, where only an ``int`` is an integer.
+
+    JSON has one number type; a float such as 1.0 is no integer to
+    PageSession, so it is none to the schemas either. jsonschema is imported
+    here, on the first call that fails the compiled check, not at
+    ``import charlotte``.
+    """
+    from jsonschema import Draft202012Validator, validators
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", lambda _checker, value: type(value) is int)
+    return validators.extend(Draft202012Validator, type_checker=checker)  # type: ignore[no-untyped-call]
+
+
+class _Validator:
+    """One schema's jsonschema validator, built when it is first asked."""
+
+    __slots__ = ("_built", "_schema")
+
+    def __init__(self, schema: Schema) -> None:
+        self._schema = schema
+        self._built: Any = None
+
+    def _validator(self) -> Any:
+        if self._built is None:
+            self._built = _validator_class()(self._schema)
+        return self._built
+
+    def iter_errors(self, instance: object) -> Iterator[ValidationError]:
+        errors: Iterator[ValidationError] = self._validator().iter_errors(instance)
+        return errors
+
+    def is_valid(self, instance: object) -> bool:
+        return bool(self._validator().is_valid(instance))
 
 
 def _inlined(schema: Any, defs: Mapping[str, Any], seen: tuple[str, ...]) -> Any:
@@ -83,7 +112,7 @@ class ArgumentParser:
 
     def __init__(self, types: NodeTypes) -> None:
         self._defs: Schema = op_defs(types)
-        self._tools: dict[str, Any] = {}
+        self._tools: dict[str, _Validator] = {}
         self._tool_checks: dict[str, Check] = {}
         for definition in tool_definitions(types):
             schema = definition.parameters_json_schema

@@ -55,6 +55,14 @@ const CODE_TEXT = {
   worker_lost: "the worker running it stopped",
   queue_lost: "the queue lost the turn before it started",
   model_timeout: "the model stopped answering",
+  // The one failure a person can fix by hand: say which setting holds the key.
+  model_auth_failed:
+    "the model provider refused its API key. Set model_api_key in charlotte's settings " +
+    "(or OPENAI_API_KEY / ANTHROPIC_API_KEY where charlotte runs) to a valid key, then restart",
+  model_key_missing: "the model provider has no API key (set model_api_key in charlotte's settings)",
+  model_rate_limited: "the model provider is rate limiting requests; try again in a little while",
+  model_unavailable: "the model provider could not be reached; try again later",
+  model_rejected: "the model provider refused the request (check the model name and base URL)",
   turn_timeout: "the turn ran out of time",
   cross_site: "the request came from another site",
   guide_mode_stale: "the builder guide changed since the session opened",

@@ -1,13 +1,16 @@
-"""The links check: unsafe hrefs, external origins not allowed, dead #fragments."""
+"""The links check: unsafe hrefs, external origins not allowed, in-page links to nowhere."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import html5lib
 import pytest
 
 from charlotte.checks import Finding, PageChecks
 from charlotte.errors import MESSAGES
+from charlotte.page.assets import InMemoryAssetLibrary
+from charlotte.page.render import render_page
 
 SITE = "https://rosebakery.co.uk"
 
@@ -46,8 +49,9 @@ def test_unsafe_hrefs_are_errors(build: Any, href: str) -> None:
         "/order",
         "order.html",
         "?ref=hero",
-        "#menu",
         "#",
+        "#top",
+        "#TOP",
         "mailto:hello@rosebakery.co.uk",
         "tel:+441174960123",
         "https://rosebakery.co.uk/cakes",
@@ -85,22 +89,56 @@ def test_without_a_site_origin_every_absolute_link_is_external(build: Any) -> No
     assert PageChecks(allowed_origins=[SITE]).run(doc, only=["links"]) == []
 
 
-def test_fragments_must_name_a_node_on_the_page(build: Any) -> None:
+def test_an_in_page_link_to_a_node_is_dead_because_the_rendered_page_has_no_ids(
+    build: Any,
+) -> None:
     doc = build(
         ("menu", "section", {}),
-        ("ok", "link", {"content": "Menu", "href": "#menu"}),
+        ("node", "link", {"content": "Menu", "href": "#menu"}),
         ("gone", "link", {"content": "Prices", "href": "#prices"}),
         ("enc", "button", {"label": "Menu", "href": "#m%65nu"}),
+        ("top", "link", {"content": "Back to the top", "href": "#top"}),
     )
-    assert PageChecks(site_origin=SITE).run(doc, only=["links"]) == [
-        Finding(
-            "links",
-            "gone",
-            "warning",
-            "broken_fragment",
-            'The link "#prices" points to no node on this page.',
-        )
+    findings = PageChecks(site_origin=SITE).run(doc, only=["links"])
+    assert [(f.node, f.code, f.severity) for f in findings] == [
+        ("node", "dead_link", "error"),
+        ("gone", "dead_link", "error"),
+        ("enc", "dead_link", "error"),
     ]
+    assert findings[1].message == (
+        'The link "#prices" leads nowhere: the published page gives its nodes no id to '
+        "scroll to. Link to a phone (tel:), an e-mail (mailto:) or a page, or leave the link out."
+    )
+
+
+def test_the_renderer_writes_no_id_a_fragment_could_reach(build: Any) -> None:
+    # The links check counts on this: if the renderer ever gives nodes an id, the check's
+    # SCROLL_TARGETS must learn those ids, or it refuses links that work.
+    doc = build(
+        *[
+            (f"n-{t}", t, props)
+            for t, props in (
+                ("section", {}),
+                ("frame", {}),
+                ("stack", {}),
+                ("grid", {}),
+                ("card", {}),
+                ("text", {"content": "id=x"}),
+                ("heading", {"content": "h", "level": 2}),
+                ("link", {"content": "l", "href": "#n-text"}),
+                ("button", {"label": "b", "href": "#n-text"}),
+                ("button", {"label": "b2"}),
+                ("image", {"asset": "a", "alt": "x"}),
+                ("divider", {}),
+                ("callout", {"content": "c"}),
+                ("code", {"content": "c"}),
+            )
+        ]
+    )
+    html = render_page(doc, assets=InMemoryAssetLibrary({"a": "/a.png"}))
+    tags = html5lib.parse(html, namespaceHTMLElements=False).iter()
+    assert [el.tag for el in tags if "id" in el.attrib] == []
+    assert 'data-cms="n-text"' in html
 
 
 def test_action_handlers_are_links_too(build: Any) -> None:
@@ -122,7 +160,7 @@ def test_action_handlers_are_links_too(build: Any) -> None:
     assert link_findings(doc) == [
         ("card", "unsafe_link", "error"),
         ("card", "external_link", "error"),
-        ("card", "broken_fragment", "warning"),
+        ("card", "dead_link", "error"),
     ]
 
 

@@ -110,6 +110,19 @@ def test_fact_reads_claims_and_words() -> None:
     assert not _judge({"fact": {"address": "4 Mill Yard"}})
 
 
+def test_a_fact_split_over_a_row_is_stated_by_the_row() -> None:
+    row = _doc(
+        _node("hours", "section", None, "a"),
+        _node("hours-row", "stack", "hours", "a"),
+        _node("hours-row-name", "text", "hours-row", "a", content="Tue-Sun"),
+        _node("hours-row-figure", "text", "hours-row", "b", content="7:00-14:00"),
+    )
+    assert _judge({"fact": {"hours": "Tue-Sun 7:00-14:00"}}, row)
+    assert not _judge({"fact": {"hours": "Mon-Sat 7:00-14:00"}}, row)
+    assert _judge({"fact": {"team": "Tue-Sun; 7:00-14:00"}}, row)  # a list fact, item by item
+    assert not _judge({"fact": {"team": "Tue-Sun; Mia"}}, row)
+
+
 def test_unchanged_ready_and_reply() -> None:
     moved = _doc(
         *HERO, *SERVICES, *[{**n, "order": "0"} if n["id"] == "band-3" else n for n in PRICING]

@@ -46,12 +46,12 @@ CASES = {
     "bakery": (
         *BAKERY,
         "Crumb & Co",
-        ["0113 496 0321", "£4.50", "Tue-Fri: 08:00-16:00", "12 Kirkgate, Leeds LS1 6BY"],
+        ["0113 496 0321", "£4.50", "Tue-Fri\n08:00-16:00", "12 Kirkgate, Leeds LS1 6BY"],
     ),
     "dentist": (
         *DENTIST,
         "Brightsmile Dental",
-        ["+44 117 496 0123", "Whitening", "Mon-Fri 8:30-17:30"],
+        ["+44 117 496 0123", "Whitening", "Mon-Fri\n8:30-17:30"],
     ),
     "saas": (*SAAS, "Ledgerly", ["$9/month", "$29/month", "sales@ledgerly.test"]),
 }
@@ -96,3 +96,82 @@ DIRECTED = {
         {"tel:+14155550134": "+1 415 555 0134", "mailto:sales@ledgerly.test": None},
     ),
 }
+
+
+# Three businesses as a new user tries them, facts as a host gives them (strings).
+# (brief, facts, section roots the page must have, words the page must show)
+PAGES = {
+    "bike": (
+        "Spoke & Chain Bike Repair is a bike repair workshop in Bristol fixing road bikes, "
+        "mountain bikes, e-bikes and kids' bikes. Sections: services, prices, opening hours, "
+        "contact. Friendly, no-nonsense tone.",
+        {
+            "name": "Spoke & Chain Bike Repair",
+            "phone": "0117 496 0555",
+            "email": "workshop@spokeandchain.test",
+            "address": "7 Gloucester Road, Bristol BS7 8AA",
+            "prices": "Puncture repair £12; Basic service £45; Full service £95; Brake bleed £25",
+            "opening_hours": "Mon-Fri 08:30-18:00, Sat 09:00-16:00",
+        },
+        ["hero", "services", "pricing", "opening-hours", "contact"],
+        ["Road bikes", "Mountain bikes", "E-bikes", "Kids' bikes", "Puncture repair", "£12"],
+    ),
+    "dentist": (
+        "A landing page for Brightsmile Dental, a family dentist in Bristol offering check-ups, "
+        "hygiene visits, teeth whitening and emergency appointments. Sections: treatments, "
+        "opening hours, FAQ, contact. Calm, reassuring tone.",
+        {
+            "name": "Brightsmile Dental",
+            "phone": "+44 117 496 0123",
+            "email": "hello@brightsmile.test",
+            "opening_hours": "Mon-Thu 8:30-17:30, Fri 8:30-15:00",
+            "address": "4 Park Row, Bristol BS1 5LJ",
+        },
+        ["hero", "services", "opening-hours", "questions", "contact"],
+        ["Treatments", "Check-ups", "Teeth whitening", "When are you open?", "4 Park Row"],
+    ),
+    "photographer": (
+        "Lena Ward Photography is a wedding and portrait photographer in Edinburgh. "
+        "Sections: gallery, about, pricing, contact. Elegant, minimal.",
+        {
+            "name": "Lena Ward Photography",
+            "email": "studio@lenaward.test",
+            "about": "I photograph weddings across Scotland, quietly and without posing.",
+            "pricing": "Portrait session £180; Half-day wedding £950; Full-day wedding £1,600",
+        },
+        ["hero", "gallery", "about-us", "pricing", "contact"],
+        ["Image slot 1", "quietly and without posing", "Full-day wedding", "£1,600"],
+    ),
+}
+
+# Words no phone can fit at any readable size: the page must still not scroll sideways.
+LONG = (
+    "Supercalifragilisticexpialidocious Cleaning Cooperative is a cleaning firm in Aberystwyth "
+    "providing deep-cleaning, end-of-tenancy-cleaning and carpet shampooing. Sections: "
+    "services, prices, team, FAQ, location, contact, call to action.",
+    {
+        "name": "Supercalifragilisticexpialidocious Cleaning Cooperative",
+        "email": "enquiries.and.bookings@supercalifragilisticexpialidocious-cleaning.test",
+        "phone": "+44 1970 555 0199",
+        "address": "Unit 14, Glanyrafon Industrial Estate, Llanbadarn Fawr, Aberystwyth SY23 3JQ",
+        "prices": "Deep-cleaning-of-kitchens-and-bathrooms £120; End-of-tenancy £250",
+        "team": "Angharad Llewellyn-Pritchard: founder; Dafydd: supervisor",
+        "signature": "Pneumonoultramicroscopicsilicovolcanoconiosis shine",
+    },
+    [
+        "hero",
+        "services",
+        "pricing",
+        "team",
+        "questions",
+        "find-us",
+        "call-to-action",
+        "contact",
+    ],
+    [
+        "Send an e-mail",
+        "Angharad Llewellyn-Pritchard",
+        "£120",
+        "Pneumonoultramicroscopicsilicovolcanoconiosis shine",
+    ],
+)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from charlotte.offline.brief import business_name, is_direction, statements
+from charlotte.offline.brief import business_name, is_direction, lead_of, offerings_of, statements
 
 
 @pytest.mark.parametrize(
@@ -43,3 +43,40 @@ def test_is_direction(clause: str, direction: bool) -> None:
 def test_statements_keep_the_description_and_drop_the_directions() -> None:
     brief = "We bake daily; keep it casual. Family run since 1998. Playful tone."
     assert statements(brief) == ["We bake daily.", "Family run since 1998."]
+
+
+@pytest.mark.parametrize(
+    ("brief", "items", "lead"),
+    [
+        (
+            "A page for Harbour Lane Physiotherapy in Whitby: sports injuries, back pain, home "
+            "visits. Sections: treatments, prices, contact. Call to action: book an assessment.",
+            ("Sports injuries", "Back pain", "Home visits"),
+            "In Whitby: sports injuries, back pain, home visits.",
+        ),
+        (
+            "Spoke & Chain is a bike workshop in Bristol fixing road bikes, e-bikes and kids' bikes.",
+            ("Road bikes", "E-bikes", "Kids' bikes"),
+            "A bike workshop in Bristol.",
+        ),
+        (
+            "Kowalski Plumbing is a plumber in Cardiff providing boiler repairs and leak repairs.",
+            ("Boiler repairs", "Leak repairs"),
+            "A plumber in Cardiff.",
+        ),
+        # A list after a direction is no offering, nor one of figures or of section names.
+        (
+            "A calm page for Bright Smile Dental in London: services, our team, opening hours "
+            "and contact.",
+            (),
+            "In London.",
+        ),
+        ("Oak & Ash is a joinery. Sections: services, team, contact.", (), "A joinery."),
+        ("Oak & Ash is a joinery. Prices: doors £300, stairs £2,000.", (), "A joinery."),
+    ],
+)
+def test_offerings_the_brief_names(brief: str, items: tuple[str, ...], lead: str) -> None:
+    name = business_name(brief, {})
+    found = lead_of(brief, {}, name)
+    assert found.subheading == lead
+    assert offerings_of(brief, found).items == items

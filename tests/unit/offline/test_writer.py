@@ -37,7 +37,12 @@ def test_plan_ids_are_unique_and_valid(case: str) -> None:
 def test_plan_without_brief_or_facts_is_still_a_page() -> None:
     plan = plan_page("", None)
     assert plan.name == "Welcome"
-    assert [b.root for b in plan.batches] == ["hero", "call-to-action", "contact"]
+    # Nothing to say and no one to call: a hero with the headline alone, no filler bands.
+    assert [b.root for b in plan.batches] == ["hero"]
+    assert [op["node"]["id"] for op in plan.batches[0].ops if op["t"] == "insert_node"] == [
+        "hero",
+        "hero-heading",
+    ]
 
 
 _WORDS = st.sampled_from(

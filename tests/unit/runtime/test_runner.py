@@ -302,7 +302,8 @@ def test_the_offline_builder_builds_a_ready_page_through_a_real_turn(sqlite_engi
     doc, revision = h.workspace.draft(s.id, s.tenant)
     assert revision > 0
     texts = json.dumps(doc)
-    assert "Rosa's Bakery" in texts and "Tue-Sun 7:00-15:00" in texts
+    # The hours as a timetable row: the days left, the hours right.
+    assert "Rosa's Bakery" in texts and '"Tue-Sun"' in texts and '"7:00-15:00"' in texts
     called = {p["name"] for p in _payloads(h, s, EventTypes.TOOL_CALLED)}
     assert {"cms_facts", "cms_types", "cms_apply", "cms_check", "cms_ready"} <= called
     for event in h.events(s):

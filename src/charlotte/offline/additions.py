@@ -1,0 +1,35 @@
+"""The sections a follow-up may add, built from the brief and the facts only.
+
+``section_batch(kind, brief, facts, index=, taken_ids=)`` is the one place a
+follow-up gets a new section's batch. It builds the band the way the first
+draft does (``bands.build_section``, in the page's palette as ``plan_page``
+picks it), and returns None when the brief and the facts cannot support that
+kind honestly (an FAQ with no question the facts answer, a location with no
+address, testimonials the host never gave).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Final
+
+from charlotte.offline.bands import build_section, palette_of
+from charlotte.offline.batch import Batch
+
+__all__ = ["KIND_TITLES", "section_batch"]
+
+#: Each kind a person may add and what the reply calls it.
+KIND_TITLES: Final[Mapping[str, str]] = {
+    "services": "services", "pricing": "pricing", "hours": "opening hours", "faq": "FAQ",
+    "team": "team", "gallery": "gallery", "testimonials": "testimonials", "about": "about",
+    "contact": "contact", "location": "location", "cta": "call to action", "menu": "menu",
+    "features": "features",
+}  # fmt: skip
+
+
+def section_batch(
+    kind: str, brief: str, facts: object, *, index: int, taken_ids: Collection[str]
+) -> Batch | None:
+    """The batch adding a ``kind`` section (its ids clear of ``taken_ids``), or None."""
+    table = {str(k): v for k, v in facts.items()} if isinstance(facts, Mapping) else {}
+    return build_section(kind, brief, table, palette_of(brief, table), index=index, taken_ids=taken_ids)

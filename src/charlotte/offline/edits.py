@@ -1,0 +1,364 @@
+"""How a follow-up request becomes ops on the page as it is now.
+
+``edit_for(request, page, context)`` resolves the request's targets against
+the current page (read through ``cms_get``, so a person's own edits count):
+"the hero" is the band holding the page's first heading, a section named by
+kind is found by its id or its heading's words, "the phone number" is the
+text holding a phone number. It returns an ``Edit`` (the ops, and what they
+do in words) or a ``Refusal`` saying why nothing was done. Nothing here
+invents a fact: new words are the person's, or the brief's and the facts'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from charlotte.checks.contacts import parse_phone
+from charlotte.offline.additions import KIND_TITLES, section_batch
+from charlotte.offline.brief import statements
+from charlotte.offline.facts import contact_items, fact, fact_items, fact_key
+from charlotte.offline.looks import look_ops
+from charlotte.offline.page_view import PROP as _PROP
+from charlotte.offline.page_view import PageView
+from charlotte.offline.requests import (
+    AddSection,
+    ChangeFact,
+    MoveSection,
+    RemoveSection,
+    Request,
+    Resize,
+    Restyle,
+    SetText,
+    Target,
+    Unsupported,
+)
+from charlotte.offline.writer import plan_page
+
+__all__ = ["Context", "Edit", "Refusal", "edit_for"]
+
+_MAX_OPS: Final = 200
+_LIMITS: Final = {"heading": 300, "text": 5_000, "button": 100}
+#: Kinds that close a page: a new section goes above them.
+_CLOSING: Final = ("cta", "contact", "location")
+_HOURS: Final = ("opening_hours", "hours", "opening_times")
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the session says: the brief and the host's facts (from ``cms_facts``)."""
+
+    brief: str
+    facts: object
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Ops to apply and what they do, in words for the reply."""
+
+    ops: tuple[dict[str, Any], ...]
+    said: str
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a request was not carried out."""
+
+    reason: str
+
+
+def _target(page: PageView, target: Target) -> tuple[Mapping[str, Any] | None, str]:
+    """The node a target names and how the reply names it (an empty name: no such section)."""
+    root = page.hero() if target.section is None else page.section(target.section)
+    if root is None:
+        return None, ""
+    kinds = (target.part,) if target.part != "button" else ("button", "link")
+    node = next((n for n in page.inside(root) if n.get("type") in kinds), None)
+    return node, f"the {page.label(root)} {target.part}"
+
+
+def _swap(page: PageView, old: str, new: str) -> Edit | Refusal:
+    """The person's quoted words replaced where the page first shows them."""
+    needle = old.casefold()
+    for node in page.nodes:
+        kind, text = str(node.get("type")), page.words(node)
+        at = text.casefold().find(needle) if kind in _PROP else -1
+        if at >= 0 and len(text.casefold()) == len(text):
+            changed = text[:at] + new + text[at + len(old) :]
+            if len(changed) > _LIMITS.get(kind, 300):
+                return Refusal(f'"{new}" is longer than a {kind} may be')
+            op = {"t": "set_node_props", "id": node["id"], "patch": {_PROP[kind]: changed}}
+            return Edit((op,), f'changed "{old}" to "{new}"')
+    return Refusal(f'the page does not show "{old}"')
+
+
+def _set_text(page: PageView, request: SetText) -> Edit | Refusal:
+    if request.target.part == "quote" and request.target.section:
+        return _swap(page, request.target.section, request.words)
+    node, name = _target(page, request.target)
+    if not name:
+        return Refusal(f"there is no {request.target.section} section on the page")
+    if node is None:
+        return Refusal(f"{name} is not on the page")
+    kind = str(node.get("type"))
+    if len(request.words) > _LIMITS.get(kind, 300):
+        return Refusal(f"the new words for {name} are longer than a {kind} may be")
+    patch = {_PROP[kind]: request.words}
+    return Edit(
+        ({"t": "set_node_props", "id": node["id"], "patch": patch},),
+        f'set {name} to "{request.words}"',
+    )
+
+
+def _shorter(words: str) -> str | None:
+    """``words`` cut at its first sentence or clause end (never inside a number), or None."""
+    for marks in (". ", ": ", " \u2013 ", " \u2014 ", " - ", ", ", "; "):
+        at = words.find(marks)
+        if at > 0 and len(words[:at].split()) >= 2:
+            return words[:at].rstrip(" .,;:") + (
+                "." if words.endswith(".") and marks == ". " else ""
+            )
+    tokens = words.split()
+    if len(tokens) < 5:
+        return None
+    keep = (len(tokens) + 1) // 2
+    while keep > 2 and (
+        any(c.isdigit() for c in tokens[keep])
+        or tokens[keep - 1].lower()
+        in {"and", "or", "the", "of", "with", "a", "an", "to", "in", "for", "at"}
+    ):
+        keep -= 1
+    return " ".join(tokens[:keep]).rstrip(",;:")
+
+
+def _longer(words: str, kind: str, context: Context, page_words: str) -> str | None:
+    plan = plan_page(context.brief, context.facts)
+    if kind == "heading":
+        name = plan.name
+        if name and name not in words and len(words) + len(name) + 4 <= 80:
+            return f"{words} at {name}"
+        lead = plan.subheading.split(". ")[0].rstrip(".")
+        if lead and lead not in words and len(words) + len(lead) + 2 <= 80:
+            return f"{words}: {lead}"
+        return None
+    candidates = [*statements(context.brief), plan.subheading, *_fact_sentences(context.facts)]
+    for seen in (page_words, words):
+        for sentence in (c.strip() for c in candidates):
+            if sentence and sentence not in seen:
+                return f"{words.rstrip()} {sentence}"
+    return None
+
+
+def _fact_sentences(facts: object) -> list[str]:
+    """Sentences stating the host's facts verbatim (opening hours, address, phone)."""
+    table = {fact_key(str(k)): v for k, v in facts.items()} if isinstance(facts, Mapping) else {}
+    hours = "; ".join(
+        f"{t}: {d}" if t and d else (t or d or "") for t, d in fact_items(fact(table, _HOURS))
+    )
+    out = [f"Open {hours}."] if hours else []
+    said = {"address": "Find us at {}.", "phone": "Call {}.", "email": "Write to {}."}
+    out += [said[label].format(words) for label, words, _href in contact_items(table)]
+    return out
+
+
+def _resize(page: PageView, request: Resize, context: Context) -> Edit | Refusal:
+    node, name = _target(page, request.target)
+    if not name:
+        return Refusal(f"there is no {request.target.section} section on the page")
+    if node is None:
+        return Refusal(f"{name} is not on the page")
+    words, kind = page.words(node), str(node.get("type"))
+    if request.longer:
+        everything = " ".join(page.words(n) for n in page.nodes)
+        new = _longer(words, kind, context, everything)
+        if new is None or len(new) > _LIMITS.get(kind, 300):
+            return Refusal(f"the brief and the facts give nothing more to add to {name}")
+    else:
+        new = _shorter(words)
+        if new is None:
+            return Refusal(f'{name} ("{words}") is already short; cutting it would lose its sense')
+    op = {"t": "set_node_props", "id": node["id"], "patch": {_PROP[kind]: new}}
+    return Edit((op,), f'made {name} {"longer" if request.longer else "shorter"}: "{new}"')
+
+
+def _phone_runs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each run that reads as a phone number (seven digits or more), one scan."""
+    runs: list[tuple[int, int]] = []
+    start, digits = -1, 0
+    for i, c in enumerate(f"{text}\n"):
+        if c.isdigit() or (c in " +-().\u00a0" and start >= 0) or (c == "+" and start < 0):
+            if start < 0:
+                start = i
+            digits += c.isdigit()
+            continue
+        if start >= 0:
+            end = i
+            while end > start and not text[end - 1].isdigit():
+                end -= 1
+            # The checks' own phone reader decides: "8.30-17.30" is opening hours, not a number.
+            if digits >= 7 and parse_phone(text[start:end]) is not None:
+                runs.append((start, end))
+        start, digits = -1, 0
+    return runs
+
+
+def _address(facts: object) -> str | None:
+    table = {fact_key(str(k)): v for k, v in facts.items()} if isinstance(facts, Mapping) else {}
+    return next((w for label, w, _h in contact_items(table) if label == "address"), None)
+
+
+def _change_fact(page: PageView, request: ChangeFact, context: Context) -> Edit | Refusal:
+    ops: list[dict[str, Any]] = []
+    digits = "".join(c for c in request.value if c.isdigit() or c == "+")
+    if request.kind == "phone" and (parse_phone(request.value) is None or len(digits) < 7):
+        return Refusal(f'"{request.value}" does not read as a phone number')
+    if request.kind == "email" and "@" not in request.value:
+        return Refusal(f'"{request.value}" does not read as an e-mail address')
+    for node in page.nodes:
+        kind = str(node.get("type"))
+        if kind not in _PROP:
+            continue
+        text, patch = page.words(node), {}
+        if request.kind == "phone":
+            runs = _phone_runs(text)
+            new = text
+            for start, end in reversed(runs):
+                new = new[:start] + request.value + new[end:]
+        elif request.kind == "email":
+            new = " ".join(
+                request.value if "@" in w.strip(".,;:()") else w for w in text.split(" ")
+            )
+        else:
+            # The address as the facts give it, wherever it is shown, else the builder's address line.
+            old = _address(context.facts)
+            if old and old in text:
+                new = text.replace(old, request.value)
+            else:
+                new = request.value if node["id"].endswith("-address") else text
+        if new != text:
+            patch[_PROP[kind]] = new
+        href = node.get("props", {}).get("href")
+        if isinstance(href, str) and patch:
+            if href.startswith("tel:") and request.kind == "phone":
+                patch["href"] = f"tel:{digits}"
+            elif href.startswith("mailto:") and request.kind == "email":
+                patch["href"] = f"mailto:{request.value}"
+        if patch:
+            ops.append({"t": "set_node_props", "id": node["id"], "patch": patch})
+    noun = {"phone": "phone number", "email": "e-mail address", "address": "address"}[request.kind]
+    if not ops:
+        return Refusal(
+            f"the page shows no {noun} to change (adding a contact section can show one)"
+        )
+    places = "1 place" if len(ops) == 1 else f"{len(ops)} places"
+    return Edit(tuple(ops), f"changed the {noun} to {request.value} ({places})")
+
+
+def _order_ops(page: PageView, order: list[str]) -> list[dict[str, Any]]:
+    return [] if order == page.roots else [{"t": "reorder_roots", "order": order}]
+
+
+def _placed(order: list[str], item: str, where: str | None, anchor: str | None) -> list[str]:
+    rest = [r for r in order if r != item]
+    if where == "top":
+        return [item, *rest]
+    if where == "bottom" or anchor is None:
+        return [*rest, item]
+    at = rest.index(anchor) + (1 if where == "below" else 0)
+    return [*rest[:at], item, *rest[at:]]
+
+
+def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusal:
+    title = KIND_TITLES.get(request.kind, request.kind)
+    if any(page.kind(r) == request.kind for r in page.roots):
+        return Refusal(f"the page already has a {title} section")
+    anchor = page.section(request.anchor) if request.anchor else None
+    if request.anchor and anchor is None:
+        return Refusal(f"there is no {request.anchor} section to put the {title} section next to")
+    batch = section_batch(
+        request.kind, context.brief, context.facts, index=len(page.roots), taken_ids=set(page.by_id)
+    )
+    if batch is None:
+        return Refusal(f"the brief and the facts say nothing a {title} section could show")
+    order = [*page.roots, batch.root]
+    if request.where is None and request.kind not in ("contact",):
+        closing = len(page.roots)
+        while closing > 0 and page.kind(page.roots[closing - 1]) in _CLOSING:
+            closing -= 1
+        if request.kind == "cta":
+            closing = len(page.roots) - (
+                1 if page.roots and page.kind(page.roots[-1]) == "contact" else 0
+            )
+        order = [*page.roots[:closing], batch.root, *page.roots[closing:]]
+    else:
+        order = _placed(order, batch.root, request.where, anchor)
+    ops = [
+        *batch.ops,
+        *_order_ops(PageView([*page.nodes, {"id": batch.root, "parent": None}]), order),
+    ]
+    if len(ops) > _MAX_OPS:
+        return Refusal(f"the {title} section is too big to add in one change")
+    article = "an" if batch.title[:1].lower() in "aeiou" or batch.title.startswith("FAQ") else "a"
+    slots = sum(
+        1
+        for op in batch.ops
+        if op.get("node", {}).get("id", "").endswith("-label") and "-slot-" in op["node"]["id"]
+    )
+    note = f" with {slots} photo slots to fill from the asset library" if slots else ""
+    return Edit(tuple(ops), f"added {article} {batch.title} section{note}")
+
+
+def _remove(page: PageView, request: RemoveSection) -> Edit | Refusal:
+    root = page.section(request.section)
+    if root is None:
+        return Refusal(f"there is no {request.section} section on the page")
+    return Edit(({"t": "remove_node", "id": root},), f"removed the {page.label(root)} section")
+
+
+def _move(page: PageView, request: MoveSection) -> Edit | Refusal:
+    root = page.section(request.section)
+    if root is None:
+        return Refusal(f"there is no {request.section} section on the page")
+    anchor = page.section(request.anchor) if request.anchor else None
+    if request.anchor and (anchor is None or anchor == root):
+        return Refusal(f"there is no other {request.anchor} section to move it next to")
+    order = _placed(page.roots, root, request.where, anchor)
+    if order == page.roots:
+        return Refusal(f"the {page.label(root)} section is already there")
+    where = {"top": "to the top", "bottom": "to the bottom"}.get(request.where)
+    place = where or f"{request.where} the {page.label(anchor or '')} section"
+    return Edit(tuple(_order_ops(page, order)), f"moved the {page.label(root)} section {place}")
+
+
+def _restyle(page: PageView, request: Restyle) -> Edit | Refusal:
+    ops, said = look_ops(request, page.nodes)
+    if not ops:
+        return Refusal(
+            said
+            if not said.startswith(("changed", "gave", "made", "set"))
+            else "nothing on the page has that look to change"
+        )
+    if len(ops) > _MAX_OPS:
+        return Refusal("the page has too many styled nodes to restyle in one change")
+    return Edit(tuple(ops), said)
+
+
+def edit_for(request: Request, page: PageView, context: Context) -> Edit | Refusal:
+    """The ops carrying out ``request`` on ``page``, or why it cannot be done."""
+    if isinstance(request, SetText):
+        return _set_text(page, request)
+    if isinstance(request, Resize):
+        return _resize(page, request, context)
+    if isinstance(request, AddSection):
+        return _add(page, request, context)
+    if isinstance(request, RemoveSection):
+        return _remove(page, request)
+    if isinstance(request, MoveSection):
+        return _move(page, request)
+    if isinstance(request, ChangeFact):
+        return _change_fact(page, request, context)
+    if isinstance(request, Restyle):
+        return _restyle(page, request)
+    assert isinstance(request, Unsupported)
+    return Refusal(f'"{request.words}" is not something the offline builder can do')

@@ -1,0 +1,338 @@
+"""How the offline builder changes a page's look: the words for it, and the style ops.
+
+A page's look is in its nodes' styles (the bands' backgrounds and colours, the
+buttons' accent, the font stacks), so a look change is one ``set_style`` per
+node it touches, computed from the page as it is now (a person's own colours
+are changed like the builder's). ``read_looks`` reads a clause ("use a warmer
+palette", "change the accent colour to green", "use a serif font");
+``look_ops`` turns it into ops. Colours by name come from a small table of
+hex values and fonts from a table of plain font stacks, so every value passes
+the asset policy's inert-CSS check.
+"""
+
+from __future__ import annotations
+
+import colorsys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+__all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_looks"]
+
+COLOURS: Final[Mapping[str, str]] = {
+    "red": "#dc2626", "green": "#15803d", "blue": "#2563eb", "navy": "#1e3a8a", "teal": "#0f766e",
+    "orange": "#ea580c", "purple": "#7c3aed", "pink": "#db2777", "yellow": "#ca8a04",
+    "gold": "#b45309", "brown": "#78350f", "black": "#111111", "grey": "#4b5563", "gray": "#4b5563",
+    "white": "#ffffff", "cream": "#fdf6e3", "beige": "#f5f0e6", "olive": "#4d7c0f",
+    "burgundy": "#7f1d1d", "maroon": "#7f1d1d", "turquoise": "#0d9488", "lime": "#65a30d",
+    "indigo": "#4338ca", "violet": "#7c3aed", "coral": "#f97361", "mint": "#10b981",
+}  # fmt: skip
+_SERIF = "Georgia, Times New Roman, serif"
+_SANS = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
+#: Font words → the stack the page gets (longest words first: "sans-serif" before "serif").
+FONTS: Final[tuple[tuple[str, str], ...]] = (
+    ("sans-serif", _SANS), ("sans serif", _SANS), ("sans", _SANS), ("monospace", "ui-monospace, Menlo, Consolas, monospace"),
+    ("mono", "ui-monospace, Menlo, Consolas, monospace"), ("serif", _SERIF),
+    ("georgia", _SERIF), ("times", "Times New Roman, Times, serif"),
+    ("garamond", "Garamond, Georgia, serif"), ("palatino", "Palatino, Georgia, serif"),
+    ("helvetica", "Helvetica, Arial, sans-serif"), ("arial", "Arial, Helvetica, sans-serif"),
+    ("verdana", "Verdana, Geneva, sans-serif"), ("inter", "Inter, system-ui, sans-serif"),
+    ("roboto", "Roboto, system-ui, sans-serif"), ("system", _SANS),
+)  # fmt: skip
+_TONES: Final = (
+    ("darker", "darker"), ("deeper", "darker"), ("lighter", "lighter"), ("brighter", "lighter"),
+    ("warmer", "warmer"), ("warm", "warmer"), ("cooler", "cooler"), ("colder", "cooler"), ("cool", "cooler"),
+)  # fmt: skip
+_SHAPES: Final = (
+    ("minimalist", "minimal"), ("minimal", "minimal"), ("simpler", "minimal"), ("plainer", "minimal"),
+    ("cleaner", "minimal"), ("bolder", "bold"), ("bold", "bold"), ("punchier", "bold"),
+    ("striking", "bold"), ("vibrant", "bold"),
+)  # fmt: skip
+_COLOUR_WORDS = frozenset(
+    {"colour", "color", "colours", "colors", "accent", "button", "buttons", "link", "links", "brand",
+     "highlight", "palette", "theme"}
+)  # fmt: skip
+_DARK_BANDS, _DARK_CARDS, _DARK_INK = "#111827", "#1f2937", "#f3f4f6"
+_LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK = "#ffffff", "#ffffff", "#111827"
+_HEX = frozenset("0123456789abcdefABCDEF")
+#: Style keys whose strings may hold colours.
+_COLOUR_KEYS: Final = ("background", "color", "border", "boxShadow")
+
+
+@dataclass(frozen=True, slots=True)
+class Restyle:
+    """Change the look: ``aspect`` accent/background/tone/shape/font, ``value`` what to."""
+
+    aspect: str
+    value: str
+    scope: str = "page"
+
+
+def _words(lower: str) -> list[str]:
+    return "".join(c if c.isalnum() or c in "#-" else " " for c in lower).split()
+
+
+def _colour(words: Sequence[str]) -> str | None:
+    for word in words:
+        if word.startswith("#") and len(word) in (4, 7) and all(c in _HEX for c in word[1:]):
+            return _long_hex(word)
+        if word in COLOURS:
+            return COLOURS[word]
+    return None
+
+
+def read_looks(lower: str) -> list[Restyle]:
+    """The look changes a lower-case clause asks for, in the order it names them (none: [])."""
+    words = _words(lower)
+    seen = set(words)
+    padded = " " + " ".join(words) + " "
+    found: list[tuple[int, Restyle]] = []
+
+    def at(word: str) -> int:
+        return padded.find(f" {word} ")
+
+    typeface = {"font", "fonts", "typeface", "typefaces"} & seen
+    for name, stack in FONTS:
+        if at(name) >= 0 and (typeface or name in ("serif", "sans-serif", "monospace")):
+            headings = {"heading", "headings", "headline", "headlines", "titles"} & seen
+            found.append((at(name), Restyle("font", stack, "headings" if headings else "page")))
+            break
+    colour = _colour(words)
+    background = "background" in seen or "backgrounds" in seen or at("dark mode") >= 0
+    if background and ({"dark", "darker", "black", "night"} & seen or at("dark mode") >= 0):
+        found.append((at("background"), Restyle("background", "dark")))
+    elif (
+        background
+        and {"light", "lighter", "white", "bright"} & seen
+        and colour in (None, "#ffffff")
+    ):
+        found.append((at("background"), Restyle("background", "light")))
+    elif background and colour is not None:
+        found.append((at("background"), Restyle("background", colour)))
+    elif colour is not None and _COLOUR_WORDS & seen:
+        found.append((min(at(w) for w in _COLOUR_WORDS & seen), Restyle("accent", colour)))
+    for word, tone in _TONES:
+        if word in seen and not (background and tone in ("darker", "lighter")):
+            found.append((at(word), Restyle("tone", tone)))
+            break
+    for word, shape in _SHAPES:
+        if word in seen:
+            found.append((at(word), Restyle("shape", shape)))
+            break
+    return [look for _at, look in sorted(found, key=lambda item: item[0])]
+
+
+def _long_hex(value: str) -> str:
+    digits = value[1:].lower()
+    return "#" + ("".join(c * 2 for c in digits) if len(digits) == 3 else digits)
+
+
+def _replace_hex(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with every ``#rgb``/``#rrggbb`` colour passed through ``change`` (one scan)."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] == "#":
+            j = i + 1
+            while j < n and j - i <= 7 and text[j] in _HEX:
+                j += 1
+            if j - i in (4, 7):
+                out.append(change(_long_hex(text[i:j])))
+                i = j
+                continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
+def _hsv(hex_value: str) -> tuple[float, float, float]:
+    r, g, b = (int(hex_value[k : k + 2], 16) / 255 for k in (1, 3, 5))
+    return colorsys.rgb_to_hsv(r, g, b)
+
+
+def _hex(h: float, s: float, v: float) -> str:
+    r, g, b = colorsys.hsv_to_rgb(h % 1.0, min(max(s, 0.0), 1.0), min(max(v, 0.0), 1.0))
+    return "#" + "".join(f"{round(x * 255):02x}" for x in (r, g, b))
+
+
+def _toward(h: float, goal: float, step: float) -> float:
+    diff = (goal - h + 0.5) % 1.0 - 0.5
+    return h + max(-step, min(step, diff))
+
+
+def _tone(tone: str) -> Callable[[str], str]:
+    def change(value: str) -> str:
+        h, s, v = _hsv(value)
+        if s < 0.15:  # whites, greys and near-whites stay: only the palette's colours move
+            return value
+        if tone == "darker":
+            return _hex(h, s, v * 0.72)
+        if tone == "lighter":
+            return _hex(h, s * 0.75, v + (1 - v) * 0.35)
+        return _hex(_toward(h, 25 / 360 if tone == "warmer" else 215 / 360, 30 / 360), s, v)
+
+    return change
+
+
+def _style(node: Mapping[str, Any]) -> dict[str, Any]:
+    style = node.get("style")
+    return style if isinstance(style, dict) else {}
+
+
+def _base(node: Mapping[str, Any]) -> dict[str, Any]:
+    base = _style(node).get("base")
+    return base if isinstance(base, dict) else {}
+
+
+def _recolour(
+    nodes: Sequence[Mapping[str, Any]], change: Callable[[str], str]
+) -> list[dict[str, Any]]:
+    ops: list[dict[str, Any]] = []
+    for node in nodes:
+        for bp, values in _style(node).items():
+            if not isinstance(values, dict):
+                continue
+            patch = {
+                key: new
+                for key in _COLOUR_KEYS
+                if isinstance(values.get(key), str)
+                and (new := _replace_hex(values[key], change)) != values[key]
+            }
+            if patch:
+                ops.append({"t": "set_style", "id": node["id"], "breakpoint": bp, "patch": patch})
+    return ops
+
+
+def _accent(nodes: Sequence[Mapping[str, Any]]) -> str | None:
+    """The page's accent colour: its first button's background, else its first link's colour."""
+    for kind, key in (("button", "background"), ("link", "color")):
+        for node in nodes:
+            value = _base(node).get(key)
+            if node.get("type") == kind and isinstance(value, str):
+                found = _first_hex(value)
+                if found is not None:
+                    return found
+    return None
+
+
+def _first_hex(text: str) -> str | None:
+    """The first ``#rgb``/``#rrggbb`` colour in ``text``, long form."""
+    found: list[str] = []
+
+    def keep(value: str) -> str:
+        found.append(value)
+        return value
+
+    _replace_hex(text, keep)
+    return found[0] if found else None
+
+
+def _ink_for(background: str) -> str:
+    _h, _s, v = _hsv(background)
+    return _LIGHT_INK if v > 0.6 else _DARK_INK
+
+
+def _backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[str, Any]]:
+    accent = _accent(nodes)
+    band, card, ink = {
+        "dark": (_DARK_BANDS, _DARK_CARDS, _DARK_INK),
+        "light": (_LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK),
+    }.get(value, (value, value, ""))
+    ink = ink or _ink_for(value)
+    ops: list[dict[str, Any]] = []
+    for node in nodes:
+        background = _base(node).get("background")
+        if node.get("parent") is None:
+            if isinstance(background, str) and accent and _first_hex(background) == accent:
+                continue  # an accent band (the call to action) keeps its colour
+            patch = {"background": band, "color": ink}
+        elif node.get("type") == "card":
+            border = "1px solid #374151" if ink == _DARK_INK else "1px solid #e5e7eb"
+            patch = {"background": card, "border": border}
+        else:
+            continue
+        ops.append({"t": "set_style", "id": node["id"], "breakpoint": "base", "patch": patch})
+    return ops
+
+
+def _scaled(length: object, factor: float) -> dict[str, Any] | None:
+    if (
+        isinstance(length, dict)
+        and length.get("unit") == "px"
+        and isinstance(length.get("value"), int | float)
+    ):
+        return {"value": round(float(length["value"]) * factor), "unit": "px"}
+    return None
+
+
+def _shape(nodes: Sequence[Mapping[str, Any]], shape: str) -> list[dict[str, Any]]:
+    ops: list[dict[str, Any]] = []
+    for node in nodes:
+        kind, base = node.get("type"), _base(node)
+        patch: dict[str, Any] = {}
+        if shape == "minimal":
+            if "boxShadow" in base:
+                patch["boxShadow"] = "none"
+            if kind in ("card", "button") and "radius" in base:
+                patch["radius"] = {"value": 4, "unit": "px"}
+            if kind == "heading":
+                patch["fontWeight"] = 500
+                patch["letterSpacing"] = {"value": 0, "unit": "px"}
+        else:
+            if kind == "heading":
+                patch["fontWeight"] = 800
+                if (size := _scaled(base.get("fontSize"), 1.15)) is not None:
+                    patch["fontSize"] = size
+            if kind == "card":
+                patch["boxShadow"] = "0 8px 24px rgba(0, 0, 0, 0.18)"
+            if kind == "button":
+                patch["fontWeight"] = 700
+        if patch:
+            ops.append({"t": "set_style", "id": node["id"], "breakpoint": "base", "patch": patch})
+    return ops
+
+
+def _fonts(nodes: Sequence[Mapping[str, Any]], stack: str, scope: str) -> list[dict[str, Any]]:
+    ops: list[dict[str, Any]] = []
+    for node in nodes:
+        if scope == "headings":
+            wanted = node.get("type") == "heading"
+        else:
+            wanted = node.get("parent") is None or "fontFamily" in _base(node)
+        if wanted and _base(node).get("fontFamily") != stack:
+            ops.append(
+                {
+                    "t": "set_style",
+                    "id": node["id"],
+                    "breakpoint": "base",
+                    "patch": {"fontFamily": stack},
+                }
+            )
+    return ops
+
+
+def look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], str]:
+    """The ops for ``look`` on the page's ``nodes`` and what they do ("" with no ops: why not)."""
+    if look.aspect == "accent":
+        accent = _accent(nodes)
+        if accent is None:
+            return [], "the page has no button or link whose colour is the accent"
+        ops = _recolour(nodes, lambda h: look.value if h == accent else h)
+        return ops, f"changed the accent colour from {accent} to {look.value}"
+    if look.aspect == "background":
+        named = {"dark": "a dark background", "light": "a light background"}
+        what = named.get(look.value, f"the background {look.value}")
+        return _backgrounds(nodes, look.value), f"gave the sections {what}"
+    if look.aspect == "tone":
+        return _recolour(nodes, _tone(look.value)), f"made the palette {look.value}"
+    if look.aspect == "shape":
+        said = (
+            "more minimal (no shadows, plainer headings, small corners)"
+            if look.value == "minimal"
+            else "bolder (heavier, larger headings)"
+        )
+        return _shape(nodes, look.value), f"made the look {said}"
+    where = "the headings" if look.scope == "headings" else "the page"
+    return _fonts(
+        nodes, look.value, look.scope
+    ), f"set the font of {where} to {look.value.split(',')[0]}"

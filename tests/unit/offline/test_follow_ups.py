@@ -1,0 +1,457 @@
+"""The offline builder listens: follow-up turns through a real Charlotte change the current draft.
+
+Each test opens a session, lets the offline builder build the first page, then
+sends follow-ups as new turns and reads the draft: predicates on node types,
+words, order and counts, never a stored page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.unit.offline.follow_up_app import FACTS, Follow, Session, Turn
+
+NEW_PHONE = "+44 113 496 0999"
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Follow]:
+    made = Follow(Path(tmp_path_factory.mktemp("follow")) / "follow.db")
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def session(app: Follow) -> Session:
+    return app.open()
+
+
+def changed_and_ready(turn: Turn) -> None:
+    assert turn.refused == [], turn.refused
+    assert turn.revision > turn.revision_before
+    assert turn.ready and turn.calls[-1] == "cms_ready", turn.reply
+    assert "ready for review" in turn.reply and "Done:" in turn.reply
+
+
+def unchanged(turn: Turn) -> None:
+    assert turn.revision == turn.revision_before
+    assert "cms_apply" not in turn.calls and "cms_ready" not in turn.calls
+    assert not turn.ready
+    assert "unchanged" in turn.reply and "ready for review" not in turn.reply
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Change the hero headline to 'Loaves worth waking for'",
+        "Set the headline to Loaves worth waking for",
+        "please make the hero headline “Loaves worth waking for”",
+    ],
+)
+def test_a_heading_is_set_to_the_persons_words(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    assert turn.words("hero", "heading") == ["Loaves worth waking for"]
+    assert "Loaves worth waking for" in turn.reply
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "rename the opening hours heading to When we bake",
+        "Change the title of the opening hours section to 'When we bake'",
+    ],
+)
+def test_a_section_heading_is_renamed(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    assert turn.words("opening-hours", "heading") == ["When we bake"]
+    assert turn.words("hero", "heading") == ["Crumb & Co"]
+
+
+@pytest.mark.parametrize("message", ["Make the subheading shorter", "shorten the intro"])
+def test_a_text_is_made_shorter(session: Session, message: str) -> None:
+    before = "A neighbourhood bakery in Leeds."
+
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    [now] = turn.words("hero", "text")
+    assert len(now) < len(before) and before.startswith(now.rstrip("."))
+
+
+@pytest.mark.parametrize(
+    "message", ["shorter headline please", "Can you make the headline shorter?"]
+)
+def test_a_long_headline_a_person_wrote_is_made_shorter(session: Session, message: str) -> None:
+    session.edit(
+        [{"t": "set_node_props", "id": "hero-heading",
+          "patch": {"content": "Fresh sourdough in Leeds, baked every morning"}}]
+    )  # fmt: skip
+
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    assert turn.words("hero", "heading") == ["Fresh sourdough in Leeds"]
+
+
+def test_a_headline_that_is_the_name_is_not_cut(session: Session) -> None:
+    turn = session.turn("make the hero headline shorter")
+
+    unchanged(turn)
+    assert "already short" in turn.reply and "Crumb & Co" in turn.reply
+
+
+@pytest.mark.parametrize("message", ["Make the intro longer", "expand the subheading a bit"])
+def test_a_text_is_made_longer_from_the_brief_and_facts(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    [now] = turn.words("hero", "text")
+    assert now.startswith("A neighbourhood bakery in Leeds.") and len(now) > 40
+
+
+@pytest.mark.parametrize(
+    "message", ["Add an FAQ", "could you add a section with frequently asked questions?"]
+)
+def test_an_faq_answers_what_the_facts_answer(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    faq = turn.root_titled("Questions")
+    assert faq is not None
+    roots = turn.roots()
+    assert roots.index(faq) < roots.index("call-to-action") < roots.index("contact")
+    questions = turn.words(faq, "heading")[1:]
+    answers = " ".join(turn.words(faq, "text"))
+    assert len(questions) >= 3 and all(q.endswith("?") for q in questions)
+    for fact in ("Tue-Fri 08:00-16:00", "0113 496 0321", "12 Kirkgate, Leeds LS1 6BY"):
+        assert fact in answers
+
+
+@pytest.mark.parametrize("message", ["add a gallery", "Include some photos"])
+def test_a_gallery_without_assets_has_marked_photo_slots(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    gallery = turn.root_titled("Gallery")
+    assert gallery is not None
+    assert [w for w in turn.words(gallery, "text") if w.startswith("Photo slot")] == [
+        "Photo slot 1", "Photo slot 2", "Photo slot 3"
+    ]  # fmt: skip
+    assert not [n for n in turn.under(gallery) if n["type"] == "image"]
+    assert "photo slots" in turn.reply
+
+
+@pytest.mark.parametrize(
+    "message", ["add a location section below the about us section", "Add a map after about"]
+)
+def test_a_section_is_added_where_the_person_says(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    roots = turn.roots()
+    location = turn.root_titled("Find us")
+    assert location is not None and roots[roots.index("about-us") + 1] == location
+    assert turn.words(location, "text") == ["12 Kirkgate, Leeds LS1 6BY"]
+
+
+@pytest.mark.parametrize("message", ["add a pricing section", "Add testimonials"])
+def test_a_section_the_facts_cannot_support_is_not_added(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    unchanged(turn)
+    assert "say nothing" in turn.reply
+
+
+def test_a_section_already_there_is_not_added_twice(session: Session) -> None:
+    turn = session.turn("add an opening hours section")
+
+    unchanged(turn)
+    assert "already has" in turn.reply
+
+
+@pytest.mark.parametrize(
+    "message", ["Remove the about us section", "delete the about section", "get rid of about us"]
+)
+def test_a_section_is_removed(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    assert "about-us" not in turn.roots() and "about-us-text" not in turn.nodes
+    assert len(turn.roots()) == 5
+
+
+@pytest.mark.parametrize(
+    ("message", "check"),
+    [
+        (
+            "put the opening hours above the menu",
+            lambda r: r.index("opening-hours") == r.index("menu") - 1,
+        ),
+        (
+            "Move the menu below opening hours",
+            lambda r: r.index("menu") == r.index("opening-hours") + 1,
+        ),
+        ("move contact to the top", lambda r: r[0] == "contact"),
+        ("Move the menu to the bottom", lambda r: r[-1] == "menu"),
+    ],
+)
+def test_a_section_is_moved(session: Session, message: str, check: object) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    assert callable(check) and check(turn.roots()), turn.roots()
+    assert len(turn.roots()) == 6
+
+
+@pytest.mark.parametrize(
+    "message",
+    [f"Change the phone number to {NEW_PHONE}", f"Our phone number is now {NEW_PHONE}."],
+)
+def test_a_phone_number_the_person_gives_is_shown_and_the_turn_ends_ready(
+    session: Session, message: str
+) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    link = turn.nodes["contact-phone"]["props"]
+    assert link == {"content": NEW_PHONE, "href": "tel:+441134960999"}
+    assert not [w for w in turn.words() if "0113 496 0321" in w]
+
+
+def test_an_email_the_person_gives_is_shown(session: Session) -> None:
+    turn = session.turn("update the email to orders@crumbandco.test")
+
+    changed_and_ready(turn)
+    assert turn.nodes["contact-email"]["props"]["href"] == "mailto:orders@crumbandco.test"
+
+
+def test_a_phone_number_only_on_a_hand_edited_line_is_found(session: Session) -> None:
+    session.edit([{"t": "set_node_props", "id": "hero-text",
+                   "patch": {"content": "Ring 0113 496 0321 to order."}}])  # fmt: skip
+
+    turn = session.turn(f"change the phone to {NEW_PHONE}")
+
+    changed_and_ready(turn)
+    assert turn.words("hero", "text") == [f"Ring {NEW_PHONE} to order."]
+
+
+def _hex_rgb(value: str) -> tuple[int, int, int]:
+    return int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16)
+
+
+@pytest.mark.parametrize(
+    ("message", "hex_value"),
+    [("Change the accent colour to green", "#15803d"), ("make the buttons #2a7", "#22aa77")],
+)
+def test_the_accent_colour_changes(session: Session, message: str, hex_value: str) -> None:
+    old = session.handle.draft()["page"]["nodes"]["hero-button"]["style"]["base"]["background"]
+
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    assert turn.nodes["hero-button"]["style"]["base"]["background"] == hex_value
+    assert turn.nodes["contact-phone"]["style"]["base"]["color"] == hex_value
+    assert old not in str([n["style"] for n in turn.nodes.values()])
+
+
+@pytest.mark.parametrize("message", ["use a warmer palette", "Make the colours warmer"])
+def test_a_warmer_palette_moves_the_colours_toward_red(session: Session, message: str) -> None:
+    session.turn("change the accent colour to blue")
+
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    r, _g, b = _hex_rgb(turn.nodes["hero-button"]["style"]["base"]["background"])
+    r0, _g0, b0 = _hex_rgb("#2563eb")
+    assert r > r0 and b <= b0
+
+
+@pytest.mark.parametrize("message", ["make the background dark", "Switch to dark mode"])
+def test_a_dark_background(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    for root in ("menu", "about-us", "contact"):
+        base = turn.nodes[root]["style"]["base"]
+        assert sum(_hex_rgb(base["background"])) < 150 and sum(_hex_rgb(base["color"])) > 600
+
+
+@pytest.mark.parametrize(
+    ("message", "family"),
+    [("use a serif font", "serif"), ("Switch the font to Helvetica", "Helvetica")],
+)
+def test_a_font_family(session: Session, message: str, family: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    for root in turn.roots():
+        assert family in turn.nodes[root]["style"]["base"]["fontFamily"]
+
+
+@pytest.mark.parametrize("message", ["make it more minimal", "I'd like a cleaner look"])
+def test_a_more_minimal_look(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    shadows = {n["style"]["base"].get("boxShadow") for n in turn.nodes.values()}
+    assert shadows <= {None, "none"}
+    assert all(
+        n["style"]["base"].get("fontWeight") == 500
+        for n in turn.nodes.values()
+        if n["type"] == "heading"
+    )
+
+
+def test_several_requests_in_one_message_are_each_done_in_order(session: Session) -> None:
+    session.edit([{"t": "set_node_props", "id": "hero-heading",
+                   "patch": {"content": "Fresh sourdough in Leeds, baked every morning"}}])  # fmt: skip
+
+    turn = session.turn("Make the headline shorter and add an FAQ, then move contact to the top.")
+
+    changed_and_ready(turn)
+    assert turn.calls.count("cms_apply") == 3
+    assert turn.words("hero", "heading") == ["Fresh sourdough in Leeds"]
+    assert turn.root_titled("Questions") is not None and turn.roots()[0] == "contact"
+    reply = turn.reply
+    assert reply.index("shorter") < reply.index("FAQ") < reply.index("moved")
+
+
+def test_a_persons_edits_between_turns_are_respected(session: Session) -> None:
+    session.edit([
+        {"t": "set_node_props", "id": "hero-text", "patch": {"content": "Bread from the oven at 8."}},
+        {"t": "remove_node", "id": "menu"},
+    ])  # fmt: skip
+
+    turn = session.turn("add an FAQ")
+
+    changed_and_ready(turn)
+    assert "menu" not in turn.nodes
+    assert turn.words("hero", "text") == ["Bread from the oven at 8."]
+
+
+def test_an_unsupported_request_changes_nothing_and_says_what_it_can_do(session: Session) -> None:
+    turn = session.turn("Write me a poem about bread")
+
+    unchanged(turn)
+    assert "not something I can do offline" in turn.reply and "Offline I can:" in turn.reply
+    assert "add a section" in turn.reply and "font" in turn.reply
+
+
+def test_a_message_half_supported_does_the_half_and_says_so(session: Session) -> None:
+    turn = session.turn("add an FAQ and translate the page into French")
+
+    changed_and_ready(turn)
+    assert turn.root_titled("Questions") is not None
+    assert "translate the page into French" in turn.reply and "Offline I can:" in turn.reply
+
+
+def test_a_build_request_on_a_built_page_adds_nothing(session: Session) -> None:
+    turn = session.turn("Build the page from the brief and the facts.")
+
+    assert "cms_apply" not in turn.calls and turn.ready
+    assert len(turn.roots()) == 6
+
+
+def test_an_address_the_person_gives_replaces_the_facts_address_wherever_shown(
+    session: Session,
+) -> None:
+    session.turn("add an FAQ")
+
+    turn = session.turn("change the address to 3 Briggate, Leeds LS1 6HD")
+
+    changed_and_ready(turn)
+    shown = [w for w in turn.words() if "Leeds LS1" in w]
+    assert len(shown) == 2 and all("3 Briggate, Leeds LS1 6HD" in w for w in shown)
+
+
+def test_a_change_on_a_page_the_checks_fail_is_made_but_not_called_ready(session: Session) -> None:
+    session.edit([{"t": "set_node_props", "id": "hero-text",
+                   "patch": {"content": "Loaves from £7.99 today only."}}])  # fmt: skip
+
+    turn = session.turn("add an FAQ")
+
+    assert turn.revision > turn.revision_before and turn.root_titled("Questions") is not None
+    assert "cms_check" in turn.calls and "cms_ready" not in turn.calls and not turn.ready
+    assert "Done: added an FAQ section" in turn.reply
+    assert "not marked ready" in turn.reply and "unsupported_price" in turn.reply
+
+
+def _blue_over_red(hex_value: str) -> int:
+    r, _g, b = _hex_rgb(hex_value)
+    return b - r
+
+
+def _value(hex_value: str) -> int:
+    return max(_hex_rgb(hex_value))
+
+
+@pytest.mark.parametrize(
+    ("message", "moved"),
+    [
+        ("use a darker palette", lambda old, new: _value(new) < _value(old)),
+        ("Make the colours darker", lambda old, new: _value(new) < _value(old)),
+        ("use a lighter palette", lambda old, new: _value(new) > _value(old)),
+        # Browns and oranges toward blue: more blue, less red over blue.
+        ("use a cooler palette", lambda old, new: _blue_over_red(new) > _blue_over_red(old)),
+        ("make the colours cooler", lambda old, new: _blue_over_red(new) > _blue_over_red(old)),
+    ],
+)  # fmt: skip
+def test_the_palette_shifts_and_whites_stay(session: Session, message: str, moved: Any) -> None:
+    before = session.handle.draft()["page"]["nodes"]
+
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    for node_id in ("hero", "hero-button"):
+        old, new = (n[node_id]["style"]["base"]["background"] for n in (before, turn.nodes))
+        assert old != new and moved(old, new), (node_id, old, new)
+    assert turn.nodes["menu"]["style"]["base"]["background"] == "#ffffff"
+
+
+@pytest.mark.parametrize("message", ["make it bolder", "Make the headings bolder"])
+def test_a_bolder_look(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    headings = [n for n in turn.nodes.values() if n["type"] == "heading"]
+    assert all(n["style"]["base"]["fontWeight"] == 800 for n in headings)
+    assert turn.nodes["menu-heading"]["style"]["base"]["fontSize"]["value"] > 30
+
+
+@pytest.mark.parametrize("message", ["make the background light", "use a white background"])
+def test_a_light_background(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    assert turn.nodes["hero"]["style"]["base"]["background"] == "#ffffff"
+    assert turn.nodes["hero"]["style"]["base"]["color"] == "#111827"
+
+
+def test_a_gallery_shows_the_assets_the_facts_list(app: Follow) -> None:
+    session = app.open({**FACTS, "gallery": "shop-front, loaves"})
+
+    turn = session.turn("add a photo gallery")
+
+    changed_and_ready(turn)
+    gallery = turn.root_titled("Gallery")
+    assert gallery is not None
+    images = [n for n in turn.under(gallery) if n["type"] == "image"]
+    assert [n["props"]["asset"] for n in images] == ["shop-front", "loaves"]
+    assert not [w for w in turn.words(gallery) if "slot" in w]
+
+
+@pytest.mark.parametrize(
+    "message", ["Change 'Visit us' to 'Come and see us'", "replace “visit us” with Come and see us"]
+)
+def test_words_the_person_quotes_are_replaced_where_shown(session: Session, message: str) -> None:
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    assert turn.nodes["contact-address-label"]["props"]["content"] == "Come and see us"
