@@ -260,13 +260,17 @@ def fact_shown(doc: Mapping[str, Any], value: str) -> bool:
     A claim (a phone, a price, hours) counts in any spelling the facts check
     reads as the same: "0113 496 0123" is "+44 113 496 0123". A node's words
     count, and a container's (a row whose cells say the fact together); a list
-    fact ("Cuts; Colour; Blow-dries") counts when every item is shown.
+    fact ("Cuts; Colour; Blow-dries", items split at ``;``, ``, ``, `` · `` and
+    `` | ``) counts when every item is shown.
     """
     texts = [" ".join(text.lower().split()) for text in _texts(doc)]
     squeezed = " ".join(value.lower().split())
     if any(squeezed in text for text in texts):
         return True
-    parts = [p for p in (" ".join(part.split()) for part in squeezed.split(";")) if p]
+    listed = squeezed
+    for separator in (", ", " · ", " | "):
+        listed = listed.replace(separator, ";")
+    parts = [p for p in (" ".join(part.split()) for part in listed.split(";")) if p]
     if len(parts) > 1 and all(any(p in text for text in texts) for p in parts):
         return True  # a list fact ("Cuts; Colour"), shown item by item
     wanted = [f for f in claims_in(value) if f.kind != "number"]

@@ -120,6 +120,7 @@ def test_a_fact_split_over_a_row_is_stated_by_the_row() -> None:
     assert _judge({"fact": {"hours": "Tue-Sun 7:00-14:00"}}, row)
     assert not _judge({"fact": {"hours": "Mon-Sat 7:00-14:00"}}, row)
     assert _judge({"fact": {"team": "Tue-Sun; 7:00-14:00"}}, row)  # a list fact, item by item
+    assert _judge({"fact": {"team": "Tue-Sun, 7:00-14:00"}}, row)
     assert not _judge({"fact": {"team": "Tue-Sun; Mia"}}, row)
 
 
@@ -154,8 +155,10 @@ def test_theme() -> None:
     assert not _judge({"theme": {"warmer": True}}, cold, before=warm)
     assert _judge({"theme": {"hue": "blue", "within": "hero"}}, cold)
     assert not _judge({"theme": {"hue": "blue", "within": "hero"}}, warm)
+    # Minimal: light bands below the hero (the hero may stay bold).
     assert _judge({"theme": {"minimal": True}}, _coloured("#ffffff", "#f9fafb"))
-    assert not _judge({"theme": {"minimal": True}}, cold)
+    assert _judge({"theme": {"minimal": True}}, _coloured("#111111", "#ffffff"))
+    assert not _judge({"theme": {"minimal": True}}, _coloured("#ffffff", "#1e3a8a"))
     serif = _coloured("#fff", "#fff", font="Georgia, Times New Roman, serif")
     assert _judge({"theme": {"serif": True}}, serif) and not _judge(
         {"theme": {"serif": True}}, cold
