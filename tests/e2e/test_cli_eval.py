@@ -105,14 +105,16 @@ def test_a_bad_cases_file_is_one_line_and_exit_2(tmp_path: Path, cases: object, 
     assert not (tmp_path / "out").exists()
 
 
-def test_an_unknown_model_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    done = _eval(tmp_path, PASSING, "--model", "nonsense")
-    assert (
-        done.returncode == 2
-        and done.stderr.startswith("charlotte: ")
-        and done.stderr.count("\n") == 1
-    )
-    assert "(unknown_model)" in done.stderr
+@pytest.mark.parametrize(
+    ("model", "code"), [("nonsense", "unknown_model"), ("openai:gpt-4o", "model_key_missing")]
+)
+def test_a_model_that_cannot_run_is_one_line_and_exit_2(
+    tmp_path: Path, model: str, code: str
+) -> None:
+    done = _eval(tmp_path, PASSING, "--model", model)  # no provider key in the environment
+    assert done.returncode == 2 and done.stderr.startswith("charlotte: ")
+    assert done.stderr.count("\n") == 1 and f"({code})" in done.stderr
+    assert not (tmp_path / "out").exists()  # refused before any case ran
 
 
 @pytest.mark.browser
