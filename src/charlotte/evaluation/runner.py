@@ -183,9 +183,9 @@ class _CaseRun:
         seq = int(handle.status()["last_seq"])
         self.said.append(message)
         started = time.monotonic()
-        status, code = "failed", None
+        status, code, sent = "failed", None, ""
         try:
-            handle.send(message)
+            sent = str(handle.send(message)["id"])
             if not handle.wait(timeout=self.timeout):
                 handle.stop()
                 handle.wait(timeout=30)
@@ -195,7 +195,8 @@ class _CaseRun:
         seconds = time.monotonic() - started
         doc = handle.draft()["page"]
         rows = handle.messages(limit=1)
-        row = rows[-1] if rows and rows[-1]["message"] == message else None
+        # This turn's row (a turn that never ended has none: the newest is an older turn's).
+        row = rows[-1] if rows and sent and rows[-1]["turn_id"] == sent else None
         record = (row or {}).get("record") or {}
         if row is not None:
             status, code = str(row["status"]), code or record.get("code")
