@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 PYTEST_ARGS ?=
 
-.PHONY: demo test lint bench venv clean
+.PHONY: demo test lint bench eval venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The whole default suite with the offline model (or MODEL=…); not part of `make test`.
+eval: $(STAMP)
+	$(BIN)/charlotte eval $(if $(MODEL),--model $(MODEL)) --out .charlotte/eval
 
 clean:
 	rm -rf $(VENV) .charlotte .pytest_cache .mypy_cache .ruff_cache

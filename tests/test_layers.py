@@ -77,6 +77,25 @@ def test_only_the_asgi_adapter_imports_the_web_framework() -> None:
             assert module in {"http/asgi.py", "cli.py"}, module
 
 
+def _module_level_imports(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_only_the_overflow_measure_imports_playwright_and_inside_a_function() -> None:
+    # Playwright is a dev extra: `charlotte eval` runs without it (overflow "not measured").
+    for module, names in _imports().items():
+        if "playwright" in {_top(n) for n in names}:
+            assert module == "evaluation/overflow.py", module
+    tree = ast.parse((SRC / "evaluation" / "overflow.py").read_text(encoding="utf-8"))
+    assert "playwright" not in {_top(n) for n in _module_level_imports(tree)}
+
+
 def test_only_the_django_adapter_imports_django() -> None:
     for module, names in _imports().items():
         if {"django", "asgiref"} & {_top(n) for n in names}:
@@ -269,6 +288,10 @@ LAZY: set[tuple[str, str]] = {
 CLI_LAZY: set[tuple[str, str]] = {
     ("charlotte.cli", "charlotte.app"),
     ("charlotte.cli", "charlotte.demo"),
+    ("charlotte.cli", "charlotte.evaluation.cases"),
+    ("charlotte.cli", "charlotte.evaluation.report"),
+    ("charlotte.cli", "charlotte.evaluation.runner"),
+    ("charlotte.cli", "charlotte.runtime.models"),
     ("charlotte.cli", "charlotte.settings"),
     ("charlotte.cli", "charlotte.storage"),
     ("charlotte.cli", "charlotte.storage.migrate"),

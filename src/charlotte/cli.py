@@ -1,7 +1,8 @@
 """The ``charlotte`` command line — the only module that reads the environment.
 
 Commands: ``demo`` (the main job, offline), ``serve`` (API + builder page),
-``worker`` (a Celery worker for the distributed queue), ``migrate``.
+``worker`` (a Celery worker for the distributed queue), ``migrate``, ``eval``
+(a suite of cases through the real runtime, scored; ``docs/eval.md``).
 Configuration: ``CHARLOTTE_DATABASE_URL``, ``CHARLOTTE_MODEL``,
 ``CHARLOTTE_QUEUE``, ``CHARLOTTE_BROKER_URL``, and the providers' own keys
 (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``); options win over the environment.
@@ -26,7 +27,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from charlotte.errors import MESSAGES, CharlotteError, ModelKeyMissing, code_of
+from charlotte.errors import MESSAGES, CharlotteError, ModelKeyMissing, Refused, code_of
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
@@ -294,6 +295,66 @@ def migrate(database_url: str | None) -> None:
     finally:
         engine.dispose()
     click.echo(f"charlotte tables at revision {head_revision()}")
+
+
+@main.command(name="eval")
+@click.option("--model", default=None, help="Default: $CHARLOTTE_MODEL or offline.")
+@click.option(
+    "--cases",
+    "cases_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="A JSON cases file (default: the suite charlotte ships).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path(".charlotte/eval"),
+    show_default=True,
+)
+@click.option("--no-browser", is_flag=True, help="Do not measure overflow through Chromium.")
+@click.option("--timeout", default=600.0, show_default=True, type=float, help="Seconds per turn.")
+def evaluate(
+    model: str | None, cases_file: Path | None, out_dir: Path, no_browser: bool, timeout: float
+) -> None:
+    """Run the evaluation suite through the real runtime and print its scores.
+
+    Exit code 0 when every supported expectation held, every unsupported
+    request was refused and no fact was invented; 1 otherwise; 2 for bad input.
+    """
+    from charlotte.evaluation.cases import load_cases, load_default, problem_line
+    from charlotte.evaluation.report import table, totals, write_reports
+    from charlotte.evaluation.runner import run_suite
+    from charlotte.runtime.models import ModelOptions
+
+    if not 0 < timeout <= 86_400:
+        raise Failure("--timeout must be between 0 and 86400 seconds")
+    try:
+        cases = load_default() if cases_file is None else load_cases(cases_file)
+    except Refused as error:
+        raise Failure(f"--cases {cases_file}: {problem_line(error)} ({error.code})") from None
+    settings = _settings(model=model)
+    # A model string that cannot become a model, or a provider without its key:
+    # one line, exit 2, before any case runs (the app's construction checks the same).
+    ModelOptions.of(settings, check=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        raise Failure(f"--out: {out_dir} cannot be created") from None
+    suite = run_suite(
+        cases,
+        model=settings.model,
+        settings=settings,
+        timeout_seconds=timeout,
+        measure=not no_browser,
+        echo=lambda line: click.echo(line, err=True),
+    )
+    click.echo(table(suite))
+    json_path, html_path = write_reports(suite, out_dir)
+    click.echo(f"report: {json_path}\nreport: {html_path}")
+    if not totals(suite).passed:
+        raise click.exceptions.Exit(FAILED)
 
 
 if __name__ == "__main__":  # pragma: no cover

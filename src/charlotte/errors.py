@@ -90,6 +90,7 @@ _REFUSALS: Final = {
     "body_too_large": "The request body is too large.",
     "invalid_json": "The request body is not valid JSON.",
     "invalid_request": "The request is not valid.",
+    "invalid_cases": "The evaluation cases file is not valid.",
     "invalid_page_key": "Page keys must be 1 to 200 letters, digits, '.', '_' or '-', starting with a letter or digit.",
     "method_not_allowed": "That method is not allowed on this path; the Allow header lists the ones that are.",
     "no_open_change_set": "There is no open change set to approve or reject.",

@@ -1,0 +1,195 @@
+"""The evaluation case format and its loader.
+
+A cases file is JSON: ``{"version": 1, "cases": [case, …]}``; a case is::
+
+    {"id": "pottery", "tone": "calm", "brief": "…", "facts": {"phone": "…"},
+     "expect": [predicate, …],                       # on the first page
+     "follow_ups": [{"message": "…", "kind": "shorter", "supported": true,
+                     "expect": [predicate, …]}, …]}
+
+Predicates are ``charlotte.evaluation.predicates``'s. A file that cannot be
+run is ``Refused("invalid_cases")``, its detail the place (``at``) and the
+problem (``problem_line`` prints them as one line), read before any case runs. ``load_default()`` is the suite shipped in
+``cases/default.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from charlotte.errors import Refused
+from charlotte.evaluation.predicates import problem_of
+
+__all__ = [
+    "MAX_CASES",
+    "MAX_FILE_BYTES",
+    "Case",
+    "FollowUp",
+    "load_cases",
+    "load_default",
+    "parse_cases",
+    "problem_line",
+]
+
+#: The largest cases file read, and the most cases and follow-ups it may hold.
+MAX_FILE_BYTES: Final = 2 * 1024 * 1024
+MAX_CASES: Final = 200
+MAX_FOLLOW_UPS: Final = 20
+MAX_PREDICATES: Final = 20
+_MAX_TEXT: Final = 10_000
+_ID: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+_CASE_KEYS: Final = {"id", "tone", "brief", "facts", "expect", "follow_ups", "first_message"}
+_FOLLOW_KEYS: Final = {"message", "kind", "supported", "expect"}
+DEFAULT_FIRST: Final = "Build the page from the brief and the facts."
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUp:
+    """A message sent after the first page, what kind of request it is and what it must achieve."""
+
+    message: str
+    kind: str
+    supported: bool
+    expect: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One business: its brief and facts, the first page's expectations, its follow-ups."""
+
+    id: str
+    tone: str
+    brief: str
+    facts: Mapping[str, str]
+    expect: tuple[dict[str, Any], ...]
+    follow_ups: tuple[FollowUp, ...]
+    first_message: str = DEFAULT_FIRST
+
+
+def _invalid(where: str, problem: str) -> Refused:
+    """``Refused("invalid_cases")`` for a problem at ``where`` (a place in the file, or "")."""
+    return Refused("invalid_cases", detail={"at": where, "problem": problem})
+
+
+def problem_line(error: Refused) -> str:
+    """What an ``invalid_cases`` refusal says, in one line: ``cases[2].expect[0]: unknown …``."""
+    detail = error.detail or {}
+    where, problem = str(detail.get("at", "")), str(detail.get("problem", ""))
+    return f"{where}: {problem}" if where else problem
+
+
+def _text(value: object, where: str, field: str, *, empty: bool = False) -> str:
+    if not isinstance(value, str) or (not empty and not value.strip()):
+        raise _invalid(where, f"{field} must be a non-empty string")
+    if len(value) > _MAX_TEXT:
+        raise _invalid(where, f"{field} is longer than {_MAX_TEXT} characters")
+    return value
+
+
+def _expect(value: object, where: str) -> tuple[dict[str, Any], ...]:
+    if not isinstance(value, list) or len(value) > MAX_PREDICATES:
+        raise _invalid(where, f"expect must be a list of at most {MAX_PREDICATES} predicates")
+    for n, predicate in enumerate(value):
+        problem = problem_of(predicate)
+        if problem is not None:
+            raise _invalid(f"{where}.expect[{n}]", problem)
+    return tuple(value)
+
+
+def _follow_up(value: object, where: str) -> FollowUp:
+    if not isinstance(value, dict):
+        raise _invalid(where, "a follow-up must be an object")
+    unknown = set(value) - _FOLLOW_KEYS
+    if unknown:
+        raise _invalid(where, f"unknown field {sorted(unknown)[0][:40]!r}")
+    supported = value.get("supported", True)
+    if not isinstance(supported, bool):
+        raise _invalid(where, "supported must be true or false")
+    expect = _expect(value.get("expect", []), where)
+    if supported and not expect:
+        raise _invalid(where, "a supported follow-up needs at least one expectation")
+    return FollowUp(
+        _text(value.get("message"), where, "message"),
+        _text(value.get("kind", "other"), where, "kind"),
+        supported,
+        expect,
+    )
+
+
+def _case(value: object, where: str, seen: set[str]) -> Case:
+    if not isinstance(value, dict):
+        raise _invalid(where, "a case must be an object")
+    unknown = set(value) - _CASE_KEYS
+    if unknown:
+        raise _invalid(where, f"unknown field {sorted(unknown)[0][:40]!r}")
+    case_id = value.get("id")
+    if not isinstance(case_id, str) or not _ID.fullmatch(case_id):
+        raise _invalid(where, "id must be 1 to 40 lowercase letters, digits or '-'")
+    if case_id in seen:
+        raise _invalid(where, f"id {case_id!r} is used twice")
+    seen.add(case_id)
+    facts = value.get("facts", {})
+    if not isinstance(facts, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and len(v) <= _MAX_TEXT for k, v in facts.items()
+    ):
+        raise _invalid(where, "facts must be an object of strings")
+    follow_ups = value.get("follow_ups", [])
+    if not isinstance(follow_ups, list) or len(follow_ups) > MAX_FOLLOW_UPS:
+        raise _invalid(where, f"follow_ups must be a list of at most {MAX_FOLLOW_UPS}")
+    return Case(
+        case_id,
+        _text(value.get("tone", ""), where, "tone", empty=True),
+        _text(value.get("brief"), where, "brief"),
+        dict(facts),
+        _expect(value.get("expect", []), where),
+        tuple(_follow_up(f, f"{where}.follow_ups[{n}]") for n, f in enumerate(follow_ups)),
+        _text(value.get("first_message", DEFAULT_FIRST), where, "first_message"),
+    )
+
+
+def parse_cases(loaded: object) -> list[Case]:
+    """The cases of a decoded cases file, or ``Refused("invalid_cases")`` at the first problem."""
+    if not isinstance(loaded, dict) or set(loaded) - {"version", "cases"}:
+        raise _invalid("", 'a cases file is an object {"version": 1, "cases": [...]}')
+    if loaded.get("version") != 1:
+        raise _invalid("version", "must be 1")
+    cases = loaded.get("cases")
+    if not isinstance(cases, list) or not 1 <= len(cases) <= MAX_CASES:
+        raise _invalid("cases", f"must be a list of 1 to {MAX_CASES} cases")
+    seen: set[str] = set()
+    return [_case(c, f"cases[{n}]", seen) for n, c in enumerate(cases)]
+
+
+def _decode(raw: bytes) -> object:
+    if len(raw) > MAX_FILE_BYTES:
+        raise _invalid("", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise _invalid("", "the file is not UTF-8 text") from None
+    except json.JSONDecodeError as e:
+        raise _invalid("", f"not JSON (line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise _invalid("", "nested too deeply") from None
+
+
+def load_cases(path: Path) -> list[Case]:
+    """The cases of the file at ``path`` (``Refused("invalid_cases")`` when it cannot be read or run)."""
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        raise _invalid("", "the file cannot be read") from None
+    return parse_cases(_decode(raw))
+
+
+def load_default() -> list[Case]:
+    """The suite charlotte ships (``cases/default.json``)."""
+    raw = resources.files("charlotte.evaluation").joinpath("cases/default.json").read_bytes()
+    return parse_cases(_decode(raw))

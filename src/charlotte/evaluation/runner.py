@@ -1,0 +1,303 @@
+"""Runs evaluation cases through a real ``Charlotte`` and records every turn.
+
+Each case is one session (its page key is the case id) of one ``Charlotte``
+on a SQLite file in a temporary folder, with the thread queue (Playwright's
+synchronous API holds an event loop in the calling thread, so turns run in a
+worker thread and ``wait`` follows them) and the model asked for: the first message builds the page, then each follow-up is sent in
+turn. After every turn the runner reads the draft, the turn's conversation
+row (status, reply, tool counts, ``ready``) and its events (usage), runs
+``PageChecks`` on the draft with the person's messages as evidence, and
+judges the turn's predicates.
+
+A supported turn *passes* when it finished and every predicate holds. An
+unsupported one (``supported: false``) passes when it finished **not** ready,
+left the draft unchanged and every predicate holds: an honest refusal.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final
+
+from charlotte.app import Charlotte
+from charlotte.checks import PageChecks
+from charlotte.errors import CharlotteError, code_of
+from charlotte.evaluation.cases import Case
+from charlotte.evaluation.overflow import Browser, Overflow
+from charlotte.evaluation.predicates import Turn, fact_shown, judge, sections_of
+from charlotte.events import EventTypes
+from charlotte.page.render import render_page
+from charlotte.settings import Settings
+
+__all__ = ["INVENTED_CODES", "CaseResult", "Suite", "TurnResult", "run_suite"]
+
+#: The facts check's codes that count as an invented fact (a claim no source backs).
+INVENTED_CODES: Final = frozenset(
+    {
+        "unsupported_price",
+        "unsupported_phone",
+        "unsupported_email",
+        "unsupported_url",
+        "unsupported_hours",
+    }
+)
+_USER: Final = "eval"
+_TENANT: Final = "eval"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnResult:
+    """One turn of a case: what was asked, how it ended, what the draft became."""
+
+    message: str
+    kind: str
+    supported: bool
+    status: str
+    code: str | None
+    ready: bool
+    reply: str
+    predicates: tuple[tuple[dict[str, Any], bool, str], ...]
+    passed: bool
+    errors: int
+    warnings: int
+    finding_codes: tuple[str, ...]
+    invented: int
+    facts_stated: int
+    facts_total: int
+    sections: tuple[str, ...]
+    tool_calls: int
+    tokens: int | None
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The turn as the JSON report holds it."""
+        return {
+            "message": self.message,
+            "kind": self.kind,
+            "supported": self.supported,
+            "status": self.status,
+            "code": self.code,
+            "ready": self.ready,
+            "reply": self.reply,
+            "predicates": [
+                {"predicate": p, "passed": ok, "detail": detail}
+                for p, ok, detail in self.predicates
+            ],
+            "passed": self.passed,
+            "checks": {
+                "errors": self.errors,
+                "warnings": self.warnings,
+                "codes": list(self.finding_codes),
+            },
+            "facts": {
+                "stated": self.facts_stated,
+                "total": self.facts_total,
+                "invented": self.invented,
+            },
+            "sections": list(self.sections),
+            "tool_calls": self.tool_calls,
+            "tokens": self.tokens,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """A case's turns (the first page, then each follow-up), its final page and its overflow."""
+
+    id: str
+    tone: str
+    turns: tuple[TurnResult, ...]
+    page_html: str
+    overflow: Overflow
+
+
+@dataclass(slots=True)
+class Suite:
+    """A whole run: the model, each case's result, how long it took."""
+
+    model: str
+    cases: list[CaseResult] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _usage(events: Iterable[Mapping[str, Any]], turn_id: str) -> int | None:
+    """The turn's tokens: ``turn.finished``'s usage when it carries one, else ``usage.observed``."""
+    observed: int | None = None
+    for event in events:
+        payload = event.get("payload") or {}
+        if payload.get("turn_id") != turn_id:
+            continue
+        usage = payload.get("usage")
+        if event.get("type") == EventTypes.TURN_FINISHED and isinstance(usage, dict):
+            total = usage.get("total_tokens")
+            if type(total) is int:
+                return total
+            parts = [usage.get("input_tokens"), usage.get("output_tokens")]
+            if all(type(p) is int for p in parts):
+                return sum(p for p in parts if isinstance(p, int))
+        if event.get("type") == "usage.observed":
+            parts = [payload.get("input_tokens"), payload.get("output_tokens")]
+            observed = (observed or 0) + sum(
+                p for p in parts if type(p) is int and isinstance(p, int)
+            )
+    return observed
+
+
+class _CaseRun:
+    """One case's session: sends each message and records its turn."""
+
+    def __init__(self, charlotte: Charlotte, case: Case, timeout: float) -> None:
+        self.charlotte = charlotte
+        self.case = case
+        self.timeout = timeout
+        self.said: list[str] = []
+        self.handle = (
+            charlotte.for_user(_USER)
+            .tenant(_TENANT)
+            .page(case.id)
+            .brief(case.brief)
+            .facts(dict(case.facts))
+            .open()
+        )
+
+    def _events(self, after: int) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for _ in range(100):  # at most 100,000 events per turn are read
+            batch = self.handle.events(after=after, limit=1_000)
+            out.extend(batch)
+            if len(batch) < 1_000:
+                break
+            after = batch[-1]["seq"]
+        return out
+
+    def turn(
+        self, message: str, kind: str, supported: bool, expect: tuple[dict[str, Any], ...]
+    ) -> TurnResult:
+        handle = self.handle
+        before = handle.draft()["page"]
+        seq = int(handle.status()["last_seq"])
+        self.said.append(message)
+        started = time.monotonic()
+        status, code, sent = "failed", None, ""
+        try:
+            sent = str(handle.send(message)["id"])
+            if not handle.wait(timeout=self.timeout):
+                handle.stop()
+                handle.wait(timeout=30)
+                code = "turn_timeout"
+        except CharlotteError as error:
+            code = code_of(error, "run_failed")
+        seconds = time.monotonic() - started
+        doc = handle.draft()["page"]
+        rows = handle.messages(limit=1)
+        # This turn's row (a turn that never ended has none: the newest is an older turn's).
+        row = rows[-1] if rows and sent and rows[-1]["turn_id"] == sent else None
+        record = (row or {}).get("record") or {}
+        if row is not None:
+            status, code = str(row["status"]), code or record.get("code")
+        ready = bool(record.get("ready"))
+        reply = str((row or {}).get("reply") or "")
+        counted = record.get("tools")
+        tools: dict[str, Any] = counted if isinstance(counted, dict) else {}
+        turn_id = str((row or {}).get("turn_id", ""))
+        seen = Turn(doc, before, reply, ready)
+        judged = tuple((p, *_verdict(p, seen)) for p in expect)
+        passed = status == "finished" and all(ok for _, ok, _ in judged)
+        if not supported:
+            passed = passed and not ready and _same(doc, before)
+        findings = PageChecks(
+            facts=self.case.facts,
+            brief=self.case.brief,
+            site_origin=self.charlotte.settings.site_origin,
+            allowed_origins=self.charlotte.settings.allowed_origins,
+            assets=self.charlotte.assets,
+            person_said=self.said,
+        ).run(doc)
+        stated = sum(1 for v in self.case.facts.values() if fact_shown(doc, v))
+        return TurnResult(
+            message=message,
+            kind=kind,
+            supported=supported,
+            status=status,
+            code=code if isinstance(code, str) else None,
+            ready=ready,
+            reply=reply[:2_000],
+            predicates=judged,
+            passed=passed,
+            errors=sum(1 for f in findings if f.severity == "error"),
+            warnings=sum(1 for f in findings if f.severity == "warning"),
+            finding_codes=tuple(f.code for f in findings),
+            invented=sum(1 for f in findings if f.check == "facts" and f.code in INVENTED_CODES),
+            facts_stated=stated,
+            facts_total=len(self.case.facts),
+            sections=tuple(kind or node_id for node_id, kind in sections_of(doc)),
+            tool_calls=sum(v for v in tools.values() if isinstance(v, int) and type(v) is int),
+            tokens=_usage(self._events(seq), turn_id),
+            seconds=seconds,
+        )
+
+
+def _verdict(predicate: dict[str, Any], turn: Turn) -> tuple[bool, str]:
+    outcome = judge(predicate, turn)
+    return outcome.passed, outcome.detail
+
+
+def _same(doc: Mapping[str, Any], before: Mapping[str, Any]) -> bool:
+    return all(doc.get(k) == before.get(k) for k in ("nodes", "meta", "theme"))
+
+
+def run_suite(
+    cases: Iterable[Case],
+    *,
+    model: str = "offline",
+    settings: Settings | None = None,
+    timeout_seconds: float = 600.0,
+    measure: bool = True,
+    echo: Callable[[str], None] = lambda line: None,
+    model_factory: Callable[[], Any] | None = None,
+) -> Suite:
+    """Run every case through a real ``Charlotte`` (SQLite in a temporary folder, thread queue).
+
+    ``model`` is the model string (its name in the report); ``model_factory``,
+    when given, builds the model instead, as ``Charlotte(model_factory=)`` does
+    (a host's own model, or ``charlotte.testing.ScriptedModel``).
+    """
+    suite = Suite(model)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="charlotte-eval-") as folder:
+        # The host's settings (provider URL and key, retries, limits, origins) with
+        # the evaluation's own database, queue and model; usage events on.
+        chosen = replace(
+            settings or Settings(),
+            database_url=f"sqlite:///{Path(folder) / 'eval.db'}",
+            database_schema=None,
+            model=model,
+            queue="thread",
+            telemetry=True,
+        )
+        with (
+            Charlotte(chosen, model_factory=model_factory) as charlotte,
+            Browser.open(measure) as browser,
+        ):
+            charlotte.migrate()
+            for case in cases:
+                run = _CaseRun(charlotte, case, timeout_seconds)
+                turns = [run.turn(case.first_message, "first page", True, case.expect)]
+                for follow_up in case.follow_ups:
+                    turns.append(
+                        run.turn(
+                            follow_up.message, follow_up.kind, follow_up.supported, follow_up.expect
+                        )
+                    )
+                doc = run.handle.draft()["page"]
+                html = render_page(doc, assets=charlotte.assets)
+                result = CaseResult(case.id, case.tone, tuple(turns), html, browser.measure(html))
+                suite.cases.append(result)
+                echo(f"{case.id}: {sum(t.passed for t in turns)}/{len(turns)} turns passed")
+    suite.seconds = time.monotonic() - started
+    return suite
