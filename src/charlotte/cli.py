@@ -175,6 +175,13 @@ def main() -> None:
     default=Path(".charlotte/out"),
     show_default=True,
 )
+@click.option(
+    "--say",
+    "follow_ups",
+    multiple=True,
+    help="A follow-up message after the first draft (repeatable). Default: the sample "
+    "follow-up with the sample brief, none with --brief.",
+)
 def demo(
     brief: str | None,
     facts_file: Path | None,
@@ -182,9 +189,13 @@ def demo(
     approve_on_save: bool,
     database_url: str | None,
     out_dir: Path,
+    follow_ups: tuple[str, ...],
 ) -> None:
     """Build, check and publish a page with the agent, end to end (offline by default)."""
-    from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS, run_demo
+    from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS, SAMPLE_FOLLOW_UP, run_demo
+
+    if not follow_ups and brief is None:
+        follow_ups = (SAMPLE_FOLLOW_UP,)
     facts: dict[str, str] = dict(SAMPLE_FACTS)
     if facts_file is not None:
         facts = _read_facts(facts_file)
@@ -198,6 +209,7 @@ def demo(
         facts=facts,
         approve_on_save=approve_on_save,
         echo=click.echo,
+        follow_ups=follow_ups,
     )
     if result.failure is not None:
         sentence = MESSAGES.get(result.failure, MESSAGES["run_failed"])

@@ -2,17 +2,19 @@
 
 Creates the SQLite database under ``./.charlotte/``, opens a session with a
 sample brief and facts, runs the builder through a real queued turn (the
-thread queue, as an embedded host runs it), prints one readable line per
-event, runs the page checks, publishes, and writes the published page as a
-standalone HTML file. ``run_demo`` is the testable core; ``cli.py`` only
-parses options and the environment.
+thread queue, as an embedded host runs it) for the first draft, then one
+turn per follow-up message (by default ``SAMPLE_FOLLOW_UP``, which changes
+the page), printing one readable line per event and each turn's revision
+before and after; then it runs the page checks, publishes, and writes the
+published page as a standalone HTML file. ``run_demo`` is the testable core;
+``cli.py`` only parses options and the environment.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
@@ -24,7 +26,14 @@ from charlotte.page.render import render_page
 from charlotte.runtime.feed import Subscription
 from charlotte.settings import Settings
 
-__all__ = ["SAMPLE_BRIEF", "SAMPLE_FACTS", "DemoResult", "describe_event", "run_demo"]
+__all__ = [
+    "SAMPLE_BRIEF",
+    "SAMPLE_FACTS",
+    "SAMPLE_FOLLOW_UP",
+    "DemoResult",
+    "describe_event",
+    "run_demo",
+]
 
 SAMPLE_BRIEF: Final = (
     "A landing page for Rosa's Bakery, a family bakery in Lisbon baking sourdough, "
@@ -39,6 +48,10 @@ SAMPLE_FACTS: Final[Mapping[str, str]] = {
     "hours": "Tue-Sun 7:00-15:00",
     "signature": "Sourdough loaf 4.50 EUR",
 }
+
+#: What the demo asks once the first draft is there: a follow-up the offline builder carries out.
+SAMPLE_FOLLOW_UP: Final = "Add an FAQ section, and put the opening hours above the menu."
+FIRST_MESSAGE: Final = "Build the page from the brief and the facts."
 
 #: The person the demo acts as, and its tenant and page.
 DEMO_USER: Final = "demo"
@@ -71,6 +84,8 @@ class DemoResult:
     warnings: int
     output: Path | None
     failure: str | None = None
+    #: Per follow-up: the revision before and after, and whether the turn ended ready.
+    follow_ups: tuple[tuple[int, int, bool], ...] = ()
 
 
 def _arguments_summary(name: str, arguments: Any) -> str:
@@ -101,7 +116,9 @@ def describe_event(event: Mapping[str, Any]) -> str | None:
     if kind == EventTypes.TOOL_RESULT:
         mark = "✗" if payload.get("is_error") else "✓"
         code = f" {payload['code']}" if payload.get("code") else ""
-        return f"{seq}   {mark} {payload.get('name', '?')}{code} · revision {payload.get('revision')}"
+        return (
+            f"{seq}   {mark} {payload.get('name', '?')}{code} · revision {payload.get('revision')}"
+        )
     if kind == EventTypes.PAGE_CHANGED:
         ids = payload.get("node_ids") or []
         shown = ", ".join(ids[:4]) + (f" +{len(ids) - 4}" if len(ids) > 4 else "")
@@ -111,7 +128,9 @@ def describe_event(event: Mapping[str, Any]) -> str | None:
     if kind == EventTypes.RUN_FAILED:
         return f"{seq} run failed: {payload.get('code')}"
     if kind == EventTypes.TURN_FINISHED:
-        return f"{seq} turn finished · {'ready for review' if payload.get('ready') else 'not ready'}"
+        return (
+            f"{seq} turn finished · {'ready for review' if payload.get('ready') else 'not ready'}"
+        )
     if kind == EventTypes.PAGE_PUBLISHED:
         return f"{seq} published revision {payload.get('revision')}"
     return None
@@ -127,42 +146,62 @@ def run_demo(
     approve_on_save: bool = False,
     echo: Callable[[str], None] = print,
     timeout_seconds: float = 600.0,
+    follow_ups: Sequence[str] = (SAMPLE_FOLLOW_UP,),
 ) -> DemoResult:
     """Run the demo end to end; ``echo`` receives every progress line."""
     with Charlotte(replace(settings, queue="thread")) as charlotte:
         charlotte.migrate()
         handle = (
-            charlotte.for_user(DEMO_USER).tenant(DEMO_TENANT).page(page)
-            .brief(brief).facts(dict(facts)).approve_on_save(approve_on_save).open()
+            charlotte.for_user(DEMO_USER)
+            .tenant(DEMO_TENANT)
+            .page(page)
+            .brief(brief)
+            .facts(dict(facts))
+            .approve_on_save(approve_on_save)
+            .open()
         )
         echo(f"charlotte demo · session {handle.id} · model {settings.model}")
-        handle.send("Build the page from the brief and the facts.")
         subscription = charlotte.notifier.subscribe(handle.id)
         try:
-            seen, agent_text, ending = _follow(handle, subscription, echo, timeout_seconds)
+            turn = _Turn(handle, subscription, echo, timeout_seconds, approve_on_save)
+            ending = turn.run(FIRST_MESSAGE)
+            if ending is None or ending["type"] != EventTypes.TURN_FINISHED:
+                return DemoResult(
+                    handle.id, False, handle.draft()["revision"], 0, 0, 0, None, _code(ending)
+                )
+            ready = bool(ending["payload"].get("ready"))
+            done: list[tuple[int, int, bool]] = []
+            for message in follow_ups:
+                before = handle.draft()["revision"]
+                echo(f"person: {message}")
+                ending = turn.run(message)
+                if ending is None or ending["type"] != EventTypes.TURN_FINISHED:
+                    return DemoResult(handle.id, False, before, 0, 0, 0, None, _code(ending))
+                after = handle.draft()["revision"]
+                ready = bool(ending["payload"].get("ready"))
+                done.append((before, after, ready))
+                echo(
+                    f"follow-up: revision {before} → {after}"
+                    + ("" if after != before else " (unchanged)")
+                )
         finally:
             subscription.close()
-        if agent_text.strip():
-            echo(f"agent: {agent_text.strip()}")
-        if ending is None or ending["type"] != EventTypes.TURN_FINISHED:
-            code = "timeout" if ending is None else str(ending["payload"].get("code", ending["type"]))
-            return DemoResult(handle.id, False, handle.draft()["revision"], 0, 0, 0, None, code)
-        ready = bool(ending["payload"].get("ready"))
-        if approve_on_save and handle.change_set() is not None:
-            approved = handle.approve()
-            echo(f"change set approved → {json.dumps(approved, default=str)[:120]}")
         draft = handle.draft()
         doc = draft["page"]
+        # The checks the agent ran, once more on what is published, with the person's words as evidence.
         checks = PageChecks(facts=facts, brief=brief, site_origin=settings.site_origin,
-                            allowed_origins=settings.allowed_origins, assets=charlotte.assets)
+                            allowed_origins=settings.allowed_origins, assets=charlotte.assets,
+                            person_said=list(follow_ups))  # fmt: skip
         findings = checks.run(doc)
         errors = [f for f in findings if f.severity == "error"]
         warnings = [f for f in findings if f.severity == "warning"]
         echo(f"checks: {len(errors)} errors, {len(warnings)} warnings")
         for finding in findings:
-            echo(f"  {finding.severity}: {finding.code} ({finding.node or 'page'}) {finding.message}")
+            echo(
+                f"  {finding.severity}: {finding.code} ({finding.node or 'page'}) {finding.message}"
+            )
         published = handle.publish()
-        for event in handle.events(after=seen, limit=100):
+        for event in handle.events(after=turn.seen, limit=100):
             line = describe_event(event)
             if line:
                 echo(line)
@@ -171,15 +210,49 @@ def run_demo(
         output.write_text(render_page(doc, assets=charlotte.assets), encoding="utf-8")
         nodes = len(doc.get("nodes", {}))
         echo(f"published revision {published['revision']}: {nodes} nodes → {output}")
-        return DemoResult(handle.id, ready, draft["revision"], nodes, len(errors), len(warnings), output)
+        return DemoResult(
+            handle.id, ready, draft["revision"], nodes, len(errors), len(warnings), output,
+            follow_ups=tuple(done),
+        )  # fmt: skip
+
+
+def _code(ending: Mapping[str, Any] | None) -> str:
+    return "timeout" if ending is None else str(ending["payload"].get("code", ending["type"]))
+
+
+class _Turn:
+    """Sends one message, prints its events until the turn ends, approves an open change set."""
+
+    def __init__(
+        self, handle: Any, subscription: Subscription, echo: Callable[[str], None],
+        timeout_seconds: float, approve_on_save: bool,
+    ) -> None:  # fmt: skip
+        self.handle, self.subscription, self.echo = handle, subscription, echo
+        self.timeout_seconds, self.approve_on_save = timeout_seconds, approve_on_save
+        self.seen = 0
+
+    def run(self, message: str) -> dict[str, Any] | None:
+        self.handle.send(message)
+        self.seen, agent_text, ending = _follow(
+            self.handle, self.subscription, self.echo, self.timeout_seconds, self.seen
+        )
+        if agent_text.strip():
+            self.echo(f"agent: {agent_text.strip()}")
+        if ending is not None and self.approve_on_save and self.handle.change_set() is not None:
+            approved = self.handle.approve()
+            self.echo(f"change set approved → {json.dumps(approved, default=str)[:120]}")
+        return ending
 
 
 def _follow(
-    handle: Any, subscription: Subscription, echo: Callable[[str], None], timeout_seconds: float
+    handle: Any,
+    subscription: Subscription,
+    echo: Callable[[str], None],
+    timeout_seconds: float,
+    after: int = 0,
 ) -> tuple[int, str, dict[str, Any] | None]:
-    """Print events until the turn ends; returns the last seq, the agent's text, the end event."""
+    """Print events after ``after`` until the turn ends; returns the last seq, the agent's text, the end event."""
     deadline = time.monotonic() + timeout_seconds
-    after = 0
     text: list[str] = []
     while time.monotonic() < deadline:
         batch = handle.events(after=after, limit=200)

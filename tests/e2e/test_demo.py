@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import html5lib
+
+from charlotte.demo import SAMPLE_FOLLOW_UP
 
 
 def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -37,6 +40,13 @@ def test_demo_builds_checks_publishes_and_writes_the_page(tmp_path: Path) -> Non
     assert "checks: 0 errors" in run.stdout
     assert "turn finished · ready for review" in run.stdout
     assert "published revision" in run.stdout
+    # Then one follow-up, which changes the page: the FAQ is there and the hours come before the menu.
+    assert f"person: {SAMPLE_FOLLOW_UP}" in run.stdout
+    moved = re.search(r"follow-up: revision (\d+) → (\d+)", run.stdout)
+    assert moved is not None and int(moved.group(2)) > int(moved.group(1)), run.stdout
+    assert "What does it cost" in html or "When are you open" in html, html[-2000:]
+    body = html[html.index("<body") :]
+    assert body.index(">Opening hours<") < body.index(">Menu<")
 
 
 def test_demo_with_another_brief_and_approve_on_save(tmp_path: Path) -> None:
