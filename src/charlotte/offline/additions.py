@@ -11,20 +11,20 @@ address, testimonials the host never gave).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from types import MappingProxyType
 from typing import Final
 
 from charlotte.offline.bands import build_section, palette_of
 from charlotte.offline.batch import Batch
+from charlotte.offline.sections import KIND_NAMES
 
 __all__ = ["KIND_TITLES", "section_batch"]
 
-#: Each kind a person may add and what the reply calls it.
-KIND_TITLES: Final[Mapping[str, str]] = {
-    "services": "services", "pricing": "pricing", "hours": "opening hours", "faq": "FAQ",
-    "team": "team", "gallery": "gallery", "testimonials": "testimonials", "about": "about",
-    "contact": "contact", "location": "location", "cta": "call to action", "menu": "menu",
-    "features": "features",
-}  # fmt: skip
+#: Each kind a person may add and what the reply calls it: the first of the words a person
+#: calls it by (``sections.KIND_NAMES``), "FAQ" in capitals.
+KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
+    {kind: "FAQ" if kind == "faq" else names[0] for kind, names in KIND_NAMES.items()}
+)
 
 
 def section_batch(
@@ -32,4 +32,6 @@ def section_batch(
 ) -> Batch | None:
     """The batch adding a ``kind`` section (its ids clear of ``taken_ids``), or None."""
     table = {str(k): v for k, v in facts.items()} if isinstance(facts, Mapping) else {}
-    return build_section(kind, brief, table, palette_of(brief, table), index=index, taken_ids=taken_ids)
+    return build_section(
+        kind, brief, table, palette_of(brief, table), index=index, taken_ids=taken_ids
+    )

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from charlotte.checks.contacts import parse_phone
 from charlotte.offline.additions import KIND_TITLES, section_batch
+from charlotte.offline.bands import link_label
 from charlotte.offline.brief import statements
 from charlotte.offline.facts import contact_items, fact, fact_items, fact_key
 from charlotte.offline.looks import look_ops
@@ -34,6 +35,7 @@ from charlotte.offline.requests import (
     Target,
     Unsupported,
 )
+from charlotte.offline.style import CARD_WIDTH
 from charlotte.offline.writer import plan_page
 
 __all__ = ["Context", "Edit", "Refusal", "edit_for"]
@@ -43,6 +45,8 @@ _LIMITS: Final = {"heading": 300, "text": 5_000, "button": 100}
 #: Kinds that close a page: a new section goes above them.
 _CLOSING: Final = ("cta", "contact", "location")
 _HOURS: Final = ("opening_hours", "hours", "opening_times")
+#: The largest size of a contact link (the first draft's, ``bands``).
+_LINK_SIZE: Final = 18
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +212,47 @@ def _address(facts: object) -> str | None:
     return next((w for label, w, _h in contact_items(table) if label == "address"), None)
 
 
+def _fact_shown(text: str, node: Mapping[str, Any], request: ChangeFact, context: Context) -> str:
+    """``text`` with the page's phone number, e-mail or address replaced by the person's."""
+    if request.kind == "phone":
+        new = text
+        for start, end in reversed(_phone_runs(text)):
+            new = new[:start] + request.value + new[end:]
+        return new
+    if request.kind == "email":
+        return " ".join(request.value if "@" in w.strip(".,;:()") else w for w in text.split(" "))
+    # The address as the facts give it, wherever it is shown, else the builder's address line.
+    old = _address(context.facts)
+    if old and old in text:
+        return text.replace(old, request.value)
+    return request.value if str(node.get("id", "")).endswith("-address") else text
+
+
+def _relabelled(
+    node: Mapping[str, Any], patch: dict[str, Any], href: str, value: str
+) -> list[dict[str, Any]]:
+    """A call/write button's new label as the first draft would word and size it.
+
+    A label that is the number or address alone is sized to fit a phone, and a
+    verb ("Send an e-mail") when no size fits; a longer label ("Call …") past
+    40 characters becomes the verb. Returns the ``set_style`` op for a new size.
+    """
+    label = str(patch["label"])
+    base = node.get("style", {}).get("base", {}) if isinstance(node.get("style"), dict) else {}
+    size = base.get("fontSize") if isinstance(base, dict) else None
+    px = size.get("value") if isinstance(size, dict) else None
+    if label == value:
+        words, fitted = link_label(label, href, CARD_WIDTH, _LINK_SIZE)
+        patch["label"] = words
+        if fitted != px:
+            sized = {"fontSize": {"value": fitted, "unit": "px"}}
+            return [{"t": "set_style", "id": node["id"], "breakpoint": "base", "patch": sized}]
+        return []
+    if len(label) > 40:
+        patch["label"] = "Call us" if href.startswith("tel:") else "Send an e-mail"
+    return []
+
+
 def _change_fact(page: PageView, request: ChangeFact, context: Context) -> Edit | Refusal:
     ops: list[dict[str, Any]] = []
     digits = "".join(c for c in request.value if c.isdigit() or c == "+")
@@ -215,35 +260,24 @@ def _change_fact(page: PageView, request: ChangeFact, context: Context) -> Edit 
         return Refusal(f'"{request.value}" does not read as a phone number')
     if request.kind == "email" and "@" not in request.value:
         return Refusal(f'"{request.value}" does not read as an e-mail address')
+    scheme = {"phone": "tel:", "email": "mailto:"}.get(request.kind)
     for node in page.nodes:
         kind = str(node.get("type"))
         if kind not in _PROP:
             continue
-        text, patch = page.words(node), {}
-        if request.kind == "phone":
-            runs = _phone_runs(text)
-            new = text
-            for start, end in reversed(runs):
-                new = new[:start] + request.value + new[end:]
-        elif request.kind == "email":
-            new = " ".join(
-                request.value if "@" in w.strip(".,;:()") else w for w in text.split(" ")
-            )
-        else:
-            # The address as the facts give it, wherever it is shown, else the builder's address line.
-            old = _address(context.facts)
-            if old and old in text:
-                new = text.replace(old, request.value)
-            else:
-                new = request.value if node["id"].endswith("-address") else text
-        if new != text:
-            patch[_PROP[kind]] = new
+        text = page.words(node)
+        new = _fact_shown(text, node, request, context)
         href = node.get("props", {}).get("href")
-        if isinstance(href, str) and patch:
-            if href.startswith("tel:") and request.kind == "phone":
-                patch["href"] = f"tel:{digits}"
-            elif href.startswith("mailto:") and request.kind == "email":
-                patch["href"] = f"mailto:{request.value}"
+        linked = scheme is not None and isinstance(href, str) and href.startswith(scheme)
+        patch: dict[str, Any] = {_PROP[kind]: new} if new != text else {}
+        if linked:
+            # A call or write link reaches the new number or address whatever its label says
+            # ("Call us", "Send an e-mail").
+            target = f"tel:{digits}" if request.kind == "phone" else f"mailto:{request.value}"
+            if href != target:
+                patch["href"] = target
+            if kind == "button" and _PROP[kind] in patch:
+                ops += _relabelled(node, patch, target, request.value)
         if patch:
             ops.append({"t": "set_node_props", "id": node["id"], "patch": patch})
     noun = {"phone": "phone number", "email": "e-mail address", "address": "address"}[request.kind]
@@ -251,7 +285,8 @@ def _change_fact(page: PageView, request: ChangeFact, context: Context) -> Edit 
         return Refusal(
             f"the page shows no {noun} to change (adding a contact section can show one)"
         )
-    places = "1 place" if len(ops) == 1 else f"{len(ops)} places"
+    shown = sum(op["t"] == "set_node_props" for op in ops)
+    places = "1 place" if shown == 1 else f"{shown} places"
     return Edit(tuple(ops), f"changed the {noun} to {request.value} ({places})")
 
 
@@ -269,10 +304,15 @@ def _placed(order: list[str], item: str, where: str | None, anchor: str | None) 
     return [*rest[:at], item, *rest[at:]]
 
 
+def _a(title: str) -> str:
+    """``title`` with its article: "an FAQ", "a gallery"."""
+    return f"{'an' if title[:1].lower() in 'aeiou' or title.startswith('FAQ') else 'a'} {title}"
+
+
 def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusal:
     title = KIND_TITLES.get(request.kind, request.kind)
     if any(page.kind(r) == request.kind for r in page.roots):
-        return Refusal(f"the page already has a {title} section")
+        return Refusal(f"the page already has {_a(title)} section")
     anchor = page.section(request.anchor) if request.anchor else None
     if request.anchor and anchor is None:
         return Refusal(f"there is no {request.anchor} section to put the {title} section next to")
@@ -280,7 +320,7 @@ def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusa
         request.kind, context.brief, context.facts, index=len(page.roots), taken_ids=set(page.by_id)
     )
     if batch is None:
-        return Refusal(f"the brief and the facts say nothing a {title} section could show")
+        return Refusal(f"the brief and the facts say nothing {_a(title)} section could show")
     order = [*page.roots, batch.root]
     if request.where is None and request.kind not in ("contact",):
         closing = len(page.roots)
@@ -299,14 +339,22 @@ def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusa
     ]
     if len(ops) > _MAX_OPS:
         return Refusal(f"the {title} section is too big to add in one change")
-    article = "an" if batch.title[:1].lower() in "aeiou" or batch.title.startswith("FAQ") else "a"
+    heading = next(
+        (
+            str(op["node"].get("props", {}).get("content", ""))
+            for op in batch.ops
+            if op.get("node", {}).get("type") == "heading"
+        ),
+        "",
+    )
+    titled = f' titled "{heading}"' if heading and heading.lower() != title.lower() else ""
     slots = sum(
         1
         for op in batch.ops
         if op.get("node", {}).get("id", "").endswith("-label") and "-slot-" in op["node"]["id"]
     )
     note = f" with {slots} photo slots to fill from the asset library" if slots else ""
-    return Edit(tuple(ops), f"added {article} {batch.title} section{note}")
+    return Edit(tuple(ops), f"added {_a(title)} section{titled}{note}")
 
 
 def _remove(page: PageView, request: RemoveSection) -> Edit | Refusal:

@@ -14,12 +14,13 @@ words are compared with small tables, never matched by a backtracking regex.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from charlotte.offline.clauses import folded, quoted, split_clauses, unquote
 from charlotte.offline.looks import Restyle, read_looks
+from charlotte.offline.sections import KIND_NAMES
 
 __all__ = [
     "SECTION_WORDS",
@@ -43,21 +44,10 @@ MAX_MESSAGE: Final = 4_000
 #: Requests read from one message.
 MAX_REQUESTS: Final = 8
 
-#: Section kinds a person may name, with the words they name them by (longest first).
-SECTION_WORDS: Final[dict[str, tuple[str, ...]]] = {
-    "faq": ("frequently asked questions", "faqs", "faq", "q&a", "questions"),
-    "hours": ("opening hours", "opening times", "hours"),
-    "testimonials": ("what people say", "testimonials", "testimonial", "reviews"),
-    "cta": ("call to action", "call-to-action", "cta"),
-    "about": ("about us", "our story", "about"),
-    "location": ("where to find us", "find us", "location", "directions", "map"),
-    "contact": ("contact details", "get in touch", "contact"),
-    "services": ("services", "service", "treatments"),
-    "pricing": ("price list", "pricing", "prices", "plans"),
-    "team": ("our people", "team", "staff"),
-    "gallery": ("photo gallery", "gallery", "photos", "pictures", "images"),
-    "menu": ("menu",),
-    "features": ("features",),
+#: Section kinds a person may name, with the words they name them by (longest first): the
+#: catalogue's names (``sections.KIND_NAMES``), and the hero's.
+SECTION_WORDS: Final[Mapping[str, tuple[str, ...]]] = {
+    **{kind: tuple(sorted(names, key=len, reverse=True)) for kind, names in KIND_NAMES.items()},
     "hero": ("hero", "banner", "header"),
 }
 
