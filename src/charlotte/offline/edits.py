@@ -17,8 +17,8 @@ from typing import Any, Final
 
 from charlotte.checks.contacts import parse_phone
 from charlotte.offline.additions import KIND_TITLES, section_batch
-from charlotte.offline.bands import link_label
 from charlotte.offline.brief import statements
+from charlotte.offline.fact_changes import fact_ops
 from charlotte.offline.facts import contact_items, fact, fact_items, fact_key
 from charlotte.offline.looks import look_ops
 from charlotte.offline.page_view import PROP as _PROP
@@ -35,7 +35,6 @@ from charlotte.offline.requests import (
     Target,
     Unsupported,
 )
-from charlotte.offline.style import CARD_WIDTH
 from charlotte.offline.writer import plan_page
 
 __all__ = ["Context", "Edit", "Refusal", "edit_for"]
@@ -45,8 +44,6 @@ _LIMITS: Final = {"heading": 300, "text": 5_000, "button": 100}
 #: Kinds that close a page: a new section goes above them.
 _CLOSING: Final = ("cta", "contact", "location")
 _HOURS: Final = ("opening_hours", "hours", "opening_times")
-#: The largest size of a contact link (the first draft's, ``bands``).
-_LINK_SIZE: Final = 18
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,100 +183,13 @@ def _resize(page: PageView, request: Resize, context: Context) -> Edit | Refusal
     return Edit((op,), f'made {name} {"longer" if request.longer else "shorter"}: "{new}"')
 
 
-def _phone_runs(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each run that reads as a phone number (seven digits or more), one scan."""
-    runs: list[tuple[int, int]] = []
-    start, digits = -1, 0
-    for i, c in enumerate(f"{text}\n"):
-        if c.isdigit() or (c in " +-().\u00a0" and start >= 0) or (c == "+" and start < 0):
-            if start < 0:
-                start = i
-            digits += c.isdigit()
-            continue
-        if start >= 0:
-            end = i
-            while end > start and not text[end - 1].isdigit():
-                end -= 1
-            # The checks' own phone reader decides: "8.30-17.30" is opening hours, not a number.
-            if digits >= 7 and parse_phone(text[start:end]) is not None:
-                runs.append((start, end))
-        start, digits = -1, 0
-    return runs
-
-
-def _address(facts: object) -> str | None:
-    table = {fact_key(str(k)): v for k, v in facts.items()} if isinstance(facts, Mapping) else {}
-    return next((w for label, w, _h in contact_items(table) if label == "address"), None)
-
-
-def _fact_shown(text: str, node: Mapping[str, Any], request: ChangeFact, context: Context) -> str:
-    """``text`` with the page's phone number, e-mail or address replaced by the person's."""
-    if request.kind == "phone":
-        new = text
-        for start, end in reversed(_phone_runs(text)):
-            new = new[:start] + request.value + new[end:]
-        return new
-    if request.kind == "email":
-        return " ".join(request.value if "@" in w.strip(".,;:()") else w for w in text.split(" "))
-    # The address as the facts give it, wherever it is shown, else the builder's address line.
-    old = _address(context.facts)
-    if old and old in text:
-        return text.replace(old, request.value)
-    return request.value if str(node.get("id", "")).endswith("-address") else text
-
-
-def _relabelled(
-    node: Mapping[str, Any], patch: dict[str, Any], href: str, value: str
-) -> list[dict[str, Any]]:
-    """A call/write button's new label as the first draft would word and size it.
-
-    A label that is the number or address alone is sized to fit a phone, and a
-    verb ("Send an e-mail") when no size fits; a longer label ("Call …") past
-    40 characters becomes the verb. Returns the ``set_style`` op for a new size.
-    """
-    label = str(patch["label"])
-    base = node.get("style", {}).get("base", {}) if isinstance(node.get("style"), dict) else {}
-    size = base.get("fontSize") if isinstance(base, dict) else None
-    px = size.get("value") if isinstance(size, dict) else None
-    if label == value:
-        words, fitted = link_label(label, href, CARD_WIDTH, _LINK_SIZE)
-        patch["label"] = words
-        if fitted != px:
-            sized = {"fontSize": {"value": fitted, "unit": "px"}}
-            return [{"t": "set_style", "id": node["id"], "breakpoint": "base", "patch": sized}]
-        return []
-    if len(label) > 40:
-        patch["label"] = "Call us" if href.startswith("tel:") else "Send an e-mail"
-    return []
-
-
 def _change_fact(page: PageView, request: ChangeFact, context: Context) -> Edit | Refusal:
-    ops: list[dict[str, Any]] = []
     digits = "".join(c for c in request.value if c.isdigit() or c == "+")
     if request.kind == "phone" and (parse_phone(request.value) is None or len(digits) < 7):
         return Refusal(f'"{request.value}" does not read as a phone number')
     if request.kind == "email" and "@" not in request.value:
         return Refusal(f'"{request.value}" does not read as an e-mail address')
-    scheme = {"phone": "tel:", "email": "mailto:"}.get(request.kind)
-    for node in page.nodes:
-        kind = str(node.get("type"))
-        if kind not in _PROP:
-            continue
-        text = page.words(node)
-        new = _fact_shown(text, node, request, context)
-        href = node.get("props", {}).get("href")
-        linked = scheme is not None and isinstance(href, str) and href.startswith(scheme)
-        patch: dict[str, Any] = {_PROP[kind]: new} if new != text else {}
-        if linked:
-            # A call or write link reaches the new number or address whatever its label says
-            # ("Call us", "Send an e-mail").
-            target = f"tel:{digits}" if request.kind == "phone" else f"mailto:{request.value}"
-            if href != target:
-                patch["href"] = target
-            if kind == "button" and _PROP[kind] in patch:
-                ops += _relabelled(node, patch, target, request.value)
-        if patch:
-            ops.append({"t": "set_node_props", "id": node["id"], "patch": patch})
+    ops = fact_ops(page, request.kind, request.value, context.facts)
     noun = {"phone": "phone number", "email": "e-mail address", "address": "address"}[request.kind]
     if not ops:
         return Refusal(
@@ -317,7 +227,12 @@ def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusa
     if request.anchor and anchor is None:
         return Refusal(f"there is no {request.anchor} section to put the {title} section next to")
     batch = section_batch(
-        request.kind, context.brief, context.facts, index=len(page.roots), taken_ids=set(page.by_id)
+        request.kind,
+        context.brief,
+        context.facts,
+        index=len(page.roots),
+        taken_ids=set(page.by_id),
+        page=page,
     )
     if batch is None:
         return Refusal(f"the brief and the facts say nothing {_a(title)} section could show")

@@ -167,7 +167,11 @@ def _toward(h: float, goal: float, step: float) -> float:
 def _tone(tone: str) -> Callable[[str], str]:
     def change(value: str) -> str:
         h, s, v = _hsv(value)
-        if s < 0.15:  # whites, greys and near-whites stay: only the palette's colours move
+        if s < 0.15 and tone in ("warmer", "cooler") and v < 0.97:
+            # A grey takes a tint of the tone (a black-and-white page gets warm or cool greys);
+            # white stays white.
+            return _hex(25 / 360 if tone == "warmer" else 215 / 360, 0.3 if v < 0.5 else 0.12, v)
+        if s < 0.15:  # whites, greys and near-whites stay darker or lighter as they are
             return value
         if tone == "darker":
             return _hex(h, s, v * 0.72)

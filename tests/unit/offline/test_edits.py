@@ -8,7 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from charlotte.offline.additions import section_batch
-from charlotte.offline.edits import Context, Edit, Refusal, _phone_runs, edit_for
+from charlotte.offline.edits import Context, Edit, Refusal, edit_for
+from charlotte.offline.fact_changes import phone_runs
 from charlotte.offline.page_view import PageView
 from charlotte.offline.requests import (
     AddSection,
@@ -44,7 +45,7 @@ HAND_MADE = [
 
 def test_phone_runs_are_what_the_checks_read_as_phone_numbers() -> None:
     text = "Call +44 (0)20 7946 0958 or 0113 496 0321; open 8.30-17.30; since 2024-2025."
-    assert [text[a:b] for a, b in _phone_runs(text)] == ["+44 (0)20 7946 0958", "0113 496 0321"]
+    assert [text[a:b] for a, b in phone_runs(text)] == ["+44 (0)20 7946 0958", "0113 496 0321"]
 
 
 def test_targets_on_a_hand_made_page_are_found_by_their_words() -> None:

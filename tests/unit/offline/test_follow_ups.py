@@ -535,3 +535,57 @@ def test_words_the_person_quotes_are_replaced_where_shown(session: Session, mess
 
     changed_and_ready(turn)
     assert turn.nodes["contact-address-label"]["props"]["content"] == "Come and see us"
+
+
+def test_a_section_added_after_a_phone_change_shows_the_new_number(session: Session) -> None:
+    session.turn(f"Change the phone number to {NEW_PHONE}")
+
+    turn = session.turn("add an FAQ")
+
+    changed_and_ready(turn)
+    faq = turn.root_titled("Questions")
+    assert faq is not None
+    assert any(NEW_PHONE in w for w in turn.words(faq))
+    assert not [w for w in turn.words() if "0113 496 0321" in w]
+
+
+def test_a_section_added_to_a_restyled_page_wears_its_look(session: Session) -> None:
+    for message in ("make the background dark", "use a serif font", "make it bolder"):
+        changed_and_ready(session.turn(message))
+
+    turn = session.turn("add an FAQ")
+
+    changed_and_ready(turn)
+    faq = turn.root_titled("Questions")
+    assert faq is not None
+    base = turn.nodes[faq]["style"]["base"]
+    assert sum(_hex_rgb(base["background"])) < 150 and sum(_hex_rgb(base["color"])) > 600
+    assert "serif" in base["fontFamily"] and "sans-serif" not in base["fontFamily"]
+    heading = turn.nodes[f"{faq}-heading"]["style"]
+    assert heading["base"]["fontWeight"] == 800
+    assert heading == turn.nodes["menu-heading"]["style"]  # sized like the other bands' titles
+    cards = [n for n in turn.under(faq) if n["type"] == "card"]
+    assert cards and all(
+        n["style"]["base"] == turn.nodes["contact-phone-card"]["style"]["base"] for n in cards
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "warm"), [("use warmer colours", True), ("cooler colours", False)]
+)
+def test_a_grey_page_takes_a_warm_or_cool_tint_and_white_stays(
+    session: Session, message: str, warm: bool
+) -> None:
+    session.edit([
+        {"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"background": "#222222"}},
+        {"t": "set_style", "id": "hero-button", "breakpoint": "base",
+         "patch": {"background": "#555555"}},
+    ])  # fmt: skip
+
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    for node_id in ("hero", "hero-button"):
+        r, _g, b = _hex_rgb(turn.nodes[node_id]["style"]["base"]["background"])
+        assert (r > b) if warm else (b > r), node_id
+    assert turn.nodes["menu"]["style"]["base"]["background"] == "#ffffff"
