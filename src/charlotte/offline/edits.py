@@ -204,10 +204,14 @@ def _order_ops(page: PageView, order: list[str]) -> list[dict[str, Any]]:
     return [] if order == page.roots else [{"t": "reorder_roots", "order": order}]
 
 
-def _placed(order: list[str], item: str, where: str | None, anchor: str | None) -> list[str]:
+def _placed(
+    order: list[str], item: str, where: str | None, anchor: str | None, hero: str | None
+) -> list[str]:
+    """``order`` with ``item`` moved; "the top" of a page is under its hero (the hero heads it)."""
     rest = [r for r in order if r != item]
     if where == "top":
-        return [item, *rest]
+        first = 1 if rest and rest[0] == hero else 0
+        return [*rest[:first], item, *rest[first:]]
     if where == "bottom" or anchor is None:
         return [*rest, item]
     at = rest.index(anchor) + (1 if where == "below" else 0)
@@ -247,7 +251,7 @@ def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusa
             )
         order = [*page.roots[:closing], batch.root, *page.roots[closing:]]
     else:
-        order = _placed(order, batch.root, request.where, anchor)
+        order = _placed(order, batch.root, request.where, anchor, page.hero())
     ops = [
         *batch.ops,
         *_order_ops(PageView([*page.nodes, {"id": batch.root, "parent": None}]), order),
@@ -286,10 +290,11 @@ def _move(page: PageView, request: MoveSection) -> Edit | Refusal:
     anchor = page.section(request.anchor) if request.anchor else None
     if request.anchor and (anchor is None or anchor == root):
         return Refusal(f"there is no other {request.anchor} section to move it next to")
-    order = _placed(page.roots, root, request.where, anchor)
+    order = _placed(page.roots, root, request.where, anchor, page.hero())
     if order == page.roots:
         return Refusal(f"the {page.label(root)} section is already there")
-    where = {"top": "to the top", "bottom": "to the bottom"}.get(request.where)
+    top = "to the top, under the hero" if order[0] != root else "to the top"
+    where = {"top": top, "bottom": "to the bottom"}.get(request.where)
     place = where or f"{request.where} the {page.label(anchor or '')} section"
     return Edit(tuple(_order_ops(page, order)), f"moved the {page.label(root)} section {place}")
 

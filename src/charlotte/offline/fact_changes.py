@@ -141,7 +141,9 @@ def shown_facts(page: PageView, facts: object) -> dict[str, str]:
             out["phone"] = words[runs[0][0] : runs[0][1]] if runs else href[4:]
         elif "email" not in out and isinstance(href, str) and href.startswith("mailto:"):
             out["email"] = href[7:]
-        elif "address" not in out and node.get("type") == "text" and node["id"].endswith("-address"):
+        elif (
+            "address" not in out and node.get("type") == "text" and node["id"].endswith("-address")
+        ):
             out["address"] = words
     return {
         kind: value

@@ -261,6 +261,14 @@ def _backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[st
         elif node.get("type") == "card":
             border = "1px solid #374151" if ink == _DARK_INK else "1px solid #e5e7eb"
             patch = {"background": card, "border": border}
+        elif (
+            node.get("type") != "button"
+            and isinstance(background, str)
+            and _first_hex(background) not in (None, accent)
+        ):
+            # A panel inside a band (a price list's row): it goes with the cards, or its words
+            # (in the band's new ink) would vanish on its old background.
+            patch = {"background": card}
         else:
             continue
         ops.append({"t": "set_style", "id": node["id"], "breakpoint": "base", "patch": patch})

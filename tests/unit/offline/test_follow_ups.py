@@ -221,7 +221,8 @@ def test_a_section_is_removed(session: Session, message: str) -> None:
             "Move the menu below opening hours",
             lambda r: r.index("menu") == r.index("opening-hours") + 1,
         ),
-        ("move contact to the top", lambda r: r[0] == "contact"),
+        # The top of the page is under its hero: the hero stays the page's head.
+        ("move contact to the top", lambda r: r[:2] == ["hero", "contact"]),
         ("Move the menu to the bottom", lambda r: r[-1] == "menu"),
     ],
 )
@@ -386,7 +387,7 @@ def test_several_requests_in_one_message_are_each_done_in_order(session: Session
     changed_and_ready(turn)
     assert turn.calls.count("cms_apply") == 3
     assert turn.words("hero", "heading") == ["Fresh sourdough in Leeds"]
-    assert turn.root_titled("Questions") is not None and turn.roots()[0] == "contact"
+    assert turn.root_titled("Questions") is not None and turn.roots()[:2] == ["hero", "contact"]
     reply = turn.reply
     assert reply.index("shorter") < reply.index("FAQ") < reply.index("moved")
     assert "Not done" not in reply
@@ -589,3 +590,17 @@ def test_a_grey_page_takes_a_warm_or_cool_tint_and_white_stays(
         r, _g, b = _hex_rgb(turn.nodes[node_id]["style"]["base"]["background"])
         assert (r > b) if warm else (b > r), node_id
     assert turn.nodes["menu"]["style"]["base"]["background"] == "#ffffff"
+
+
+def test_a_dark_background_darkens_the_rows_of_a_list_too(session: Session) -> None:
+    turn = session.turn("make the background dark")
+
+    changed_and_ready(turn)
+    rows = [
+        n for n in turn.under("menu") if n["id"].startswith("menu-row-") and n["type"] == "stack"
+    ]
+    assert rows
+    for row in rows:
+        background = row["style"]["base"].get("background")
+        # The row's words take the band's light ink: the row must not stay white.
+        assert background is None or sum(_hex_rgb(background)) < 150, row["id"]
