@@ -11,12 +11,13 @@ invents a fact: new words are the person's, or the brief's and the facts'.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from charlotte.checks.contacts import parse_phone
 from charlotte.offline.additions import KIND_TITLES, section_batch
+from charlotte.offline.batch import Batch
 from charlotte.offline.brief import statements
 from charlotte.offline.fact_changes import fact_ops
 from charlotte.offline.facts import contact_items, fact, fact_items, fact_key
@@ -252,6 +253,7 @@ def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusa
         order = [*page.roots[:closing], batch.root, *page.roots[closing:]]
     else:
         order = _placed(order, batch.root, request.where, anchor, page.hero())
+    batch = _unlike_neighbours(batch, order, page, request, context)
     ops = [
         *batch.ops,
         *_order_ops(PageView([*page.nodes, {"id": batch.root, "parent": None}]), order),
@@ -274,6 +276,45 @@ def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusa
     )
     note = f" with {slots} photo slots to fill from the asset library" if slots else ""
     return Edit(tuple(ops), f"added {_a(title)} section{titled}{note}")
+
+
+def _background(nodes: Sequence[Mapping[str, Any]], root: str | None) -> object:
+    node = next((n for n in nodes if n.get("id") == root), None)
+    style = node.get("style") if node else None
+    base = style.get("base") if isinstance(style, dict) else None
+    return base.get("background") if isinstance(base, dict) else None
+
+
+def _unlike_neighbours(
+    batch: Batch, order: list[str], page: PageView, request: AddSection, context: Context
+) -> Batch:
+    """The band in the other shade (plain or tinted) when its first shade is its neighbour's.
+
+    Bands alternate shades; a band added between two keeps apart from the one above it
+    (else from the one below), so two bands do not run together.
+    """
+    at = order.index(batch.root)
+    above = order[at - 1] if at > 0 else None
+    below = order[at + 1] if at + 1 < len(order) else None
+    mine = _background([op["node"] for op in batch.ops if op["t"] == "insert_node"], batch.root)
+    if mine not in (_background(page.nodes, above), _background(page.nodes, below)):
+        return batch
+    other = section_batch(
+        request.kind,
+        context.brief,
+        context.facts,
+        index=len(page.roots) + 1,
+        taken_ids=set(page.by_id),
+        page=page,
+    )
+    if other is None or other.root != batch.root:
+        return batch
+    theirs = _background([op["node"] for op in other.ops if op["t"] == "insert_node"], other.root)
+    if theirs != _background(page.nodes, above) and (
+        mine == _background(page.nodes, above) or theirs != _background(page.nodes, below)
+    ):
+        return other
+    return batch
 
 
 def _remove(page: PageView, request: RemoveSection) -> Edit | Refusal:

@@ -604,3 +604,17 @@ def test_a_dark_background_darkens_the_rows_of_a_list_too(session: Session) -> N
         background = row["style"]["base"].get("background")
         # The row's words take the band's light ink: the row must not stay white.
         assert background is None or sum(_hex_rgb(background)) < 150, row["id"]
+
+
+def test_a_section_added_between_two_plain_bands_is_tinted(session: Session) -> None:
+    session.edit([{"t": "remove_node", "id": "about-us"}])  # menu and opening hours: both plain
+    nodes = session.handle.draft()["page"]["nodes"]
+    plain = nodes["menu"]["style"]["base"]["background"]
+    assert nodes["opening-hours"]["style"]["base"]["background"] == plain
+
+    turn = session.turn("add an FAQ below the menu")
+
+    changed_and_ready(turn)
+    faq = turn.root_titled("Questions")
+    assert faq is not None and turn.roots()[turn.roots().index("menu") + 1] == faq
+    assert turn.nodes[faq]["style"]["base"]["background"] != plain
