@@ -618,3 +618,16 @@ def test_a_section_added_between_two_plain_bands_is_tinted(session: Session) -> 
     faq = turn.root_titled("Questions")
     assert faq is not None and turn.roots()[turn.roots().index("menu") + 1] == faq
     assert turn.nodes[faq]["style"]["base"]["background"] != plain
+
+
+def test_the_accent_of_a_page_whose_only_buttons_are_contact_links_changes(
+    session: Session,
+) -> None:
+    session.edit([{"t": "remove_node", "id": "hero-button"}])
+    old = session.handle.draft()["page"]["nodes"]["contact-phone"]["style"]["base"]["color"]
+
+    turn = session.turn("Change the accent colour to green")
+
+    changed_and_ready(turn)
+    assert turn.nodes["contact-phone"]["style"]["base"]["color"] == "#15803d"
+    assert old not in str([n["style"] for n in turn.nodes.values()])
