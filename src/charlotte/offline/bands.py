@@ -52,7 +52,7 @@ from charlotte.offline.style import (
     palette_for,
 )
 
-__all__ = ["build_section", "palette_of", "section_batch"]
+__all__ = ["build_section", "link_label", "palette_of", "section_batch"]
 
 _Items = list[tuple[str | None, str | None]]
 _LABEL_LIMIT: Final = 100
@@ -346,7 +346,7 @@ def _contact(b: Builder, root: str, ctx: Context) -> bool:
     return True
 
 
-def _linked(words: str, href: str, width: int, largest: int) -> tuple[str, int]:
+def link_label(words: str, href: str, width: int, largest: int) -> tuple[str, int]:
     """A link's label and size: its words when they fit ``width`` at 12 px or more, else a verb.
 
     A word a browser cannot break (an e-mail address of 60 characters) would push the page
@@ -363,7 +363,7 @@ def _reach(b: Builder, node_id: str, parent: str, words: str, href: str | None) 
     if href and len(words) <= _LABEL_LIMIT:
         # A button renders as a link that takes its colour from the page's style (a plain
         # link would show the browser's blue).
-        label, size = _linked(words, href, CARD_WIDTH, 18)
+        label, size = link_label(words, href, CARD_WIDTH, 18)
         b.node(
             node_id,
             "button",
@@ -397,7 +397,7 @@ def _cta(b: Builder, root: str, ctx: Context) -> bool:
     for label in ("phone", "email"):
         if label in contacts and len(contacts[label][0]) <= _LABEL_LIMIT:
             words, href = contacts[label]
-            words, size = _linked(words, href, PHONE_WIDTH - 80 - 28, 17)
+            words, size = link_label(words, href, PHONE_WIDTH - 80 - 28, 17)
             b.node(
                 f"{root}-{label}",
                 "button",

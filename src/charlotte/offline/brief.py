@@ -69,11 +69,48 @@ _IMPERATIVE = re.compile(
 #: Adjectives a brief uses to set the voice ("Warm and friendly."): a clause of only these is one.
 _TONE_ONLY = frozenset(
     {
-        "warm", "friendly", "welcoming", "playful", "fun", "professional", "formal", "informal",
-        "casual", "modern", "minimal", "minimalist", "elegant", "clean", "upbeat", "calm",
-        "reassuring", "confident", "concise", "bold", "simple", "short", "punchy", "lively",
-        "cheerful", "relaxed", "serious", "trustworthy", "approachable", "inviting", "cosy", "cozy",
-        "and", "or", "but", "yet", "very", "not", "too", "a", "bit", "slightly",
+        "warm",
+        "friendly",
+        "welcoming",
+        "playful",
+        "fun",
+        "professional",
+        "formal",
+        "informal",
+        "casual",
+        "modern",
+        "minimal",
+        "minimalist",
+        "elegant",
+        "clean",
+        "upbeat",
+        "calm",
+        "reassuring",
+        "confident",
+        "concise",
+        "bold",
+        "simple",
+        "short",
+        "punchy",
+        "lively",
+        "cheerful",
+        "relaxed",
+        "serious",
+        "trustworthy",
+        "approachable",
+        "inviting",
+        "cosy",
+        "cozy",
+        "and",
+        "or",
+        "but",
+        "yet",
+        "very",
+        "not",
+        "too",
+        "a",
+        "bit",
+        "slightly",
     }
 )
 #: Verbs a brief uses to name what a business offers ("baking sourdough, …").
@@ -147,8 +184,16 @@ def business_name(brief: str, facts: Mapping[str, Any]) -> str | None:
     if quoted:
         return quoted.group(1).strip()
     run = rf"{_NAME_WORD}(?:\s+(?:{_JOINER}|{_NAME_WORD})){{0,5}}"
-    leading = re.match(rf"\s*({run})\s+(?:is|are)\b", brief)
-    if leading and (found := _clean_name(leading.group(1))):
+    # "Crumb & Co is …", "Fernhill Pottery Studio in Bristol: …", "Spokes, a bike shop …",
+    # "Brightsmile Dental \u2013 …" (two words at least before a colon or dash).
+    ends = r"\s+(?:is|are)\b|\s+in\s+[A-Z]|,\s+(?:a|an|the)\s|(\s*[:(\u2013\u2014])"
+    leading = re.match(rf"\s*({run})(?:{ends})", brief)
+    if (
+        leading
+        and not _INSTRUCTION.search(leading.group(1))
+        and (leading.group(2) is None or " " in leading.group(1).strip())
+        and (found := _clean_name(leading.group(1)))
+    ):
         return found
     for match in re.finditer(rf"\b(?:for|called|named)\s+({run})", brief):
         if found := _clean_name(match.group(1)):
@@ -183,7 +228,9 @@ def lead_of(brief: str, facts: Mapping[str, Any], name: str | None) -> Lead:
         if name:
             described = re.match(
                 rf"\s*{re.escape(name)}\s+(?:is|are)\s+(.+)$", sentence
-            ) or re.search(rf"\bfor\s+{re.escape(name)}\s*(?:,\s*|\s(?=(?:in|at|near|on)\s))(.+)$", sentence)
+            ) or re.search(
+                rf"\bfor\s+{re.escape(name)}\s*(?:,\s*|\s(?=(?:in|at|near|on)\s))(.+)$", sentence
+            )
         if described:
             description = described.group(1).split(";")[0].rstrip(" .!?")
             head, colon, listing = description.partition(":")

@@ -11,13 +11,15 @@ invents a fact: new words are the person's, or the brief's and the facts'.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from charlotte.checks.contacts import parse_phone
 from charlotte.offline.additions import KIND_TITLES, section_batch
+from charlotte.offline.batch import Batch
 from charlotte.offline.brief import statements
+from charlotte.offline.fact_changes import fact_ops
 from charlotte.offline.facts import contact_items, fact, fact_items, fact_key
 from charlotte.offline.looks import look_ops
 from charlotte.offline.page_view import PROP as _PROP
@@ -182,76 +184,20 @@ def _resize(page: PageView, request: Resize, context: Context) -> Edit | Refusal
     return Edit((op,), f'made {name} {"longer" if request.longer else "shorter"}: "{new}"')
 
 
-def _phone_runs(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each run that reads as a phone number (seven digits or more), one scan."""
-    runs: list[tuple[int, int]] = []
-    start, digits = -1, 0
-    for i, c in enumerate(f"{text}\n"):
-        if c.isdigit() or (c in " +-().\u00a0" and start >= 0) or (c == "+" and start < 0):
-            if start < 0:
-                start = i
-            digits += c.isdigit()
-            continue
-        if start >= 0:
-            end = i
-            while end > start and not text[end - 1].isdigit():
-                end -= 1
-            # The checks' own phone reader decides: "8.30-17.30" is opening hours, not a number.
-            if digits >= 7 and parse_phone(text[start:end]) is not None:
-                runs.append((start, end))
-        start, digits = -1, 0
-    return runs
-
-
-def _address(facts: object) -> str | None:
-    table = {fact_key(str(k)): v for k, v in facts.items()} if isinstance(facts, Mapping) else {}
-    return next((w for label, w, _h in contact_items(table) if label == "address"), None)
-
-
 def _change_fact(page: PageView, request: ChangeFact, context: Context) -> Edit | Refusal:
-    ops: list[dict[str, Any]] = []
     digits = "".join(c for c in request.value if c.isdigit() or c == "+")
     if request.kind == "phone" and (parse_phone(request.value) is None or len(digits) < 7):
         return Refusal(f'"{request.value}" does not read as a phone number')
     if request.kind == "email" and "@" not in request.value:
         return Refusal(f'"{request.value}" does not read as an e-mail address')
-    for node in page.nodes:
-        kind = str(node.get("type"))
-        if kind not in _PROP:
-            continue
-        text, patch = page.words(node), {}
-        if request.kind == "phone":
-            runs = _phone_runs(text)
-            new = text
-            for start, end in reversed(runs):
-                new = new[:start] + request.value + new[end:]
-        elif request.kind == "email":
-            new = " ".join(
-                request.value if "@" in w.strip(".,;:()") else w for w in text.split(" ")
-            )
-        else:
-            # The address as the facts give it, wherever it is shown, else the builder's address line.
-            old = _address(context.facts)
-            if old and old in text:
-                new = text.replace(old, request.value)
-            else:
-                new = request.value if node["id"].endswith("-address") else text
-        if new != text:
-            patch[_PROP[kind]] = new
-        href = node.get("props", {}).get("href")
-        if isinstance(href, str) and patch:
-            if href.startswith("tel:") and request.kind == "phone":
-                patch["href"] = f"tel:{digits}"
-            elif href.startswith("mailto:") and request.kind == "email":
-                patch["href"] = f"mailto:{request.value}"
-        if patch:
-            ops.append({"t": "set_node_props", "id": node["id"], "patch": patch})
+    ops = fact_ops(page, request.kind, request.value, context.facts)
     noun = {"phone": "phone number", "email": "e-mail address", "address": "address"}[request.kind]
     if not ops:
         return Refusal(
             f"the page shows no {noun} to change (adding a contact section can show one)"
         )
-    places = "1 place" if len(ops) == 1 else f"{len(ops)} places"
+    shown = sum(op["t"] == "set_node_props" for op in ops)
+    places = "1 place" if shown == 1 else f"{shown} places"
     return Edit(tuple(ops), f"changed the {noun} to {request.value} ({places})")
 
 
@@ -259,28 +205,42 @@ def _order_ops(page: PageView, order: list[str]) -> list[dict[str, Any]]:
     return [] if order == page.roots else [{"t": "reorder_roots", "order": order}]
 
 
-def _placed(order: list[str], item: str, where: str | None, anchor: str | None) -> list[str]:
+def _placed(
+    order: list[str], item: str, where: str | None, anchor: str | None, hero: str | None
+) -> list[str]:
+    """``order`` with ``item`` moved; "the top" of a page is under its hero (the hero heads it)."""
     rest = [r for r in order if r != item]
     if where == "top":
-        return [item, *rest]
+        first = 1 if rest and rest[0] == hero else 0
+        return [*rest[:first], item, *rest[first:]]
     if where == "bottom" or anchor is None:
         return [*rest, item]
     at = rest.index(anchor) + (1 if where == "below" else 0)
     return [*rest[:at], item, *rest[at:]]
 
 
+def _a(title: str) -> str:
+    """``title`` with its article: "an FAQ", "a gallery"."""
+    return f"{'an' if title[:1].lower() in 'aeiou' or title.startswith('FAQ') else 'a'} {title}"
+
+
 def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusal:
     title = KIND_TITLES.get(request.kind, request.kind)
     if any(page.kind(r) == request.kind for r in page.roots):
-        return Refusal(f"the page already has a {title} section")
+        return Refusal(f"the page already has {_a(title)} section")
     anchor = page.section(request.anchor) if request.anchor else None
     if request.anchor and anchor is None:
         return Refusal(f"there is no {request.anchor} section to put the {title} section next to")
     batch = section_batch(
-        request.kind, context.brief, context.facts, index=len(page.roots), taken_ids=set(page.by_id)
+        request.kind,
+        context.brief,
+        context.facts,
+        index=len(page.roots),
+        taken_ids=set(page.by_id),
+        page=page,
     )
     if batch is None:
-        return Refusal(f"the brief and the facts say nothing a {title} section could show")
+        return Refusal(f"the brief and the facts say nothing {_a(title)} section could show")
     order = [*page.roots, batch.root]
     if request.where is None and request.kind not in ("contact",):
         closing = len(page.roots)
@@ -292,21 +252,69 @@ def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusa
             )
         order = [*page.roots[:closing], batch.root, *page.roots[closing:]]
     else:
-        order = _placed(order, batch.root, request.where, anchor)
+        order = _placed(order, batch.root, request.where, anchor, page.hero())
+    batch = _unlike_neighbours(batch, order, page, request, context)
     ops = [
         *batch.ops,
         *_order_ops(PageView([*page.nodes, {"id": batch.root, "parent": None}]), order),
     ]
     if len(ops) > _MAX_OPS:
         return Refusal(f"the {title} section is too big to add in one change")
-    article = "an" if batch.title[:1].lower() in "aeiou" or batch.title.startswith("FAQ") else "a"
+    heading = next(
+        (
+            str(op["node"].get("props", {}).get("content", ""))
+            for op in batch.ops
+            if op.get("node", {}).get("type") == "heading"
+        ),
+        "",
+    )
+    titled = f' titled "{heading}"' if heading and heading.lower() != title.lower() else ""
     slots = sum(
         1
         for op in batch.ops
         if op.get("node", {}).get("id", "").endswith("-label") and "-slot-" in op["node"]["id"]
     )
     note = f" with {slots} photo slots to fill from the asset library" if slots else ""
-    return Edit(tuple(ops), f"added {article} {batch.title} section{note}")
+    return Edit(tuple(ops), f"added {_a(title)} section{titled}{note}")
+
+
+def _background(nodes: Sequence[Mapping[str, Any]], root: str | None) -> object:
+    node = next((n for n in nodes if n.get("id") == root), None)
+    style = node.get("style") if node else None
+    base = style.get("base") if isinstance(style, dict) else None
+    return base.get("background") if isinstance(base, dict) else None
+
+
+def _unlike_neighbours(
+    batch: Batch, order: list[str], page: PageView, request: AddSection, context: Context
+) -> Batch:
+    """The band in the other shade (plain or tinted) when its first shade is its neighbour's.
+
+    Bands alternate shades; a band added between two keeps apart from the one above it
+    (else from the one below), so two bands do not run together.
+    """
+    at = order.index(batch.root)
+    above = order[at - 1] if at > 0 else None
+    below = order[at + 1] if at + 1 < len(order) else None
+    mine = _background([op["node"] for op in batch.ops if op["t"] == "insert_node"], batch.root)
+    if mine not in (_background(page.nodes, above), _background(page.nodes, below)):
+        return batch
+    other = section_batch(
+        request.kind,
+        context.brief,
+        context.facts,
+        index=len(page.roots) + 1,
+        taken_ids=set(page.by_id),
+        page=page,
+    )
+    if other is None or other.root != batch.root:
+        return batch
+    theirs = _background([op["node"] for op in other.ops if op["t"] == "insert_node"], other.root)
+    if theirs != _background(page.nodes, above) and (
+        mine == _background(page.nodes, above) or theirs != _background(page.nodes, below)
+    ):
+        return other
+    return batch
 
 
 def _remove(page: PageView, request: RemoveSection) -> Edit | Refusal:
@@ -323,10 +331,11 @@ def _move(page: PageView, request: MoveSection) -> Edit | Refusal:
     anchor = page.section(request.anchor) if request.anchor else None
     if request.anchor and (anchor is None or anchor == root):
         return Refusal(f"there is no other {request.anchor} section to move it next to")
-    order = _placed(page.roots, root, request.where, anchor)
+    order = _placed(page.roots, root, request.where, anchor, page.hero())
     if order == page.roots:
         return Refusal(f"the {page.label(root)} section is already there")
-    where = {"top": "to the top", "bottom": "to the bottom"}.get(request.where)
+    top = "to the top, under the hero" if order[0] != root else "to the top"
+    where = {"top": top, "bottom": "to the bottom"}.get(request.where)
     place = where or f"{request.where} the {page.label(anchor or '')} section"
     return Edit(tuple(_order_ops(page, order)), f"moved the {page.label(root)} section {place}")
 

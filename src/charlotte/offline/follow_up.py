@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from charlotte.offline.additions import KIND_TITLES
 from charlotte.offline.edits import Context, Edit, Refusal, edit_for
 from charlotte.offline.page_view import PageView
 from charlotte.offline.requests import Request, Unsupported, is_build_request, read_requests
@@ -36,12 +37,11 @@ MAX_READS: Final = 2
 
 CAPABILITIES: Final = (
     "Offline I can: change a heading, text or button (set it to your words, or make it shorter "
-    "or longer); add a section (services, pricing, opening hours, FAQ, team, gallery, "
-    "testimonials, about, contact, location, call to action) from the brief and the facts; "
-    "remove a section, or move it above or below another or to the top or bottom; change the "
-    "phone number, e-mail or address the page shows; change the look (the accent colour, a light "
-    "or dark background, a warmer, cooler, darker or lighter palette, more minimal or bolder, a "
-    "font family)."
+    f"or longer); add a section ({', '.join(KIND_TITLES.values())}) from the brief and the "
+    "facts; remove a section, or move it above or below another or to the top or bottom; change "
+    "the phone number, e-mail or address the page shows; change the look (the accent colour, a "
+    "light or dark background, a warmer, cooler, darker or lighter palette, more minimal or "
+    "bolder, a font family)."
 )
 
 

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from charlotte.offline.style import CARD_WIDTH, fits
+
 __all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_looks"]
 
 COLOURS: Final[Mapping[str, str]] = {
@@ -55,6 +57,8 @@ _COLOUR_WORDS = frozenset(
 _DARK_BANDS, _DARK_CARDS, _DARK_INK = "#111827", "#1f2937", "#f3f4f6"
 _LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK = "#ffffff", "#ffffff", "#111827"
 _HEX = frozenset("0123456789abcdefABCDEF")
+#: The em size a browser gives ``<h1>`` … ``<h3>`` (a heading's style is its wrapper's).
+_HEADING_EM: Final[Mapping[int, float]] = {1: 2.0, 2: 1.5, 3: 1.17}
 #: Style keys whose strings may hold colours.
 _COLOUR_KEYS: Final = ("background", "color", "border", "boxShadow")
 
@@ -163,7 +167,11 @@ def _toward(h: float, goal: float, step: float) -> float:
 def _tone(tone: str) -> Callable[[str], str]:
     def change(value: str) -> str:
         h, s, v = _hsv(value)
-        if s < 0.15:  # whites, greys and near-whites stay: only the palette's colours move
+        if s < 0.15 and tone in ("warmer", "cooler") and v < 0.97:
+            # A grey takes a tint of the tone (a black-and-white page gets warm or cool greys);
+            # white stays white.
+            return _hex(25 / 360 if tone == "warmer" else 215 / 360, 0.3 if v < 0.5 else 0.12, v)
+        if s < 0.15:  # whites, greys and near-whites stay darker or lighter as they are
             return value
         if tone == "darker":
             return _hex(h, s, v * 0.72)
@@ -204,8 +212,12 @@ def _recolour(
 
 
 def _accent(nodes: Sequence[Mapping[str, Any]]) -> str | None:
-    """The page's accent colour: its first button's background, else its first link's colour."""
-    for kind, key in (("button", "background"), ("link", "color")):
+    """The page's accent colour: its first button's background, else its first link's colour.
+
+    A contact link drawn as a button without a background (in the palette's colour) counts
+    as a link.
+    """
+    for kind, key in (("button", "background"), ("link", "color"), ("button", "color")):
         for node in nodes:
             value = _base(node).get(key)
             if node.get("type") == kind and isinstance(value, str):
@@ -249,6 +261,14 @@ def _backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[st
         elif node.get("type") == "card":
             border = "1px solid #374151" if ink == _DARK_INK else "1px solid #e5e7eb"
             patch = {"background": card, "border": border}
+        elif (
+            node.get("type") != "button"
+            and isinstance(background, str)
+            and _first_hex(background) not in (None, accent)
+        ):
+            # A panel inside a band (a price list's row): it goes with the cards, or its words
+            # (in the band's new ink) would vanish on its old background.
+            patch = {"background": card}
         else:
             continue
         ops.append({"t": "set_style", "id": node["id"], "breakpoint": "base", "patch": patch})
@@ -263,6 +283,27 @@ def _scaled(length: object, factor: float) -> dict[str, Any] | None:
     ):
         return {"value": round(float(length["value"]) * factor), "unit": "px"}
     return None
+
+
+def _sizes(node: Mapping[str, Any], factor: float) -> list[dict[str, Any]]:
+    """``set_style`` ops scaling the node's font size at every breakpoint that sets one.
+
+    On a phone (the base size) a heading grows only while its longest word still fits
+    a card's width: a bolder look must not push the page sideways.
+    """
+    props = node.get("props")
+    words = str(props.get("content", "")) if isinstance(props, dict) else ""
+    level = props.get("level", 2) if isinstance(props, dict) else 2
+    em = _HEADING_EM.get(level, 1.0) if isinstance(level, int) else 1.0
+    ops: list[dict[str, Any]] = []
+    for bp, values in _style(node).items():
+        if not isinstance(values, dict) or not (size := _scaled(values.get("fontSize"), factor)):
+            continue
+        if bp == "base" and not fits(words, CARD_WIDTH, size["value"] * em):
+            continue
+        patch = {"fontSize": size}
+        ops.append({"t": "set_style", "id": node["id"], "breakpoint": bp, "patch": patch})
+    return ops
 
 
 def _shape(nodes: Sequence[Mapping[str, Any]], shape: str) -> list[dict[str, Any]]:
@@ -281,8 +322,8 @@ def _shape(nodes: Sequence[Mapping[str, Any]], shape: str) -> list[dict[str, Any
         else:
             if kind == "heading":
                 patch["fontWeight"] = 800
-                if (size := _scaled(base.get("fontSize"), 1.15)) is not None:
-                    patch["fontSize"] = size
+                # Headings are sized per width (smaller on a phone): each size grows.
+                ops += _sizes(node, 1.15)
             if kind == "card":
                 patch["boxShadow"] = "0 8px 24px rgba(0, 0, 0, 0.18)"
             if kind == "button":

@@ -2,9 +2,10 @@
 
 ``PageView`` is built from a ``cms_get`` result (nodes in reading order). It
 finds the hero (the band holding the first level-1 heading), a band's kind
-(from its id, else its heading's words: "opening-hours", "When we are open"
-is no kind), and the band a person's words name ("the specials" matches the
-words of its id or heading). Every band's nodes are indexed once.
+(from its id, else its heading's words, by the names of ``sections.KIND_NAMES``:
+"opening-hours", "When we are open" and "Classes" name kinds, "When the doors
+open" does not), and the band a person's words name ("the specials" matches
+the words of its id or heading). Every band's nodes are indexed once.
 """
 
 from __future__ import annotations

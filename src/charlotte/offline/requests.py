@@ -14,12 +14,13 @@ words are compared with small tables, never matched by a backtracking regex.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from charlotte.offline.clauses import folded, quoted, split_clauses, unquote
 from charlotte.offline.looks import Restyle, read_looks
+from charlotte.offline.sections import KIND_NAMES
 
 __all__ = [
     "SECTION_WORDS",
@@ -43,21 +44,10 @@ MAX_MESSAGE: Final = 4_000
 #: Requests read from one message.
 MAX_REQUESTS: Final = 8
 
-#: Section kinds a person may name, with the words they name them by (longest first).
-SECTION_WORDS: Final[dict[str, tuple[str, ...]]] = {
-    "faq": ("frequently asked questions", "faqs", "faq", "q&a", "questions"),
-    "hours": ("opening hours", "opening times", "hours"),
-    "testimonials": ("what people say", "testimonials", "testimonial", "reviews"),
-    "cta": ("call to action", "call-to-action", "cta"),
-    "about": ("about us", "our story", "about"),
-    "location": ("where to find us", "find us", "location", "directions", "map"),
-    "contact": ("contact details", "get in touch", "contact"),
-    "services": ("services", "service", "treatments"),
-    "pricing": ("price list", "pricing", "prices", "plans"),
-    "team": ("our people", "team", "staff"),
-    "gallery": ("photo gallery", "gallery", "photos", "pictures", "images"),
-    "menu": ("menu",),
-    "features": ("features",),
+#: Section kinds a person may name, with the words they name them by (longest first): the
+#: catalogue's names (``sections.KIND_NAMES``), and the hero's.
+SECTION_WORDS: Final[Mapping[str, tuple[str, ...]]] = {
+    **{kind: tuple(sorted(names, key=len, reverse=True)) for kind, names in KIND_NAMES.items()},
     "hero": ("hero", "banner", "header"),
 }
 
@@ -110,6 +100,13 @@ _NOISE = frozenset({"the", "a", "an", "our", "my", "this", "that", "section", "p
                     "little", "lot", "much", "more", "slightly", "some", "it", "can", "you", "make", "should",
      "must", "needs", "to"})  # fmt: skip
 _ABOUT_WHAT = ("our", "the", "my", "how", "what", "when", "where", "who")
+#: Words that may follow a section's name in an add clause ("an FAQ section", "a map below …").
+_AFTER_NAME = frozenset(
+    {"", "section", "sections", "part", "block", "bit", "area", "page", "panel", "list", "table",
+     "grid", "box", "and", "or", "with", "to", "at", "on", "in", "below", "above", "before",
+     "after", "under", "over", "beneath", "then", "please", "too", "as", "for", "from", "of",
+     "that", "which", "here", "there", "near", "next", "about", "showing", "also", "&"}
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,20 +194,36 @@ def _opens(word: str) -> bool:
     return word in _VERBS or word in _OTHER_VERBS or word in _SHORTER or word in _LONGER
 
 
-def kinds_in(lower: str) -> list[str]:
-    """The section kinds ``lower`` names, in the order it names them (each once)."""
+def _kind_spans(lower: str) -> list[tuple[int, str, str]]:
+    """(where, kind, the word after its name) for each section kind ``lower`` names, in order."""
     padded = " " + "".join(c if c.isalnum() or c in "&-'" else " " for c in lower) + " "
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, str, str]] = []
     taken: list[tuple[int, int]] = []
     for kind, phrases in SECTION_WORDS.items():
         for phrase in phrases:
             at = padded.find(f" {phrase} ")
             if at < 0 or any(a <= at < b for a, b in taken):
                 continue
-            taken.append((at, at + len(phrase) + 1))
-            found.append((at, kind))
+            end = at + len(phrase) + 1
+            taken.append((at, end))
+            following = padded[end:].split(maxsplit=1)
+            found.append((at, kind, following[0] if following else ""))
             break
-    return [kind for _at, kind in sorted(found)]
+    return sorted(found)
+
+
+def kinds_in(lower: str) -> list[str]:
+    """The section kinds ``lower`` names, in the order it names them (each once)."""
+    return [kind for _at, kind, _next in _kind_spans(lower)]
+
+
+def _sections_added(rest: str) -> list[str]:
+    """The kinds an add clause names as sections: not as a word describing something else.
+
+    "a booking calendar", "a contact form": the kind's name is followed by another noun, so
+    the person asks for a thing the builder cannot make, not for that section.
+    """
+    return [kind for _at, kind, after in _kind_spans(rest) if after in _AFTER_NAME]
 
 
 def _position(lower: str) -> tuple[str | None, str | None, int]:
@@ -316,7 +329,7 @@ def _read_clause(clause: str, runs: Sequence[str]) -> list[Request]:
         return [RemoveSection(k) for k in kinds] or ([RemoveSection(named)] if named else [])
     if verb in _ADD:
         where, anchor, at = _position(rest)
-        kinds = kinds_in(rest[:at] if at >= 0 else rest)
+        kinds = _sections_added(rest[:at] if at >= 0 else rest)
         if len(kinds) > 1 and any(f" about {w} " in f"{rest} " for w in _ABOUT_WHAT):
             kinds.remove("about")  # "a section about our team": about is the preposition
         return [AddSection(kind, where, anchor) for kind in kinds if kind != "hero"]

@@ -85,7 +85,7 @@ _PALETTES: Final[tuple[tuple[str, Palette], ...]] = (
     ),
     (
         r"photo|studio|gallery|art|design|wedding|portrait|film",
-        Palette("#111111", "#f5f5f4", "#111111", "#f5f5f4", "#1f1f1f", _SANS, _SERIF),
+        Palette("#111111", "#f5f5f4", "#a3452a", "#f5f5f4", "#1f1f1f", _SANS, _SERIF),
     ),
     (
         r"yoga|pilates|wellness|spa|massage|therap|meditat",

@@ -16,6 +16,11 @@ from charlotte.offline.brief import business_name, is_direction, lead_of, offeri
         ("A landing page for Brightsmile Dental, a family dentist.", {}, "Brightsmile Dental"),
         ('We are "The Daily Grind", a café.', {}, "The Daily Grind"),
         ("A page for a bakery.", {}, None),
+        ("Fernhill Pottery Studio in Bristol: weekly classes.", {}, "Fernhill Pottery Studio"),
+        ("Spokes & Sprockets, a bike repair shop in York.", {}, "Spokes & Sprockets"),
+        ("Brightsmile Dental \u2013 a family dentist.", {}, "Brightsmile Dental"),
+        ("Sections: menu, contact.", {}, None),
+        ("Leeds: a bakery.", {}, None),
         ("Anything.", {"business_name": "Fig & Fern"}, "Fig & Fern"),
     ],
 )

@@ -8,7 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from charlotte.offline.additions import section_batch
-from charlotte.offline.edits import Context, Edit, Refusal, _phone_runs, edit_for
+from charlotte.offline.edits import Context, Edit, Refusal, edit_for
+from charlotte.offline.fact_changes import phone_runs
 from charlotte.offline.page_view import PageView
 from charlotte.offline.requests import (
     AddSection,
@@ -37,14 +38,14 @@ HAND_MADE = [
     _node("specials-title", "heading", "specials", content="Today's specials", level=2),
     _node("line", "text", "specials", content="Ring 0113 496 0321 to order."),
     _node("times", "section", None),
-    _node("times-title", "heading", "times", content="When we are open", level=2),
+    _node("times-title", "heading", "times", content="When the doors open", level=2),
     _node("times-text", "text", "times", content="Mon-Fri 8.30-17.30, Sat 9.00-13.00"),
 ]
 
 
 def test_phone_runs_are_what_the_checks_read_as_phone_numbers() -> None:
     text = "Call +44 (0)20 7946 0958 or 0113 496 0321; open 8.30-17.30; since 2024-2025."
-    assert [text[a:b] for a, b in _phone_runs(text)] == ["+44 (0)20 7946 0958", "0113 496 0321"]
+    assert [text[a:b] for a, b in phone_runs(text)] == ["+44 (0)20 7946 0958", "0113 496 0321"]
 
 
 def test_targets_on_a_hand_made_page_are_found_by_their_words() -> None:
@@ -53,7 +54,11 @@ def test_targets_on_a_hand_made_page_are_found_by_their_words() -> None:
     assert page.hero() == "top"
     assert page.section("specials") == "specials"
     assert page.section("opening hours") is None  # no kind words and no such words
-    assert page.section("when we are open") == "times"
+    assert page.section("when the doors open") == "times"
+    # A title in words a person calls a kind by names that kind (sections.KIND_NAMES).
+    named = PageView([*HAND_MADE[:5], {**HAND_MADE[6], "props": {"content": "When we are open"}},
+                      *HAND_MADE[5:6], HAND_MADE[7]])  # fmt: skip
+    assert named.kind("times") == "hours" and named.section("opening hours") == "times"
     edit = edit_for(SetText(Target("specials", "heading"), "This week"), page, CONTEXT)
     assert isinstance(edit, Edit)
     assert edit.ops == (
@@ -91,7 +96,7 @@ def test_what_is_not_on_the_page_is_refused_with_a_reason() -> None:
 
 def test_a_moved_section_is_placed_by_reordering_every_root() -> None:
     edit = edit_for(
-        MoveSection("when we are open", "above", "specials"), PageView(HAND_MADE), CONTEXT
+        MoveSection("when the doors open", "above", "specials"), PageView(HAND_MADE), CONTEXT
     )
 
     assert isinstance(edit, Edit)
@@ -116,7 +121,7 @@ def test_an_added_section_gets_ids_clear_of_the_page_and_applies() -> None:
     assert section_batch("location", CONTEXT.brief, {"name": "x"}, index=1, taken_ids=()) is None
 
 
-_SECTIONS = ("the specials", "when we are open", "the hero", "top", "the gallery", "contact")
+_SECTIONS = ("the specials", "when the doors open", "the hero", "top", "the gallery", "contact")
 _PLACES = ("", " at the top", " at the bottom", " above {s}", " below {s}")
 _ADDS = ("an FAQ", "a gallery", "a location section", "a call to action", "opening hours")
 _QUOTED = ("Crumb", "Ring", "specials", "nothing here")

@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.unit.offline.follow_up_app import FACTS, Follow, Session, Turn
+from tests.unit.offline.follow_up_app import BRIEF, FACTS, Follow, Session, Turn
 
 NEW_PHONE = "+44 113 496 0999"
+#: The test brief, asking for a call to action (the page has one only when the brief asks).
+CTA_BRIEF = BRIEF.replace(" and contact.", ", contact and a call to action.")
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +36,12 @@ def changed_and_ready(turn: Turn) -> None:
     assert turn.revision > turn.revision_before
     assert turn.ready and turn.calls[-1] == "cms_ready", turn.reply
     assert "ready for review" in turn.reply and "Done:" in turn.reply
+
+
+def roots_now(session: Session) -> list[str]:
+    """The draft's sections in order, before a turn."""
+    nodes = session.handle.draft()["page"]["nodes"].values()
+    return [n["id"] for n in sorted(nodes, key=lambda n: n["order"]) if n["parent"] is None]
 
 
 def unchanged(turn: Turn) -> None:
@@ -126,12 +134,25 @@ def test_an_faq_answers_what_the_facts_answer(session: Session, message: str) ->
     faq = turn.root_titled("Questions")
     assert faq is not None
     roots = turn.roots()
-    assert roots.index(faq) < roots.index("call-to-action") < roots.index("contact")
+    assert roots[roots.index(faq) + 1 :] == ["contact"]  # above the section that closes the page
+    assert "added an FAQ section" in turn.reply
     questions = turn.words(faq, "heading")[1:]
     answers = " ".join(turn.words(faq, "text"))
     assert len(questions) >= 3 and all(q.endswith("?") for q in questions)
-    for fact in ("Tue-Fri 08:00-16:00", "0113 496 0321", "12 Kirkgate, Leeds LS1 6BY"):
+    # The hours one entry at a time ("Tue-Fri: 08:00-16:00"), the rest verbatim.
+    for fact in ("Tue-Fri: 08:00-16:00", "Sat: 09:00-14:00", "0113 496 0321",
+                 "12 Kirkgate, Leeds LS1 6BY"):  # fmt: skip
         assert fact in answers
+
+
+def test_an_faq_goes_above_the_call_to_action_the_brief_asked_for(app: Follow) -> None:
+    session = app.open(brief=CTA_BRIEF)
+    assert roots_now(session)[-2:] == ["call-to-action", "contact"]
+
+    turn = session.turn("Add an FAQ")
+
+    changed_and_ready(turn)
+    assert turn.roots()[-3:] == [turn.root_titled("Questions"), "call-to-action", "contact"]
 
 
 @pytest.mark.parametrize("message", ["add a gallery", "Include some photos"])
@@ -141,11 +162,11 @@ def test_a_gallery_without_assets_has_marked_photo_slots(session: Session, messa
     changed_and_ready(turn)
     gallery = turn.root_titled("Gallery")
     assert gallery is not None
-    assert [w for w in turn.words(gallery, "text") if w.startswith("Photo slot")] == [
-        "Photo slot 1", "Photo slot 2", "Photo slot 3"
-    ]  # fmt: skip
+    assert [w for w in turn.words(gallery, "text") if w.startswith("Image slot")] == [
+        f"Image slot {n}: choose a photo" for n in (1, 2, 3, 4)
+    ]
     assert not [n for n in turn.under(gallery) if n["type"] == "image"]
-    assert "photo slots" in turn.reply
+    assert "4 photo slots" in turn.reply
 
 
 @pytest.mark.parametrize(
@@ -180,11 +201,13 @@ def test_a_section_already_there_is_not_added_twice(session: Session) -> None:
     "message", ["Remove the about us section", "delete the about section", "get rid of about us"]
 )
 def test_a_section_is_removed(session: Session, message: str) -> None:
+    before = roots_now(session)
+
     turn = session.turn(message)
 
     changed_and_ready(turn)
     assert "about-us" not in turn.roots() and "about-us-text" not in turn.nodes
-    assert len(turn.roots()) == 5
+    assert turn.roots() == [r for r in before if r != "about-us"]
 
 
 @pytest.mark.parametrize(
@@ -198,16 +221,19 @@ def test_a_section_is_removed(session: Session, message: str) -> None:
             "Move the menu below opening hours",
             lambda r: r.index("menu") == r.index("opening-hours") + 1,
         ),
-        ("move contact to the top", lambda r: r[0] == "contact"),
+        # The top of the page is under its hero: the hero stays the page's head.
+        ("move contact to the top", lambda r: r[:2] == ["hero", "contact"]),
         ("Move the menu to the bottom", lambda r: r[-1] == "menu"),
     ],
 )
 def test_a_section_is_moved(session: Session, message: str, check: object) -> None:
+    before = roots_now(session)
+
     turn = session.turn(message)
 
     changed_and_ready(turn)
     assert callable(check) and check(turn.roots()), turn.roots()
-    assert len(turn.roots()) == 6
+    assert sorted(turn.roots()) == sorted(before) and turn.roots() != before
 
 
 @pytest.mark.parametrize(
@@ -220,16 +246,59 @@ def test_a_phone_number_the_person_gives_is_shown_and_the_turn_ends_ready(
     turn = session.turn(message)
 
     changed_and_ready(turn)
+    # The contact card's button and the hero's "Call …" button: words and the number called.
     link = turn.nodes["contact-phone"]["props"]
-    assert link == {"content": NEW_PHONE, "href": "tel:+441134960999"}
+    assert link == {"label": NEW_PHONE, "href": "tel:+441134960999", "variant": "primary"}
+    assert turn.nodes["hero-button"]["props"]["label"] == f"Call {NEW_PHONE}"
+    assert turn.nodes["hero-button"]["props"]["href"] == "tel:+441134960999"
     assert not [w for w in turn.words() if "0113 496 0321" in w]
+    assert not [n for n in turn.nodes.values() if "01134960321" in str(n.get("props"))]
 
 
 def test_an_email_the_person_gives_is_shown(session: Session) -> None:
     turn = session.turn("update the email to orders@crumbandco.test")
 
     changed_and_ready(turn)
-    assert turn.nodes["contact-email"]["props"]["href"] == "mailto:orders@crumbandco.test"
+    assert turn.nodes["contact-email"]["props"] == {
+        "label": "orders@crumbandco.test", "href": "mailto:orders@crumbandco.test",
+        "variant": "primary",
+    }  # fmt: skip
+
+
+def test_an_email_too_long_for_a_phone_is_a_send_link_and_still_changes(session: Session) -> None:
+    long = "bookings.and.enquiries.for.the.bakery@crumbandco-leeds.test"
+
+    turn = session.turn(f"update the email to {long}")
+
+    changed_and_ready(turn)
+    assert turn.nodes["contact-email"]["props"]["label"] == "Send an e-mail"
+    assert turn.nodes["contact-email"]["props"]["href"] == f"mailto:{long}"
+
+    again = session.turn("change the e-mail to orders@crumbandco.test")
+
+    changed_and_ready(again)  # the label names no address; the link still writes to the new one
+    assert again.nodes["contact-email"]["props"]["href"] == "mailto:orders@crumbandco.test"
+
+
+def test_a_longer_email_is_shown_smaller_so_it_fits_a_phone(session: Session) -> None:
+    longer = "orders.and.enquiries@crumbandco.test"  # 36 characters: too wide at 18 px
+
+    turn = session.turn(f"update the email to {longer}")
+
+    changed_and_ready(turn)
+    link = turn.nodes["contact-email"]
+    assert link["props"]["label"] == longer
+    assert 12 <= link["style"]["base"]["fontSize"]["value"] < 18
+
+
+def test_a_call_link_whose_label_has_no_number_calls_the_new_number(session: Session) -> None:
+    session.edit([{"t": "set_node_props", "id": "hero-button", "patch": {"label": "Ring us"}}])
+
+    turn = session.turn(f"change the phone number to {NEW_PHONE}")
+
+    changed_and_ready(turn)
+    assert turn.nodes["hero-button"]["props"]["label"] == "Ring us"
+    assert turn.nodes["hero-button"]["props"]["href"] == "tel:+441134960999"
 
 
 def test_a_phone_number_only_on_a_hand_edited_line_is_found(session: Session) -> None:
@@ -318,9 +387,10 @@ def test_several_requests_in_one_message_are_each_done_in_order(session: Session
     changed_and_ready(turn)
     assert turn.calls.count("cms_apply") == 3
     assert turn.words("hero", "heading") == ["Fresh sourdough in Leeds"]
-    assert turn.root_titled("Questions") is not None and turn.roots()[0] == "contact"
+    assert turn.root_titled("Questions") is not None and turn.roots()[:2] == ["hero", "contact"]
     reply = turn.reply
     assert reply.index("shorter") < reply.index("FAQ") < reply.index("moved")
+    assert "Not done" not in reply
 
 
 def test_a_persons_edits_between_turns_are_respected(session: Session) -> None:
@@ -353,10 +423,12 @@ def test_a_message_half_supported_does_the_half_and_says_so(session: Session) ->
 
 
 def test_a_build_request_on_a_built_page_adds_nothing(session: Session) -> None:
+    before = roots_now(session)
+
     turn = session.turn("Build the page from the brief and the facts.")
 
     assert "cms_apply" not in turn.calls and turn.ready
-    assert len(turn.roots()) == 6
+    assert turn.roots() == before
 
 
 def test_an_address_the_person_gives_replaces_the_facts_address_wherever_shown(
@@ -417,12 +489,19 @@ def test_the_palette_shifts_and_whites_stay(session: Session, message: str, move
 
 @pytest.mark.parametrize("message", ["make it bolder", "Make the headings bolder"])
 def test_a_bolder_look(session: Session, message: str) -> None:
+    before = session.handle.draft()["page"]["nodes"]["menu-heading"]["style"]
+
     turn = session.turn(message)
 
     changed_and_ready(turn)
     headings = [n for n in turn.nodes.values() if n["type"] == "heading"]
     assert all(n["style"]["base"]["fontWeight"] == 800 for n in headings)
-    assert turn.nodes["menu-heading"]["style"]["base"]["fontSize"]["value"] > 30
+    # Headings are sized per width: each size (phone, tablet, desktop) grows.
+    after = turn.nodes["menu-heading"]["style"]
+    sized = [bp for bp, values in before.items() if "fontSize" in values]
+    assert len(sized) >= 2
+    for bp in sized:
+        assert after[bp]["fontSize"]["value"] > 1.1 * before[bp]["fontSize"]["value"], bp
 
 
 @pytest.mark.parametrize("message", ["make the background light", "use a white background"])
@@ -436,6 +515,8 @@ def test_a_light_background(session: Session, message: str) -> None:
 
 def test_a_gallery_shows_the_assets_the_facts_list(app: Follow) -> None:
     session = app.open({**FACTS, "gallery": "shop-front, loaves"})
+    assert "gallery" in roots_now(session)  # the first page shows the facts' photos
+    session.edit([{"t": "remove_node", "id": "gallery"}])
 
     turn = session.turn("add a photo gallery")
 
@@ -448,10 +529,105 @@ def test_a_gallery_shows_the_assets_the_facts_list(app: Follow) -> None:
 
 
 @pytest.mark.parametrize(
-    "message", ["Change 'Visit us' to 'Come and see us'", "replace “visit us” with Come and see us"]
+    "message", ["Change 'Address' to 'Come and see us'", "replace “address” with Come and see us"]
 )
 def test_words_the_person_quotes_are_replaced_where_shown(session: Session, message: str) -> None:
     turn = session.turn(message)
 
     changed_and_ready(turn)
     assert turn.nodes["contact-address-label"]["props"]["content"] == "Come and see us"
+
+
+def test_a_section_added_after_a_phone_change_shows_the_new_number(session: Session) -> None:
+    session.turn(f"Change the phone number to {NEW_PHONE}")
+
+    turn = session.turn("add an FAQ")
+
+    changed_and_ready(turn)
+    faq = turn.root_titled("Questions")
+    assert faq is not None
+    assert any(NEW_PHONE in w for w in turn.words(faq))
+    assert not [w for w in turn.words() if "0113 496 0321" in w]
+
+
+def test_a_section_added_to_a_restyled_page_wears_its_look(session: Session) -> None:
+    for message in ("make the background dark", "use a serif font", "make it bolder"):
+        changed_and_ready(session.turn(message))
+
+    turn = session.turn("add an FAQ")
+
+    changed_and_ready(turn)
+    faq = turn.root_titled("Questions")
+    assert faq is not None
+    base = turn.nodes[faq]["style"]["base"]
+    assert sum(_hex_rgb(base["background"])) < 150 and sum(_hex_rgb(base["color"])) > 600
+    assert "serif" in base["fontFamily"] and "sans-serif" not in base["fontFamily"]
+    heading = turn.nodes[f"{faq}-heading"]["style"]
+    assert heading["base"]["fontWeight"] == 800
+    assert heading == turn.nodes["menu-heading"]["style"]  # sized like the other bands' titles
+    cards = [n for n in turn.under(faq) if n["type"] == "card"]
+    assert cards and all(
+        n["style"]["base"] == turn.nodes["contact-phone-card"]["style"]["base"] for n in cards
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "warm"), [("use warmer colours", True), ("cooler colours", False)]
+)
+def test_a_grey_page_takes_a_warm_or_cool_tint_and_white_stays(
+    session: Session, message: str, warm: bool
+) -> None:
+    session.edit([
+        {"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"background": "#222222"}},
+        {"t": "set_style", "id": "hero-button", "breakpoint": "base",
+         "patch": {"background": "#555555"}},
+    ])  # fmt: skip
+
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    for node_id in ("hero", "hero-button"):
+        r, _g, b = _hex_rgb(turn.nodes[node_id]["style"]["base"]["background"])
+        assert (r > b) if warm else (b > r), node_id
+    assert turn.nodes["menu"]["style"]["base"]["background"] == "#ffffff"
+
+
+def test_a_dark_background_darkens_the_rows_of_a_list_too(session: Session) -> None:
+    turn = session.turn("make the background dark")
+
+    changed_and_ready(turn)
+    rows = [
+        n for n in turn.under("menu") if n["id"].startswith("menu-row-") and n["type"] == "stack"
+    ]
+    assert rows
+    for row in rows:
+        background = row["style"]["base"].get("background")
+        # The row's words take the band's light ink: the row must not stay white.
+        assert background is None or sum(_hex_rgb(background)) < 150, row["id"]
+
+
+def test_a_section_added_between_two_plain_bands_is_tinted(session: Session) -> None:
+    session.edit([{"t": "remove_node", "id": "about-us"}])  # menu and opening hours: both plain
+    nodes = session.handle.draft()["page"]["nodes"]
+    plain = nodes["menu"]["style"]["base"]["background"]
+    assert nodes["opening-hours"]["style"]["base"]["background"] == plain
+
+    turn = session.turn("add an FAQ below the menu")
+
+    changed_and_ready(turn)
+    faq = turn.root_titled("Questions")
+    assert faq is not None and turn.roots()[turn.roots().index("menu") + 1] == faq
+    assert turn.nodes[faq]["style"]["base"]["background"] != plain
+
+
+def test_the_accent_of_a_page_whose_only_buttons_are_contact_links_changes(
+    session: Session,
+) -> None:
+    session.edit([{"t": "remove_node", "id": "hero-button"}])
+    old = session.handle.draft()["page"]["nodes"]["contact-phone"]["style"]["base"]["color"]
+
+    turn = session.turn("Change the accent colour to green")
+
+    changed_and_ready(turn)
+    assert turn.nodes["contact-phone"]["style"]["base"]["color"] == "#15803d"
+    assert old not in str([n["style"] for n in turn.nodes.values()])

@@ -438,9 +438,7 @@ def test_a_page_it_cannot_read_is_never_called_ready(make: Callable[..., Harness
 
 
 @pytest.mark.parametrize("case", sorted(DIRECTED))
-def test_directions_in_the_brief_never_become_copy(
-    make: Callable[..., Harness], case: str
-) -> None:
+def test_directions_in_the_brief_never_become_copy(make: Callable[..., Harness], case: str) -> None:
     brief, facts, directions, _offers, _links = DIRECTED[case]
     h = make(brief, facts)
 
@@ -472,9 +470,7 @@ def test_the_offerings_the_brief_names_are_shown_as_cards(
 
 
 @pytest.mark.parametrize("case", sorted(DIRECTED))
-def test_contact_facts_are_shown_with_safe_links(
-    make: Callable[..., Harness], case: str
-) -> None:
+def test_contact_facts_are_shown_with_safe_links(make: Callable[..., Harness], case: str) -> None:
     brief, facts, _directions, _offers, links = DIRECTED[case]
     h = make(brief, facts)
 
@@ -494,5 +490,3 @@ def test_contact_facts_are_shown_with_safe_links(
     assert all(href.startswith(("tel:+", "mailto:", "https://")) for href in hrefs)
     if "address" in facts:
         assert facts["address"] in _copy(h.doc())
-
-

@@ -90,6 +90,15 @@ PHRASINGS: list[tuple[str, list[Request]]] = [
         [SetText(HERO_HEADING, "Green Leaf Caf\u00e9")],
     ),
     ("Write me a poem", [Unsupported("Write me a poem")]),
+    # The catalogue's names (sections.KIND_NAMES): a brief's word for a section is a person's.
+    ("add a classes section", [AddSection("services")]),
+    ("Add some reviews", [AddSection("testimonials")]),
+    # A section's name describing something else is not that section.
+    (
+        "add a booking calendar with online payments",
+        [Unsupported("add a booking calendar with online payments")],
+    ),
+    ("add a contact form", [Unsupported("add a contact form")]),
 ]
 
 
