@@ -102,17 +102,20 @@ def read_looks(lower: str) -> list[Restyle]:
             found.append((at(name), Restyle("font", stack, "headings" if headings else "page")))
             break
     colour = _colour(words)
-    background = "background" in seen or "backgrounds" in seen or at("dark mode") >= 0
-    if background and ({"dark", "darker", "black", "night"} & seen or at("dark mode") >= 0):
-        found.append((at("background"), Restyle("background", "dark")))
+    # "a dark colour scheme", "light theme", "dark mode": the backgrounds, like "a dark background".
+    scheme = bool({"scheme", "theme", "mode"} & seen and {"dark", "light"} & seen)
+    background = "background" in seen or "backgrounds" in seen or scheme
+    where = at("background") if at("background") >= 0 else max(at("dark"), at("light"))
+    if background and {"dark", "darker", "black", "night"} & seen:
+        found.append((where, Restyle("background", "dark")))
     elif (
         background
         and {"light", "lighter", "white", "bright"} & seen
         and colour in (None, "#ffffff")
     ):
-        found.append((at("background"), Restyle("background", "light")))
+        found.append((where, Restyle("background", "light")))
     elif background and colour is not None:
-        found.append((at("background"), Restyle("background", colour)))
+        found.append((where, Restyle("background", colour)))
     elif colour is not None and _COLOUR_WORDS & seen:
         found.append((min(at(w) for w in _COLOUR_WORDS & seen), Restyle("accent", colour)))
     for word, tone in _TONES:
@@ -167,10 +170,12 @@ def _toward(h: float, goal: float, step: float) -> float:
 def _tone(tone: str) -> Callable[[str], str]:
     def change(value: str) -> str:
         h, s, v = _hsv(value)
-        if s < 0.15 and tone in ("warmer", "cooler") and v < 0.97:
-            # A grey takes a tint of the tone (a black-and-white page gets warm or cool greys);
-            # white stays white.
-            return _hex(25 / 360 if tone == "warmer" else 215 / 360, 0.3 if v < 0.5 else 0.12, v)
+        if s < 0.15 and tone in ("warmer", "cooler"):
+            # A grey takes a tint of the tone (a black-and-white page gets warm or cool greys),
+            # a white a faint one (cream, ice): on a page already in warm colours the bands
+            # are what can still grow warmer.
+            tint = 0.3 if v < 0.5 else 0.12 if v < 0.97 else 0.05
+            return _hex(35 / 360 if tone == "warmer" else 215 / 360, max(s, tint), v)
         if s < 0.15:  # whites, greys and near-whites stay darker or lighter as they are
             return value
         if tone == "darker":
