@@ -126,26 +126,17 @@ class Suite:
 
 
 def _usage(events: Iterable[Mapping[str, Any]], turn_id: str) -> int | None:
-    """The turn's tokens: ``turn.finished``'s usage when it carries one, else ``usage.observed``."""
-    observed: int | None = None
+    """The turn's tokens, from ``turn.finished``'s usage (input + output); None without one."""
     for event in events:
         payload = event.get("payload") or {}
-        if payload.get("turn_id") != turn_id:
+        if event.get("type") != EventTypes.TURN_FINISHED or payload.get("turn_id") != turn_id:
             continue
         usage = payload.get("usage")
-        if event.get("type") == EventTypes.TURN_FINISHED and isinstance(usage, dict):
-            total = usage.get("total_tokens")
-            if type(total) is int:
-                return total
+        if isinstance(usage, dict):
             parts = [usage.get("input_tokens"), usage.get("output_tokens")]
             if all(type(p) is int for p in parts):
                 return sum(p for p in parts if isinstance(p, int))
-        if event.get("type") == "usage.observed":
-            parts = [payload.get("input_tokens"), payload.get("output_tokens")]
-            observed = (observed or 0) + sum(
-                p for p in parts if type(p) is int and isinstance(p, int)
-            )
-    return observed
+    return None
 
 
 class _CaseRun:
@@ -271,14 +262,13 @@ def run_suite(
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="charlotte-eval-") as folder:
         # The host's settings (provider URL and key, retries, limits, origins) with
-        # the evaluation's own database, queue and model; usage events on.
+        # the evaluation's own database, queue and model (tokens come from turn.finished).
         chosen = replace(
             settings or Settings(),
             database_url=f"sqlite:///{Path(folder) / 'eval.db'}",
             database_schema=None,
             model=model,
             queue="thread",
-            telemetry=True,
         )
         with (
             Charlotte(chosen, model_factory=model_factory) as charlotte,
