@@ -325,6 +325,7 @@ class ChangeSets:
         except Refused as e:
             raise ReplayConflict(e.code, e.at or 0) from None
         replayed: list[dict[str, Any]] = []
+        undo: list[list[dict[str, Any]]] = []
         for start in range(0, len(ops), self.chunk):
             part: list[dict[str, Any]] = []
             for at in range(start, min(start + self.chunk, len(ops)), MAX_OPS_PER_APPLY):
@@ -334,14 +335,16 @@ class ChangeSets:
                 except PageSessionError as e:
                     raise ReplayConflict(e.code, at + (e.at or 0)) from None
                 part += applied.ops
+                undo += applied.undo
             try:
                 self._assets.assert_nodes(page.doc, touched_node_ids(part))
             except Refused as e:
                 node = e.detail.get("node") if e.detail else None
                 raise ReplayConflict(e.code, start + _last_touching(part, node)) from None
             replayed += part
-        # The inverse of a whole replay is never used: undoing an approval is a new edit.
-        return Applied(page.revision, replayed, [])
+        # The inverse of a whole replay is never used: undoing an approval is a new edit;
+        # each op's own inverse goes into the op history (restoring past an approval).
+        return Applied(page.revision, replayed, [], undo)
 
     def _resolve(
         self,
