@@ -14,13 +14,13 @@ authorizer for the method's ability:
 ``stop``                            ``stop``
 ``edit``, ``undo_turn``,            ``edit``
 ``restore``, ``reset``
-``approve``, ``reject``             ``approve``
+``approve``, ``reject``,            ``approve``
+``reject_nodes``
 ``publish``                         ``publish``
 =================================  ==========
 
-``page_sessions`` lists a page's sessions of one tenant (each row one the
-user may ``view``). Undo, history, restore and reset live in
-``charlotte.drafts.history`` (``docs/editing.md``).
+``page_sessions`` lists a page's sessions the user may ``view``; undo, history,
+restore and reset live in ``charlotte.drafts.history`` (``docs/editing.md``).
 
 A session that does not exist in the handle's tenant is ``Refused("not_found")``
 (another tenant's session is indistinguishable from an unknown one); an
@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.access import PAGE_KEY, actor_of, valid_tenant
 from charlotte.drafts.history import DraftHistory
+from charlotte.drafts.review import reject_nodes
 from charlotte.errors import Refused
 from charlotte.events import format_at
 from charlotte.page.css import emit_css
@@ -334,6 +335,12 @@ class CharlotteSession:
         return _resolution(
             self._app.change_sets.reject(record.id, record.tenant, actor_of(self.user))
         )
+
+    def reject_nodes(self, nodes: list[str]) -> dict[str, Any]:
+        """Take these nodes' changes out of the open change set (``charlotte.drafts.review``)."""
+        record = self._load("approve")
+        sets, user = self._app.change_sets, actor_of(self.user)
+        return reject_nodes(sets, record.id, record.tenant, nodes, user).to_json()
 
     def publish(self, revision: int | None = None) -> dict[str, Any]:
         """Publish the draft; ``{"revision"}`` of the published copy.

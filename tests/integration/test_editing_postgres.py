@@ -17,7 +17,9 @@ class TestEditingOnPostgres(EditingContract):
     def app(self, tmp_path: Path) -> Iterator[AppHarness]:
         with named_postgres_schema(postgres_url(), "charlotte_editing") as (schema, engine):
             engine.dispose()
-            harness = AppHarness(tmp_path / "unused.db", database_url=postgres_url(), database_schema=schema)
+            harness = AppHarness(
+                tmp_path / "unused.db", database_url=postgres_url(), database_schema=schema
+            )
             try:
                 yield harness
             finally:

@@ -75,6 +75,8 @@ def fields_of(route: Route, app: AppHarness, session_id: str) -> dict[str, Any]:
         return {"revision": 0, "basedOn": revision}
     if route.action == "reset":
         return {"basedOn": revision}
+    if route.action == "reject_nodes":
+        return {"nodes": ["#meta"]}  # the open set's SET_TITLE
     assert not route.takes_body or not route.body_required, f"no fields for {route}"
     return {}
 

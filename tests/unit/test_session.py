@@ -33,6 +33,7 @@ CALLS: list[tuple[str, str, Callable[[CharlotteSession], Any]]] = [
     ("undo_turn", "edit", lambda h: h.undo_turn(h.messages()[-1]["turn_id"])),
     ("restore", "edit", lambda h: h.restore(0, h.status()["revision"])),
     ("reset", "edit", lambda h: h.reset(h.status()["revision"])),
+    ("reject_nodes", "approve", lambda h: h.reject_nodes(["hero"])),
 ]
 
 

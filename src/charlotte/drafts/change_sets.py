@@ -229,7 +229,7 @@ class ChangeSets:
                     doc, draft_revision = ws.load_for_write(conn, session)
                     # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
                     page = PageSession(doc, node_types=ws.node_types)
-                    applied = self._replay(page, change_set.ops, rules)
+                    applied = self.replay(page, change_set.ops, rules)
                     node_ids = touched_node_ids(applied.ops)
                     ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)
                     changed = page_changed(applied, node_ids, AGENT_ACTOR)
@@ -248,7 +248,7 @@ class ChangeSets:
                     "code": conflict.code,
                     "at": conflict.at,
                 }
-                self._resolve(
+                self.resolve(
                     conn, session, resolution, EventTypes.PROPOSAL_CONFLICTED, payload, user, base
                 )
                 return resolution
@@ -261,7 +261,7 @@ class ChangeSets:
             # Replayed on the draft it was seeded from, the draft now went through
             # exactly the working copy's states: the agent's revisions still hold.
             retired = None if draft_revision == base else base
-            self._resolve(
+            self.resolve(
                 conn, session, resolution, EventTypes.PROPOSAL_APPROVED, payload, user, retired
             )
             return resolution
@@ -278,7 +278,7 @@ class ChangeSets:
             _doc, revision = ws.load_draft(conn, session)
             resolution = Resolution(change_set.id, "rejected", change_set.op_count, revision)
             payload = {"proposal_id": change_set.id, "ops": change_set.op_count}
-            self._resolve(
+            self.resolve(
                 conn,
                 session,
                 resolution,
@@ -318,8 +318,11 @@ class ChangeSets:
 
     # -- helpers ---------------------------------------------------------------
 
-    def _replay(self, page: PageSession, ops: list[dict[str, Any]], rules: SiteLinks) -> Applied:
-        """Apply ``ops`` to ``page`` in chunks; raise ``ReplayConflict`` at the first that fails."""
+    def replay(self, page: PageSession, ops: list[dict[str, Any]], rules: SiteLinks) -> Applied:
+        """Apply ``ops`` to ``page`` in chunks; raise ``ReplayConflict`` at the first that fails.
+
+        The agent's LinkPolicy first, AssetPolicy per chunk (an approval; ``drafts/review.py``).
+        """
         try:
             self.workspace.assert_agent_links(ops, rules)
         except Refused as e:
@@ -346,7 +349,7 @@ class ChangeSets:
         # each op's own inverse goes into the op history (restoring past an approval).
         return Applied(page.revision, replayed, [], undo)
 
-    def _resolve(
+    def resolve(
         self,
         conn: sa.Connection,
         session: SessionRecord,
@@ -356,6 +359,7 @@ class ChangeSets:
         user: str,
         retired_above: int | None,
     ) -> None:
+        """Mark the set resolved (``retired_above``: its base when its revisions retire) with its event."""
         self.store.mark_resolved(
             conn,
             resolution.change_set_id,

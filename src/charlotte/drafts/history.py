@@ -45,7 +45,7 @@ from charlotte.page.model import node_map
 from charlotte.storage import OpEntry, SessionRecord, TurnStore, read_connection
 from charlotte.storage.pages import MAX_OPS_READ
 
-__all__ = ["MAX_HISTORY_GROUPS", "DraftHistory", "RevisionGroup"]
+__all__ = ["MAX_HISTORY_GROUPS", "DraftHistory", "RevisionGroup", "op_keys"]
 
 #: The most groups one ``history`` call answers.
 MAX_HISTORY_GROUPS: Final = 100
@@ -167,9 +167,9 @@ class DraftHistory:
             return Written(current, [], [], (), None)
         if (start > 0 and entries[0] is mine[0]) or any(e.inverse is None for e in mine):
             raise _truncated(current)
-        nodes = {key for entry in mine for key in _keys(entry.op)}
+        nodes = {key for entry in mine for key in op_keys(entry.op)}
         later = (e for e in entries if e.revision > mine[0].revision and e.turn_id != turn_id)
-        touched = sorted({key for e in later for key in _keys(e.op, parents=True)} & nodes)
+        touched = sorted({key for e in later for key in op_keys(e.op, parents=True)} & nodes)
         if touched:
             raise Refused("conflicted", detail={"nodes": touched[:MAX_NODE_IDS]})
         return self._revert(session, mine, current, user, undoes=turn_id)
@@ -236,11 +236,13 @@ class DraftHistory:
             if error.code in ("stale_revision", "invalid_state") or error.at is None:
                 raise
             # The page no longer holds what an inverse takes back (a node a later edit removed).
-            node = sorted(_keys(ops[error.at])) if error.at < len(ops) else []
+            node = sorted(op_keys(ops[error.at])) if error.at < len(ops) else []
             raise Refused("conflicted", detail={"nodes": node[:MAX_NODE_IDS]}) from None
 
 
-def _read(ws: Workspace, conn: sa.Connection, session: SessionRecord, start: int, top: int) -> list[OpEntry]:
+def _read(
+    ws: Workspace, conn: sa.Connection, session: SessionRecord, start: int, top: int
+) -> list[OpEntry]:
     """The op history rows (start, top], oldest first (at most ``MAX_OPS_READ``)."""
     if top <= start:
         return []
@@ -276,7 +278,7 @@ def _summary(entries: list[OpEntry]) -> RevisionGroup:
     )  # fmt: skip
 
 
-def _keys(op: object, *, parents: bool = False) -> set[str]:
+def op_keys(op: object, *, parents: bool = False) -> set[str]:
     """What an op touches: its node (and, with ``parents``, the node it goes under) or a ``#`` key."""
     if not isinstance(op, dict):
         return set()

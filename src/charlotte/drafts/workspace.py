@@ -202,8 +202,9 @@ class Workspace:
         turn writing, kept on its op history rows (what undoing the turn reads).
         """
         self.assert_agent_links(ops, links)
+        actor = AGENT_ACTOR
         return self._write(
-            session_id, tenant, ops, based_on=based_on, actor=AGENT_ACTOR, conn=conn, turn_id=turn_id
+            session_id, tenant, ops, based_on=based_on, actor=actor, conn=conn, turn_id=turn_id
         )
 
     def assert_agent_links(self, ops: object, links: SiteLinks | None = None) -> None:
@@ -315,7 +316,9 @@ class Workspace:
                 return Written(applied.revision, [], [], (), None)
             node_ids = touched_node_ids(applied.ops)
             self._asset_policy.assert_nodes(page.doc, node_ids)
-            self.store(conn, session, page.doc, applied, actor=actor, turn_id=turn_id, undoes=undoes)
+            self.store(
+                conn, session, page.doc, applied, actor=actor, turn_id=turn_id, undoes=undoes
+            )
             seq = self._record(conn, session, applied, node_ids, actor=actor)
         if self._validated is not None:
             # The next write loads exactly this document. (Remembered before a

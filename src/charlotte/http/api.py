@@ -313,6 +313,9 @@ class Api:
             return {"resolution": handle.approve()}
         if action == "reject":
             return {"resolution": handle.reject()}
+        if action == "reject_nodes":
+            fields = object_with(value, {"nodes": list}, {})
+            return handle.reject_nodes(fields["nodes"])
         if action == "publish":
             fields = object_with(value, {}, {"revision": int})
             return handle.publish(revision=fields.get("revision"))

@@ -55,6 +55,7 @@ ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", "/sessions/{id}/change-set", "change_set"),
     Route("POST", "/sessions/{id}/change-set/approve", "approve"),
     Route("POST", "/sessions/{id}/change-set/reject", "reject"),
+    Route("POST", "/sessions/{id}/change-set/reject-nodes", "reject_nodes", takes_body=True),
     Route("GET", "/sessions/{id}/publish-preview", "publish_preview"),
     Route("POST", "/sessions/{id}/publish", "publish", takes_body=True, body_required=False),
     Route("GET", "/sessions/{id}/published", "published"),

@@ -18,6 +18,7 @@ BODIES: dict[str, Any] = {
     "edit": {"basedOn": 2, "ops": [{"t": "remove_node", "id": "hero"}]},
     "restore": {"revision": 0, "basedOn": 2},
     "reset": {"basedOn": 2},
+    "reject_nodes": {"nodes": ["hero"]},
 }
 SESSION_ROUTES = [route for route in ROUTES if "{id}" in route.template]
 
@@ -38,7 +39,7 @@ def test_the_table_covers_every_session_route() -> None:
     assert {route.action for route in SESSION_ROUTES} == {
         "status", "send", "stop", "events", "messages", "draft", "edit", "change_set",
         "approve", "reject", "publish", "published", "undo_turn", "history", "restore", "reset",
-        "publish_preview",
+        "publish_preview", "reject_nodes",
     }
 
 
