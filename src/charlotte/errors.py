@@ -244,9 +244,9 @@ class Refused(CharlotteError):
 
     reason: str
     code: str
-    detail: dict[str, str | int] | None
+    detail: dict[str, str | int | list[str]] | None
 
-    def __init__(self, reason: str, *, detail: Mapping[str, str | int] | None = None) -> None:
+    def __init__(self, reason: str, *, detail: Mapping[str, str | int | list[str]] | None = None) -> None:
         # An unknown reason would reach a person without a sentence: a bug, not a refusal.
         if reason not in self.CODES:
             raise ValueError("Refused needs a reason listed in Refused.CODES")
