@@ -392,7 +392,9 @@ class EditingContract:
 
     def test_reject_nodes_takes_their_changes_out_and_keeps_the_rest_open(self, app: AppHarness) -> None:
         sid = app.open(approve_on_save=True)
-        turn_of(app, sid, [HERO_SECTION, *SECOND])
+        # The story is inserted under the about band and edited after: it goes with the band.
+        story = {"t": "set_node_props", "id": "story", "patch": {"content": "Since 1989"}}
+        turn_of(app, sid, [HERO_SECTION, *SECOND, story])
         seq = app.call("GET", f"/sessions/{sid}").json["session"]["last_seq"]
         old = app.call("GET", f"/sessions/{sid}/change-set").json["change_set"]["id"]
 
@@ -400,7 +402,7 @@ class EditingContract:
 
         assert response.status == 200, response.json
         answer = response.json
-        assert (answer["rejected_id"], answer["dropped"], answer["kept"], answer["revision"]) == (old, 2, 1, 0)
+        assert (answer["rejected_id"], answer["dropped"], answer["kept"], answer["revision"]) == (old, 3, 1, 0)
         change_set = app.call("GET", f"/sessions/{sid}/change-set").json["change_set"]
         assert change_set["id"] == answer["change_set_id"] != old
         assert change_set["diff"]["added"] == ["hero"] and change_set["base_revision"] == 0
