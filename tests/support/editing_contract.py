@@ -390,7 +390,9 @@ class EditingContract:
 
     # -- reviewing a change set node by node --------------------------------------------------
 
-    def test_reject_nodes_takes_their_changes_out_and_keeps_the_rest_open(self, app: AppHarness) -> None:
+    def test_reject_nodes_takes_their_changes_out_and_keeps_the_rest_open(
+        self, app: AppHarness
+    ) -> None:
         sid = app.open(approve_on_save=True)
         # The story is inserted under the about band and edited after: it goes with the band.
         story = {"t": "set_node_props", "id": "story", "patch": {"content": "Since 1989"}}
@@ -398,26 +400,43 @@ class EditingContract:
         seq = app.call("GET", f"/sessions/{sid}").json["session"]["last_seq"]
         old = app.call("GET", f"/sessions/{sid}/change-set").json["change_set"]["id"]
 
-        response = app.call("POST", f"/sessions/{sid}/change-set/reject-nodes", {"nodes": ["about"]})
+        response = app.call(
+            "POST", f"/sessions/{sid}/change-set/reject-nodes", {"nodes": ["about"]}
+        )
 
         assert response.status == 200, response.json
         answer = response.json
-        assert (answer["rejected_id"], answer["dropped"], answer["kept"], answer["revision"]) == (old, 3, 1, 0)
+        assert (answer["rejected_id"], answer["dropped"], answer["kept"], answer["revision"]) == (
+            old,
+            3,
+            1,
+            0,
+        )
         change_set = app.call("GET", f"/sessions/{sid}/change-set").json["change_set"]
         assert change_set["id"] == answer["change_set_id"] != old
         assert change_set["diff"]["added"] == ["hero"] and change_set["base_revision"] == 0
-        events = app.call("GET", f"/sessions/{sid}/events", query={"after": str(seq)}).json["events"]
-        assert [(e["type"], e["actor"]) for e in events] == [("proposal.rejected", "ann"), ("proposal.opened", "ann")]
+        events = app.call("GET", f"/sessions/{sid}/events", query={"after": str(seq)}).json[
+            "events"
+        ]
+        assert [(e["type"], e["actor"]) for e in events] == [
+            ("proposal.rejected", "ann"),
+            ("proposal.opened", "ann"),
+        ]
         # The agent is told once that its set was rejected; it reads the kept changes again.
         notices = app.charlotte.change_sets.pending_notices(sid, "acme")
         assert [(n["proposal_id"], n["status"]) for n in notices] == [(old, "rejected")]
-        assert app.call("POST", f"/sessions/{sid}/change-set/approve").json["resolution"]["status"] == "approved"
+        assert (
+            app.call("POST", f"/sessions/{sid}/change-set/approve").json["resolution"]["status"]
+            == "approved"
+        )
         assert set(draft(app, sid)[0]["nodes"]) == {"hero"}
 
     def test_reject_nodes_of_every_change_leaves_no_set(self, app: AppHarness) -> None:
         sid = app.open(approve_on_save=True)
         turn_of(app, sid, [HERO_SECTION])
-        answer = app.call("POST", f"/sessions/{sid}/change-set/reject-nodes", {"nodes": ["hero"]}).json
+        answer = app.call(
+            "POST", f"/sessions/{sid}/change-set/reject-nodes", {"nodes": ["hero"]}
+        ).json
         assert answer["kept"] == 0 and answer["change_set_id"] is None
         assert app.call("GET", f"/sessions/{sid}/change-set").json["change_set"] is None
         assert draft(app, sid)[1] == 0
@@ -445,7 +464,9 @@ class EditingContract:
         sid = app.open(approve_on_save=True)
         turn_of(app, sid, [HERO_SECTION, *SECOND])
         assert app.call("POST", f"/sessions/{sid}/change-set/approve").status == 200
-        turn_of(app, sid, [{"t": "set_node_props", "id": "story", "patch": {"content": "Since 1991"}}])
+        turn_of(
+            app, sid, [{"t": "set_node_props", "id": "story", "patch": {"content": "Since 1991"}}]
+        )
         diff = app.call("GET", f"/sessions/{sid}/change-set").json["change_set"]["diff"]
         assert diff["changed"] == [{"id": "story", "props": ["content"], "style": [], "fields": [],
                                     "text": {"content": {"before": "Since 1990", "after": "Since 1991"}}}]  # fmt: skip
