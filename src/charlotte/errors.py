@@ -35,8 +35,7 @@ one rule that turns an error into a code: a charlotte error's ``code`` when
 the table has it, else a default. An exception's text never becomes a code,
 and a message shown to a person never comes from an exception's text.
 
-This module imports nothing else of charlotte, so every layer, ``page/``
-included, may raise these.
+This module imports nothing else of charlotte: every layer (``page/`` too) may raise these.
 """
 
 from __future__ import annotations
@@ -104,6 +103,9 @@ _REFUSALS: Final = {
     "cross_site": "Requests sent from another site's page are not accepted here.",
     "checks_failing": "The page still has errors that must be fixed first.",
     "usage_limit": "The turn reached its usage limit.",
+    "conflicted": "Later edits changed the same parts of the page; undo or change those first.",
+    "already_undone": "That turn was already undone.",
+    "empty_page": "An empty page cannot be published; add a section first.",
 }
 
 #: The codes of ``PageSessionError``: an op batch or a stored document that is not valid.
@@ -242,9 +244,9 @@ class Refused(CharlotteError):
 
     reason: str
     code: str
-    detail: dict[str, str | int] | None
+    detail: dict[str, str | int | list[str]] | None
 
-    def __init__(self, reason: str, *, detail: Mapping[str, str | int] | None = None) -> None:
+    def __init__(self, reason: str, *, detail: Mapping[str, str | int | list[str]] | None = None) -> None:
         # An unknown reason would reach a person without a sentence: a bug, not a refusal.
         if reason not in self.CODES:
             raise ValueError("Refused needs a reason listed in Refused.CODES")

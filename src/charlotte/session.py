@@ -8,13 +8,19 @@ authorizer for the method's ability:
 =================================  ==========
 ``status``, ``events``, ``draft``,  ``view``
 ``change_set``, ``published``,
-``messages``
+``messages``, ``history``,
+``publish_preview``
 ``send``                            ``send``
 ``stop``                            ``stop``
-``edit``                            ``edit``
-``approve``, ``reject``             ``approve``
+``edit``, ``undo_turn``,            ``edit``
+``restore``, ``reset``
+``approve``, ``reject``,            ``approve``
+``reject_nodes``
 ``publish``                         ``publish``
 =================================  ==========
+
+``page_sessions`` lists a page's sessions the user may ``view``; undo, history,
+restore and reset live in ``charlotte.drafts.history`` (``docs/editing.md``).
 
 A session that does not exist in the handle's tenant is ``Refused("not_found")``
 (another tenant's session is indistinguishable from an unknown one); an
@@ -33,12 +39,15 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from charlotte.access import actor_of
+from charlotte.access import PAGE_KEY, actor_of, valid_tenant
+from charlotte.drafts.history import DraftHistory
+from charlotte.drafts.review import reject_nodes
 from charlotte.errors import Refused
 from charlotte.events import format_at
 from charlotte.page.css import emit_css
 from charlotte.page.diff import diff_docs
 from charlotte.page.render import render_html
+from charlotte.policy.text import is_person_text
 from charlotte.storage import (
     DatabaseEventLog,
     HistoryStore,
@@ -50,13 +59,24 @@ from charlotte.storage import (
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
     from charlotte.drafts.change_sets import Resolution
+    from charlotte.drafts.workspace import Written
 
-__all__ = ["MAX_EVENTS", "MAX_MESSAGES", "MAX_WAIT_SECONDS", "CharlotteSession"]
+__all__ = [
+    "MAX_EVENTS",
+    "MAX_MESSAGES",
+    "MAX_SESSIONS_LISTED",
+    "MAX_WAIT_SECONDS",
+    "CharlotteSession",
+    "page_sessions",
+]
 
 #: The most events one ``events`` call returns.
 MAX_EVENTS: Final = 1_000
 #: The most turns one ``messages`` call returns (the default is 50).
 MAX_MESSAGES: Final = 100
+
+#: The most sessions one ``page_sessions`` call lists.
+MAX_SESSIONS_LISTED: Final = 50
 
 #: The longest one ``wait`` / ``wait_async`` call may be asked to wait (seconds).
 MAX_WAIT_SECONDS: Final = 86_400.0
@@ -188,6 +208,18 @@ class CharlotteSession:
         doc, revision = found
         return self._rendered(doc, revision)
 
+    def history(self, limit: int = 50, before: int | None = None) -> dict[str, Any]:
+        """The draft's revisions, newest first, grouped by turn and by person (``DraftHistory.history``)."""
+        record = self._load("view")
+        return DraftHistory(self._app.workspace).history(
+            record.id, record.tenant, limit=limit, before=before
+        )
+
+    def publish_preview(self) -> dict[str, Any]:
+        """What publishing now would change: the published copy against the draft, node by node."""
+        record = self._load("view")
+        return DraftHistory(self._app.workspace).publish_preview(record.id, record.tenant)
+
     def wait(self, timeout: float) -> bool:
         """Block until the session is idle (its turn ended): True, or False when ``timeout`` passed first.
 
@@ -264,11 +296,31 @@ class CharlotteSession:
         written = self._app.workspace.human_edit(
             record.id, record.tenant, ops, based_on=based_on, user=actor_of(self.user)
         )
-        return {
-            "revision": written.revision,
-            "applied": len(written.ops),
-            "node_ids": list(written.node_ids),
-        }
+        return _written(written)
+
+    def undo_turn(self, turn_id: str) -> dict[str, Any]:
+        """Take back one finished turn's draft changes as this person's write (one revision range)."""
+        record = self._load("edit")
+        written = DraftHistory(self._app.workspace).undo_turn(
+            record.id, record.tenant, turn_id, user=actor_of(self.user)
+        )
+        return _written(written)
+
+    def restore(self, revision: int, based_on: int) -> dict[str, Any]:
+        """The draft becomes what it was at ``revision``, as this person's write on ``based_on``."""
+        record = self._load("edit")
+        written = DraftHistory(self._app.workspace).restore(
+            record.id, record.tenant, revision, based_on=based_on, user=actor_of(self.user)
+        )
+        return _written(written)
+
+    def reset(self, based_on: int) -> dict[str, Any]:
+        """The draft becomes the published copy again (``not_published`` before a first publish)."""
+        record = self._load("edit")
+        written = DraftHistory(self._app.workspace).reset(
+            record.id, record.tenant, based_on=based_on, user=actor_of(self.user)
+        )
+        return _written(written)
 
     def approve(self) -> dict[str, Any]:
         """Approve the open change set (``no_open_change_set`` without one); a conflict is a result."""
@@ -283,6 +335,12 @@ class CharlotteSession:
         return _resolution(
             self._app.change_sets.reject(record.id, record.tenant, actor_of(self.user))
         )
+
+    def reject_nodes(self, nodes: list[str]) -> dict[str, Any]:
+        """Take these nodes' changes out of the open change set (``charlotte.drafts.review``)."""
+        record = self._load("approve")
+        sets, user = self._app.change_sets, actor_of(self.user)
+        return reject_nodes(sets, record.id, record.tenant, nodes, user).to_json()
 
     def publish(self, revision: int | None = None) -> dict[str, Any]:
         """Publish the draft; ``{"revision"}`` of the published copy.
@@ -326,6 +384,57 @@ def _wait_seconds(timeout: object) -> float:
     if not 0 <= timeout <= MAX_WAIT_SECONDS:  # NaN fails this too
         raise Refused("invalid_request", detail={"field": "timeout"})
     return float(timeout)
+
+
+def page_sessions(
+    app: Charlotte, tenant: str, page: str, user: object, *, limit: int = 20, before: str | None = None
+) -> dict[str, Any]:
+    """``{"sessions", "next_before"}``: the tenant's sessions of ``page``, newest first.
+
+    ``limit`` (1 … 50) rows are read and the ones the user may ``view`` kept;
+    ``next_before`` (the last row read, when there may be more) or
+    ``before``: a session id of the page, the sessions opened before it. Each
+    row: ``id``, ``page``, ``status``, ``created_at``, ``created_by``,
+    ``brief`` (its first 200 characters), ``turns`` (how many were sent),
+    ``approve_on_save``.
+    """
+    if user is None:
+        raise Refused("unauthorized")
+    if not valid_tenant(tenant):
+        raise Refused("forbidden")
+    if not isinstance(page, str) or PAGE_KEY.fullmatch(page) is None:
+        raise Refused("invalid_page_key", detail={"field": "page"})
+    if type(limit) is not int or not 1 <= limit <= MAX_SESSIONS_LISTED:
+        raise Refused("invalid_request", detail={"field": "limit"})
+    if before is not None and not (
+        isinstance(before, str) and 1 <= len(before) <= 64 and is_person_text(before)
+    ):
+        raise Refused("invalid_request", detail={"field": "before"})
+    with read_connection(app.engine) as conn:
+        rows = SessionStore().of_page(conn, tenant, page, limit, before)
+    listed = [
+        {
+            "id": record.id,
+            "page": record.page,
+            "status": record.status,
+            "created_at": format_at(record.created_at),
+            "created_by": record.created_by,
+            "brief": record.brief[:200],
+            "turns": turns,
+            "approve_on_save": record.approve_on_save,
+        }
+        for record, turns in rows
+        if app.allows(user, "view", record)
+    ]
+    return {"sessions": listed, "next_before": rows[-1][0].id if len(rows) == limit else None}
+
+
+def _written(written: Written) -> dict[str, Any]:
+    return {
+        "revision": written.revision,
+        "applied": len(written.ops),
+        "node_ids": list(written.node_ids),
+    }
 
 
 def _resolution(resolution: Resolution) -> dict[str, Any]:

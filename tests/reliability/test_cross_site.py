@@ -22,12 +22,14 @@ import pytest
 from starlette.requests import Request
 from starlette.testclient import TestClient
 from tests.support.app_harness import AppHarness
+from tests.support.runner_harness import apply_step
 
 from charlotte.errors import MESSAGES
 from charlotte.http.asgi import create_app
 from charlotte.http.routes import ROUTES, Route
 from charlotte.storage import read_connection
 from charlotte.storage.tables import sessions as sessions_table
+from charlotte.testing import ToolCall
 
 #: The TestClient's own origin (``Host: testserver`` over http).
 OWN_ORIGIN: Final = "http://testserver"
@@ -56,6 +58,10 @@ class Site:
         """A session with an open change set after one finished turn: every write has work to do."""
         session_id = self.harness.open(approve_on_save=True, page=f"p{len(self.sessions())}")
         assert self.harness.run_turn(session_id).status == 202
+        # A draft with content (an empty page is never published), then a set open again.
+        assert self.harness.call("POST", f"/sessions/{session_id}/change-set/approve").status == 200
+        title = {"t": "set_meta", "patch": {"title": "Rosa"}}
+        assert self.harness.run_turn(session_id, (ToolCall("cms_apply", apply_step([title])),)).status == 202
         assert self.harness.call("GET", f"/sessions/{session_id}/change-set").json["change_set"] is not None
         return session_id
 
@@ -76,8 +82,12 @@ class Site:
         )  # fmt: skip
 
     def request(self, route: Route, session_id: str, body: bytes, headers: dict[str, str]) -> Any:
-        path = route.template.replace("{id}", session_id)
-        return self.client.request(route.method, path, content=body, headers={**HEADERS, **headers})
+        turns = self.harness.call("GET", f"/sessions/{session_id}/messages").json["turns"]
+        path = route.template.replace("{id}", session_id).replace("{turn_id}", turns[-1]["turn_id"])
+        query = {"page": "p0"} if route.action == "list_sessions" else None
+        return self.client.request(
+            route.method, path, content=body, headers={**HEADERS, **headers}, params=query
+        )
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +110,14 @@ def valid_body(route: Route, site: Site, session_id: str) -> bytes:
         revision = site.harness.call("GET", f"/sessions/{session_id}").json["session"]["revision"]
         op = {"t": "set_meta", "patch": {"title": "Forged"}}
         return json.dumps({"basedOn": revision, "ops": [op]}).encode()
+    revision = site.harness.call("GET", f"/sessions/{session_id}").json["session"]["revision"]
+    if route.action == "restore":
+        return json.dumps({"revision": 0, "basedOn": revision}).encode()
+    if route.action == "reset":
+        assert site.harness.call("POST", f"/sessions/{session_id}/publish").status == 200
+        return json.dumps({"basedOn": revision}).encode()
+    if route.action == "reject_nodes":
+        return json.dumps({"nodes": ["#meta"]}).encode()
     assert not route.takes_body or not route.body_required, f"no valid body for {route}"
     return b""
 

@@ -19,12 +19,14 @@ from typing import Any, Final
 
 import pytest
 from tests.support.app_harness import AppHarness
+from tests.support.runner_harness import apply_step
 
 from charlotte.errors import MESSAGES, PageSessionError, Refused
 from charlotte.http.api import JSON_REQUEST, Response
 from charlotte.http.routes import ROUTES, Route
 from charlotte.storage import read_connection
 from charlotte.storage.tables import sessions as sessions_table
+from charlotte.testing import ToolCall
 
 SET_TITLE: Final = {"t": "set_meta", "patch": {"title": "Hello"}}
 
@@ -40,7 +42,10 @@ def gated(app: AppHarness) -> str:
     """A published session with an open change set after a finished turn: every route has an answer."""
     session_id = app.open(approve_on_save=True, page=f"p{session_rows(app)}")
     assert app.run_turn(session_id).status == 202
+    # An empty page is never published: the first change set's page is.
+    assert app.call("POST", f"/sessions/{session_id}/change-set/approve").status == 200
     assert app.call("POST", f"/sessions/{session_id}/publish").status == 200
+    assert app.run_turn(session_id, (ToolCall("cms_apply", apply_step([SET_TITLE])),)).status == 202
     return session_id
 
 
@@ -63,14 +68,30 @@ def fields_of(route: Route, app: AppHarness, session_id: str) -> dict[str, Any]:
         return {"page": f"q{session_rows(app)}", "brief": "A page"}
     if route.action == "send":
         return {"message": "Make it red"}
+    revision = app.call("GET", f"/sessions/{session_id}").json["session"]["revision"]
     if route.action == "edit":
-        return {"basedOn": app.call("GET", f"/sessions/{session_id}").json["session"]["revision"], "ops": [SET_TITLE]}
+        return {"basedOn": revision, "ops": [SET_TITLE]}
+    if route.action == "restore":
+        return {"revision": 0, "basedOn": revision}
+    if route.action == "reset":
+        return {"basedOn": revision}
+    if route.action == "reject_nodes":
+        return {"nodes": ["#meta"]}  # the open set's SET_TITLE
     assert not route.takes_body or not route.body_required, f"no fields for {route}"
     return {}
 
 
+def path_of(app: AppHarness, route: Route, session_id: str) -> str:
+    """The route's path for ``session_id`` (and its last turn, for ``{turn_id}``)."""
+    turns = app.call("GET", f"/sessions/{session_id}/messages").json["turns"] if "{turn_id}" in route.template else []
+    turn_id = turns[-1]["turn_id"] if turns else "none"
+    return route.template.replace("{id}", session_id).replace("{turn_id}", turn_id)
+
+
 def call(app: AppHarness, route: Route, session_id: str, body: bytes, **kwargs: Any) -> Response:
-    return app.call(route.method, route.template.replace("{id}", session_id), body, **kwargs)
+    # The session list names its page in the query.
+    query = kwargs.pop("query", None) or ({"page": "p0"} if route.action == "list_sessions" else None)
+    return app.call(route.method, path_of(app, route, session_id), body, query=query, **kwargs)
 
 
 def assert_error(response: Response, status: int, code: str, field: str | None = None) -> None:
@@ -134,7 +155,7 @@ def test_a_lone_surrogate_anywhere_in_a_body_is_400_on_every_route(app: AppHarne
     fields = fields_of(route, app, session_id)
     if where == "key":
         fields["\ud800"] = 1
-    elif fields:
+    elif any(isinstance(value, str) or name == "ops" for name, value in fields.items()):
         name = next(name for name, value in fields.items() if isinstance(value, str) or name == "ops")
         fields[name] = "a\ud800" if name != "ops" else [{**SET_TITLE, "patch": {"title": "a\udfff"}}]
     else:
@@ -152,7 +173,7 @@ def test_a_lone_surrogate_or_nul_in_a_path_is_404_on_every_route(app: AppHarness
     session_id = gated(app)
     before = state(app, session_id)
     fields = fields_of(route, app, session_id)
-    path = route.template.replace("{id}", session_id + bad)
+    path = path_of(app, route, session_id).replace(session_id, session_id + bad)
 
     response = app.call(route.method, path, json.dumps(fields).encode() if fields else b"")
 
@@ -232,6 +253,7 @@ def test_publish_with_a_revision_that_is_not_a_count_is_400(app: AppHarness, rev
 
 def test_publish_without_a_revision_still_publishes_the_draft(app: AppHarness) -> None:
     session_id = app.open(page="publish-bare")
+    app.run_turn(session_id)
     for body in (None, {}):
         assert app.call("POST", f"/sessions/{session_id}/publish", body).status == 200
 

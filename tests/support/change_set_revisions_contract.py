@@ -24,8 +24,10 @@ from tests.support.databases import unshared_session
 from tests.support.workspace_contract import heading, section
 
 from charlotte.drafts.change_sets import ChangeSets
+from charlotte.drafts.history import op_keys
+from charlotte.drafts.review import reject_nodes
 from charlotte.drafts.workspace import Workspace
-from charlotte.errors import PageSessionError
+from charlotte.errors import PageSessionError, Refused
 from charlotte.page.session import PageSession
 from charlotte.storage import SessionRecord, read_connection
 from charlotte.tools import PageTools, ToolBinding, is_error
@@ -216,7 +218,9 @@ class ChangeSetRevisionsContract:
         self, engine: sa.Engine, ws: Workspace, change_sets: ChangeSets, tools: PageTools
     ) -> None:
         steps = st.lists(
-            st.sampled_from(["write", "retitle", "read", "edit", "remove", "approve", "reject"]),
+            st.sampled_from(
+                ["write", "retitle", "read", "edit", "remove", "approve", "reject", "reject_nodes"]
+            ),
             min_size=1,
             max_size=8,
         )
@@ -268,4 +272,13 @@ class ChangeSetRevisionsContract:
             return [status], status == "approved" and draft_revision == change_set.base_revision
         elif step == "reject" and change_set is not None:
             return [change_sets.reject(s.id, s.tenant, "ann").status], False
+        elif step == "reject_nodes" and change_set is not None:
+            # A person takes the first op's node out: the set rejected, the rest in a new set.
+            nodes = sorted(op_keys(change_set.ops[0]))
+            try:
+                reject_nodes(change_sets, s.id, s.tenant, nodes, "ann")
+            except Refused as refused:
+                assert refused.code == "conflicted", refused.code  # the rest no longer applies
+                return [], True
+            return ["rejected"], False
         return [], True

@@ -409,7 +409,7 @@ class ChangeSetsContract:
         assert diff.to_json() == {
             "added": ["more"],
             "removed": ["news", "title"],
-            "changed": [{"id": "hero", "props": [], "style": ["md.color"], "fields": []}],
+            "changed": [{"id": "hero", "props": [], "style": ["md.color"], "fields": [], "text": {}}],
             "meta": False,
             "theme": False,
         }

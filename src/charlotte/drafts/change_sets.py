@@ -229,7 +229,7 @@ class ChangeSets:
                     doc, draft_revision = ws.load_for_write(conn, session)
                     # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
                     page = PageSession(doc, node_types=ws.node_types)
-                    applied = self._replay(page, change_set.ops, rules)
+                    applied = self.replay(page, change_set.ops, rules)
                     node_ids = touched_node_ids(applied.ops)
                     ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)
                     changed = page_changed(applied, node_ids, AGENT_ACTOR)
@@ -248,7 +248,7 @@ class ChangeSets:
                     "code": conflict.code,
                     "at": conflict.at,
                 }
-                self._resolve(
+                self.resolve(
                     conn, session, resolution, EventTypes.PROPOSAL_CONFLICTED, payload, user, base
                 )
                 return resolution
@@ -261,7 +261,7 @@ class ChangeSets:
             # Replayed on the draft it was seeded from, the draft now went through
             # exactly the working copy's states: the agent's revisions still hold.
             retired = None if draft_revision == base else base
-            self._resolve(
+            self.resolve(
                 conn, session, resolution, EventTypes.PROPOSAL_APPROVED, payload, user, retired
             )
             return resolution
@@ -278,7 +278,7 @@ class ChangeSets:
             _doc, revision = ws.load_draft(conn, session)
             resolution = Resolution(change_set.id, "rejected", change_set.op_count, revision)
             payload = {"proposal_id": change_set.id, "ops": change_set.op_count}
-            self._resolve(
+            self.resolve(
                 conn,
                 session,
                 resolution,
@@ -318,13 +318,17 @@ class ChangeSets:
 
     # -- helpers ---------------------------------------------------------------
 
-    def _replay(self, page: PageSession, ops: list[dict[str, Any]], rules: SiteLinks) -> Applied:
-        """Apply ``ops`` to ``page`` in chunks; raise ``ReplayConflict`` at the first that fails."""
+    def replay(self, page: PageSession, ops: list[dict[str, Any]], rules: SiteLinks) -> Applied:
+        """Apply ``ops`` to ``page`` in chunks; raise ``ReplayConflict`` at the first that fails.
+
+        The agent's LinkPolicy first, AssetPolicy per chunk (an approval; ``drafts/review.py``).
+        """
         try:
             self.workspace.assert_agent_links(ops, rules)
         except Refused as e:
             raise ReplayConflict(e.code, e.at or 0) from None
         replayed: list[dict[str, Any]] = []
+        undo: list[list[dict[str, Any]]] = []
         for start in range(0, len(ops), self.chunk):
             part: list[dict[str, Any]] = []
             for at in range(start, min(start + self.chunk, len(ops)), MAX_OPS_PER_APPLY):
@@ -334,16 +338,18 @@ class ChangeSets:
                 except PageSessionError as e:
                     raise ReplayConflict(e.code, at + (e.at or 0)) from None
                 part += applied.ops
+                undo += applied.undo
             try:
                 self._assets.assert_nodes(page.doc, touched_node_ids(part))
             except Refused as e:
                 node = e.detail.get("node") if e.detail else None
                 raise ReplayConflict(e.code, start + _last_touching(part, node)) from None
             replayed += part
-        # The inverse of a whole replay is never used: undoing an approval is a new edit.
-        return Applied(page.revision, replayed, [])
+        # The inverse of a whole replay is never used: undoing an approval is a new edit;
+        # each op's own inverse goes into the op history (restoring past an approval).
+        return Applied(page.revision, replayed, [], undo)
 
-    def _resolve(
+    def resolve(
         self,
         conn: sa.Connection,
         session: SessionRecord,
@@ -353,6 +359,7 @@ class ChangeSets:
         user: str,
         retired_above: int | None,
     ) -> None:
+        """Mark the set resolved (``retired_above``: its base when its revisions retire) with its event."""
         self.store.mark_resolved(
             conn,
             resolution.change_set_id,

@@ -43,8 +43,8 @@ from charlotte.drafts._writes import check_person, page_changed, touched_node_id
 from charlotte.errors import PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
-from charlotte.page.model import empty_doc
-from charlotte.page.node_types import NodeTypes
+from charlotte.page.model import empty_doc, node_map
+from charlotte.page.node_types import MAX_OPS_PER_APPLY, NodeTypes
 from charlotte.page.session import Applied, PageSession, ValidatedDocs
 from charlotte.policy import AssetPolicy, LinkPolicy
 from charlotte.storage import (
@@ -193,14 +193,19 @@ class Workspace:
         based_on: int,
         links: SiteLinks | None = None,
         conn: sa.Connection | None = None,
+        turn_id: str | None = None,
     ) -> Written:
         """Apply the agent's ops to the draft (LinkPolicy before, AssetPolicy after).
 
         With ``conn``, the write joins that open transaction and commits with
-        it; a refusal leaves it as it was (see ``_write``).
+        it; a refusal leaves it as it was (see ``_write``). ``turn_id``: the
+        turn writing, kept on its op history rows (what undoing the turn reads).
         """
         self.assert_agent_links(ops, links)
-        return self._write(session_id, tenant, ops, based_on=based_on, actor=AGENT_ACTOR, conn=conn)
+        actor = AGENT_ACTOR
+        return self._write(
+            session_id, tenant, ops, based_on=based_on, actor=actor, conn=conn, turn_id=turn_id
+        )
 
     def assert_agent_links(self, ops: object, links: SiteLinks | None = None) -> None:
         """LinkPolicy on the agent's ops: safe links, external ones only to allowed origins.
@@ -230,13 +235,36 @@ class Workspace:
         LinkPolicy.assert_ops(_link_view(ops), site_origin=rules.site_origin, allowed_origins=None)
         return self._write(session_id, tenant, ops, based_on=based_on, actor=user)
 
+    def revert(
+        self,
+        session_id: str,
+        tenant: str,
+        ops: Sequence[dict[str, Any]],
+        *,
+        based_on: int,
+        user: str,
+        undoes: str | None = None,
+    ) -> Written:
+        """A person's write of stored inverses (an undo or a restore): one revision range, one event.
+
+        Like ``human_edit`` (LinkPolicy for a person, AssetPolicy after), but
+        of any length (applied ``MAX_OPS_PER_APPLY`` at a time). ``undoes``:
+        the turn an undo takes back, kept on the rows so it is not undone twice.
+        """
+        check_person(user)
+        LinkPolicy.assert_ops(list(ops), site_origin=self.links.site_origin, allowed_origins=None)
+        return self._write(
+            session_id, tenant, ops, based_on=based_on, actor=user, undoes=undoes, reverting=True
+        )
+
     def publish(self, session_id: str, tenant: str, user: str, *, revision: int | None = None) -> int:
         """Copy the draft to the published copy; returns the published revision.
 
         The only writer of the published copy. With ``revision`` (the draft
         revision the person reviewed), a draft that has moved on since is
-        ``stale_revision`` (with the current revision). AssetPolicy checks the
-        whole document; a refusal leaves everything as it was.
+        ``stale_revision`` (with the current revision). A page without a node
+        is ``empty_page``. AssetPolicy checks the whole document; a refusal
+        leaves everything as it was.
         """
         with transaction(self.engine) as conn:
             session = self.session(conn, session_id, tenant, lock=True)
@@ -244,6 +272,8 @@ class Workspace:
             page = self._page(session, doc)
             if revision is not None and revision != page.revision:
                 raise PageSessionError("stale_revision", detail={"revision": page.revision})
+            if not node_map(page.doc):
+                raise Refused("empty_page")
             self._asset_policy.assert_doc(page.doc)
             self.pages.save_published(conn, session.tenant, session.page, page.doc)
             self.events.append(
@@ -265,6 +295,9 @@ class Workspace:
         based_on: int,
         actor: str,
         conn: sa.Connection | None = None,
+        turn_id: str | None = None,
+        undoes: str | None = None,
+        reverting: bool = False,
     ) -> Written:
         # Every refusal (Refused, PageSessionError) is raised before the first
         # row is written, so a caller's transaction (``conn``) that goes on
@@ -274,12 +307,18 @@ class Workspace:
             session = self.session(conn, session_id, tenant, lock=True)
             doc, _revision = self.load_for_write(conn, session)
             page = self._page(session, doc)
-            applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
+            if reverting:
+                # A person's undo or restore: one write of any length, in pieces of the batch limit.
+                applied = _apply_in_pieces(page, ops, based_on=based_on, actor=actor)
+            else:
+                applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
             if not applied.ops:
                 return Written(applied.revision, [], [], (), None)
             node_ids = touched_node_ids(applied.ops)
             self._asset_policy.assert_nodes(page.doc, node_ids)
-            self.store(conn, session, page.doc, applied, actor=actor)
+            self.store(
+                conn, session, page.doc, applied, actor=actor, turn_id=turn_id, undoes=undoes
+            )
             seq = self._record(conn, session, applied, node_ids, actor=actor)
         if self._validated is not None:
             # The next write loads exactly this document. (Remembered before a
@@ -327,21 +366,26 @@ class Workspace:
         applied: Applied,
         *,
         actor: str,
+        turn_id: str | None = None,
+        undoes: str | None = None,
     ) -> None:
         """Save ``doc`` as the draft and ``applied.ops`` in the op history (inside ``conn``).
 
         ``doc`` must not be mutated afterwards: it is saved *shared* (charlotte's
         repository keeps it as the next write's draft, see ``SharedDrafts``).
+        Each row keeps its op's inverse (``applied.undo``), the agent turn that
+        wrote it (``turn_id``) and, for a person's undo, the turn undone (``undoes``).
         """
         self.pages.save_draft(conn, session.tenant, session.page, doc, shared=True)
         first = applied.revision - len(applied.ops) + 1
+        undo = applied.undo if len(applied.undo) == len(applied.ops) else [None] * len(applied.ops)
         self.pages.append_ops(
             conn,
             session.tenant,
             session.page,
             [
-                OpEntry(first + i, actor, op, session.id)
-                for i, op in enumerate(applied.ops)
+                OpEntry(first + i, actor, op, session.id, turn_id, undoes, back)
+                for i, (op, back) in enumerate(zip(applied.ops, undo, strict=True))
             ],
         )
 
@@ -377,6 +421,23 @@ class Workspace:
         if session is None:
             raise Refused("not_found")
         return session
+
+
+def _apply_in_pieces(page: PageSession, ops: Sequence[object], *, based_on: int, actor: str) -> Applied:
+    """``ops`` applied as one batch of any length, ``MAX_OPS_PER_APPLY`` at a time (op indexes kept)."""
+    if type(based_on) is not int or based_on != page.revision:
+        raise PageSessionError("stale_revision", detail={"revision": page.revision})
+    done: list[dict[str, Any]] = []
+    undo: list[list[dict[str, Any]]] = []
+    for start in range(0, len(ops), MAX_OPS_PER_APPLY):
+        try:
+            piece = page.apply(ops[start : start + MAX_OPS_PER_APPLY], based_on=page.revision, actor=actor)
+        except PageSessionError as e:
+            raise PageSessionError(e.code, at=start + (e.at or 0), detail=e.detail) from None
+        done += piece.ops
+        undo += piece.undo
+    inverse = [back for part in reversed(undo) for back in part]
+    return Applied(page.revision, done, inverse, undo)
 
 
 def _link_view(ops: object) -> list[Any]:

@@ -29,7 +29,8 @@ plus ``revision`` for ``stale_revision``, ``at`` (an op index) when known, and
 404  ``not_found`` (unknown route, unknown session, another tenant's)
 405  ``method_not_allowed`` (``Allow`` header; ``allow`` in the body)
 409  ``busy``, ``stale_revision``, ``no_open_change_set``,
-     ``publish_refused``, ``guide_mode_stale``
+     ``publish_refused``, ``guide_mode_stale``, ``conflicted`` (with
+     ``nodes``), ``already_undone``, ``empty_page``
 413  ``body_too_large``
 415  ``unsupported_media_type``
 422  every other refusal and page-document code (``unsafe_link``,
@@ -64,10 +65,11 @@ from charlotte.http.bodies import (
     no_body,
     object_with,
     optional_body,
+    sessions_query,
 )
 from charlotte.http.csrf import JSON_REQUEST, Envelope, refusal
-from charlotte.http.routes import ROUTES, STREAM_ROUTE, Route, match
-from charlotte.session import CharlotteSession
+from charlotte.http.routes import ROUTES, STREAM_ROUTE, Match, Route, match
+from charlotte.session import CharlotteSession, page_sessions
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
@@ -106,6 +108,9 @@ STATUS_OF: Final[Mapping[str, int]] = {
     "no_open_change_set": 409,
     "publish_refused": 409,
     "guide_mode_stale": 409,
+    "conflicted": 409,
+    "already_undone": 409,
+    "empty_page": 409,
     "body_too_large": 413,
     "unsupported_media_type": 415,
     "internal": 500,
@@ -205,7 +210,12 @@ class Api:
                 return error_response("unauthorized")
             if not isinstance(tenant, str) or not tenant:
                 return error_response("forbidden")
-            return self._run(route, found.session_id, query, bytes(body), user, tenant)
+            if route.action == "list_sessions":
+                no_body(bytes(body))
+                page, limit, before = sessions_query(query)
+                listed = page_sessions(self.charlotte, tenant, page, user, limit=limit, before=before)
+                return Response(200, listed)
+            return self._run(route, found, query, bytes(body), user, tenant)
         except Refused as refused:
             return _refusal(refused)
         except PageSessionError as error:
@@ -218,7 +228,7 @@ class Api:
     def _run(
         self,
         route: Route,
-        session_id: str | None,
+        found: Match,
         query: Mapping[str, str],
         body: bytes,
         user: object,
@@ -226,7 +236,7 @@ class Api:
     ) -> Response:
         if route.action == "open_session":
             return self._open(json_body(body), user, tenant)
-        handle = self.charlotte.find(session_id or "", tenant, user=user)
+        handle = self.charlotte.find(found.session_id or "", tenant, user=user)
         if handle is None:
             raise Refused("not_found")
         if route.takes_body:
@@ -234,6 +244,8 @@ class Api:
         else:
             no_body(body)
             value = None
+        if route.action == "undo_turn":
+            return Response(route.success, handle.undo_turn(found.turn_id or ""))
         return Response(route.success, self._act(route.action, handle, value, query))
 
     def _open(self, value: Any, user: object, tenant: str) -> Response:
@@ -284,12 +296,26 @@ class Api:
             if fields["basedOn"] < 0:
                 raise Refused("invalid_request", detail={"field": "basedOn"})
             return handle.edit(fields["ops"], fields["basedOn"])
+        if action == "history":
+            limit, before = messages_query(query)
+            return handle.history(limit, before)
+        if action == "restore":
+            fields = object_with(value, {"revision": int, "basedOn": int}, {})
+            return handle.restore(fields["revision"], fields["basedOn"])
+        if action == "reset":
+            fields = object_with(value, {"basedOn": int}, {})
+            return handle.reset(fields["basedOn"])
+        if action == "publish_preview":
+            return {"preview": handle.publish_preview()}
         if action == "change_set":
             return {"change_set": handle.change_set()}
         if action == "approve":
             return {"resolution": handle.approve()}
         if action == "reject":
             return {"resolution": handle.reject()}
+        if action == "reject_nodes":
+            fields = object_with(value, {"nodes": list}, {})
+            return handle.reject_nodes(fields["nodes"])
         if action == "publish":
             fields = object_with(value, {}, {"revision": int})
             return handle.publish(revision=fields.get("revision"))
@@ -308,7 +334,12 @@ def _refusal(refused: Refused) -> Response:
     named = refused.detail.get("field") if refused.detail else None
     if isinstance(named, str):
         extra["field"] = named
-    return Response(STATUS_OF.get(refused.code, 422), error_body(refused.code, **extra))
+    body = error_body(refused.code, **extra)
+    nodes = refused.detail.get("nodes") if refused.detail else None
+    if refused.code == "conflicted" and isinstance(nodes, list):
+        # Which nodes later edits touched: node ids or ``#meta``/``#theme``/``#order``.
+        body["error"]["nodes"] = [str(node) for node in nodes[:100]]
+    return Response(STATUS_OF.get(refused.code, 422), body)
 
 
 def _page_error(error: PageSessionError, method: str, template: str) -> Response:

@@ -27,6 +27,7 @@ __all__ = [
     "no_body",
     "object_with",
     "optional_body",
+    "sessions_query",
 ]
 
 #: The deepest nesting of arrays and objects a body may have.
@@ -103,6 +104,17 @@ def messages_query(query: Mapping[str, str]) -> tuple[int, int | None]:
     """``limit`` (default 50) and ``before`` (default none) as non-negative integers."""
     before = _count(query, "before", -1)
     return _count(query, "limit", 50), None if before == -1 else before
+
+
+def sessions_query(query: Mapping[str, str]) -> tuple[str, int, str | None]:
+    """``page`` (required), ``limit`` (default 20) and ``before`` (a session id, default none)."""
+    page = query.get("page")
+    if not isinstance(page, str):
+        raise Refused("invalid_request", detail={"field": "page"})
+    before = query.get("before")
+    if before is not None and not isinstance(before, str):
+        raise Refused("invalid_request", detail={"field": "before"})
+    return page, _count(query, "limit", 20), before
 
 
 def _count(query: Mapping[str, str], name: str, default: int) -> int:

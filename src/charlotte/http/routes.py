@@ -39,17 +39,24 @@ class Route:
 
 ROUTES: Final[tuple[Route, ...]] = (
     Route("GET", "/openapi.json", "openapi", needs_user=False),
+    Route("GET", "/sessions", "list_sessions"),
     Route("POST", "/sessions", "open_session", 201, takes_body=True),
     Route("GET", "/sessions/{id}", "status"),
     Route("POST", "/sessions/{id}/turns", "send", 202, takes_body=True),
     Route("POST", "/sessions/{id}/stop", "stop"),
     Route("GET", "/sessions/{id}/events", "events"),
     Route("GET", "/sessions/{id}/messages", "messages"),
+    Route("POST", "/sessions/{id}/turns/{turn_id}/undo", "undo_turn"),
+    Route("GET", "/sessions/{id}/history", "history"),
+    Route("POST", "/sessions/{id}/restore", "restore", takes_body=True),
+    Route("POST", "/sessions/{id}/reset", "reset", takes_body=True),
     Route("GET", "/sessions/{id}/draft", "draft"),
     Route("POST", "/sessions/{id}/edits", "edit", takes_body=True),
     Route("GET", "/sessions/{id}/change-set", "change_set"),
     Route("POST", "/sessions/{id}/change-set/approve", "approve"),
     Route("POST", "/sessions/{id}/change-set/reject", "reject"),
+    Route("POST", "/sessions/{id}/change-set/reject-nodes", "reject_nodes", takes_body=True),
+    Route("GET", "/sessions/{id}/publish-preview", "publish_preview"),
     Route("POST", "/sessions/{id}/publish", "publish", takes_body=True, body_required=False),
     Route("GET", "/sessions/{id}/published", "published"),
 )
@@ -62,11 +69,12 @@ _MAX_PATH: Final = 2_048
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """The outcome of matching: a route with its session id, or the methods the path allows."""
+    """The outcome of matching: a route with its session (and turn) id, or the methods the path allows."""
 
     route: Route | None
     session_id: str | None = None
     allowed: tuple[str, ...] = ()
+    turn_id: str | None = None
 
 
 def match(method: str, path: str) -> Match | None:
@@ -79,28 +87,28 @@ def match(method: str, path: str) -> Match | None:
     segments = path.split("/")[1:]
     allowed: list[str] = []
     for route in ROUTES:
-        session_id = _fit(route.template, segments)
-        if session_id is False:
+        found = _fit(route.template, segments)
+        if found is None:
             continue
         if route.method == method:
-            return Match(route, session_id if isinstance(session_id, str) else None)
+            return Match(route, found.get("{id}"), turn_id=found.get("{turn_id}"))
         allowed.append(route.method)
     if allowed:
         return Match(None, allowed=tuple(sorted(set(allowed))))
     return None
 
 
-def _fit(template: str, segments: list[str]) -> str | bool:
-    """The ``{id}`` segment when ``segments`` fit ``template`` (True without one), else False."""
+def _fit(template: str, segments: list[str]) -> dict[str, str] | None:
+    """The ``{id}`` / ``{turn_id}`` segments when ``segments`` fit ``template``, else None."""
     parts = template.split("/")[1:]
     if len(parts) != len(segments):
-        return False
-    found: str | bool = True
+        return None
+    found: dict[str, str] = {}
     for part, segment in zip(parts, segments, strict=True):
-        if part == "{id}":
+        if part in ("{id}", "{turn_id}"):
             if not segment:
-                return False
-            found = segment
+                return None
+            found[part] = segment
         elif part != segment:
-            return False
+            return None
     return found

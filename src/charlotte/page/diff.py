@@ -37,14 +37,18 @@ class NodeChange:
     style: tuple[str, ...]
     #: Other node fields that differ (``parent``, ``order``, ``type``, ``layout``, …).
     fields: tuple[str, ...]
+    #: ``(prop, before, after)`` for each differing prop that is text on both sides
+    #: (each cut to ``MAX_TEXT`` characters), for a text diff.
+    text: tuple[tuple[str, str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """``{id, props, style, fields}`` as JSON-shaped data."""
+        """``{id, props, style, fields, text}`` as JSON-shaped data (``text``: prop → before, after)."""
         return {
             "id": self.id,
             "props": list(self.props),
             "style": list(self.style),
             "fields": list(self.fields),
+            "text": {prop: {"before": old, "after": new} for prop, old, new in self.text},
         }
 
 
@@ -88,16 +92,18 @@ def diff_docs(draft: object, working: object) -> ChangeSetDiff:
         if not isinstance(old, dict) or not isinstance(new, dict):
             changed.append(NodeChange(key, (), (), ("node",)))
             continue
+        props = _keys_differing(old.get("props"), new.get("props"))
         changed.append(
             NodeChange(
                 key,
-                _keys_differing(old.get("props"), new.get("props")),
+                props,
                 _style_keys_differing(old.get("style"), new.get("style")),
                 tuple(
                     name
                     for name in sorted(set(old) | set(new))
                     if name not in ("props", "style") and old.get(name) != new.get(name)
                 ),
+                _texts(old.get("props"), new.get("props"), props),
             )
         )
     return ChangeSetDiff(
@@ -110,6 +116,19 @@ def diff_docs(draft: object, working: object) -> ChangeSetDiff:
 
 
 _MISSING = object()
+
+#: The most characters of one prop's text a diff gives on each side.
+MAX_TEXT = 2_000
+
+
+def _texts(old: object, new: object, names: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    a = old if isinstance(old, dict) else {}
+    b = new if isinstance(new, dict) else {}
+    return tuple(
+        (name, a[name][:MAX_TEXT], b[name][:MAX_TEXT])
+        for name in names
+        if isinstance(a.get(name), str) and isinstance(b.get(name), str)
+    )
 
 
 def _field(doc: object, name: str) -> object:

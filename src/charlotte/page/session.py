@@ -24,7 +24,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from charlotte.errors import PageSessionError
@@ -93,11 +93,13 @@ class Applied:
 
     ``ops`` are complete (defaults filled). Applying ``inverse`` in order, based
     on ``revision``, gives back the document as it was before the batch.
+    ``undo`` holds each op's own inverse, in op order (empty when not kept).
     """
 
     revision: int
     ops: list[Op]
     inverse: list[Op]
+    undo: list[list[Op]] = field(default_factory=list, compare=False)
 
 
 class ValidatedDocs:
@@ -227,7 +229,7 @@ class PageSession:
         if applied:
             self._doc = batch.wc.doc
         inverse = [back for part in reversed(undo) for back in part]
-        return Applied(self.revision, applied, inverse)
+        return Applied(self.revision, applied, inverse, undo)
 
 
 class _Batch:

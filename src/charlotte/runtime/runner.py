@@ -238,7 +238,9 @@ class TurnRunner:
             check_mode(mode, guide, session.guide_hash)
             context = self.context_factory.for_turn(session, turn)
             limits = merge_limits(self.settings, context.usage_limits if context else None)
-            binding = ToolBinding.for_session(session.id, session.tenant, session.page)
+            binding = ToolBinding.for_session(
+                session.id, session.tenant, session.page, turn_id=turn.id
+            )
             recorder = state.recorder = StreamRecorder(
                 self.engine,
                 session.id,

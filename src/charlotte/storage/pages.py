@@ -12,7 +12,8 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Final, Protocol
 
 import sqlalchemy as sa
@@ -41,6 +42,15 @@ class OpEntry:
     actor: str
     op: dict[str, Any]
     session_id: str | None = None
+    #: The agent turn that wrote the op (None: a person's write, an approval, an older row).
+    turn_id: str | None = None
+    #: On a person's undo of a turn: the turn it undid.
+    undoes: str | None = None
+    #: The ops taking this revision back to the one before; None when not kept (older rows,
+    #: a host repository that keeps less): such a revision cannot be undone or restored past.
+    inverse: list[dict[str, Any]] | None = None
+    #: When the op was written (None when not kept; not part of equality).
+    at: datetime | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """``{revision, actor, op}`` as plain JSON-shaped data."""
@@ -348,6 +358,7 @@ class DatabasePageRepository:
         self, conn: sa.Connection, tenant: str, page: str, entries: Sequence[OpEntry]
     ) -> None:
         """Add ``entries`` to the op history of (tenant, page)."""
+        now = utc_now()
         rows = [
             {
                 "tenant": tenant,
@@ -356,6 +367,10 @@ class DatabasePageRepository:
                 "actor": entry.actor,
                 "op": entry.op,
                 "session_id": entry.session_id,
+                "turn_id": entry.turn_id,
+                "undoes": entry.undoes,
+                "inverse": entry.inverse,
+                "at": entry.at or now,
             }
             for entry in entries
         ]
@@ -369,8 +384,9 @@ class DatabasePageRepository:
         """Entries with revision > ``revision``, oldest first, at most ``limit`` (≤ ``MAX_OPS_READ``)."""
         if not 1 <= limit <= MAX_OPS_READ:
             raise ValueError(f"limit must be between 1 and {MAX_OPS_READ}")
+        columns = ("revision", "actor", "op", "session_id", "turn_id", "undoes", "inverse", "at")
         query = (
-            sa.select(page_ops.c.revision, page_ops.c.actor, page_ops.c.op, page_ops.c.session_id)
+            sa.select(*(page_ops.c[name] for name in columns))
             .where(
                 page_ops.c.tenant == tenant,
                 page_ops.c.page == page,
@@ -381,4 +397,4 @@ class DatabasePageRepository:
         )
         with translated():
             rows = conn.execute(query).all()
-        return [OpEntry(rev, actor, op, session_id) for rev, actor, op, session_id in rows]
+        return [OpEntry(*row) for row in rows]

@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from charlotte.errors import StorageError
 from charlotte.events import utc_now
 from charlotte.storage._translate import translated
-from charlotte.storage.tables import SESSION_STATUSES, sessions
+from charlotte.storage.tables import SESSION_STATUSES, sessions, turns
 
 __all__ = ["DEFAULT_MODE", "SessionRecord", "SessionStore"]
 
@@ -169,6 +169,40 @@ class SessionStore:
             statement = statement.where(sessions.c.status.in_(list(expect_status)))
         with translated():
             return conn.execute(statement).rowcount == 1
+
+    def of_page(
+        self, conn: sa.Connection, tenant: str, page: str, limit: int, before: str | None = None
+    ) -> list[tuple[SessionRecord, int]]:
+        """The tenant's sessions of ``page``, newest first, each with its number of turns.
+
+        At most ``limit`` rows; ``before``: a session id of this page, the
+        ones created before it (an unknown one gives nothing).
+        """
+        count = (
+            sa.select(sa.func.count())
+            .select_from(turns)
+            .where(turns.c.session_id == sessions.c.id)
+            .scalar_subquery()
+        )
+        query = sa.select(*_COLUMNS, count).where(sessions.c.tenant == tenant, sessions.c.page == page)
+        with translated():
+            if before is not None:
+                cursor = conn.execute(
+                    sa.select(sessions.c.created_at).where(
+                        sessions.c.id == before, sessions.c.tenant == tenant, sessions.c.page == page
+                    )
+                ).scalar()
+                if cursor is None:
+                    return []
+                query = query.where(
+                    sa.or_(
+                        sessions.c.created_at < cursor,
+                        sa.and_(sessions.c.created_at == cursor, sessions.c.id < before),
+                    )
+                )
+            query = query.order_by(sessions.c.created_at.desc(), sessions.c.id.desc()).limit(limit)
+            rows = conn.execute(query).all()
+        return [(SessionRecord(*row[:-1]), int(row[-1])) for row in rows]
 
     @staticmethod
     def _select(

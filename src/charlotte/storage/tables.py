@@ -162,6 +162,13 @@ page_ops = sa.Table(
         sa.ForeignKey("charlotte_sessions.id", ondelete="SET NULL"),
         nullable=True,
     ),
+    # The agent turn that wrote the op (NULL: a person's write, an approval, a row before 0004).
+    sa.Column("turn_id", ID, nullable=True),
+    # On a person's undo of a turn: the turn it undid.
+    sa.Column("undoes", ID, nullable=True),
+    # The ops taking this revision back to the one before (NULL: a row before 0004).
+    sa.Column("inverse", JsonText, nullable=True),
+    sa.Column("at", UtcDateTime, nullable=True),
 )
 
 # The change sets; the table keeps its first name (a storage name, see AGENTS.md).

@@ -21,11 +21,15 @@ class ToolBinding:
     tenant: str
     page: str
     scope: str
+    #: The turn the run belongs to: its draft writes carry it (what undoing the turn reads).
+    turn_id: str | None = None
 
     @classmethod
-    def for_session(cls, session_id: str, tenant: str, page: str) -> ToolBinding:
+    def for_session(
+        cls, session_id: str, tenant: str, page: str, turn_id: str | None = None
+    ) -> ToolBinding:
         """The binding of one session, with its scope."""
-        return cls(session_id, tenant, page, scope_of(session_id))
+        return cls(session_id, tenant, page, scope_of(session_id), turn_id)
 
     @property
     def scoped(self) -> bool:

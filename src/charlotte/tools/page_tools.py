@@ -88,15 +88,17 @@ class _Call:
     empty).
     """
 
-    __slots__ = ("_load", "_view", "conn", "session")
+    __slots__ = ("_load", "_view", "conn", "session", "turn_id")
 
     def __init__(
         self,
         session: SessionRecord,
         load: Callable[[], _View],
         conn: sa.Connection | None = None,
+        turn_id: str | None = None,
     ) -> None:
         self.session = session
+        self.turn_id = turn_id
         self._load = load
         self._view: _View | None = None
         self.conn = conn
@@ -207,6 +209,7 @@ class PageTools:
         """
         if not _well_formed(binding):
             return failure("forbidden", None)
+        turn_id = binding.turn_id if isinstance(binding.turn_id, str) else None
         opened = read_connection if before is None else transaction
         with opened(self._ws.engine) as conn:
             if before is not None:
@@ -221,10 +224,12 @@ class PageTools:
                 return self._run(
                     name,
                     arguments,
-                    _Call(session, lambda: (*self._sets.view(conn, found), ()), conn),
+                    _Call(session, lambda: (*self._sets.view(conn, found), ()), conn, turn_id),
                 )
         checking = isinstance(name, str) and name in _CHECKING
-        return self._run(name, arguments, _Call(session, lambda: self._view(session, checking)))
+        return self._run(
+            name, arguments, _Call(session, lambda: self._view(session, checking), turn_id=turn_id)
+        )
 
     def _run(self, name: object, arguments: object, call: _Call) -> ToolResult:
         """Parse the arguments and run the tool; refusals become coded error results."""
@@ -291,15 +296,17 @@ class PageTools:
 
     def _apply(self, call: _Call, args: dict[str, Any]) -> ToolResult:
         session = call.session
-        write = self._sets.apply_agent_ops if session.approve_on_save else self._ws.agent_apply
-        written = write(
-            session.id,
-            session.tenant,
-            args["ops"],
-            based_on=args["basedOn"],
-            links=self._site_links(session),
-            conn=call.conn,
-        )
+        links = self._site_links(session)
+        if session.approve_on_save:
+            written = self._sets.apply_agent_ops(
+                session.id, session.tenant, args["ops"], based_on=args["basedOn"], links=links,
+                conn=call.conn,
+            )  # fmt: skip
+        else:
+            written = self._ws.agent_apply(
+                session.id, session.tenant, args["ops"], based_on=args["basedOn"], links=links,
+                conn=call.conn, turn_id=call.turn_id,
+            )  # fmt: skip
         return success(written.revision, applied=len(written.ops), notices=self._notices(call))
 
     def _changes_since(self, call: _Call, args: dict[str, Any]) -> ToolResult:

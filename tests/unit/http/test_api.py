@@ -102,11 +102,14 @@ def test_unknown_routes_are_404_and_wrong_methods_405(app: AppHarness) -> None:
     assert_error(response, 405, "method_not_allowed")
     assert response.headers["Allow"] == "GET"
     assert response.json["error"]["allow"] == "GET"
-    # The case: GET on the path that only opens sessions.
-    listed = app.call("GET", "/sessions")
+    # ``/sessions`` lists a page's sessions (GET) and opens one (POST): both in Allow.
+    listed = app.call("DELETE", "/sessions")
     assert_error(listed, 405, "method_not_allowed")
-    assert listed.headers["Allow"] == listed.json["error"]["allow"] == "POST"
+    assert listed.headers["Allow"] == listed.json["error"]["allow"] == "GET, POST"
     assert "Allow header" in listed.json["error"]["message"]
+    undo = app.call("GET", "/sessions/abc/turns/t1/undo")
+    assert_error(undo, 405, "method_not_allowed")
+    assert undo.headers["Allow"] == "POST"
 
 
 def test_openapi_json_is_served_without_a_user(app: AppHarness) -> None:
@@ -377,10 +380,13 @@ def test_no_route_lets_an_exception_message_out(
     def explode(*_args: object, **_kwargs: object) -> None:
         raise ValueError(secret)
 
+    app.open(page="p")  # a row for the session list to ask the authorizer about
     monkeypatch.setattr(app.charlotte, "find", explode)
     monkeypatch.setattr(app.charlotte, "for_user", explode)
+    monkeypatch.setattr(app.charlotte, "allows", explode)
     body = {"page": "p", "brief": "b"} if route.action == "open_session" else None
-    response = app.call(route.method, route.template.replace("{id}", "abc"), body)
+    path = route.template.replace("{id}", "abc").replace("{turn_id}", "t1")
+    response = app.call(route.method, path, body, query={"page": "p"})
     assert_error(response, 500, "internal")
     assert "s3cr3t" not in repr(response)
 

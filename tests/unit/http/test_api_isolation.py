@@ -16,6 +16,9 @@ from charlotte.http.routes import ROUTES
 BODIES: dict[str, Any] = {
     "send": {"message": "Show me everything"},
     "edit": {"basedOn": 2, "ops": [{"t": "remove_node", "id": "hero"}]},
+    "restore": {"revision": 0, "basedOn": 2},
+    "reset": {"basedOn": 2},
+    "reject_nodes": {"nodes": ["hero"]},
 }
 SESSION_ROUTES = [route for route in ROUTES if "{id}" in route.template]
 
@@ -35,7 +38,8 @@ def owned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[AppHarness
 def test_the_table_covers_every_session_route() -> None:
     assert {route.action for route in SESSION_ROUTES} == {
         "status", "send", "stop", "events", "messages", "draft", "edit", "change_set",
-        "approve", "reject", "publish", "published",
+        "approve", "reject", "publish", "published", "undo_turn", "history", "restore", "reset",
+        "publish_preview", "reject_nodes",
     }
 
 
@@ -46,7 +50,7 @@ def _snapshot(app: AppHarness, session_id: str) -> str:
     status.pop("updated_at")
     return json.dumps(
         [status, handle.events(0, 1000), handle.messages(), handle.draft(), handle.change_set(),
-         handle.published()],
+         handle.published(), handle.history(), handle.publish_preview()],
         sort_keys=True,
     )
 
@@ -59,7 +63,8 @@ def test_another_tenants_session_is_not_found(
     app, session_ids = owned
     for session_id in session_ids:
         before = _snapshot(app, session_id)
-        path = route.template.replace("{id}", session_id)
+        turn_id = app.charlotte.find(session_id, "acme", user="ann").messages()[-1]["turn_id"]  # type: ignore[union-attr]
+        path = route.template.replace("{id}", session_id).replace("{turn_id}", turn_id)
         response = app.call(
             route.method, path, BODIES.get(route.action), query={"after": "0"}, tenant=tenant
         )
@@ -74,6 +79,18 @@ def test_the_owner_still_sees_everything(owned: tuple[AppHarness, list[str]]) ->
     app, (plain, gated) = owned
     assert app.call("GET", f"/sessions/{plain}/published").status == 200
     assert app.call("GET", f"/sessions/{gated}/change-set").json["change_set"] is not None
+
+
+def test_the_session_list_shows_only_the_requests_tenant(owned: tuple[AppHarness, list[str]]) -> None:
+    app, (plain, gated) = owned
+    assert [row["id"] for row in app.call("GET", "/sessions", query={"page": "home"}).json["sessions"]] == [plain]
+    assert [row["id"] for row in app.call("GET", "/sessions", query={"page": "about"}).json["sessions"]] == [gated]
+    for tenant in ("globex", "ACME", "acme "):
+        for page in ("home", "about"):
+            listed = app.call("GET", "/sessions", query={"page": page}, tenant=tenant)
+            assert listed.status == 200 and listed.json == {"sessions": [], "next_before": None}
+        # Another tenant's session id as the cursor names nothing either.
+        assert app.call("GET", "/sessions", query={"page": "home", "before": plain}, tenant=tenant).json["sessions"] == []
 
 
 def test_find_returns_none_for_another_tenant(owned: tuple[AppHarness, list[str]]) -> None:

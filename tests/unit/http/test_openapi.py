@@ -135,6 +135,13 @@ def test_real_answers_validate_against_the_document(app: AppHarness) -> None:
         call("POST", f"{base}/stop")
         call("GET", f"{base}/change-set")
     call("POST", f"/sessions/{gated}/change-set/approve")
+    reviewed = app.open(approve_on_save=True, page="review")
+    app.run_turn(reviewed)
+    call("POST", f"/sessions/{reviewed}/change-set/reject-nodes", {"nodes": ["nope"]})
+    call("POST", f"/sessions/{reviewed}/change-set/reject-nodes", {"nodes": ["title"]})
+    call("GET", f"/sessions/{reviewed}/change-set")
+    call("POST", f"/sessions/{reviewed}/change-set/reject-nodes", {"nodes": ["hero"]})
+    call("POST", f"/sessions/{reviewed}/change-set/reject-nodes", {"nodes": ["hero"]})
     rejected = app.open(approve_on_save=True, page="contact")
     app.run_turn(rejected)
     call("POST", f"/sessions/{rejected}/change-set/reject")
@@ -151,6 +158,7 @@ def test_real_answers_validate_against_the_document(app: AppHarness) -> None:
     call("POST", f"/sessions/{sid}/stop", envelope=Envelope("application/json", origin="https://evil.example"))
     call("POST", f"/sessions/{sid}/stop", {})
     call("GET", f"/sessions/{sid}/published")
+    _editing_calls(app, call, sid)
     call("GET", "/sessions/unknown/draft")
     call("GET", f"/sessions/{sid}", tenant="globex")
     call("GET", f"/sessions/{sid}", user=None)
@@ -158,3 +166,28 @@ def test_real_answers_validate_against_the_document(app: AppHarness) -> None:
     call("GET", f"/sessions/{sid}/draft")
     # Every success status of the table was seen and validated.
     assert {(r.method, r.template, r.success) for r in ROUTES} <= seen
+
+
+def _editing_calls(app: AppHarness, call: Any, sid: str) -> None:
+    """History, undo, restore, reset, the publish preview and the session list, answers and refusals."""
+    call("GET", "/sessions", query={"page": "home"})
+    call("GET", "/sessions", query={"page": "home", "limit": "0"})
+    call("GET", "/sessions", query={"page": "home"}, user=None)
+    call("GET", f"/sessions/{sid}/history")
+    call("GET", f"/sessions/{sid}/history", query={"limit": "101"})
+    call("GET", f"/sessions/{sid}/publish-preview")
+    turn = app.call("GET", f"/sessions/{sid}/messages").json["turns"][-1]["turn_id"]
+    call("POST", f"/sessions/{sid}/turns/{turn}/undo")  # a person retitled it since: conflicted
+    call("POST", f"/sessions/{sid}/turns/nope/undo")
+    revision = app.call("GET", f"/sessions/{sid}").json["session"]["revision"]
+    call("POST", f"/sessions/{sid}/restore", {"revision": 0, "basedOn": revision + 1})
+    call("POST", f"/sessions/{sid}/restore", {"revision": 1})
+    call("POST", f"/sessions/{sid}/restore", {"revision": revision - 1, "basedOn": revision})
+    call("POST", f"/sessions/{sid}/reset", {"basedOn": revision + 1})
+    empty = app.open(page="empty")
+    call("POST", f"/sessions/{empty}/publish")
+    fresh = app.open(page="fresh")
+    undone = app.run_turn(fresh).json["turn"]["id"]
+    call("POST", f"/sessions/{fresh}/turns/{undone}/undo")
+    call("POST", f"/sessions/{fresh}/turns/{undone}/undo")
+    call("POST", f"/sessions/{empty}/reset", {"basedOn": 0})

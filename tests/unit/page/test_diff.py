@@ -28,10 +28,22 @@ def test_diff_names_props_style_keys_and_other_fields() -> None:
         "added": ["new"],
         "removed": ["gone"],
         "changed": [
-            {"id": "edited", "props": ["content", "level"], "style": ["base.color", "md.gap"], "fields": ["parent"]}
+            {"id": "edited", "props": ["content", "level"], "style": ["base.color", "md.gap"], "fields": ["parent"],
+             "text": {}}
         ],
         "meta": True,
         "theme": False,
     }
     assert not diff.empty
     assert diff_docs(working, working).empty
+
+
+def test_diff_gives_before_and_after_of_each_changed_text_cut_to_its_bound() -> None:
+    long = "x" * 5_000
+    draft = {"nodes": {"t": _node("t", props={"content": "Fresh bread", "alt": long, "level": 1})}}
+    working = {"nodes": {"t": _node("t", props={"content": "Fresh bread daily", "alt": long + "y", "level": 2})}}
+    (change,) = diff_docs(draft, working).changed
+    text = change.to_json()["text"]
+    assert text["content"] == {"before": "Fresh bread", "after": "Fresh bread daily"}
+    assert text["alt"] == {"before": "x" * 2_000, "after": "x" * 2_000}
+    assert "level" not in text and change.props == ("alt", "content", "level")

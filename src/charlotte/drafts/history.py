@@ -1,0 +1,303 @@
+"""A draft's revision history for people: who changed what, undo a turn, restore, reset.
+
+Every op of the draft is one revision, kept in the op history with who wrote
+it (the agent with its ``turn_id``, or a person), when, and its inverse
+(``OpEntry``). From those rows:
+
+- ``history``: the revisions newest first, grouped: consecutive revisions of
+  one agent turn, or of one person, form one group (an undo forms its own).
+- ``undo_turn``: the inverses of that turn's ops, newest first, written as ONE
+  person's write on the current revision (one ``page.changed``). Refused
+  ``conflicted`` (``detail={"nodes": [...]}``) when any later op, the agent's
+  or a person's, touched one of the turn's nodes (or put a node under one);
+  ``already_undone``, ``busy`` while the turn is queued or running,
+  ``not_found`` for a turn of another session or tenant. A turn that wrote
+  nothing to the draft has nothing to take back: nothing is written
+  (``applied`` 0). That is every turn of an approve_on_save session: its
+  changes are reviewed in the change set, and an approval writes them as
+  the agent's, with no turn.
+- ``restore``: the draft becomes the document at revision N: the inverses of
+  every op after N, newest first, as one person's write. ``reset``: restore
+  to the published revision (``not_found`` with ``field`` ``published``
+  before a first publish).
+
+A window of the newest ``MAX_OPS_READ`` ops is read; anything older, or a row
+without its inverse (written before migration 0004, or by a host repository
+that keeps less), is ``history_truncated``. Node keys in ``conflicted``'s
+``nodes`` are node ids, or ``#meta``, ``#theme``, ``#order`` (the order of the
+top-level sections), which no node id can be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import sqlalchemy as sa
+
+from charlotte.drafts._writes import touched_node_ids
+from charlotte.drafts.workspace import Workspace, Written
+from charlotte.errors import PageSessionError, Refused
+from charlotte.events import AGENT_ACTOR, format_at
+from charlotte.page.diff import diff_docs
+from charlotte.page.model import node_map
+from charlotte.storage import OpEntry, SessionRecord, TurnStore, read_connection
+from charlotte.storage.pages import MAX_OPS_READ
+
+__all__ = ["MAX_HISTORY_GROUPS", "DraftHistory", "RevisionGroup", "op_keys"]
+
+#: The most groups one ``history`` call answers.
+MAX_HISTORY_GROUPS: Final = 100
+#: The most node ids a group or a conflict lists.
+MAX_NODE_IDS: Final = 100
+
+_TOP: Final = {
+    "set_meta": "#meta",
+    "restore_meta": "#meta",
+    "set_theme": "#theme",
+    "restore_theme": "#theme",
+    "reorder_roots": "#order",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionGroup:
+    """Consecutive revisions of one turn or one person: ``first`` … ``last`` (inclusive)."""
+
+    first: int
+    last: int
+    actor: str
+    turn_id: str | None
+    undoes: str | None
+    at: str | None
+    node_ids: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The group as the API answers it."""
+        return {
+            "kind": "turn" if self.actor == AGENT_ACTOR else "person",
+            "actor": self.actor,
+            "turn_id": self.turn_id,
+            "undoes": self.undoes,
+            "first_revision": self.first,
+            "last_revision": self.last,
+            "ops": self.last - self.first + 1,
+            "at": self.at,
+            "node_ids": list(self.node_ids),
+        }
+
+
+class DraftHistory:
+    """History, undo, restore and reset over one ``Workspace`` (see module docstring)."""
+
+    def __init__(self, workspace: Workspace, turns: TurnStore | None = None) -> None:
+        self.workspace = workspace
+        self.turns = turns if turns is not None else TurnStore()
+
+    # -- reads -------------------------------------------------------------------
+
+    def history(
+        self, session_id: str, tenant: str, *, limit: int = 50, before: int | None = None
+    ) -> dict[str, Any]:
+        """``{"revision", "groups", "next_before"}``: at most ``limit`` groups ending below ``before``.
+
+        ``next_before`` is the first revision of the oldest group given, when
+        older revisions may follow (pass it as ``before`` for the next page).
+        """
+        if type(limit) is not int or not 1 <= limit <= MAX_HISTORY_GROUPS:
+            raise Refused("invalid_request", detail={"field": "limit"})
+        if before is not None and (type(before) is not int or before < 1):
+            raise Refused("invalid_request", detail={"field": "before"})
+        ws = self.workspace
+        with read_connection(ws.engine) as conn:
+            session = ws.session(conn, session_id, tenant)
+            _doc, current = ws.load_draft(conn, session)
+            top = current if before is None else min(current, before - 1)
+            start = max(0, top - MAX_OPS_READ)
+            entries = _read(ws, conn, session, start, top)
+        groups = _group(entries)
+        complete = groups[-limit:] if len(groups) > limit or start == 0 else groups[1:][-limit:]
+        if not complete and groups:
+            complete = groups[-1:]  # one group longer than the window: its newest part
+        out = [group.to_json() for group in reversed(complete)]
+        oldest = complete[0].first if complete else 0
+        return {"revision": current, "groups": out, "next_before": oldest if oldest > 1 else None}
+
+    def publish_preview(self, session_id: str, tenant: str) -> dict[str, Any]:
+        """What publishing would change: the node-level diff of the published copy and the draft."""
+        ws = self.workspace
+        with read_connection(ws.engine) as conn:
+            session = ws.session(conn, session_id, tenant)
+            draft, revision = ws.load_draft(conn, session)
+            published = ws.pages.load_published(conn, session.tenant, session.page)
+        before, published_revision = published if published is not None else (None, None)
+        diff = diff_docs(before if before is not None else {"nodes": {}}, draft)
+        return {
+            "revision": revision,
+            "published_revision": published_revision,
+            "empty": not node_map(draft),
+            "unchanged": published_revision == revision or diff.empty,
+            "diff": diff.to_json(),
+        }
+
+    # -- writes ------------------------------------------------------------------
+
+    def undo_turn(self, session_id: str, tenant: str, turn_id: str, *, user: str) -> Written:
+        """Take back one agent turn's draft changes as a person's write (see module docstring)."""
+        ws = self.workspace
+        with read_connection(ws.engine) as conn:
+            session = ws.session(conn, session_id, tenant)
+            turn = self.turns.get(conn, turn_id) if _is_id(turn_id) else None
+            if turn is None or turn.session_id != session.id or turn.tenant != session.tenant:
+                raise Refused("not_found")
+            if turn.active:
+                raise Refused("busy")
+            _doc, current = ws.load_draft(conn, session)
+            start = max(0, current - MAX_OPS_READ)
+            entries = _read(ws, conn, session, start, current)
+        if any(entry.undoes == turn_id for entry in entries):
+            raise Refused("already_undone")
+        mine = [e for e in entries if e.turn_id == turn_id and e.actor == AGENT_ACTOR]
+        if not mine:
+            older = start > 0 and (not entries or entries[0].at is None or turn.started_at is None
+                                   or entries[0].at > turn.started_at)  # fmt: skip
+            if older:
+                raise _truncated(current)
+            return Written(current, [], [], (), None)
+        if (start > 0 and entries[0] is mine[0]) or any(e.inverse is None for e in mine):
+            raise _truncated(current)
+        nodes = {key for entry in mine for key in op_keys(entry.op)}
+        later = (e for e in entries if e.revision > mine[0].revision and e.turn_id != turn_id)
+        touched = sorted({key for e in later for key in op_keys(e.op, parents=True)} & nodes)
+        if touched:
+            raise Refused("conflicted", detail={"nodes": touched[:MAX_NODE_IDS]})
+        return self._revert(session, mine, current, user, undoes=turn_id)
+
+    def restore(
+        self, session_id: str, tenant: str, revision: int, *, based_on: int, user: str
+    ) -> Written:
+        """The draft becomes the document at ``revision``, as one person's write on ``based_on``."""
+        if type(revision) is not int or revision < 0:
+            raise Refused("invalid_request", detail={"field": "revision"})
+        if type(based_on) is not int or based_on < 0:
+            raise Refused("invalid_request", detail={"field": "basedOn"})
+        ws = self.workspace
+        with read_connection(ws.engine) as conn:
+            session = ws.session(conn, session_id, tenant)
+            entries, current = self._after(conn, session, revision, based_on)
+        return self._revert(session, entries, current, user)
+
+    def reset(self, session_id: str, tenant: str, *, based_on: int, user: str) -> Written:
+        """The draft becomes the published copy again (``not_published`` before a first publish)."""
+        if type(based_on) is not int or based_on < 0:
+            raise Refused("invalid_request", detail={"field": "basedOn"})
+        ws = self.workspace
+        with read_connection(ws.engine) as conn:
+            session = ws.session(conn, session_id, tenant)
+            published = ws.pages.load_published(conn, session.tenant, session.page)
+            if published is None:
+                raise Refused("not_found", detail={"field": "published"})
+            entries, current = self._after(conn, session, published[1], based_on)
+        return self._revert(session, entries, current, user)
+
+    def _after(
+        self, conn: sa.Connection, session: SessionRecord, revision: int, based_on: int
+    ) -> tuple[list[OpEntry], int]:
+        """The rows after ``revision`` up to the current one, each with its inverse."""
+        ws = self.workspace
+        _doc, current = ws.load_draft(conn, session)
+        if based_on != current:
+            raise PageSessionError("stale_revision", detail={"revision": current})
+        if revision > current:
+            raise Refused("invalid_request", detail={"field": "revision"})
+        if current - revision > MAX_OPS_READ:
+            raise _truncated(current)
+        entries = _read(ws, conn, session, revision, current)
+        if len(entries) != current - revision or any(e.inverse is None for e in entries):
+            raise _truncated(current)
+        return entries, current
+
+    def _revert(
+        self,
+        session: SessionRecord,
+        entries: Sequence[OpEntry],
+        current: int,
+        user: str,
+        *,
+        undoes: str | None = None,
+    ) -> Written:
+        ops = [back for entry in reversed(entries) for back in entry.inverse or ()]
+        try:
+            return self.workspace.revert(
+                session.id, session.tenant, ops, based_on=current, user=user, undoes=undoes
+            )
+        except PageSessionError as error:
+            if error.code in ("stale_revision", "invalid_state") or error.at is None:
+                raise
+            # The page no longer holds what an inverse takes back (a node a later edit removed).
+            node = sorted(op_keys(ops[error.at])) if error.at < len(ops) else []
+            raise Refused("conflicted", detail={"nodes": node[:MAX_NODE_IDS]}) from None
+
+
+def _read(
+    ws: Workspace, conn: sa.Connection, session: SessionRecord, start: int, top: int
+) -> list[OpEntry]:
+    """The op history rows (start, top], oldest first (at most ``MAX_OPS_READ``)."""
+    if top <= start:
+        return []
+    entries = ws.pages.ops_since(conn, session.tenant, session.page, start, limit=top - start)
+    return [entry for entry in entries if entry.revision <= top]
+
+
+def _group(entries: Iterable[OpEntry]) -> list[RevisionGroup]:
+    """Consecutive entries of one (actor, turn, undo) as groups, oldest first."""
+    groups: list[RevisionGroup] = []
+    open_group: list[OpEntry] = []
+    for entry in entries:
+        if open_group and _who(open_group[-1]) != _who(entry):
+            groups.append(_summary(open_group))
+            open_group = []
+        open_group.append(entry)
+    if open_group:
+        groups.append(_summary(open_group))
+    return groups
+
+
+def _who(entry: OpEntry) -> tuple[str, str | None, str | None]:
+    return entry.actor, entry.turn_id, entry.undoes
+
+
+def _summary(entries: list[OpEntry]) -> RevisionGroup:
+    last = entries[-1]
+    nodes = touched_node_ids(entry.op for entry in entries)
+    at = format_at(last.at) if last.at is not None else None
+    return RevisionGroup(
+        entries[0].revision, last.revision, last.actor, last.turn_id, last.undoes, at,
+        nodes[:MAX_NODE_IDS],
+    )  # fmt: skip
+
+
+def op_keys(op: object, *, parents: bool = False) -> set[str]:
+    """What an op touches: its node (and, with ``parents``, the node it goes under) or a ``#`` key."""
+    if not isinstance(op, dict):
+        return set()
+    top = _TOP.get(str(op.get("t")))
+    if top is not None:
+        return {top}
+    node = op.get("node")
+    source = node if isinstance(node, dict) else op
+    keys = {source["id"]} if isinstance(source.get("id"), str) else set()
+    parent = source.get("parent")
+    if parents and isinstance(parent, str):
+        keys.add(parent)
+    return keys
+
+
+def _truncated(current: int) -> PageSessionError:
+    """The history does not reach (or holds no inverse) that far back."""
+    return PageSessionError("history_truncated", detail={"revision": current})
+
+
+def _is_id(value: object) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= 64 and value.isprintable()

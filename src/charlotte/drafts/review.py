@@ -1,0 +1,130 @@
+"""Reviewing an open change set node by node: take some nodes' changes out before approving.
+
+``reject_nodes`` keeps the change-set invariants by building only on the two
+resolutions they already cover: in one transaction, the open set is
+**rejected** (its working revisions retired, ``proposal.rejected``, the agent
+told once), and, when any of its ops are kept, a **new open set** holds them,
+replayed on the current draft (``proposal.opened``; its base is the draft's
+revision, as when the agent opens a set). The agent's next call carries the
+rejection notice; it reads the kept changes with ``cms_get``.
+
+An op is taken out when it touches one of the named nodes, or puts a node
+under one; a node inserted by an op taken out takes its later ops with it
+(they could not apply without it). Node keys are node ids, or ``#meta``,
+``#theme``, ``#order`` (the top-level order), as in ``conflicted``.
+Refusals: ``no_open_change_set``; ``invalid_request`` (``field`` ``nodes``)
+for a list that is empty, longer than ``MAX_REVIEW_NODES``, holds anything
+but short strings, or names no node the set changes; ``conflicted`` (with
+``nodes``) when the kept ops no longer apply to the current draft. A refusal
+changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from charlotte.drafts._writes import check_person
+from charlotte.drafts.change_sets import ChangeSets, Resolution
+from charlotte.drafts.history import op_keys
+from charlotte.errors import Refused, ReplayConflict
+from charlotte.events import EventTypes
+from charlotte.page.session import PageSession
+from charlotte.storage import transaction
+
+__all__ = ["MAX_REVIEW_NODES", "NodesRejected", "reject_nodes", "split_ops"]
+
+#: The most node keys one ``reject_nodes`` call names.
+MAX_REVIEW_NODES: Final = 200
+
+
+@dataclass(frozen=True, slots=True)
+class NodesRejected:
+    """What ``reject_nodes`` did: the rejected set, the ops taken out and kept, the new set."""
+
+    rejected: Resolution
+    dropped: int
+    kept: int
+    #: The new open set holding the kept ops (None when nothing was kept).
+    change_set_id: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer of the API."""
+        return {
+            "rejected_id": self.rejected.change_set_id,
+            "dropped": self.dropped,
+            "kept": self.kept,
+            "change_set_id": self.change_set_id,
+            "revision": self.rejected.revision,
+        }
+
+
+def split_ops(ops: Sequence[dict[str, Any]], nodes: set[str]) -> tuple[list[dict[str, Any]], int]:
+    """The ops that keep none of ``nodes``' changes, and how many were taken out (linear)."""
+    out = set(nodes)
+    kept: list[dict[str, Any]] = []
+    dropped = 0
+    for op in ops:
+        if op_keys(op, parents=True) & out:
+            dropped += 1
+            if op.get("t") == "insert_node":
+                out |= op_keys(op)  # what it inserted goes too, with its later ops
+            continue
+        kept.append(op)
+    return kept, dropped
+
+
+def reject_nodes(
+    sets: ChangeSets, session_id: str, tenant: str, nodes: object, user: str
+) -> NodesRejected:
+    """Take ``nodes``' changes out of the open change set (see module docstring)."""
+    check_person(user)
+    wanted = _node_keys(nodes)
+    ws = sets.workspace
+    with transaction(ws.engine) as conn:
+        session = ws.session(conn, session_id, tenant, lock=True)
+        change_set = sets.open_change_set(conn, session, for_update=True)
+        if change_set is None:
+            raise Refused("no_open_change_set")
+        kept, dropped = split_ops(change_set.ops, wanted)
+        if not dropped:
+            raise Refused("invalid_request", detail={"field": "nodes"})
+        doc, revision = ws.load_draft(conn, session)
+        page = PageSession(doc, node_types=ws.node_types)
+        replayed: list[dict[str, Any]] = []
+        if kept:
+            try:
+                replayed = sets.replay(page, kept, ws.links).ops
+            except ReplayConflict as conflict:
+                keys = sorted(op_keys(kept[conflict.at])) if conflict.at < len(kept) else []
+                raise Refused("conflicted", detail={"nodes": keys}) from None
+        resolution = Resolution(change_set.id, "rejected", change_set.op_count, revision)
+        payload = {"proposal_id": change_set.id, "ops": change_set.op_count}
+        sets.resolve(
+            conn, session, resolution, EventTypes.PROPOSAL_REJECTED, payload, user,
+            change_set.base_revision,
+        )  # fmt: skip
+        new_id = None
+        if replayed:
+            new_id = sets.store.insert_open(conn, session, page.doc, replayed)
+            opened = {"proposal_id": new_id, "base_revision": revision}
+            ws.events.append(
+                conn,
+                session.id,
+                EventTypes.PROPOSAL_OPENED,
+                opened,
+                actor=user,
+                tenant=session.tenant,
+            )
+    return NodesRejected(resolution, dropped, len(replayed), new_id)
+
+
+def _node_keys(nodes: object) -> set[str]:
+    if (
+        not isinstance(nodes, list)
+        or not 1 <= len(nodes) <= MAX_REVIEW_NODES
+        or not all(isinstance(key, str) and 1 <= len(key) <= 64 for key in nodes)
+    ):
+        raise Refused("invalid_request", detail={"field": "nodes"})
+    return set(nodes)
