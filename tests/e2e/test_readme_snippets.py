@@ -221,7 +221,12 @@ def test_the_fastapi_example_serves_the_builder(fastapi_host: dict[str, Any]) ->
         == draft["html"]
     )
     assert client.get("/builder/openapi.json").json()["openapi"].startswith("3.1")
-    assert client.get("/builder/sessions", headers=ann).status_code == 405
+    # The page's sessions, newest first, to resume earlier work (this tenant's only).
+    listed = client.get("/builder/sessions", params={"page": "home"}, headers=ann).json()
+    assert sid in [row["id"] for row in listed["sessions"]]
+    listed = client.get("/builder/sessions", params={"page": "home"}, headers=other).json()
+    assert listed["sessions"] == []
+    assert client.delete("/builder/sessions", headers=ann).status_code == 405
 
 
 def test_the_session_handle_snippet_goes_on_from_it(fastapi_host: dict[str, Any]) -> None:
