@@ -32,16 +32,8 @@ from pydantic_ai.models.function import (
     DeltaToolCalls,
     FunctionModel,
 )
-from tests.e2e.test_builder_browser import (  # noqa: F401  (fixtures)
-    FIRST_MESSAGE,
-    FRAME,
-    Watched,
-    _send,
-    _start,
-    browser,
-    open_page,
-    server,
-)
+from tests.e2e import test_builder_browser as shared
+from tests.e2e.test_builder_browser import FIRST_MESSAGE, FRAME, Watched, _send, _start
 from tests.support.browser_server import BrowserServer, serve_builder
 
 from charlotte.demo import SAMPLE_FACTS
@@ -49,6 +41,11 @@ from charlotte.events import EventTypes
 from charlotte.storage.eventlog import DatabaseEventLog
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+# The browser, the paced server and the watched page of the whole-session tests.
+browser = shared.browser
+server = shared.server
+open_page = shared.open_page
 
 DOCS: Final = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 WIDTHS: Final = ((390, 844), (768, 1024), (1280, 800))
@@ -74,11 +71,17 @@ def _inside(page: Page, test_id: str, width: int, height: int) -> None:
     box = target.bounding_box()
     assert box is not None, test_id
     assert box["x"] >= 0 and box["y"] >= 0, (test_id, box)
-    assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, (test_id, box, width)
+    assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, (
+        test_id,
+        box,
+        width,
+    )
 
 
 def _no_sideways_scroll(page: Page) -> None:
-    widths = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    widths = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
     assert widths[0] <= widths[1], widths
 
 
@@ -93,7 +96,9 @@ def test_send_and_publish_stay_on_screen_at_phone_tablet_and_desktop_widths(
         for panel in panels:
             if panel != "both":
                 page.get_by_test_id(f"tab-{panel}").click()
-                expect(page.get_by_test_id(f"tab-{panel}")).to_have_attribute("aria-selected", "true")
+                expect(page.get_by_test_id(f"tab-{panel}")).to_have_attribute(
+                    "aria-selected", "true"
+                )
             for test_id in ("send-button", "publish-button", "chat-input"):
                 _inside(page, test_id, width, height)
             _no_sideways_scroll(page)
@@ -120,7 +125,9 @@ def _frame_width(page: Page) -> float:
     return float(box["width"])
 
 
-def test_the_device_toggle_sets_the_preview_width(server: BrowserServer, open_page: Watched) -> None:
+def test_the_device_toggle_sets_the_preview_width(
+    server: BrowserServer, open_page: Watched
+) -> None:
     page = open_page.page
     _built(page, server.url)
     desktop = _frame_width(page)
@@ -137,7 +144,9 @@ def test_the_device_toggle_sets_the_preview_width(server: BrowserServer, open_pa
 
 def _publishes(page: Page) -> list[object]:
     sent: list[object] = []
-    page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/publish") else None)
+    page.on(
+        "request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/publish") else None
+    )
     return sent
 
 
@@ -207,17 +216,23 @@ def test_a_draft_that_moved_on_while_the_dialog_was_open_is_not_published(
         page.get_by_test_id("publish-confirm").click()
     assert answered.value.status == 409
     assert answered.value.request.post_data_json == {"revision": revision}
-    expect(page.get_by_test_id("error-banner")).to_contain_text("The draft changed while you reviewed it")
+    expect(page.get_by_test_id("error-banner")).to_contain_text(
+        "The draft changed while you reviewed it"
+    )
     open_page.problems[:] = [p for p in open_page.problems if "409" not in p]
     open_page.assert_clean()
 
 
-def test_an_empty_page_is_refused_before_any_request(server: BrowserServer, open_page: Watched) -> None:
+def test_an_empty_page_is_refused_before_any_request(
+    server: BrowserServer, open_page: Watched
+) -> None:
     page = open_page.page
     _start(page, server.url, approve_on_save=False, facts={})
     sent = _publishes(page)
     page.get_by_test_id("publish-button").click()
-    expect(page.get_by_test_id("error-banner")).to_contain_text("The page is empty, so there is nothing to publish")
+    expect(page.get_by_test_id("error-banner")).to_contain_text(
+        "The page is empty, so there is nothing to publish"
+    )
     expect(page.get_by_test_id("publish-dialog")).to_be_hidden()
     time.sleep(0.3)
     assert sent == []
@@ -242,7 +257,7 @@ def _hanging_model() -> FunctionModel:
 
 
 @pytest.fixture
-def hanging_server(tmp_path: Path, browser: Browser) -> Iterator[BrowserServer]:  # noqa: F811
+def hanging_server(tmp_path: Path, browser: Browser) -> Iterator[BrowserServer]:
     with serve_builder(tmp_path, model=_hanging_model()) as served:
         yield served
 
@@ -285,7 +300,9 @@ def test_the_reply_streams_and_a_stopped_turn_stops_its_tool_row(
     open_page.assert_clean()
 
 
-def test_a_dropped_stream_shows_the_banner_and_comes_back(server: BrowserServer, open_page: Watched) -> None:
+def test_a_dropped_stream_shows_the_banner_and_comes_back(
+    server: BrowserServer, open_page: Watched
+) -> None:
     page = open_page.page
     banner = page.get_by_test_id("stream-banner")
     _start(page, server.url, approve_on_save=False, facts=dict(SAMPLE_FACTS))
@@ -336,7 +353,11 @@ def test_every_control_has_an_accessible_name_and_the_keyboard_reaches_send_and_
         outline = page.evaluate(
             "() => document.activeElement === document.body ? 'body' : getComputedStyle(document.activeElement).outlineStyle"
         )
-        assert outline != "none", (test_id, reached, page.evaluate("() => document.activeElement.outerHTML.slice(0, 200)"))
+        assert outline != "none", (
+            test_id,
+            reached,
+            page.evaluate("() => document.activeElement.outerHTML.slice(0, 200)"),
+        )
     for test_id in ("publish-button", "chat-input", "send-button", "device-phone"):
         assert test_id in reached, reached
     open_page.assert_clean()
