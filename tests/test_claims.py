@@ -245,12 +245,12 @@ def test_nothing_reads_usage_observed_and_only_telemetry_writes_it() -> None:
 
 
 def test_the_builder_page_only_lists_usage_observed_among_the_event_types() -> None:
-    script = (SRC / "web" / "builder.js").read_text(encoding="utf-8")
+    script = (SRC / "web" / "js" / "stream.js").read_text(encoding="utf-8")
     listed = re.search(r"export const EVENT_TYPES = Object\.freeze\(\[([^\]]*)\]\);", script)
     assert listed is not None
     assert f'"{_USAGE}"' in listed.group(1)
     # Its one mention is that list: no handler, no other use.
     assert script.count(_USAGE) == 1
-    for other in (SRC / "web").iterdir():
-        if other.name != "builder.js":
+    for other in [*(SRC / "web").iterdir(), *(SRC / "web" / "js").iterdir()]:
+        if other.is_file() and other.name != "stream.js":
             assert _USAGE not in other.read_text(encoding="utf-8"), other.name

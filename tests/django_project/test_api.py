@@ -100,10 +100,12 @@ def test_the_page_and_its_files_are_served_under_the_prefix_with_the_csrf_token(
         ("builder.js", "text/javascript"),
         ("builder.css", "text/css"),
         ("page-base.css", "text/css"),
+        ("js/api.js", "text/javascript"),
+        ("js/stream.js", "text/javascript"),
     ):
         asset = client.get(f"/builder/{name}")
         assert asset.status_code == 200 and asset["Content-Type"].startswith(media), name
-    assert b"charlotte-csrf" in client.get("/builder/builder.js").content  # the page sends it back
+    assert b"charlotte-csrf" in client.get("/builder/js/api.js").content  # the page sends it back
 
 
 def test_django_csrf_protects_every_write_and_the_page_token_passes_it() -> None:

@@ -142,12 +142,15 @@ def _wait_until_started(server: uvicorn.Server, thread: threading.Thread, timeou
 
 
 @contextmanager
-def serve_builder(folder: Path) -> Iterator[BrowserServer]:
-    """Serve a fresh charlotte (SQLite in ``folder``, thread queue) on 127.0.0.1; always shut down."""
+def serve_builder(folder: Path, model: FunctionModel | None = None) -> Iterator[BrowserServer]:
+    """Serve a fresh charlotte (SQLite in ``folder``, thread queue) on 127.0.0.1; always shut down.
+
+    ``model`` replaces the paced offline builder (its pacer then does nothing).
+    """
     pacer = Pacer()
     charlotte = Charlotte(
         Settings(database_url=f"sqlite:///{folder / 'builder.db'}", queue="thread", model="offline"),
-        model_factory=lambda: paced_model(pacer),
+        model_factory=(lambda: model) if model is not None else (lambda: paced_model(pacer)),
     )
     charlotte.migrate()
     # One local person, as ``charlotte serve`` has it.

@@ -14,14 +14,29 @@ from typing import Final
 
 from charlotte.page.render import BASE_CSS
 
-__all__ = ["PAGE_BASE_CSS", "PAGE_HEADERS", "WEB_ASSETS", "web_file"]
+__all__ = ["PAGE_BASE_CSS", "PAGE_HEADERS", "WEB_ASSETS", "WEB_MODULES", "web_file"]
 
-#: The page's own files and their types. A module script must be served as
-#: JavaScript or browsers refuse it.
+#: The modules ``builder.js`` imports, in ``web/js/`` (one concern each; see docs/builder.md).
+WEB_MODULES: Final = (
+    "api",
+    "chat",
+    "diff",
+    "dom",
+    "panels",
+    "preview",
+    "publish",
+    "review",
+    "start",
+    "stream",
+)
+#: The page's own files and their types: a fixed list, so a request names one
+#: of these or nothing (no path from a URL ever reaches the file system). A
+#: module script must be served as JavaScript or browsers refuse it.
 WEB_ASSETS: Final = {
     "index.html": "text/html; charset=utf-8",
     "builder.css": "text/css; charset=utf-8",
     "builder.js": "text/javascript; charset=utf-8",
+    **{f"js/{name}.js": "text/javascript; charset=utf-8" for name in WEB_MODULES},
 }
 #: The rules a standalone page starts from, served beside the page.
 PAGE_BASE_CSS: Final = "page-base.css"
@@ -44,4 +59,7 @@ def web_file(name: str) -> tuple[bytes, str]:
     if name == PAGE_BASE_CSS:
         return BASE_CSS.encode(), "text/css; charset=utf-8"
     media_type = WEB_ASSETS[name]
-    return resources.files("charlotte.web").joinpath(name).read_bytes(), media_type
+    resource = resources.files("charlotte.web")
+    for part in name.split("/"):
+        resource = resource.joinpath(part)
+    return resource.read_bytes(), media_type

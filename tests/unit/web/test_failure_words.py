@@ -9,8 +9,8 @@ from charlotte.errors import MESSAGES
 
 
 def _code_text() -> dict[str, str]:
-    """``CODE_TEXT`` of builder.js: each code and its words (string pieces joined with ``+``)."""
-    script = resources.files("charlotte").joinpath("web/builder.js").read_text("utf-8")
+    """``CODE_TEXT`` of the page's api module: each code and its words (string pieces joined with ``+``)."""
+    script = resources.files("charlotte").joinpath("web", "js", "api.js").read_text("utf-8")
     block = script.split("const CODE_TEXT = {", 1)[1].split("\n};", 1)[0]
     entries: dict[str, str] = {}
     key = None

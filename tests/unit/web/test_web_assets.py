@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from charlotte.events import EventTypes
+from charlotte.http.page import WEB_ASSETS, WEB_MODULES
 
-FILES = ("index.html", "builder.css", "builder.js")
+FILES = tuple(WEB_ASSETS)
+SCRIPTS = tuple(name for name in FILES if name.endswith(".js"))
 
 #: Every element the browser tests drive, by its ``data-testid``.
 TEST_IDS = (
@@ -41,7 +43,11 @@ _EXTERNAL = re.compile(r"(?i)\b(?:https?|wss?|ftp):|(?<![:\w])//[\w.-]+\.[a-z]{2
 
 
 def _text(name: str) -> str:
-    return resources.files("charlotte").joinpath("web", name).read_text("utf-8")
+    return resources.files("charlotte").joinpath("web", *name.split("/")).read_text("utf-8")
+
+
+def _scripts() -> str:
+    return "\n".join(_text(name) for name in SCRIPTS)
 
 
 class _Tags(HTMLParser):
@@ -63,7 +69,7 @@ def _tags() -> list[tuple[str, dict[str, str | None]]]:
 
 @pytest.mark.parametrize("name", FILES)
 def test_each_file_is_a_package_resource(name: str) -> None:
-    resource = resources.files("charlotte").joinpath("web", name)
+    resource = resources.files("charlotte").joinpath("web", *name.split("/"))
     assert resource.is_file()
     assert len(resource.read_text("utf-8").strip()) > 100
 
@@ -115,18 +121,28 @@ def test_the_preview_is_a_sandboxed_frame_without_scripts() -> None:
 
 def test_the_script_listens_to_every_event_type() -> None:
     # An EventSource delivers a named event only to a listener of that name.
-    found = re.search(r"EVENT_TYPES = Object\.freeze\(\[(.*?)\]\)", _text("builder.js"), re.S)
+    found = re.search(r"EVENT_TYPES = Object\.freeze\(\[(.*?)\]\)", _text("js/stream.js"), re.S)
     assert found is not None
     assert tuple(re.findall(r'"([a-z_.]+)"', found.group(1))) == EventTypes.ALL
 
 
 def test_the_script_never_parses_strings_as_html() -> None:
-    script = _text("builder.js")
+    script = _scripts()
     for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
         assert sink not in script, sink
 
 
 def test_the_script_shows_the_api_error_message() -> None:
-    script = _text("builder.js")
+    script = _scripts()
     assert "error.message" in script
     assert 'byTestId("error-banner")' in script
+
+
+def test_every_module_the_page_imports_is_served_and_every_served_module_is_imported() -> None:
+    # A module the server does not list is a 404 and the page does not start.
+    imported = set(re.findall(r'from "\./(?:js/)?([a-z]+)\.js"', _scripts()))
+    assert imported == set(WEB_MODULES)
+    folder = resources.files("charlotte").joinpath("web", "js")
+    assert {entry.name for entry in folder.iterdir() if entry.name.endswith(".js")} == {
+        f"{name}.js" for name in WEB_MODULES
+    }

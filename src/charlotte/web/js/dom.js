@@ -1,0 +1,82 @@
+// What every module shares: the session's state, DOM helpers (text only,
+// never parsed as HTML) and the error banner.
+
+import { ApiError } from "./api.js";
+
+export const BUSY_STATUSES = new Set(["queued", "running", "stopping"]);
+
+function freshState() {
+  return {
+    sessionId: null,
+    session: null,
+    status: "idle",
+    revision: 0,
+    lastSeq: 0,
+    viewMode: "draft",
+    changeSet: null,
+    sending: false,
+    previewKey: "",
+  };
+}
+
+/** The open session as this page knows it; `resetState` starts it over. */
+export const state = { ...freshState(), previewRequest: 0, changeSetRequest: 0 };
+
+export function resetState() {
+  Object.assign(state, freshState());
+  // Answers still in flight for the old session are ignored by these counters.
+  state.previewRequest += 1;
+  state.changeSetRequest += 1;
+}
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+export const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
+export const byTestId = (id) => $(`[data-testid="${id}"]`);
+
+/** An element with a class and text (set as text, never parsed as HTML). */
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+export function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+export function showError(message) {
+  const banner = byTestId("error-banner");
+  $('[data-role="error-text"]', banner).textContent = message;
+  banner.hidden = false;
+}
+
+export function clearError() {
+  byTestId("error-banner").hidden = true;
+}
+
+/** Show a failure in the error banner: an API error's own sentence, else a generic one. */
+export function report(error) {
+  if (error instanceof ApiError) {
+    showError(error.message);
+  } else {
+    showError("Something went wrong in the page. Reload to continue.");
+    console.error(error);
+  }
+}
+
+/** Runs `work` with `buttons` disabled and `pressed` marked busy; a failure shows in the error bar. */
+export async function whileBusy(pressed, work, buttons = [pressed]) {
+  for (const button of buttons) button.disabled = true;
+  pressed.classList.add("is-busy");
+  pressed.setAttribute("aria-busy", "true");
+  try {
+    await work();
+  } catch (error) {
+    report(error);
+  } finally {
+    for (const button of buttons) button.disabled = false;
+    pressed.classList.remove("is-busy");
+    pressed.removeAttribute("aria-busy");
+  }
+}

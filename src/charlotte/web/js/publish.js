@@ -1,0 +1,139 @@
+// Publish: a dialog says what changed since the last publish (the published
+// copy against the draft, both read now) and publishes exactly the revision
+// it showed; the draft moving on meanwhile is the server's 409, and an empty
+// page is refused here before any request.
+
+import { ApiError, api, sessionPath } from "./api.js";
+import { diffDocs, isEmptyDiff, nodeMap } from "./diff.js";
+import { $, byTestId, clearError, el, plural, showError, state, whileBusy } from "./dom.js";
+import { scheduleStatus } from "./panels.js";
+import { schedulePreview } from "./preview.js";
+import { diffRows } from "./review.js";
+
+export const EMPTY_PAGE_MESSAGE =
+  "The page is empty, so there is nothing to publish yet. Ask the builder for a first draft, then publish.";
+
+const dialog = () => byTestId("publish-dialog");
+// What the open dialog would publish: the session and the revision shown.
+let reviewed = null;
+
+/** Read the draft and the published copy, then ask (or refuse an empty page). */
+export async function askToPublish() {
+  const id = state.sessionId;
+  const button = byTestId("publish-button");
+  await whileBusy(button, async () => {
+    const [draft, published] = await Promise.all([
+      api("GET", sessionPath(id, "/draft")),
+      api("GET", sessionPath(id, "/published")).catch((error) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }),
+    ]);
+    if (state.sessionId !== id) return;
+    if (Object.keys(nodeMap(draft.page)).length === 0 || !draft.html) {
+      showError(EMPTY_PAGE_MESSAGE);
+      return;
+    }
+    clearError();
+    reviewed = { id, revision: draft.revision };
+    fillDialog(draft, published);
+    dialog().showModal();
+    byTestId("publish-cancel").focus();
+  });
+}
+
+function fillDialog(draft, published) {
+  $('[data-role="publish-title"]').textContent = `Publish revision ${draft.revision}?`;
+  const list = $('[data-role="publish-changes"]');
+  const count = Object.keys(nodeMap(draft.page)).length;
+  if (published === null) {
+    $('[data-role="publish-summary"]').textContent =
+      `Nothing is published yet: the whole page goes live (${plural(count, "node")}).`;
+    list.replaceChildren();
+    list.hidden = true;
+    return;
+  }
+  const diff = diffDocs(published.page, draft.page);
+  const summary = isEmptyDiff(diff)
+    ? `Nothing changed since revision ${published.revision} was published.`
+    : `Since revision ${published.revision} was published: ${describe(diff)}.`;
+  $('[data-role="publish-summary"]').textContent = summary;
+  list.replaceChildren(...diffRows(diff, "li"));
+  list.hidden = isEmptyDiff(diff);
+}
+
+function describe(diff) {
+  const said = [];
+  if (diff.added.length) said.push(`${plural(diff.added.length, "node")} added`);
+  if (diff.changed.length) said.push(`${plural(diff.changed.length, "node")} changed`);
+  if (diff.removed.length) said.push(`${plural(diff.removed.length, "node")} removed`);
+  if (diff.meta) said.push("the page settings changed");
+  if (diff.theme) said.push("the colours and fonts changed");
+  return said.join(", ");
+}
+
+async function confirm() {
+  const chosen = reviewed;
+  reviewed = null;
+  if (!chosen || chosen.id !== state.sessionId) return;
+  const button = byTestId("publish-button");
+  await whileBusy(button, async () => {
+    let answer;
+    try {
+      answer = await api("POST", sessionPath(chosen.id, "/publish"), { revision: chosen.revision });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "stale_revision") {
+        // Show the draft as it is now before the person tries again.
+        scheduleStatus();
+        schedulePreview(0);
+        const now = error.body && Number.isInteger(error.body.revision) ? ` (it is now at revision ${error.body.revision})` : "";
+        throw new ApiError(error.code, `The draft changed while you reviewed it${now}, so nothing was published. Look at it again, then publish.`, error.status);
+      }
+      throw error;
+    }
+    clearError();
+    button.classList.remove("is-busy");
+    button.textContent = `Published r${answer.revision}`;
+    setTimeout(() => {
+      button.textContent = "Publish";
+    }, 2000);
+    if (state.viewMode === "published") schedulePreview(0);
+  });
+}
+
+export function wirePublish() {
+  byTestId("publish-button").addEventListener("click", askToPublish);
+  // A method="dialog" form closes the dialog with the pressed button's value;
+  // Escape closes it with an empty one. Only Confirm publishes.
+  dialog().addEventListener("keydown", trapFocus);
+  dialog().addEventListener("close", () => {
+    const answer = dialog().returnValue;
+    dialog().returnValue = "";
+    byTestId("publish-button").focus();
+    if (answer === "confirm") confirm();
+    else reviewed = null;
+  });
+}
+
+// A modal dialog makes the page behind it inert, but Tab may still leave for
+// the browser's own controls: keep it cycling through the dialog's buttons.
+function trapFocus(event) {
+  if (event.key !== "Tab") return;
+  const controls = [...dialog().querySelectorAll("button:not([disabled])")];
+  if (controls.length === 0) return;
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  const current = document.activeElement;
+  if (event.shiftKey && (current === first || !dialog().contains(current))) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (current === last || !dialog().contains(current))) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+export function closePublish() {
+  reviewed = null;
+  if (dialog().open) dialog().close();
+}
