@@ -276,6 +276,11 @@ def offerings_of(brief: str, lead: Lead) -> Offerings:
             return Offerings(tuple(items), note)
         if listed := _colon_list(sentence):
             return Offerings(tuple(listed))
+    # A colon list decides by the words before its colon, so a sentence that reads as a
+    # direction only for its list ("…: classes, open evenings, a price list") still lists.
+    for sentence in _sentences(brief):
+        if listed := _colon_list(sentence):
+            return Offerings(tuple(listed))
     return Offerings(())
 
 
@@ -288,10 +293,30 @@ def _colon_list(sentence: str) -> list[str]:
     head, colon, rest = sentence.partition(":")
     if not colon or is_direction(" ".join(head.split()[-3:])):
         return []
-    items = _items(_LIST_END.sub("", rest.strip().rstrip(" .!?")))
-    if len(items) < 2 or any(re.search(r"\d", item) for item in items) or _names_sections(rest):
+    items = _items(rest.strip().rstrip(" .!?"))
+    if _names_sections(rest):
         return []
-    return items
+    # The section names and directions in a mixed list ("a class price list", "how to
+    # book") are the page's sections, not offerings.
+    offered = [item for item in items if not _names_a_section(item)]
+    if offered and items and offered[-1] is items[-1]:
+        # Only the list's last item has a tail saying when or where ("… and cakes every
+        # morning"); an earlier item keeps its words ("classes for beginners").
+        offered[-1] = _LIST_END.sub("", offered[-1]) or offered[-1]
+    if len(offered) < 2 or any(re.search(r"\d", item) for item in offered):
+        return []
+    return offered
+
+
+def _names_a_section(item: str) -> bool:
+    """True for a list item that names a section or tells the builder something ("a price list")."""
+    words = item.lower().split()
+    if words[:1] in (["a"], ["an"], ["the"], ["our"]):
+        words = words[1:]
+    if words[:2] == ["how", "to"] or is_direction(item):
+        return True
+    # The item's last one, two or three words: "class price list" ends with "price list".
+    return any(" ".join(words[-n:]) in _SECTION_NAMES for n in (1, 2, 3) if len(words) >= n)
 
 
 _SECTION_NAMES: Final = frozenset(name for kind in KINDS for name in kind.names)

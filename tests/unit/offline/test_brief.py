@@ -85,3 +85,30 @@ def test_offerings_the_brief_names(brief: str, items: tuple[str, ...], lead: str
     found = lead_of(brief, {}, name)
     assert found.subheading == lead
     assert offerings_of(brief, found).items == items
+
+
+POTTERY = (
+    "Fernhill Pottery Studio in Bristol: weekly wheel-throwing classes for beginners, open "
+    "studio evenings, a class price list and how to book. Calm, earthy tone."
+)
+
+
+def test_a_mixed_colon_list_keeps_the_offerings_and_leaves_the_sections() -> None:
+    # "a class price list" names a section, "how to book" is a direction; "for beginners"
+    # belongs to the first item, not a tail cutting off the rest of the list.
+    lead = lead_of(POTTERY, {}, business_name(POTTERY, {}))
+    assert offerings_of(POTTERY, lead).items == (
+        "Weekly wheel-throwing classes for beginners",
+        "Open studio evenings",
+    )
+
+
+def test_the_pottery_brief_gets_its_classes_on_the_page() -> None:
+    from charlotte.offline.writer import plan_page
+
+    plan = plan_page(POTTERY, {"prices": "Taster evening £35; Six-week course £180"})
+    services = next(b for b in plan.batches if b.root == "services")
+    shown = " ".join(str(op.get("node", {}).get("props", {})) for op in services.ops)
+    assert (
+        "Weekly wheel-throwing classes for beginners" in shown and "Open studio evenings" in shown
+    )
