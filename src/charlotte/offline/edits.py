@@ -333,7 +333,10 @@ def _move(page: PageView, request: MoveSection) -> Edit | Refusal:
         return Refusal(f"there is no other {request.anchor} section to move it next to")
     order = _placed(page.roots, root, request.where, anchor, page.hero())
     if order == page.roots:
-        return Refusal(f"the {page.label(root)} section is already there")
+        where = {"top": "at the top", "bottom": "at the bottom"}.get(request.where)
+        if where is None and anchor is not None:
+            where = f"{request.where} the {page.label(anchor)} section"
+        return Refusal(f"the {page.label(root)} section is already {where or 'there'}")
     top = "to the top, under the hero" if order[0] != root else "to the top"
     where = {"top": top, "bottom": "to the bottom"}.get(request.where)
     place = where or f"{request.where} the {page.label(anchor or '')} section"
