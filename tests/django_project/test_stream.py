@@ -17,13 +17,13 @@ import httpx
 import pytest
 from django.contrib.auth.models import Permission, User
 from tests.django_project.support import (
-    eventually,
     open_session,
     serve_asgi,
     session_cookie,
     signed_in,
     user_with,
 )
+from tests.support.waiting import eventually
 
 from charlotte.app import Charlotte
 from charlotte.contrib.django.instance import get_charlotte

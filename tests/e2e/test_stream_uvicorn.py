@@ -10,8 +10,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
-import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import httpx
 import pytest
 import uvicorn
 from starlette.requests import Request
+from tests.support.waiting import eventually
 
 from charlotte.app import Charlotte
 from charlotte.events import AGENT_ACTOR, EventTypes
@@ -32,13 +32,6 @@ pytestmark = pytest.mark.timeout(120)
 
 HEADERS = {"X-User": "ann", "X-Tenant": "acme"}
 CLIENTS = 100
-
-
-def _eventually(predicate: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not reached before the deadline"
-        time.sleep(0.01)
 
 
 @dataclass
@@ -85,7 +78,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
-        _eventually(lambda: uv.started)
+        eventually(lambda: uv.started)
         yield Server(charlotte, notifier, f"http://127.0.0.1:{port}")
     finally:
         # Closing the notifier ends open streams, so the shutdown need not wait.
@@ -151,7 +144,7 @@ def test_reconnect_with_last_event_id_resumes_with_no_gap_and_no_duplicate(serve
             first = await asyncio.wait_for(_read_until(client, stream, n, HEADERS), 30)
             await asyncio.to_thread(writer.join)
             # The server noticed the client went and let go of its subscription.
-            await asyncio.to_thread(_eventually, lambda: server.notifier.subscriber_count() == 0)
+            await asyncio.to_thread(eventually, lambda: server.notifier.subscriber_count() == 0)
             final = server.last_seq(session_id)
             assert final == start + 6
             resume = {**HEADERS, "Last-Event-ID": str(first[-1])}
@@ -168,7 +161,7 @@ def test_reconnect_with_last_event_id_resumes_with_no_gap_and_no_duplicate(serve
 
 
 def _write_when_subscribed(server: Server, session_id: str, count: int, subscribers: int) -> None:
-    _eventually(lambda: server.notifier.subscriber_count(session_id) >= subscribers)
+    eventually(lambda: server.notifier.subscriber_count(session_id) >= subscribers)
     server.append(session_id, count)
 
 
@@ -194,4 +187,4 @@ def test_a_hundred_clients_on_one_session_all_receive_every_event(server: Server
     assert len(received) == CLIENTS
     for seqs in received:
         assert seqs == list(range(start + 1, last + 1))
-    _eventually(lambda: server.notifier.subscriber_count() == 0)
+    eventually(lambda: server.notifier.subscriber_count() == 0)

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
-from tests.support.celery_harness import wait_until
 from tests.support.model_server import SILENT, TRICKLE, ModelServer, model_server
+from tests.support.waiting import wait_until
 
 from charlotte.app import Charlotte
 from charlotte.events import EventTypes, schema_errors

@@ -5,7 +5,7 @@ and the soak. Needs ``CHARLOTTE_TEST_REDIS_URL`` (``redis_url`` skips the
 calling test with the reason otherwise). A ``Broker`` has a queue name and
 Redis key prefix no other run uses; ``worker`` starts a
 ``tests.support.celery_worker`` process and always ends it; ``wait_until``
-polls with a deadline and fails with the worker's output.
+polls with a deadline (``tests.support.waiting``) and fails with the worker's output.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,6 +23,7 @@ from typing import Final, TypeVar
 
 import pytest
 import sqlalchemy as sa
+from tests.support import waiting
 from tests.support.databases import unshared_session
 
 from charlotte.contrib.celery import CeleryQueue, celery_app
@@ -54,7 +53,6 @@ class Database:
     url: str
     schema: str | None
     engine: sa.Engine
-
 
 
 @dataclass(frozen=True)
@@ -152,26 +150,26 @@ def wait_until(
     *,
     dead: bool = False,
 ) -> T:
-    """Poll ``check`` until it returns something truthy; fail with the worker's output.
+    """``tests.support.waiting.wait_until``, failing with the worker's output.
 
     With a worker ``w``: one that exits first fails the wait at once, unless
     it is ``dead`` on purpose.
     """
-    deadline = time.monotonic() + timeout
-    pause = threading.Event()
-    while True:
-        found = check()
-        if found:
-            return found
-        if w is not None and not dead and w.process.poll() is not None:
-            pytest.fail(f"worker exited ({w.process.returncode}) before {what}:\n{w.output()}")
-        if time.monotonic() > deadline:
-            shown = "" if w is None else f":\n{w.output()}"
-            pytest.fail(f"timed out after {timeout}s waiting for {what}{shown}")
-        pause.wait(0.05)
+
+    def broken() -> str | None:
+        if w is None or dead or w.process.poll() is None:
+            return None
+        return f"worker exited ({w.process.returncode}) before {what}:\n{w.output()}"
+
+    def detail() -> str:
+        return "" if w is None else f":\n{w.output()}"
+
+    return waiting.wait_until(check, timeout, what, broken=broken, detail=detail)
 
 
-def open_session(engine: sa.Engine, *, brief: str = "A landing page for Rosa's Bakery") -> SessionRecord:
+def open_session(
+    engine: sa.Engine, *, brief: str = "A landing page for Rosa's Bakery"
+) -> SessionRecord:
     return unshared_session(
         engine,
         created_by="ann",

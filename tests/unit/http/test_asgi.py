@@ -12,7 +12,6 @@ import json
 import logging
 import re
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.testclient import TestClient
 from tests.support.app_harness import AppHarness
+from tests.support.waiting import eventually
 
 from charlotte.errors import MESSAGES
 from charlotte.events import AGENT_ACTOR, EventTypes
@@ -82,19 +82,12 @@ class Served:
         wanted = self.notifier.subscriber_count(session_id) + 1
 
         def wait_and_run() -> None:
-            _eventually(lambda: self.notifier.subscriber_count(session_id) >= wanted)
+            eventually(lambda: self.notifier.subscriber_count(session_id) >= wanted)
             then()
 
         thread = threading.Thread(target=wait_and_run)
         thread.start()
         return thread
-
-
-def _eventually(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not reached before the deadline"
-        time.sleep(0.005)
 
 
 @pytest.fixture
@@ -335,7 +328,7 @@ def test_stream_follows_events_committed_after_it_started(served: Served) -> Non
     writer.join()
     assert seqs(response.text) == [start + 1, start + 2, start + 3, start + 4]
     # The stream ended and let go of its subscription.
-    _eventually(lambda: served.notifier.subscriber_count(session_id) == 0)
+    eventually(lambda: served.notifier.subscriber_count(session_id) == 0)
 
 
 def test_stream_limit_bounds_the_number_of_events(served: Served) -> None:
