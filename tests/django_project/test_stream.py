@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import httpx
@@ -23,6 +23,7 @@ from tests.django_project.support import (
     signed_in,
     user_with,
 )
+from tests.support.sse_client import read_seqs_until
 from tests.support.waiting import eventually
 
 from charlotte.app import Charlotte
@@ -66,33 +67,6 @@ def _cookie(user: User) -> dict[str, str]:
     return {"Cookie": f"{name}={value}"}
 
 
-async def _events(response: httpx.Response) -> AsyncIterator[tuple[int, str]]:
-    """(seq, data) of each event of an SSE response, as they arrive."""
-    fields: dict[str, str] = {}
-    async for line in response.aiter_lines():
-        if line == "":
-            if "id" in fields:
-                yield int(fields["id"]), fields["data"]
-            fields = {}
-        elif not line.startswith(":"):
-            name, _, value = line.partition(": ")
-            fields[name] = value
-
-
-async def _read_until(
-    client: httpx.AsyncClient, url: str, last: int, headers: dict[str, str]
-) -> list[int]:
-    got: list[int] = []
-    async with client.stream("GET", url, headers=headers) as response:
-        assert response.status_code == 200, await response.aread()
-        assert response.headers["content-type"].startswith("text/event-stream")
-        async for seq, _data in _events(response):
-            got.append(seq)
-            if seq >= last:
-                break
-    return got
-
-
 def _write_when_subscribed(served: Served, session_id: str, count: int) -> None:
     eventually(lambda: served.charlotte.notifier.subscriber_count(session_id) >= 1)
     served.append(session_id, count)
@@ -112,7 +86,7 @@ def test_the_stream_follows_live_and_resumes_with_last_event_id_without_gap_or_d
             start = served.last_seq(session_id)
             writer = threading.Thread(target=_write_when_subscribed, args=(served, session_id, 6))
             writer.start()
-            first = await asyncio.wait_for(_read_until(client, stream, start + 3, cookie), 30)
+            first = await asyncio.wait_for(read_seqs_until(client, stream, start + 3, cookie), 30)
             await asyncio.to_thread(writer.join)
             # The server saw the client go (Django cancels the response) and let go of it.
             notifier = served.charlotte.notifier
@@ -121,7 +95,7 @@ def test_the_stream_follows_live_and_resumes_with_last_event_id_without_gap_or_d
             writer = threading.Thread(target=_write_when_subscribed, args=(served, session_id, 2))
             writer.start()
             resume = {**cookie, "Last-Event-ID": str(first[-1])}
-            second = await asyncio.wait_for(_read_until(client, stream, final + 2, resume), 30)
+            second = await asyncio.wait_for(read_seqs_until(client, stream, final + 2, resume), 30)
             await asyncio.to_thread(writer.join)
             return first + second
 
