@@ -19,17 +19,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 import pytest
 import sqlalchemy as sa
 from tests.support import waiting
-from tests.support.databases import unshared_session
+from tests.support.databases import POSTGRES_ENV, named_postgres_schema, unshared_session
 
 from charlotte.contrib.celery import CeleryQueue, celery_app
 from charlotte.runtime.guide import build_guide
 from charlotte.settings import Settings
-from charlotte.storage import SessionRecord
+from charlotte.storage import SessionRecord, create_tables, open_engine
 
 REDIS_ENV: Final = "CHARLOTTE_TEST_REDIS_URL"
 ROOT: Final = Path(__file__).resolve().parents[2]
@@ -53,6 +53,35 @@ class Database:
     url: str
     schema: str | None
     engine: sa.Engine
+
+
+@contextmanager
+def postgres_database(
+    url: str, prefix: str, prepare: Callable[[sa.Engine], None] = create_tables, **options: Any
+) -> Iterator[Database]:
+    """A fresh PostgreSQL schema ``{prefix}_<random>`` at ``url``, its tables made by ``prepare``."""
+    with named_postgres_schema(url, prefix, **options) as (schema, engine):
+        prepare(engine)
+        yield Database(url, schema, engine)
+
+
+@contextmanager
+def database_in(
+    folder: Path, prefix: str, prepare: Callable[[sa.Engine], None] = create_tables
+) -> Iterator[Database]:
+    """``postgres_database`` when ``CHARLOTTE_TEST_DATABASE_URL`` is set, else a SQLite file in ``folder``."""
+    url = os.environ.get(POSTGRES_ENV, "").strip()
+    if url:
+        with postgres_database(url, prefix, prepare) as made:
+            yield made
+        return
+    path = folder / "charlotte.db"
+    engine = open_engine(f"sqlite:///{path}")
+    try:
+        prepare(engine)
+        yield Database(f"sqlite:///{path}", None, engine)
+    finally:
+        engine.dispose()
 
 
 @dataclass(frozen=True)
