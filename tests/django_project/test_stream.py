@@ -23,13 +23,11 @@ from tests.django_project.support import (
     signed_in,
     user_with,
 )
-from tests.support.sse_client import read_seqs_until
+from tests.support.sse_client import append_texts, last_seq, read_seqs_until
 from tests.support.waiting import eventually
 
 from charlotte.app import Charlotte
 from charlotte.contrib.django.instance import get_charlotte
-from charlotte.events import AGENT_ACTOR, EventTypes
-from charlotte.storage import DatabaseEventLog, transaction
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -40,20 +38,10 @@ class Served:
     charlotte: Charlotte
 
     def append(self, session_id: str, count: int) -> None:
-        log = DatabaseEventLog()
-        for index in range(count):
-            with transaction(self.charlotte.engine) as conn:
-                log.append(
-                    conn,
-                    session_id,
-                    EventTypes.TEXT_DELTA,
-                    {"text": f"t{index}"},
-                    actor=AGENT_ACTOR,
-                )
+        append_texts(self.charlotte.engine, session_id, count)
 
     def last_seq(self, session_id: str) -> int:
-        events = DatabaseEventLog().read(self.charlotte.engine, session_id, 0, 10_000)
-        return events[-1].seq if events else 0
+        return last_seq(self.charlotte.engine, session_id)
 
 
 @pytest.fixture(scope="module")

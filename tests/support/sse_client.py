@@ -1,8 +1,9 @@
 """Reading a charlotte event stream (``text/event-stream``) from a real server, as a browser would.
 
-Shared by the stream tests of the ASGI app under uvicorn and of the Django
-project: ``read_seqs_until`` follows one stream until it has seen seq ``last``,
-then disconnects.
+Shared by the stream tests of the ASGI app (under uvicorn and in-process) and
+of the Django project: ``read_seqs_until`` follows one stream until it has
+seen seq ``last``, then disconnects; ``append_texts`` commits the events a
+stream then sends, and ``last_seq`` says where a session's log stands.
 """
 
 from __future__ import annotations
@@ -10,6 +11,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import httpx
+import sqlalchemy as sa
+
+from charlotte.events import AGENT_ACTOR, EventTypes
+from charlotte.storage import DatabaseEventLog, transaction
 
 
 async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[int, str]]:
@@ -38,3 +43,19 @@ async def read_seqs_until(
             if seq >= last:
                 break
     return got
+
+
+def append_texts(engine: sa.Engine, session_id: str, count: int) -> None:
+    """Commit ``count`` text events, one transaction each (as a turn records them)."""
+    log = DatabaseEventLog()
+    for index in range(count):
+        with transaction(engine) as conn:
+            log.append(
+                conn, session_id, EventTypes.TEXT_DELTA, {"text": f"t{index}"}, actor=AGENT_ACTOR
+            )
+
+
+def last_seq(engine: sa.Engine, session_id: str) -> int:
+    """The seq of the session's last event (0: none yet)."""
+    events = DatabaseEventLog().read(engine, session_id, 0, 10_000)
+    return events[-1].seq if events else 0

@@ -22,15 +22,14 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.testclient import TestClient
 from tests.support.app_harness import AppHarness
+from tests.support.sse_client import append_texts, last_seq
 from tests.support.waiting import eventually
 
 from charlotte.errors import MESSAGES
-from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.http.asgi import create_app
 from charlotte.http.sse import heartbeat
 from charlotte.page.render import BASE_CSS
 from charlotte.runtime.feed import Notifier
-from charlotte.storage import DatabaseEventLog, transaction
 
 # A stream test that does not get its events fails here instead of hanging.
 pytestmark = pytest.mark.timeout(60)
@@ -67,15 +66,10 @@ class Served:
         return session_id
 
     def append(self, session_id: str, count: int) -> None:
-        """Commit ``count`` text events, one transaction each (as a turn records them)."""
-        log = DatabaseEventLog()
-        for index in range(count):
-            with transaction(self.harness.charlotte.engine) as conn:
-                log.append(conn, session_id, EventTypes.TEXT_DELTA, {"text": f"t{index}"}, actor=AGENT_ACTOR)
+        append_texts(self.harness.charlotte.engine, session_id, count)
 
     def last_seq(self, session_id: str) -> int:
-        events = DatabaseEventLog().read(self.harness.charlotte.engine, session_id, 0, 10_000)
-        return events[-1].seq if events else 0
+        return last_seq(self.harness.charlotte.engine, session_id)
 
     def when_subscribed(self, session_id: str, then: Callable[[], None]) -> threading.Thread:
         """Run ``then`` on a thread as soon as one more stream subscribes to ``session_id``."""
