@@ -5,7 +5,7 @@ A real uvicorn server runs ``Charlotte.asgi_app()`` in a child process on a
 file SQLite database; this process opens 100 streaming HTTP clients on one
 session, then commits events one at a time straight into the database (as a
 worker process would, so the server learns of them only through its
-notifier's polling, never an in-process ``notify``) and notes each commit's
+notifier's polling) and notes each commit's
 time. Each client notes when each event arrives; the delay of every
 (client, event) pair goes into the percentiles. ``peak_rss_mb_stream`` is
 the server process's peak resident memory.

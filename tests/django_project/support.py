@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -14,6 +13,7 @@ import uvicorn
 from django.conf import settings as django_settings
 from django.contrib.auth.models import Permission, User
 from django.test import Client
+from tests.support.waiting import eventually
 
 from charlotte.contrib.django.permissions import PERMISSIONS
 
@@ -58,13 +58,6 @@ def session_cookie(user: User) -> tuple[str, str]:
     client = signed_in(user)
     name = django_settings.SESSION_COOKIE_NAME
     return name, client.cookies[name].value
-
-
-def eventually(predicate: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not reached before the deadline"
-        time.sleep(0.01)
 
 
 @contextmanager

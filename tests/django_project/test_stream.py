@@ -10,25 +10,24 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import httpx
 import pytest
 from django.contrib.auth.models import Permission, User
 from tests.django_project.support import (
-    eventually,
     open_session,
     serve_asgi,
     session_cookie,
     signed_in,
     user_with,
 )
+from tests.support.sse_client import append_texts, last_seq, read_seqs_until
+from tests.support.waiting import eventually
 
 from charlotte.app import Charlotte
 from charlotte.contrib.django.instance import get_charlotte
-from charlotte.events import AGENT_ACTOR, EventTypes
-from charlotte.storage import DatabaseEventLog, transaction
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -39,20 +38,10 @@ class Served:
     charlotte: Charlotte
 
     def append(self, session_id: str, count: int) -> None:
-        log = DatabaseEventLog()
-        for index in range(count):
-            with transaction(self.charlotte.engine) as conn:
-                log.append(
-                    conn,
-                    session_id,
-                    EventTypes.TEXT_DELTA,
-                    {"text": f"t{index}"},
-                    actor=AGENT_ACTOR,
-                )
+        append_texts(self.charlotte.engine, session_id, count)
 
     def last_seq(self, session_id: str) -> int:
-        events = DatabaseEventLog().read(self.charlotte.engine, session_id, 0, 10_000)
-        return events[-1].seq if events else 0
+        return last_seq(self.charlotte.engine, session_id)
 
 
 @pytest.fixture(scope="module")
@@ -64,33 +53,6 @@ def served() -> Iterator[Served]:
 def _cookie(user: User) -> dict[str, str]:
     name, value = session_cookie(user)
     return {"Cookie": f"{name}={value}"}
-
-
-async def _events(response: httpx.Response) -> AsyncIterator[tuple[int, str]]:
-    """(seq, data) of each event of an SSE response, as they arrive."""
-    fields: dict[str, str] = {}
-    async for line in response.aiter_lines():
-        if line == "":
-            if "id" in fields:
-                yield int(fields["id"]), fields["data"]
-            fields = {}
-        elif not line.startswith(":"):
-            name, _, value = line.partition(": ")
-            fields[name] = value
-
-
-async def _read_until(
-    client: httpx.AsyncClient, url: str, last: int, headers: dict[str, str]
-) -> list[int]:
-    got: list[int] = []
-    async with client.stream("GET", url, headers=headers) as response:
-        assert response.status_code == 200, await response.aread()
-        assert response.headers["content-type"].startswith("text/event-stream")
-        async for seq, _data in _events(response):
-            got.append(seq)
-            if seq >= last:
-                break
-    return got
 
 
 def _write_when_subscribed(served: Served, session_id: str, count: int) -> None:
@@ -112,7 +74,7 @@ def test_the_stream_follows_live_and_resumes_with_last_event_id_without_gap_or_d
             start = served.last_seq(session_id)
             writer = threading.Thread(target=_write_when_subscribed, args=(served, session_id, 6))
             writer.start()
-            first = await asyncio.wait_for(_read_until(client, stream, start + 3, cookie), 30)
+            first = await asyncio.wait_for(read_seqs_until(client, stream, start + 3, cookie), 30)
             await asyncio.to_thread(writer.join)
             # The server saw the client go (Django cancels the response) and let go of it.
             notifier = served.charlotte.notifier
@@ -121,7 +83,7 @@ def test_the_stream_follows_live_and_resumes_with_last_event_id_without_gap_or_d
             writer = threading.Thread(target=_write_when_subscribed, args=(served, session_id, 2))
             writer.start()
             resume = {**cookie, "Last-Event-ID": str(first[-1])}
-            second = await asyncio.wait_for(_read_until(client, stream, final + 2, resume), 30)
+            second = await asyncio.wait_for(read_seqs_until(client, stream, final + 2, resume), 30)
             await asyncio.to_thread(writer.join)
             return first + second
 

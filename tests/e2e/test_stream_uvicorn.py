@@ -10,8 +10,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
-import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,25 +19,18 @@ import httpx
 import pytest
 import uvicorn
 from starlette.requests import Request
+from tests.support.sse_client import append_texts, last_seq, read_seqs_until
+from tests.support.waiting import eventually
 
 from charlotte.app import Charlotte
-from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.http.asgi import create_app
 from charlotte.runtime.feed import Notifier
 from charlotte.settings import Settings
-from charlotte.storage import DatabaseEventLog, transaction
 
 pytestmark = pytest.mark.timeout(120)
 
 HEADERS = {"X-User": "ann", "X-Tenant": "acme"}
 CLIENTS = 100
-
-
-def _eventually(predicate: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not reached before the deadline"
-        time.sleep(0.01)
 
 
 @dataclass
@@ -51,26 +43,27 @@ class Server:
 
     def open(self) -> str:
         response = httpx.post(
-            f"{self.url}/sessions", json={"page": "home", "brief": "A bakery"}, headers=HEADERS, timeout=10
+            f"{self.url}/sessions",
+            json={"page": "home", "brief": "A bakery"},
+            headers=HEADERS,
+            timeout=10,
         )
         assert response.status_code == 201, response.text
         session_id: str = response.json()["session"]["id"]
         return session_id
 
     def append(self, session_id: str, count: int) -> None:
-        log = DatabaseEventLog()
-        for index in range(count):
-            with transaction(self.charlotte.engine) as conn:
-                log.append(conn, session_id, EventTypes.TEXT_DELTA, {"text": f"t{index}"}, actor=AGENT_ACTOR)
+        append_texts(self.charlotte.engine, session_id, count)
 
     def last_seq(self, session_id: str) -> int:
-        events = DatabaseEventLog().read(self.charlotte.engine, session_id, 0, 10_000)
-        return events[-1].seq if events else 0
+        return last_seq(self.charlotte.engine, session_id)
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    charlotte = Charlotte(Settings(database_url=f"sqlite:///{tmp_path / 'stream.db'}", queue="inline"))
+    charlotte = Charlotte(
+        Settings(database_url=f"sqlite:///{tmp_path / 'stream.db'}", queue="inline")
+    )
     charlotte.migrate()
     charlotte.resolve_user_using(lambda request: _header(request, "x-user"))
     charlotte.resolve_tenant_using(lambda request: _header(request, "x-tenant"))
@@ -80,12 +73,14 @@ def server(tmp_path: Path) -> Iterator[Server]:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5, limit_concurrency=1000)
+    config = uvicorn.Config(
+        app, log_level="warning", timeout_graceful_shutdown=5, limit_concurrency=1000
+    )
     uv = uvicorn.Server(config)
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
-        _eventually(lambda: uv.started)
+        eventually(lambda: uv.started)
         yield Server(charlotte, notifier, f"http://127.0.0.1:{port}")
     finally:
         # Closing the notifier ends open streams, so the shutdown need not wait.
@@ -102,39 +97,6 @@ def _header(request: Any, name: str) -> str | None:
     return request.headers.get(name)
 
 
-async def _events(response: httpx.Response) -> AsyncIterator[tuple[int, str]]:
-    """(seq, data) of each event of an SSE response, as they arrive."""
-    fields: dict[str, str] = {}
-    async for line in response.aiter_lines():
-        if line == "":
-            if "id" in fields:
-                yield int(fields["id"]), fields["data"]
-            fields = {}
-        elif not line.startswith(":"):
-            name, _, value = line.partition(": ")
-            fields[name] = value
-
-
-async def _read_until(
-    client: httpx.AsyncClient,
-    url: str,
-    last: int,
-    headers: dict[str, str],
-    ready: asyncio.Event | None = None,
-) -> list[int]:
-    """The seqs one client receives until seq ``last`` (then it disconnects)."""
-    got: list[int] = []
-    async with client.stream("GET", url, headers=headers) as response:
-        assert response.status_code == 200
-        if ready is not None:
-            ready.set()
-        async for seq, _data in _events(response):
-            got.append(seq)
-            if seq >= last:
-                break
-    return got
-
-
 def test_reconnect_with_last_event_id_resumes_with_no_gap_and_no_duplicate(server: Server) -> None:
     session_id = server.open()
     server.append(session_id, 2)
@@ -146,19 +108,25 @@ def test_reconnect_with_last_event_id_resumes_with_no_gap_and_no_duplicate(serve
             start = server.last_seq(session_id)
             n = start + 3
             # Follow live, disconnect at seq N while the writer goes on.
-            writer = threading.Thread(target=_write_when_subscribed, args=(server, session_id, 6, 1))
+            writer = threading.Thread(
+                target=_write_when_subscribed, args=(server, session_id, 6, 1)
+            )
             writer.start()
-            first = await asyncio.wait_for(_read_until(client, stream, n, HEADERS), 30)
+            first = await asyncio.wait_for(read_seqs_until(client, stream, n, HEADERS), 30)
             await asyncio.to_thread(writer.join)
             # The server noticed the client went and let go of its subscription.
-            await asyncio.to_thread(_eventually, lambda: server.notifier.subscriber_count() == 0)
+            await asyncio.to_thread(eventually, lambda: server.notifier.subscriber_count() == 0)
             final = server.last_seq(session_id)
             assert final == start + 6
             resume = {**HEADERS, "Last-Event-ID": str(first[-1])}
             # Reconnect; two more events arrive live after the replay.
-            writer = threading.Thread(target=_write_when_subscribed, args=(server, session_id, 2, 1))
+            writer = threading.Thread(
+                target=_write_when_subscribed, args=(server, session_id, 2, 1)
+            )
             writer.start()
-            second_seqs = await asyncio.wait_for(_read_until(client, stream, final + 2, resume), 30)
+            second_seqs = await asyncio.wait_for(
+                read_seqs_until(client, stream, final + 2, resume), 30
+            )
             await asyncio.to_thread(writer.join)
             assert first[-1] == n
             return first + second_seqs
@@ -168,7 +136,7 @@ def test_reconnect_with_last_event_id_resumes_with_no_gap_and_no_duplicate(serve
 
 
 def _write_when_subscribed(server: Server, session_id: str, count: int, subscribers: int) -> None:
-    _eventually(lambda: server.notifier.subscriber_count(session_id) >= subscribers)
+    eventually(lambda: server.notifier.subscriber_count(session_id) >= subscribers)
     server.append(session_id, count)
 
 
@@ -182,8 +150,13 @@ def test_a_hundred_clients_on_one_session_all_receive_every_event(server: Server
     async def scenario() -> list[list[int]]:
         limits = httpx.Limits(max_connections=CLIENTS + 10, max_keepalive_connections=0)
         async with httpx.AsyncClient(timeout=httpx.Timeout(30.0), limits=limits) as client:
-            readers = [asyncio.create_task(_read_until(client, stream, last, HEADERS)) for _ in range(CLIENTS)]
-            writer = threading.Thread(target=_write_when_subscribed, args=(server, session_id, events, CLIENTS))
+            readers = [
+                asyncio.create_task(read_seqs_until(client, stream, last, HEADERS))
+                for _ in range(CLIENTS)
+            ]
+            writer = threading.Thread(
+                target=_write_when_subscribed, args=(server, session_id, events, CLIENTS)
+            )
             writer.start()
             try:
                 return await asyncio.wait_for(asyncio.gather(*readers), 90)
@@ -194,4 +167,4 @@ def test_a_hundred_clients_on_one_session_all_receive_every_event(server: Server
     assert len(received) == CLIENTS
     for seqs in received:
         assert seqs == list(range(start + 1, last + 1))
-    _eventually(lambda: server.notifier.subscriber_count() == 0)
+    eventually(lambda: server.notifier.subscriber_count() == 0)

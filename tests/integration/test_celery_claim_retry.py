@@ -22,15 +22,16 @@ from tests.support.celery_harness import (
     Broker,
     Database,
     open_session,
+    postgres_database,
     wait_until,
     worker,
 )
-from tests.support.databases import POSTGRES_ENV, named_postgres_schema
+from tests.support.databases import POSTGRES_ENV
 from tests.support.tcp_gate import TcpGate
 
 from charlotte.events import EventTypes
 from charlotte.runtime import Turns
-from charlotte.storage import DatabaseEventLog, create_tables
+from charlotte.storage import DatabaseEventLog
 
 
 @pytest.fixture
@@ -38,9 +39,8 @@ def database() -> Iterator[Database]:
     url = os.environ.get(POSTGRES_ENV, "").strip()
     if not url:
         pytest.skip(f"{POSTGRES_ENV} is not set: the database-down retry needs PostgreSQL")
-    with named_postgres_schema(url, "charlotte_retry") as (schema, engine):
-        create_tables(engine)
-        yield Database(url, schema, engine)
+    with postgres_database(url, "charlotte_retry") as made:
+        yield made
 
 
 @pytest.fixture
@@ -72,7 +72,10 @@ def test_a_claim_that_fails_while_the_database_is_down_is_retried_and_runs(
             # The worker's claim failed while the database was down (its
             # sweeper tries the database too); then the database comes back.
             wait_until(
-                lambda: "the database failed its run" in w.output(), WORKER_START, "the worker's first claim", w
+                lambda: "the database failed its run" in w.output(),
+                WORKER_START,
+                "the worker's first claim",
+                w,
             )
             assert turns.get(turn.id) is not None
             gate.open()
@@ -90,6 +93,11 @@ def test_a_claim_that_fails_while_the_database_is_down_is_retried_and_runs(
             assert "retry 1 in 1s" in w.output()
             # The session takes a new turn.
             again = turns.send(session.id, session.tenant, "Add opening hours", "ann")
-            assert wait_until(lambda: (t := turns.get(again.id)) is not None and not t.active, TURN, "the next turn", w)
+            assert wait_until(
+                lambda: (t := turns.get(again.id)) is not None and not t.active,
+                TURN,
+                "the next turn",
+                w,
+            )
     finally:
         broker.clear()

@@ -9,11 +9,9 @@ a ``finally``; every wait polls with a deadline.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -27,12 +25,12 @@ from tests.support.celery_harness import (
     Broker,
     Database,
     Worker,
+    database_in,
     open_session,
     wait_until,
     worker,
 )
 from tests.support.celery_worker import BLOCK_OPS
-from tests.support.databases import POSTGRES_ENV, named_postgres_schema
 
 from charlotte.app import Charlotte
 from charlotte.contrib.celery import (
@@ -49,39 +47,20 @@ from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,
     SessionRecord,
-    create_tables,
-    open_engine,
     read_connection,
 )
 
 
-@contextmanager
-def _database(folder: Path) -> Iterator[Database]:
-    url = os.environ.get(POSTGRES_ENV, "").strip()
-    if not url:
-        path = folder / "charlotte.db"
-        engine = open_engine(f"sqlite:///{path}")
-        create_tables(engine)
-        try:
-            yield Database(f"sqlite:///{path}", None, engine)
-        finally:
-            engine.dispose()
-        return
-    with named_postgres_schema(url, "charlotte_celery") as (schema, engine):
-        create_tables(engine)
-        yield Database(url, schema, engine)
-
-
 @pytest.fixture(scope="module")
 def database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
-    with _database(tmp_path_factory.mktemp("celery")) as made:
+    with database_in(tmp_path_factory.mktemp("celery"), "charlotte_celery") as made:
         yield made
 
 
 @pytest.fixture
 def lone_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
     """A database no other worker of this module sweeps (every worker sweeps its database)."""
-    with _database(tmp_path_factory.mktemp("lone")) as made:
+    with database_in(tmp_path_factory.mktemp("lone"), "charlotte_celery") as made:
         yield made
 
 
@@ -147,7 +126,9 @@ def test_a_worker_app_is_built_by_charlotte_only(tmp_path: Path) -> None:
     with threads, pytest.raises(ValueError):
         threads.worker_app()
     settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'celery.db'}", queue="celery", broker_url="redis://127.0.0.1:1/0"
+        database_url=f"sqlite:///{tmp_path / 'celery.db'}",
+        queue="celery",
+        broker_url="redis://127.0.0.1:1/0",
     )
     with Charlotte(settings) as charlotte:
         app = charlotte.worker_app()
@@ -157,7 +138,9 @@ def test_a_worker_app_is_built_by_charlotte_only(tmp_path: Path) -> None:
     import charlotte.contrib.celery as module
     import charlotte.runtime.runner as runner
 
-    assert not hasattr(module, "worker_app_from") and not hasattr(runner.TurnRunner, "from_settings")
+    assert not hasattr(module, "worker_app_from") and not hasattr(
+        runner.TurnRunner, "from_settings"
+    )
 
 
 def test_an_unreachable_broker_is_a_coded_error() -> None:
@@ -177,7 +160,12 @@ def test_core_imports_without_celery() -> None:
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('celery', 'kombu', 'redis')))"
     )
     out = subprocess.run(
-        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     assert out.stdout.strip() == "[]"
 
@@ -284,8 +272,13 @@ def test_a_worker_killed_mid_turn_is_swept_worker_lost_and_never_rerun(
         # the dead worker's message: the claim refuses it, nothing runs again.
         # Then the freed session takes a new turn, and that worker runs it.
         with worker(
-            tmp_path, database, broker, "offline", handled=str(handled),
-            visibility_timeout="1", restore_interval="1",
+            tmp_path,
+            database,
+            broker,
+            "offline",
+            handled=str(handled),
+            visibility_timeout="1",
+            restore_interval="1",
         ) as w2:
             wait_until(
                 lambda: handled.exists() and turn.id in handled.read_text().split(),
@@ -315,7 +308,7 @@ def test_a_worker_killed_mid_turn_is_swept_worker_lost_and_never_rerun(
     assert document["nodes"]["title"]["props"]["content"] == "Rosa's Bakery"
     # The redelivery changed nothing; every later event belongs to the new turn.
     assert after_redelivery == after_sweep
-    later = events(database.engine, session)[len(after_sweep):]
+    later = events(database.engine, session)[len(after_sweep) :]
     assert later[0].type == EventTypes.TURN_QUEUED and later[0].payload["turn_id"] == again.id
     assert [e.type for e in later].count(EventTypes.TURN_STARTED) == 1
     assert all(e.payload.get("turn_id") in (None, again.id) for e in later)

@@ -10,9 +10,6 @@ history it ran with.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,17 +18,16 @@ from tests.support.celery_harness import (
     TURN,
     WORKER_START,
     Broker,
-    Database,
+    database_in,
     open_session,
     wait_until,
     worker,
 )
-from tests.support.databases import POSTGRES_ENV, named_postgres_schema
 from tests.support.history_model import RecallModel
 from tests.support.runner_harness import Harness
 
 from charlotte.runtime import Turns
-from charlotte.storage import HistoryStore, migrate, open_engine, read_connection
+from charlotte.storage import HistoryStore, migrate, read_connection
 
 
 class _Recalling(Harness):
@@ -39,28 +35,11 @@ class _Recalling(Harness):
         return RecallModel()
 
 
-@contextmanager
-def _database(folder: Path) -> Iterator[Database]:
-    url = os.environ.get(POSTGRES_ENV, "").strip()
-    if not url:
-        path = folder / "charlotte.db"
-        engine = open_engine(f"sqlite:///{path}")
-        migrate(engine)
-        try:
-            yield Database(f"sqlite:///{path}", None, engine)
-        finally:
-            engine.dispose()
-        return
-    with named_postgres_schema(url, "charlotte_history") as (schema, engine):
-        migrate(engine)
-        yield Database(url, schema, engine)
-
-
 @pytest.mark.redis
 @pytest.mark.slow
 def test_a_worker_runs_the_next_turn_with_the_same_history(tmp_path: Path) -> None:
     broker = Broker.fresh()
-    with _database(tmp_path) as database:
+    with database_in(tmp_path, "charlotte_history", migrate) as database:
         here = _Recalling(database.engine)
         session = open_session(database.engine)
         here.send(session, [], "Add a hero for Rosa")

@@ -12,12 +12,12 @@ agent goes on to its write.
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 import sqlalchemy as sa
 from tests.support.databases import new_session, unique
 from tests.support.tools_contract import section
+from tests.support.waiting import wait_until
 
 from charlotte.drafts.workspace import Workspace
 from charlotte.errors import CharlotteError
@@ -35,14 +35,17 @@ def _blocked_backends(engine: sa.Engine) -> int:
 
 
 def _wait_until_blocked(engine: sa.Engine, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    pause = threading.Event()
-    while _blocked_backends(engine) == 0:
-        assert time.monotonic() < deadline, "the person's edit never waited for a lock"
-        pause.wait(0.01)
+    wait_until(
+        lambda: _blocked_backends(engine) > 0,
+        timeout,
+        "the person's edit to wait for a lock",
+        every=0.01,
+    )
 
 
-def test_a_persons_edit_during_the_agents_write_waits_instead_of_deadlocking(postgres_engine: sa.Engine) -> None:
+def test_a_persons_edit_during_the_agents_write_waits_instead_of_deadlocking(
+    postgres_engine: sa.Engine,
+) -> None:
     engine = postgres_engine
     session = new_session(engine, page=unique("home"))
     ws = Workspace(engine)
@@ -53,7 +56,9 @@ def test_a_persons_edit_during_the_agents_write_waits_instead_of_deadlocking(pos
     person: dict[str, object] = {}
 
     def edit() -> None:
-        retitle = [{"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"opacity": 0.5}}]
+        retitle = [
+            {"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"opacity": 0.5}}
+        ]
         try:
             ws.human_edit(session.id, session.tenant, retitle, based_on=1, user="ann")
             person["result"] = "applied"
@@ -65,11 +70,15 @@ def test_a_persons_edit_during_the_agents_write_waits_instead_of_deadlocking(pos
     def before(conn: sa.Connection) -> None:
         # What the runner does: the call's tool.called, which locks the session row.
         payload = {"name": "cms_apply", "call_id": "c1", "arguments": {}}
-        DatabaseEventLog().append(conn, session.id, EventTypes.TOOL_CALLED, payload, actor=AGENT_ACTOR)
+        DatabaseEventLog().append(
+            conn, session.id, EventTypes.TOOL_CALLED, payload, actor=AGENT_ACTOR
+        )
         editor.start()
         _wait_until_blocked(engine)
 
-    result = tools.call("cms_apply", {"basedOn": 1, "ops": [section("more")]}, binding, before=before)
+    result = tools.call(
+        "cms_apply", {"basedOn": 1, "ops": [section("more")]}, binding, before=before
+    )
     editor.join(timeout=30)
     assert not editor.is_alive()
     assert not is_error(result), result
@@ -83,7 +92,10 @@ def test_two_first_writes_to_one_page_end_in_a_stale_revision_not_a_storage_conf
 ) -> None:
     engine = postgres_engine
     page = unique("fresh")
-    first, second = new_session(engine, page=page), new_session(engine, page=page)  # two sessions, one page
+    first, second = (
+        new_session(engine, page=page),
+        new_session(engine, page=page),
+    )  # two sessions, one page
     ws = Workspace(engine)
     other: dict[str, object] = {}
 

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 import pytest
-from tests.support.celery_harness import wait_until
 from tests.support.dead_host import BRIEF, settings_for
 from tests.support.runner_harness import Harness
+from tests.support.waiting import wait_until
 
 from charlotte.app import Charlotte
 from charlotte.events import EventTypes, schema_errors

@@ -13,28 +13,24 @@ and the session takes a new turn that finishes.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import pytest
-from tests.support.celery_harness import wait_until
 from tests.support.model_server import SILENT, TRICKLE, ModelServer, model_server
+from tests.support.waiting import wait_until
+from tests.support.wire_harness import events, turn_status
 
 from charlotte.app import Charlotte
-from charlotte.events import EventTypes, schema_errors
+from charlotte.events import EventTypes
 from charlotte.session import CharlotteSession
 from charlotte.settings import Settings
-from charlotte.storage import DatabaseEventLog
 
 WAIT: Final = 20.0
 #: What no event may contain: the words of a cancelled or failed model call.
-EXCEPTION_WORDS: Final = ("Traceback", "CancelledError", "Cancelled", "Timeout", "Error", "httpx", "openai")
-
-
 @pytest.fixture
 def server() -> Iterator[ModelServer]:
     with model_server() as running:
@@ -57,21 +53,6 @@ def charlotte_on(tmp_path: Path, server: ModelServer, **timeouts: float) -> Char
 
 def open_session(charlotte: Charlotte) -> CharlotteSession:
     return charlotte.for_user("ann").tenant("acme").page("home").brief("A landing page for Rosa's Bakery").open()
-
-
-def turn_status(charlotte: Charlotte, turn_id: str) -> str | None:
-    turn = charlotte.turns.get(turn_id)
-    return None if turn is None or turn.active else turn.status
-
-
-def events(charlotte: Charlotte, session: CharlotteSession) -> list[tuple[str, dict[str, Any]]]:
-    read = DatabaseEventLog().read(charlotte.engine, session.id, 0, 1000)
-    assert [e.seq for e in read] == list(range(1, len(read) + 1))
-    assert [schema_errors(e) for e in read] == [[] for _ in read]
-    for event in read:
-        text = json.dumps(dict(event.payload))
-        assert not [word for word in EXCEPTION_WORDS if word in text], (event.type, text)
-    return [(e.type, dict(e.payload)) for e in read]
 
 
 def takes_a_new_turn(charlotte: Charlotte, session: CharlotteSession) -> None:

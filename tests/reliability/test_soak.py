@@ -28,15 +28,15 @@ from tests.support.celery_harness import (
     Database,
     Worker,
     open_session,
+    postgres_database,
     wait_until,
     worker,
 )
-from tests.support.databases import POSTGRES_ENV, named_postgres_schema
+from tests.support.databases import POSTGRES_ENV
 from tests.support.soak import Figures, SoakDriver, active_turns, check_session, running_count
 
 from charlotte.drafts.workspace import Workspace
 from charlotte.runtime import Sweeper, Turns
-from charlotte.storage import create_tables
 
 SESSIONS: Final = 20
 TURNS_PER_SESSION: Final = 10
@@ -55,9 +55,8 @@ def database() -> Iterator[Database]:
         pytest.skip(f"{POSTGRES_ENV} is not set: the soak needs PostgreSQL")
     if not os.environ.get(REDIS_ENV, "").strip():
         pytest.skip(f"{REDIS_ENV} is not set: the soak needs Redis")
-    with named_postgres_schema(url, "charlotte_soak", pool_size=SESSIONS + 5) as (schema, engine):
-        create_tables(engine)
-        yield Database(url, schema, engine)
+    with postgres_database(url, "charlotte_soak", pool_size=SESSIONS + 5) as made:
+        yield made
 
 
 def _kill_one_mid_turn(

@@ -32,13 +32,13 @@ from tests.support.damaged_log_contract import (
     SQLITE_DAMAGES,
     DamagedLogContract,
     append_text,
-    eventually,
     insert_damaged,
     last_seq,
     ticked,
 )
 from tests.support.databases import new_session
 from tests.support.runner_harness import HERO
+from tests.support.waiting import eventually
 
 from charlotte.drafts.workspace import Workspace
 from charlotte.http.asgi import create_app

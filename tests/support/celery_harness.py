@@ -5,7 +5,7 @@ and the soak. Needs ``CHARLOTTE_TEST_REDIS_URL`` (``redis_url`` skips the
 calling test with the reason otherwise). A ``Broker`` has a queue name and
 Redis key prefix no other run uses; ``worker`` starts a
 ``tests.support.celery_worker`` process and always ends it; ``wait_until``
-polls with a deadline and fails with the worker's output.
+polls with a deadline (``tests.support.waiting``) and fails with the worker's output.
 """
 
 from __future__ import annotations
@@ -14,23 +14,22 @@ import os
 import signal
 import subprocess
 import sys
-import threading
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 import pytest
 import sqlalchemy as sa
-from tests.support.databases import unshared_session
+from tests.support import waiting
+from tests.support.databases import POSTGRES_ENV, named_postgres_schema, unshared_session
 
 from charlotte.contrib.celery import CeleryQueue, celery_app
 from charlotte.runtime.guide import build_guide
 from charlotte.settings import Settings
-from charlotte.storage import SessionRecord
+from charlotte.storage import SessionRecord, create_tables, open_engine
 
 REDIS_ENV: Final = "CHARLOTTE_TEST_REDIS_URL"
 ROOT: Final = Path(__file__).resolve().parents[2]
@@ -55,6 +54,34 @@ class Database:
     schema: str | None
     engine: sa.Engine
 
+
+@contextmanager
+def postgres_database(
+    url: str, prefix: str, prepare: Callable[[sa.Engine], None] = create_tables, **options: Any
+) -> Iterator[Database]:
+    """A fresh PostgreSQL schema ``{prefix}_<random>`` at ``url``, its tables made by ``prepare``."""
+    with named_postgres_schema(url, prefix, **options) as (schema, engine):
+        prepare(engine)
+        yield Database(url, schema, engine)
+
+
+@contextmanager
+def database_in(
+    folder: Path, prefix: str, prepare: Callable[[sa.Engine], None] = create_tables
+) -> Iterator[Database]:
+    """``postgres_database`` when ``CHARLOTTE_TEST_DATABASE_URL`` is set, else a SQLite file in ``folder``."""
+    url = os.environ.get(POSTGRES_ENV, "").strip()
+    if url:
+        with postgres_database(url, prefix, prepare) as made:
+            yield made
+        return
+    path = folder / "charlotte.db"
+    engine = open_engine(f"sqlite:///{path}")
+    try:
+        prepare(engine)
+        yield Database(f"sqlite:///{path}", None, engine)
+    finally:
+        engine.dispose()
 
 
 @dataclass(frozen=True)
@@ -152,26 +179,26 @@ def wait_until(
     *,
     dead: bool = False,
 ) -> T:
-    """Poll ``check`` until it returns something truthy; fail with the worker's output.
+    """``tests.support.waiting.wait_until``, failing with the worker's output.
 
     With a worker ``w``: one that exits first fails the wait at once, unless
     it is ``dead`` on purpose.
     """
-    deadline = time.monotonic() + timeout
-    pause = threading.Event()
-    while True:
-        found = check()
-        if found:
-            return found
-        if w is not None and not dead and w.process.poll() is not None:
-            pytest.fail(f"worker exited ({w.process.returncode}) before {what}:\n{w.output()}")
-        if time.monotonic() > deadline:
-            shown = "" if w is None else f":\n{w.output()}"
-            pytest.fail(f"timed out after {timeout}s waiting for {what}{shown}")
-        pause.wait(0.05)
+
+    def broken() -> str | None:
+        if w is None or dead or w.process.poll() is None:
+            return None
+        return f"worker exited ({w.process.returncode}) before {what}:\n{w.output()}"
+
+    def detail() -> str:
+        return "" if w is None else f":\n{w.output()}"
+
+    return waiting.wait_until(check, timeout, what, broken=broken, detail=detail)
 
 
-def open_session(engine: sa.Engine, *, brief: str = "A landing page for Rosa's Bakery") -> SessionRecord:
+def open_session(
+    engine: sa.Engine, *, brief: str = "A landing page for Rosa's Bakery"
+) -> SessionRecord:
     return unshared_session(
         engine,
         created_by="ann",

@@ -15,15 +15,15 @@ from __future__ import annotations
 import json
 import logging
 import re
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 import pytest
 import sqlalchemy as sa
 from tests.support.databases import new_session
+from tests.support.waiting import eventually
 
 from charlotte.errors import StorageError
 from charlotte.events import AGENT_ACTOR, Event, EventTypes
@@ -137,17 +137,9 @@ def insert_damaged(engine: sa.Engine, session_id: str, damage: Damage) -> int | 
     return seq
 
 
-def eventually(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not reached before the deadline"
-        time.sleep(0.005)
-
-
 def ticked(notifier: Notifier) -> None:
     """Wait until the notifier completed one more tick than now (so it has seen every watch once)."""
     start = notifier.ticks
-    notifier.notify()
     eventually(lambda: notifier.ticks >= start + 2)
 
 
@@ -260,7 +252,6 @@ class DamagedLogContract:
         damaged_seqs = [insert_damaged(engine, damaged.id, DAMAGES[name]) for name in self.damages]
         later = append_text(engine, damaged.id, "later")
         last_good = append_text(engine, healthy.id, "still served")
-        notifier.notify()
 
         good_frames = frames_after(good, known_good, last_good)
         assert good_frames is not None and frame_seqs(good_frames) == [last_good]
@@ -277,7 +268,6 @@ class DamagedLogContract:
 
         # Later events of both sessions keep coming.
         next_bad, next_good = append_text(engine, damaged.id, "next"), append_text(engine, healthy.id, "next")
-        notifier.notify()
         assert frame_seqs(frames_after(good, last_good, next_good) or []) == [next_good]
         assert frame_seqs(frames_after(bad, next_bad - 1, next_bad) or []) == [next_bad]
 
@@ -293,7 +283,6 @@ class DamagedLogContract:
             with caplog.at_level(logging.WARNING, logger="charlotte.runtime.feed"):
                 unread = append_text(engine, broken.id, "unreadable")
                 last = append_text(engine, healthy.id, "served")
-                notifier.notify()
                 assert frame_seqs(frames_after(served, known, last) or []) == [last]
                 # The broken session's readers are woken, with nothing cached:
                 # each reads the log itself (and gets its own coded error).

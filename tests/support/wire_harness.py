@@ -10,7 +10,6 @@ checks every event against the schema and for exception text.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from tests.support.loopback_http import PEER_ERROR_TEXT, Peer, serving
+from tests.support.waiting import wait_until
 from tests.support.wire_anthropic import AnthropicPeer
 from tests.support.wire_openai_chat import OpenAIChatPeer
 from tests.support.wire_openai_responses import OpenAIResponsesPeer
@@ -112,13 +112,7 @@ def turn_status(charlotte: Charlotte, turn_id: str) -> str | None:
 
 
 def wait_for_end(charlotte: Charlotte, turn_id: str, timeout: float = WAIT) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        status = turn_status(charlotte, turn_id)
-        if status is not None:
-            return status
-        time.sleep(0.02)
-    raise AssertionError(f"turn {turn_id} did not end within {timeout}s")
+    return wait_until(lambda: turn_status(charlotte, turn_id), timeout, f"turn {turn_id} to end", every=0.02)
 
 
 def run_turn(

@@ -16,7 +16,8 @@ and why:
   raises ``StorageError`` (the claim could not be made: the database is down
   or locked) is retried with ``Task.retry`` after ``CLAIM_RETRY_COUNTDOWNS``
   seconds (1, 2, 4 … 30; about two minutes in all), the retry message
-  published before the failed one is acked. A retry of a turn that was
+  published before the failed one is acked. (Longer than ``ThreadQueue``'s
+  ``RETRY_DELAYS``: a retry here holds no worker while it waits.) A retry of a turn that was
   claimed after all is a no-op. When the retries are used up (or the broker
   refuses the retry: Celery then rejects the message), the turn stays
   ``queued`` in the database, and a worker's sweeper sends it again once it

@@ -5,14 +5,13 @@ that have subscribers, with one query per tick for all of them
 (``SessionStore.last_seqs``: ``SELECT id, last_seq … WHERE id IN (…)``);
 when a session advanced it reads the new events *once* into a small
 per-session cache, and wakes that session's subscribers, each of which waits
-on its own threading/asyncio primitive. In-process writers may call
-``notify`` after a commit to make the next tick happen at once. Each session
+on its own threading/asyncio primitive. Each session
 is read on its own: should that fail for one, it is logged under a
 correlation id, by code and type only, and that session's readers are woken to
 read the log themselves; every other session is served as usual. The stream
 (``charlotte.http.asgi``) frames what it sends with ``charlotte.http.sse``.
 
-Delivery delay without ``notify`` is at most one tick (``interval``, 50 ms by
+Delivery delay is at most one tick (``interval``, 50 ms by
 default) plus one query and the fan-out. ``bench/stream.py`` measures it end
 to end (events committed by another process, 100 clients of a real uvicorn
 server on one session, a 2-core machine). While nobody is subscribed the
@@ -196,11 +195,6 @@ class Notifier:
         self._kick.set()
         return subscription
 
-    def notify(self, session_id: str | None = None) -> None:
-        """Tick now instead of at the next interval (call after committing events)."""
-        if session_id is None or session_id in self._watches:
-            self._kick.set()
-
     def subscriber_count(self, session_id: str | None = None) -> int:
         """How many subscriptions are open (on one session, or in all)."""
         with self._lock:
@@ -242,7 +236,7 @@ class Notifier:
                 if self._closed:
                     return
                 watched = list(self._watches)
-            # Idle (nobody subscribed): sleep until a subscribe, notify or close.
+            # Idle (nobody subscribed): sleep until a subscribe or close.
             self._kick.wait(self._interval if watched else None)
             self._kick.clear()
             if not watched:

@@ -15,6 +15,12 @@ which pydantic-ai turns into its error categories (``runtime/models.py``
 turns those into codes). Only the response head is waited for here: a
 stream that went quiet is the ``TurnWatch``'s business. A stop cancels a
 wait at once.
+
+This policy is not the turn queues' claim retry (``runtime/queues.py``
+``RETRY_DELAYS``, ``contrib/celery.py`` ``CLAIM_RETRY_COUNTDOWNS``), and shares
+no table with it: those run a whole turn again after a database error, this
+sends one model request again after the provider's "not now", following the
+provider's ``Retry-After`` within ``max_wait``, and a stop cancels its wait.
 """
 
 from __future__ import annotations

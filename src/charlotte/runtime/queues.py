@@ -17,6 +17,11 @@ safe (a claimed turn's second claim is a no-op), so the worker runs it again
 after each of ``retry_delays`` seconds. When they are used up, or the queue
 closes meanwhile, a turn never claimed stays queued in the database, for
 the sweeper's re-delivery or the next start to pick up (``Turns.redeliver``).
+These delays (about 15 s in all) are shorter than the Celery queue's
+``CLAIM_RETRY_COUNTDOWNS`` (about two minutes) on purpose, so the two tables
+stay apart: a worker thread here waits out each delay and holds one of the
+``workers`` slots meanwhile, while a Celery retry is a new message that holds
+no worker.
 Any other exception is logged under a correlation id and the worker carries
 on: the turn's own end (or the sweeper) is the runner's business, not the
 queue's.

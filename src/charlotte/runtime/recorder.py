@@ -72,8 +72,8 @@ _OUTCOME_CODES: Final[Mapping[str, str]] = {
 class StreamRecorder:
     """Records one turn's model stream events in the session's log (see module docstring).
 
-    ``ready`` becomes True once a ``cms_ready`` call succeeded; ``tool_calls``
-    counts the tool calls the model made.
+    ``ready`` becomes True once a ``cms_ready`` call succeeded. A failed run's
+    ``run.failed`` is written by ``Turns.fail``, with the turn's end.
     """
 
     def __init__(
@@ -104,7 +104,6 @@ class StreamRecorder:
         # event needs one: the last revision a result reported stands in.
         self._revision = 0
         self.ready = False
-        self.tool_calls = 0
         # tool.called payloads by call id, until the call writes its own
         # (write_tool_called, from the tool's thread) or its result arrives.
         self._lock = threading.Lock()
@@ -132,10 +131,6 @@ class StreamRecorder:
         payload = {"turn_id": self._turn_id, "run": run, "reason": storable_text(reason)[:_MAX_REASON]}
         self._write(EventTypes.RUN_FINISHED, payload)
 
-    def run_failed(self, code: str) -> None:
-        """Flush pending text, then record ``run.failed`` with ``code`` (``run_failed`` when not a listed code)."""
-        self._write(EventTypes.RUN_FAILED, {"code": code if code in MESSAGES else "run_failed"})
-
     # -- stream events -------------------------------------------------------------
 
     def record(self, event: object) -> None:
@@ -150,7 +145,6 @@ class StreamRecorder:
             if isinstance(event.delta, TextPartDelta):
                 self._text(event.delta.content_delta)
         elif isinstance(event, FunctionToolCallEvent):
-            self.tool_calls += 1
             # Text the model wrote before the call goes first.
             self.flush()
             called = _called(event.part)

@@ -12,7 +12,6 @@ import json
 import logging
 import re
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,14 +22,14 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.testclient import TestClient
 from tests.support.app_harness import AppHarness
+from tests.support.sse_client import append_texts, last_seq
+from tests.support.waiting import eventually
 
 from charlotte.errors import MESSAGES
-from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.http.asgi import create_app
 from charlotte.http.sse import heartbeat
 from charlotte.page.render import BASE_CSS
 from charlotte.runtime.feed import Notifier
-from charlotte.storage import DatabaseEventLog, transaction
 
 # A stream test that does not get its events fails here instead of hanging.
 pytestmark = pytest.mark.timeout(60)
@@ -67,34 +66,22 @@ class Served:
         return session_id
 
     def append(self, session_id: str, count: int) -> None:
-        """Commit ``count`` text events, one transaction each (as a turn records them)."""
-        log = DatabaseEventLog()
-        for index in range(count):
-            with transaction(self.harness.charlotte.engine) as conn:
-                log.append(conn, session_id, EventTypes.TEXT_DELTA, {"text": f"t{index}"}, actor=AGENT_ACTOR)
+        append_texts(self.harness.charlotte.engine, session_id, count)
 
     def last_seq(self, session_id: str) -> int:
-        events = DatabaseEventLog().read(self.harness.charlotte.engine, session_id, 0, 10_000)
-        return events[-1].seq if events else 0
+        return last_seq(self.harness.charlotte.engine, session_id)
 
     def when_subscribed(self, session_id: str, then: Callable[[], None]) -> threading.Thread:
         """Run ``then`` on a thread as soon as one more stream subscribes to ``session_id``."""
         wanted = self.notifier.subscriber_count(session_id) + 1
 
         def wait_and_run() -> None:
-            _eventually(lambda: self.notifier.subscriber_count(session_id) >= wanted)
+            eventually(lambda: self.notifier.subscriber_count(session_id) >= wanted)
             then()
 
         thread = threading.Thread(target=wait_and_run)
         thread.start()
         return thread
-
-
-def _eventually(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not reached before the deadline"
-        time.sleep(0.005)
 
 
 @pytest.fixture
@@ -335,7 +322,7 @@ def test_stream_follows_events_committed_after_it_started(served: Served) -> Non
     writer.join()
     assert seqs(response.text) == [start + 1, start + 2, start + 3, start + 4]
     # The stream ended and let go of its subscription.
-    _eventually(lambda: served.notifier.subscriber_count(session_id) == 0)
+    eventually(lambda: served.notifier.subscriber_count(session_id) == 0)
 
 
 def test_stream_limit_bounds_the_number_of_events(served: Served) -> None:

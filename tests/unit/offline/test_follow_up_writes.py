@@ -11,13 +11,11 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from pydantic_ai.messages import ModelMessage, ToolCallPart, ToolReturnPart
+from tests.unit.offline.agent_harness import Harness, harness_on, tool_exchanges
 from tests.unit.offline.briefs import BAKERY
-from tests.unit.offline.test_model import Harness
 
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.offline.follow_up import MAX_STALE
-from charlotte.storage import SessionStore, transaction
 from charlotte.tools import PageTools, ToolBinding, failure
 
 HEADLINE = "Change the hero headline to 'Loaves worth waking for'"
@@ -26,33 +24,10 @@ HEADLINE = "Change the hero headline to 'Loaves worth waking for'"
 @pytest.fixture
 def built(sqlite_engine: sa.Engine) -> Harness:
     ws = Workspace(sqlite_engine, links=SiteLinks("https://site.test"))
-    with transaction(sqlite_engine) as conn:
-        session = SessionStore().create(
-            conn,
-            tenant="tenant-a",
-            page="home",
-            created_by="user-1",
-            brief=BAKERY[0],
-            facts=BAKERY[1],
-        )
-    binding = ToolBinding.for_session(session.id, session.tenant, session.page)
-    h = Harness(ws, PageTools(ws), session, binding, [])
+    h = harness_on(ws, PageTools(ws), *BAKERY, page="home")
     assert "ready for review" in h.run().output
     h.calls.clear()
     return h
-
-
-def _results(messages: list[ModelMessage]) -> list[tuple[str, dict[str, Any], Any]]:
-    calls: dict[str, ToolCallPart] = {}
-    out = []
-    for message in messages:
-        for part in message.parts:
-            if isinstance(part, ToolCallPart):
-                calls[part.tool_call_id] = part
-            elif isinstance(part, ToolReturnPart):
-                call = calls[part.tool_call_id]
-                out.append((call.tool_name, call.args_as_dict(), part.content))
-    return out
 
 
 def _person_edits(h: Harness, times: int) -> Callable[[int], None]:
@@ -70,7 +45,7 @@ def test_a_person_editing_mid_turn_is_read_again_and_the_change_retried(built: H
 
     result = built.run(HEADLINE)
 
-    exchanges = _results(result.all_messages())
+    exchanges = tool_exchanges(result.all_messages())
     applies = [(a, r) for name, a, r in exchanges if name == "cms_apply"]
     assert [r.get("error", {}).get("code") for _a, r in applies] == ["stale_revision", None]
     names = [name for name, _a, _r in exchanges]

@@ -5,70 +5,21 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from pydantic_ai import Agent, AgentRunResult, RunContext, Tool
-from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart, ToolReturnPart
+from pydantic_ai.messages import ModelResponse
+from tests.unit.offline.agent_harness import Harness, harness_on, tool_exchanges
 from tests.unit.offline.briefs import BAKERY, CASES, DENTIST, DIRECTED, SAAS
 
 from charlotte.drafts.workspace import SiteLinks, Workspace
-from charlotte.offline.model import MAX_FAILURES, offline_model
+from charlotte.offline.model import MAX_FAILURES
 from charlotte.offline.writer import plan_page
 from charlotte.page.node_types import ID_PATTERN, MAX_OPS_PER_APPLY
 from charlotte.page.session import PageSession
-from charlotte.storage import SessionRecord, SessionStore, transaction
+from charlotte.storage import SessionRecord
 from charlotte.tools import PageTools, ToolBinding, failure
-
-ApplyHook = Callable[[int], None]
-
-
-@dataclass
-class Harness:
-    """A workspace, its tools, one session and an agent whose tools call them."""
-
-    ws: Workspace
-    tools: PageTools
-    session: SessionRecord
-    binding: ToolBinding
-    calls: list[str]
-    before_apply: ApplyHook | None = None
-
-    def agent(self) -> Agent[ToolBinding, str]:
-        return Agent(
-            offline_model(),
-            deps_type=ToolBinding,
-            tools=[self._tool(d.name) for d in self.tools.definitions()],
-        )
-
-    def _tool(self, name: str) -> Tool[ToolBinding]:
-        definition = next(d for d in self.tools.definitions() if d.name == name)
-
-        def run(ctx: RunContext[ToolBinding], **kwargs: Any) -> dict[str, Any]:
-            self.calls.append(name)
-            if name == "cms_apply" and self.before_apply is not None:
-                self.before_apply(self.calls.count("cms_apply"))
-            return self.tools.call(name, kwargs, ctx.deps)
-
-        return Tool.from_schema(
-            run, name, definition.description, definition.parameters_json_schema, takes_ctx=True
-        )
-
-    def run(
-        self, prompt: str = "Build the page.", history: list[ModelMessage] | None = None
-    ) -> AgentRunResult[str]:
-        return asyncio.run(self.agent().run(prompt, deps=self.binding, message_history=history))
-
-    def doc(self) -> dict[str, Any]:
-        return self.ws.draft(self.session.id, self.session.tenant)[0]
-
-    def human_edit(self, ops: list[dict[str, Any]]) -> None:
-        _doc, revision = self.ws.draft(self.session.id, self.session.tenant)
-        self.ws.human_edit(
-            self.session.id, self.session.tenant, ops, based_on=revision, user="user-1"
-        )
 
 
 @pytest.fixture
@@ -78,33 +29,9 @@ def make(sqlite_engine: sa.Engine) -> Callable[..., Harness]:
     count = iter(range(1000))
 
     def build(brief: str, facts: dict[str, Any], page: str | None = None) -> Harness:
-        with transaction(sqlite_engine) as conn:
-            session = SessionStore().create(
-                conn,
-                tenant="tenant-a",
-                page=page or f"page-{next(count)}",
-                created_by="user-1",
-                brief=brief,
-                facts=facts,
-            )
-        binding = ToolBinding.for_session(session.id, session.tenant, session.page)
-        return Harness(ws, tools, session, binding, [])
+        return harness_on(ws, tools, brief, facts, page=page or f"page-{next(count)}")
 
     return build
-
-
-def _exchanges(messages: list[ModelMessage]) -> list[tuple[str, dict[str, Any], Any]]:
-    """(tool name, args, result) in call order, from the message history."""
-    calls: dict[str, ToolCallPart] = {}
-    out = []
-    for message in messages:
-        for part in message.parts:
-            if isinstance(part, ToolCallPart):
-                calls[part.tool_call_id] = part
-            elif isinstance(part, ToolReturnPart):
-                call = calls[part.tool_call_id]
-                out.append((call.tool_name, call.args_as_dict(), part.content))
-    return out
 
 
 def _copy(doc: dict[str, Any]) -> str:
@@ -157,7 +84,7 @@ def test_every_step_is_a_real_tool_call_with_basedon_from_the_previous_result(
 
     result = h.run()
 
-    exchanges = _exchanges(result.all_messages())
+    exchanges = tool_exchanges(result.all_messages())
     names = [name for name, _, _ in exchanges]
     assert names == h.calls  # every call the model made reached the tools
     assert names[:3] == ["cms_facts", "cms_types", "cms_outline"]
@@ -202,8 +129,8 @@ def test_same_brief_gives_the_same_page_and_the_same_steps(make: Callable[..., H
         return {k: v for k, v in doc.items() if k != "id"}
 
     assert strip(first.doc()) == strip(second.doc())
-    assert [(n, a) for n, a, _ in _exchanges(one.all_messages())] == [
-        (n, a) for n, a, _ in _exchanges(two.all_messages())
+    assert [(n, a) for n, a, _ in tool_exchanges(one.all_messages())] == [
+        (n, a) for n, a, _ in tool_exchanges(two.all_messages())
     ]
 
 
@@ -281,10 +208,10 @@ def test_a_human_edit_between_batches_is_recovered(make: Callable[..., Harness])
 
     result = h.run()
 
-    names = [name for name, _, _ in _exchanges(result.all_messages())]
+    names = [name for name, _, _ in tool_exchanges(result.all_messages())]
     stale = [
         r
-        for name, _, r in _exchanges(result.all_messages())
+        for name, _, r in tool_exchanges(result.all_messages())
         if name == "cms_apply" and r.get("isError")
     ]
     assert [r["error"]["code"] for r in stale] == ["stale_revision"]
@@ -339,7 +266,7 @@ def test_check_findings_are_fixed_before_ready(make: Callable[..., Harness]) -> 
 
     result = h.run()
 
-    exchanges = _exchanges(result.all_messages())
+    exchanges = tool_exchanges(result.all_messages())
     checks = [r for name, _, r in exchanges if name == "cms_check"]
     assert len(checks) == 2
     assert [f["node"] for f in checks[0]["findings"] if f["severity"] == "error"] == ["promo-text"]
@@ -406,7 +333,7 @@ def test_a_refused_batch_is_skipped_and_the_rest_is_built(make: Callable[..., Ha
 
     refused = [
         r["error"]
-        for n, _, r in _exchanges(result.all_messages())
+        for n, _, r in tool_exchanges(result.all_messages())
         if n == "cms_apply" and r.get("isError")
     ]
     assert [e["code"] for e in refused] == ["duplicate_id"]

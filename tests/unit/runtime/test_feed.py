@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 from tests.support.databases import new_session
+from tests.support.waiting import eventually
 
 from charlotte.events import AGENT_ACTOR, EventTypes
 from charlotte.runtime.feed import Notifier, Subscription
@@ -24,13 +25,6 @@ def _append(engine: sa.Engine, session_id: str, count: int = 1) -> None:
     with transaction(engine) as conn:
         for index in range(count):
             LOG.append(conn, session_id, EventTypes.TEXT_DELTA, {"text": f"t{index}"}, actor=AGENT_ACTOR)
-
-
-def _eventually(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not reached before the deadline"
-        time.sleep(0.005)
 
 
 def _wakes_promptly(subscription: Subscription) -> None:
@@ -57,8 +51,7 @@ def notifier(engine: sa.Engine) -> Iterator[Notifier]:
 def _ticked(notifier: Notifier) -> None:
     """Wait until the notifier has completed one more tick than now (so it knows every watch)."""
     start = notifier.ticks
-    notifier.notify()
-    _eventually(lambda: notifier.ticks >= start + 2)
+    eventually(lambda: notifier.ticks >= start + 2)
 
 
 def test_subscriber_wakes_when_its_session_advances(engine: sa.Engine, notifier: Notifier) -> None:
@@ -99,7 +92,7 @@ def test_new_events_are_read_once_into_the_cache(engine: sa.Engine, notifier: No
     _ticked(notifier)
     _append(engine, session.id, 3)
     _wakes_promptly(subscription)
-    _eventually(lambda: len(subscription.cached(0) or []) == 3)
+    eventually(lambda: len(subscription.cached(0) or []) == 3)
     events = subscription.cached(0)
     assert events is not None
     assert [event.seq for event in events] == [1, 2, 3]
@@ -165,9 +158,9 @@ def test_idle_notifier_runs_no_queries(engine: sa.Engine, notifier: Notifier) ->
     _ticked(notifier)
     subscription.close()
     assert notifier.subscriber_count(session.id) == 0
-    _eventually(lambda: notifier._kick.is_set() is False)
+    eventually(lambda: notifier._kick.is_set() is False)
     ticks = notifier.ticks
-    # Nobody subscribed: the thread sleeps until a subscribe, notify or close.
+    # Nobody subscribed: the thread sleeps until a subscribe or close.
     assert not notifier._kick.wait(0.1)
     assert notifier.ticks <= ticks + 1
 
@@ -210,7 +203,7 @@ def test_closing_the_notifier_wakes_waiters_and_stops_the_thread(
     result: list[bool] = []
     waiter = threading.Thread(target=lambda: result.append(subscription.wait(30.0)))
     waiter.start()
-    _eventually(lambda: subscription._armed)
+    eventually(lambda: subscription._armed)
     notifier.close()
     waiter.join(5.0)
     assert not waiter.is_alive()
@@ -220,22 +213,8 @@ def test_closing_the_notifier_wakes_waiters_and_stops_the_thread(
         notifier.subscribe(session.id)
 
 
-def test_notify_makes_the_next_tick_happen_at_once(engine: sa.Engine) -> None:
-    notifier = Notifier(engine, interval=30.0)  # no tick would come on its own
-    try:
-        session = new_session(engine)
-        subscription = notifier.subscribe(session.id)
-        _eventually(lambda: notifier.ticks >= 1)
-        _append(engine, session.id)
-        notifier.notify(session.id)
-        _wakes_promptly(subscription)
-    finally:
-        notifier.close()
-
-
-def test_session_of_no_interest_is_not_watched(engine: sa.Engine, notifier: Notifier) -> None:
+def test_a_notifier_nobody_subscribed_to_never_ticks(engine: sa.Engine, notifier: Notifier) -> None:
     session = new_session(engine)
-    notifier.notify("someone-else")
     assert notifier.subscriber_count(session.id) == 0
     assert notifier.ticks == 0
 
