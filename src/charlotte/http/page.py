@@ -28,6 +28,7 @@ WEB_MODULES: Final = (
     "review",
     "start",
     "stream",
+    "undo",
 )
 #: The page's own files and their types: a fixed list, so a request names one
 #: of these or nothing (no path from a URL ever reaches the file system). A

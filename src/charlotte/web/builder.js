@@ -183,6 +183,7 @@ export function handleEvent(type, event) {
     case "turn.finished":
       chat.settleTools("stopped");
       chat.addNote(payload.ready ? "Done · the page is ready for review" : "Done", payload.ready ? "ok" : "");
+      chat.addUndo(payload.turn_id);
       panels.setStatus("idle");
       panels.scheduleStatus();
       break;
