@@ -350,3 +350,46 @@ def test_a_turn_is_undone_from_the_chat(server: BrowserServer, open_page: Watche
     expect(log.locator(".turn-undo").last).to_contain_text("undone before")
     open_page.assert_clean()
 
+
+def test_an_earlier_session_of_the_page_is_listed_and_resumed(server: BrowserServer, open_page: Watched) -> None:
+    page = open_page.page
+    log = page.get_by_test_id("chat-log")
+    listed = page.get_by_test_id("session-list")
+    page.goto(server.url)
+    expect(page.get_by_test_id("start-button")).to_be_visible()
+    expect(listed).to_be_hidden()
+    _start(page, server.url, approve_on_save=False, facts=dict(SAMPLE_FACTS))
+    session = page.url.split("#session=", 1)[1]
+    _send(page, FIRST_MESSAGE)
+    expect(page.get_by_test_id("status")).to_have_text("idle")
+    expect(log).to_contain_text("Done · the page is ready for review")
+    reply = log.locator(".message-agent").last.inner_text().strip()
+
+    page.get_by_role("button", name="New session").click()
+    expect(page.get_by_test_id("start-button")).to_be_visible()
+    expect(listed).to_be_visible()
+    row = listed.locator(f'[data-session="{session}"]')
+    expect(row).to_contain_text(SAMPLE_BRIEF[:40])
+    expect(row).to_contain_text("idle")
+    expect(row).to_contain_text("1 turn")
+    # Another page key has no sessions: the list goes.
+    page.get_by_test_id("start-page").fill("about")
+    expect(listed).to_be_hidden()
+    page.get_by_test_id("start-page").fill("home")
+    expect(row).to_be_visible()
+
+    with page.expect_response(lambda response: "/messages" in response.url) as answered:
+        row.get_by_role("button", name="Resume").click()
+    assert answered.value.status == 200
+    expect(page).to_have_url(re.compile(f"#session={session}$"))
+    expect(log.locator(".message-user")).to_have_text([FIRST_MESSAGE])
+    expect(log.locator(".message-agent").last).to_contain_text(reply[:60])
+    expect(page.get_by_test_id("revision")).not_to_have_text("0")
+    # And the stream follows it: the next turn shows live.
+    _send(page, "Make the hero warmer.")
+    expect(log.locator(".message-user")).to_have_count(2)
+    expect(page.get_by_test_id("status")).to_have_text("idle")
+    expect(log.locator(".note", has_text="Done")).to_have_count(2)
+    # Leaving a session closes its stream: the browser counts that request as aborted.
+    left = f"request failed: GET {server.url}/sessions/{session}/stream net::ERR_ABORTED"
+    assert [problem for problem in open_page.problems if problem != left] == []

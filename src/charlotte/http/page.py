@@ -26,6 +26,7 @@ WEB_MODULES: Final = (
     "preview",
     "publish",
     "review",
+    "sessions",
     "start",
     "stream",
     "undo",
