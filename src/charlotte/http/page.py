@@ -20,7 +20,6 @@ __all__ = ["PAGE_BASE_CSS", "PAGE_HEADERS", "WEB_ASSETS", "WEB_MODULES", "web_fi
 WEB_MODULES: Final = (
     "api",
     "chat",
-    "diff",
     "dom",
     "panels",
     "preview",
