@@ -351,7 +351,9 @@ def test_a_turn_is_undone_from_the_chat(server: BrowserServer, open_page: Watche
     open_page.assert_clean()
 
 
-def test_an_earlier_session_of_the_page_is_listed_and_resumed(server: BrowserServer, open_page: Watched) -> None:
+def test_an_earlier_session_of_the_page_is_listed_and_resumed(
+    server: BrowserServer, open_page: Watched
+) -> None:
     page = open_page.page
     log = page.get_by_test_id("chat-log")
     listed = page.get_by_test_id("session-list")
