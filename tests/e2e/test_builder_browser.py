@@ -41,6 +41,8 @@ WAIT_MS: Final = 60_000
 FRAME: Final = '[data-testid="preview-frame"]'
 BUSINESS: Final = SAMPLE_FACTS["name"]
 FIRST_MESSAGE: Final = "Build the first draft of the page from the brief."
+#: The node the offline builder's FAQ section is written under.
+FAQ_NODE: Final = "questions"
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -88,10 +90,10 @@ def open_page(browser: Browser) -> Iterator[Watched]:
     watched = Watched(page)
 
     def on_console(message: ConsoleMessage) -> None:
-        # GET published answers 404 before the first publish, as documented;
-        # the browser logs every 404 it fetches.
-        expected_404 = str(message.location.get("url", "")).endswith("/published")
-        if message.type == "error" and not expected_404:
+        # GET published answers 404 before the first publish, and a refused
+        # undo 409, as documented; the browser logs every such answer it fetches.
+        expected = str(message.location.get("url", "")).endswith(("/published", "/undo"))
+        if message.type == "error" and not expected:
             watched.problems.append(f"console: {message.text}")
 
     def on_failed(request: Request) -> None:
@@ -228,6 +230,8 @@ def test_an_approve_on_save_change_set_is_reviewed_and_approved(
     expect(panel).to_be_visible()
     expect(panel.locator('.diff-row[data-kind="added"]')).to_be_visible()
     expect(panel.locator('[data-role="change-set-summary"]')).to_contain_text("based on revision 0")
+    # Its turns write only the change set: nothing to undo in the draft.
+    expect(page.get_by_test_id("chat-log").locator(".undo-button")).to_have_count(0)
     # The draft has not moved; the preview shows the proposed page.
     expect(revision).to_have_text("0")
     expect(page.locator(FRAME)).to_have_attribute("data-view", "proposed")
@@ -278,3 +282,116 @@ def test_the_conversation_is_there_after_a_reload(
     page.reload()
     expect(log.locator(".message-user")).to_have_text([FIRST_MESSAGE, "Make the hero warmer."])
     open_page.assert_clean()
+
+
+def _draft(page: Page, url: str) -> dict[str, object]:
+    session = page.url.split("#session=", 1)[1]
+    answer = page.request.get(f"{url}/sessions/{session}/draft")
+    assert answer.ok
+    body = answer.json()
+    assert isinstance(body, dict)
+    return body
+
+
+def test_a_turn_is_undone_from_the_chat(server: BrowserServer, open_page: Watched) -> None:
+    page = open_page.page
+    log = page.get_by_test_id("chat-log")
+    undo = log.get_by_role("button", name="Undo this turn")
+    _start(page, server.url, approve_on_save=False, facts=dict(SAMPLE_FACTS))
+    _send(page, FIRST_MESSAGE)
+    expect(page.get_by_test_id("status")).to_have_text("idle")
+    expect(undo).to_have_count(1)
+    built = int(page.get_by_test_id("revision").inner_text())
+    assert FAQ_NODE not in str(_draft(page, server.url))
+
+    # While a turn runs, nothing can be undone.
+    server.pacer.hold()
+    _send(page, "Add an FAQ section.")
+    expect(page.get_by_test_id("status")).to_have_text("running")
+    expect(log.locator(".undo-button")).to_have_count(1)
+    expect(log.locator(".undo-button")).to_be_hidden()
+    server.pacer.free()
+    expect(page.get_by_test_id("status")).to_have_text("idle")
+    expect(undo).to_have_count(2)
+    with_faq = int(page.get_by_test_id("revision").inner_text())
+    assert with_faq > built
+    assert FAQ_NODE in str(_draft(page, server.url))
+
+    with page.expect_response(lambda response: response.url.endswith("/undo")) as answered:
+        undo.last.click()
+    assert answered.value.status == 200
+    undone = answered.value.json()
+    # Each op written is one revision: the undo writes the turn's inverses on top.
+    assert undone["applied"] > 0
+    assert undone["revision"] == with_faq + undone["applied"]
+    turn = log.locator(".turn-undo").last
+    expect(turn).to_have_attribute("data-state", "undone")
+    expect(turn.get_by_role("button")).to_have_text("Turn undone")
+    expect(turn.get_by_role("button")).to_be_disabled()
+    expect(turn).to_contain_text(f"Undone · revision {undone['revision']}")
+    expect(page.get_by_test_id("revision")).to_have_text(str(undone["revision"]))
+    draft = _draft(page, server.url)
+    assert draft["revision"] == undone["revision"]
+    assert FAQ_NODE not in str(draft)
+    expect(page.locator(FRAME)).to_have_attribute("data-revision", str(undone["revision"]))
+
+    # The first turn's nodes were touched by the undo: a clear refusal, nothing written.
+    undo.first.click()
+    first = log.locator(".turn-undo").first
+    expect(first).to_have_attribute("data-code", "conflicted")
+    expect(first).to_contain_text("later edits touched the nodes")
+    assert _draft(page, server.url)["revision"] == undone["revision"]
+
+    # After a reload an undone turn says so when asked again.
+    page.reload()
+    expect(undo).to_have_count(2)
+    undo.last.click()
+    expect(log.locator(".turn-undo").last).to_have_attribute("data-code", "already_undone")
+    expect(log.locator(".turn-undo").last).to_contain_text("undone before")
+    open_page.assert_clean()
+
+
+def test_an_earlier_session_of_the_page_is_listed_and_resumed(
+    server: BrowserServer, open_page: Watched
+) -> None:
+    page = open_page.page
+    log = page.get_by_test_id("chat-log")
+    listed = page.get_by_test_id("session-list")
+    page.goto(server.url)
+    expect(page.get_by_test_id("start-button")).to_be_visible()
+    expect(listed).to_be_hidden()
+    _start(page, server.url, approve_on_save=False, facts=dict(SAMPLE_FACTS))
+    session = page.url.split("#session=", 1)[1]
+    _send(page, FIRST_MESSAGE)
+    expect(page.get_by_test_id("status")).to_have_text("idle")
+    expect(log).to_contain_text("Done · the page is ready for review")
+    reply = log.locator(".message-agent").last.inner_text().strip()
+
+    page.get_by_role("button", name="New session").click()
+    expect(page.get_by_test_id("start-button")).to_be_visible()
+    expect(listed).to_be_visible()
+    row = listed.locator(f'[data-session="{session}"]')
+    expect(row).to_contain_text(SAMPLE_BRIEF[:40])
+    expect(row).to_contain_text("idle")
+    expect(row).to_contain_text("1 turn")
+    # Another page key has no sessions: the list goes.
+    page.get_by_test_id("start-page").fill("about")
+    expect(listed).to_be_hidden()
+    page.get_by_test_id("start-page").fill("home")
+    expect(row).to_be_visible()
+
+    with page.expect_response(lambda response: "/messages" in response.url) as answered:
+        row.get_by_role("button", name="Resume").click()
+    assert answered.value.status == 200
+    expect(page).to_have_url(re.compile(f"#session={session}$"))
+    expect(log.locator(".message-user")).to_have_text([FIRST_MESSAGE])
+    expect(log.locator(".message-agent").last).to_contain_text(reply[:60])
+    expect(page.get_by_test_id("revision")).not_to_have_text("0")
+    # And the stream follows it: the next turn shows live.
+    _send(page, "Make the hero warmer.")
+    expect(log.locator(".message-user")).to_have_count(2)
+    expect(page.get_by_test_id("status")).to_have_text("idle")
+    expect(log.locator(".note", has_text="Done")).to_have_count(2)
+    # Leaving a session closes its stream: the browser counts that request as aborted.
+    left = f"request failed: GET {server.url}/sessions/{session}/stream net::ERR_ABORTED"
+    assert [problem for problem in open_page.problems if problem != left] == []

@@ -158,7 +158,10 @@ def test_publish_asks_first_cancel_publishes_nothing_confirm_the_reviewed_revisi
     sent = _publishes(page)
     dialog = page.get_by_test_id("publish-dialog")
 
-    page.get_by_test_id("publish-button").click()
+    # The dialog shows the server's publish preview: its revision, its diff.
+    with page.expect_response(lambda r: r.url.endswith("/publish-preview")) as previewed:
+        page.get_by_test_id("publish-button").click()
+    assert previewed.value.json()["preview"]["revision"] == revision
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text(f"Publish revision {revision}?")
     expect(dialog).to_contain_text("Nothing is published yet")
@@ -183,9 +186,13 @@ def test_publish_asks_first_cancel_publishes_nothing_confirm_the_reviewed_revisi
     _send(page, "Make the hero warmer.")
     expect(page.get_by_test_id("chat-log").locator(".note", has_text="Done")).to_have_count(2)
     expect(page.get_by_test_id("revision")).not_to_have_text(str(revision))
-    page.get_by_test_id("publish-button").click()
+    with page.expect_response(lambda r: r.url.endswith("/publish-preview")) as previewed:
+        page.get_by_test_id("publish-button").click()
+    diff = previewed.value.json()["preview"]["diff"]
     expect(dialog).to_contain_text(f"Since revision {revision} was published")
     expect(dialog.locator(".diff-row").first).to_be_visible()
+    for change in diff["changed"]:
+        expect(dialog.locator(f'.diff-node[data-node="{change["id"]}"]')).to_be_visible()
     page.get_by_test_id("publish-cancel").click()
     open_page.assert_clean()
 

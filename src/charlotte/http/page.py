@@ -20,14 +20,15 @@ __all__ = ["PAGE_BASE_CSS", "PAGE_HEADERS", "WEB_ASSETS", "WEB_MODULES", "web_fi
 WEB_MODULES: Final = (
     "api",
     "chat",
-    "diff",
     "dom",
     "panels",
     "preview",
     "publish",
     "review",
+    "sessions",
     "start",
     "stream",
+    "undo",
 )
 #: The page's own files and their types: a fixed list, so a request names one
 #: of these or nothing (no path from a URL ever reaches the file system). A

@@ -14,6 +14,7 @@ import * as panels from "./js/panels.js";
 import { cancelPreview, resetPreview, schedulePreview, setDevice, setViewMode } from "./js/preview.js";
 import { closePublish, wirePublish } from "./js/publish.js";
 import { cancelChangeSet, resetChangeSet, resolveChangeSet, scheduleChangeSet } from "./js/review.js";
+import { cancelSessionList, refreshSessionList, wireSessionList } from "./js/sessions.js";
 import { addFactRow, startSession } from "./js/start.js";
 import { follow, reconnectNow, unfollow } from "./js/stream.js";
 
@@ -32,13 +33,22 @@ function showStart() {
   $('[data-role="publish"]').hidden = true;
   document.title = "charlotte · page builder";
   byTestId("start-brief").focus();
+  refreshSessionList(resumeSession);
 }
 
 function showBuilder() {
+  cancelSessionList();
   $('[data-view="start"]').hidden = true;
   $('[data-view="builder"]').hidden = false;
   $('[data-role="new-session"]').hidden = false;
   $('[data-role="publish"]').hidden = false;
+}
+
+/** Resume: open an earlier session of the page as a new one is opened. */
+function resumeSession(id) {
+  clearError();
+  history.pushState(null, "", `#session=${encodeURIComponent(id)}`);
+  enterSession(id, null);
 }
 
 function sessionFromHash() {
@@ -183,6 +193,7 @@ export function handleEvent(type, event) {
     case "turn.finished":
       chat.settleTools("stopped");
       chat.addNote(payload.ready ? "Done · the page is ready for review" : "Done", payload.ready ? "ok" : "");
+      chat.addUndo(payload.turn_id);
       panels.setStatus("idle");
       panels.scheduleStatus();
       break;
@@ -273,6 +284,7 @@ async function stopTurn() {
 function wire() {
   $('[data-role="start-form"]').addEventListener("submit", (event) => startSession(event, enterSession));
   $('[data-action="add-fact"]').addEventListener("click", () => addFactRow());
+  wireSessionList(resumeSession);
   $('[data-action="dismiss-error"]').addEventListener("click", clearError);
   $('[data-action="reconnect"]').addEventListener("click", reconnectNow);
   for (const link of $$('[data-action="new-session"]')) {

@@ -3,6 +3,7 @@
 
 import { codeText } from "./api.js";
 import { $, byTestId, el, plural } from "./dom.js";
+import { undoRow } from "./undo.js";
 
 const TOOL_LABELS = {
   cms_apply: "Edited the page",
@@ -101,6 +102,12 @@ export function endAgentText() {
   chat.currentText = null;
 }
 
+/** The "Undo this turn" row under a finished turn (none in approve-on-save sessions). */
+export function addUndo(turnId) {
+  const row = undoRow(turnId);
+  if (row) append(row);
+}
+
 export function addNote(text, tone = "") {
   endAgentText();
   const note = el("div", "note", text);
@@ -193,6 +200,7 @@ export function renderPastTurn(turn) {
   if (turn.status === "finished") {
     const done = record.ready === true ? "Done · the page is ready for review" : "Done";
     addNote(work ? `${done} · ${work}` : done, record.ready === true ? "ok" : "");
+    addUndo(turn.turn_id);
   } else if (turn.status === "stopped") {
     addNote(work ? `Stopped · ${work}` : "Stopped", "warn");
   } else {

@@ -52,6 +52,8 @@ export function setStatus(status) {
   pill.dataset.status = status;
   pill.textContent = status;
   const busy = BUSY_STATUSES.has(status);
+  // While a turn runs no turn can be undone: the stylesheet hides the Undo buttons.
+  builder().dataset.busy = String(busy);
   const stop = byTestId("stop-button");
   stop.hidden = !busy;
   stop.disabled = status === "stopping";

@@ -1,10 +1,9 @@
-// Publish: a dialog says what changed since the last publish (the published
-// copy against the draft, both read now) and publishes exactly the revision
-// it showed; the draft moving on meanwhile is the server's 409, and an empty
-// page is refused here before any request.
+// Publish: a dialog says what changed since the last publish (the server's
+// GET publish-preview) and publishes exactly the revision it showed; the
+// draft moving on meanwhile is the server's 409, and an empty page (the
+// preview's `empty`) is refused before any publish request.
 
 import { ApiError, api, sessionPath } from "./api.js";
-import { diffDocs, isEmptyDiff, nodeMap } from "./diff.js";
 import { $, byTestId, clearError, el, plural, showError, state, whileBusy } from "./dom.js";
 import { scheduleStatus } from "./panels.js";
 import { schedulePreview } from "./preview.js";
@@ -17,49 +16,56 @@ const dialog = () => byTestId("publish-dialog");
 // What the open dialog would publish: the session and the revision shown.
 let reviewed = null;
 
-/** Read the draft and the published copy, then ask (or refuse an empty page). */
+/** Read what publishing now would change (the server's preview), then ask (or refuse an empty page). */
 export async function askToPublish() {
   const id = state.sessionId;
   const button = byTestId("publish-button");
   await whileBusy(button, async () => {
-    const [draft, published] = await Promise.all([
-      api("GET", sessionPath(id, "/draft")),
-      api("GET", sessionPath(id, "/published")).catch((error) => {
-        if (error instanceof ApiError && error.status === 404) return null;
-        throw error;
-      }),
-    ]);
+    const answer = await api("GET", sessionPath(id, "/publish-preview"));
     if (state.sessionId !== id) return;
-    if (Object.keys(nodeMap(draft.page)).length === 0 || !draft.html) {
+    const preview = answer && answer.preview && typeof answer.preview === "object" ? answer.preview : null;
+    if (preview && preview.empty === true) {
       showError(EMPTY_PAGE_MESSAGE);
       return;
     }
+    if (!preview || !Number.isInteger(preview.revision)) {
+      showError("The server's answer about what would be published could not be read; nothing was published.");
+      return;
+    }
     clearError();
-    reviewed = { id, revision: draft.revision };
-    fillDialog(draft, published);
+    reviewed = { id, revision: preview.revision };
+    fillDialog(preview);
     dialog().showModal();
     byTestId("publish-cancel").focus();
   });
 }
 
-function fillDialog(draft, published) {
-  $('[data-role="publish-title"]').textContent = `Publish revision ${draft.revision}?`;
+const listOf = (value) => (Array.isArray(value) ? value : []);
+
+function fillDialog(preview) {
+  $('[data-role="publish-title"]').textContent = `Publish revision ${preview.revision}?`;
   const list = $('[data-role="publish-changes"]');
-  const count = Object.keys(nodeMap(draft.page)).length;
-  if (published === null) {
+  const diff = preview.diff && typeof preview.diff === "object" ? preview.diff : {};
+  const parts = {
+    added: listOf(diff.added),
+    changed: listOf(diff.changed),
+    removed: listOf(diff.removed),
+    meta: diff.meta === true,
+    theme: diff.theme === true,
+  };
+  if (!Number.isInteger(preview.published_revision)) {
     $('[data-role="publish-summary"]').textContent =
-      `Nothing is published yet: the whole page goes live (${plural(count, "node")}).`;
+      `Nothing is published yet: the whole page goes live (${plural(parts.added.length, "node")}).`;
     list.replaceChildren();
     list.hidden = true;
     return;
   }
-  const diff = diffDocs(published.page, draft.page);
-  const summary = isEmptyDiff(diff)
-    ? `Nothing changed since revision ${published.revision} was published.`
-    : `Since revision ${published.revision} was published: ${describe(diff)}.`;
-  $('[data-role="publish-summary"]').textContent = summary;
-  list.replaceChildren(...diffRows(diff, "li"));
-  list.hidden = isEmptyDiff(diff);
+  const unchanged = preview.unchanged === true;
+  $('[data-role="publish-summary"]').textContent = unchanged
+    ? `Nothing changed since revision ${preview.published_revision} was published.`
+    : `Since revision ${preview.published_revision} was published: ${describe(parts)}.`;
+  list.replaceChildren(...(unchanged ? [] : diffRows(parts, "li")));
+  list.hidden = unchanged;
 }
 
 function describe(diff) {
