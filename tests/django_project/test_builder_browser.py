@@ -9,36 +9,21 @@ stream moves the preview, and the page publishes.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Final
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 from tests.django_project.support import serve_asgi, session_cookie, user_with
+from tests.support.browser import WAIT_MS, chromium
 
 from charlotte.demo import SAMPLE_BRIEF
-
-CHROMIUM: Final = Path("/usr/bin/chromium")
-CHROMIUM_ARGS: Final = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-WAIT_MS: Final = 60_000
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 
 @pytest.fixture
 def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        reason = f"{CHROMIUM} does not exist (the browser tests drive Debian's chromium)"
-        print(f"skipped: {reason}")
-        pytest.skip(reason)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True, timeout=WAIT_MS
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
@@ -61,9 +46,11 @@ def test_the_page_under_django_starts_builds_and_publishes_with_the_csrf_token(
         # GET published answers 404 before the first publish (the publish dialog asks).
         page.on(
             "console",
-            lambda m: problems.append(m.text)
-            if m.type == "error" and not str(m.location.get("url", "")).endswith("/published")
-            else None,
+            lambda m: (
+                problems.append(m.text)
+                if m.type == "error" and not str(m.location.get("url", "")).endswith("/published")
+                else None
+            ),
         )
         page.on("pageerror", lambda error: problems.append(str(error)))
         try:

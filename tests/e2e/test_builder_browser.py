@@ -20,24 +20,13 @@ from pathlib import Path
 from typing import Final
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect
+from tests.support.browser import WAIT_MS, chromium
 from tests.support.browser_server import BrowserServer, serve_builder
 
 from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
 
-CHROMIUM: Final = Path("/usr/bin/chromium")
-CHROMIUM_ARGS: Final = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 #: Milliseconds an expectation may wait: a whole offline turn fits many times over.
-WAIT_MS: Final = 60_000
 FRAME: Final = '[data-testid="preview-frame"]'
 BUSINESS: Final = SAMPLE_FACTS["name"]
 FIRST_MESSAGE: Final = "Build the first draft of the page from the brief."
@@ -49,18 +38,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 @pytest.fixture
 def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        reason = f"{CHROMIUM} does not exist (the browser tests drive Debian's chromium)"
-        print(f"skipped: {reason}")
-        pytest.skip(reason)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True, timeout=WAIT_MS
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
@@ -109,7 +88,9 @@ def open_page(browser: Browser) -> Iterator[Watched]:
 
 
 def _frame_text_length(page: Page) -> int:
-    length = page.locator(FRAME).evaluate("f => f.contentDocument ? f.contentDocument.body.innerText.length : 0")
+    length = page.locator(FRAME).evaluate(
+        "f => f.contentDocument ? f.contentDocument.body.innerText.length : 0"
+    )
     assert isinstance(length, int)
     return length
 
@@ -191,8 +172,10 @@ def test_the_preview_fills_in_while_the_turn_runs_then_the_page_is_published(
     # The preview looks like the published page: a button's link takes its
     # wrapper's colour, not the browser's blue underline.
     button = page.frame_locator(FRAME).locator('[data-cms="hero-button"] a')
-    wrapper_color = page.frame_locator(FRAME).locator('[data-cms="hero-button"]').evaluate(
-        "node => getComputedStyle(node).color"
+    wrapper_color = (
+        page.frame_locator(FRAME)
+        .locator('[data-cms="hero-button"]')
+        .evaluate("node => getComputedStyle(node).color")
     )
     expect(button).to_have_css("color", str(wrapper_color))
     expect(button).to_have_css("text-decoration-line", "none")
@@ -208,7 +191,9 @@ def test_the_preview_fills_in_while_the_turn_runs_then_the_page_is_published(
     expect(log).to_contain_text(f"Published revision {final}")
     page.get_by_test_id("published-toggle").click()
     expect(page.get_by_test_id("published-toggle")).to_have_attribute("aria-pressed", "true")
-    expect(page.locator('[data-role="preview-caption"]')).to_have_text(f"Published · revision {final}")
+    expect(page.locator('[data-role="preview-caption"]')).to_have_text(
+        f"Published · revision {final}"
+    )
     expect(page.locator(FRAME)).to_have_attribute("data-view", "published")
     expect(page.frame_locator(FRAME).locator("body")).to_contain_text(BUSINESS)
     page.screenshot(path=tmp_path / "4-published.png")

@@ -19,24 +19,14 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
+from tests.support.browser import chromium
 from tests.unit.offline.briefs import LONG, PAGES
 
 from charlotte import Charlotte, Settings
 from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.page.render import render_page
 
-CHROMIUM: Final = Path("/usr/bin/chromium")
-CHROMIUM_ARGS: Final = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 WIDTHS: Final = ((390, 844), (768, 1024), (1280, 800))
 #: The three briefs of ``docs/screenshots/`` and one whose words no phone fits.
 CASES: Final = {**PAGES, "long": LONG}
@@ -76,18 +66,8 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def browser(published: dict[str, str]) -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        reason = f"{CHROMIUM} does not exist (the browser tests drive Debian's chromium)"
-        print(f"skipped: {reason}")
-        pytest.skip(reason)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True, timeout=60_000
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 def _published_page(tmp_path: Path, brief: str, facts: dict[str, str]) -> str:
