@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
-
 from charlotte.errors import Refused
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
+from charlotte.page.ops import touched_node_ids
 from charlotte.page.session import Applied
 
-__all__ = ["check_person", "page_changed", "touched_node_ids"]
+__all__ = ["check_person", "page_changed", "touched_node_ids"]  # touched_node_ids: page.ops
 
 
 def check_person(user: object) -> None:
@@ -30,14 +28,3 @@ def page_changed(applied: Applied, node_ids: tuple[str, ...], actor: str) -> New
         "node_ids": list(node_ids),
     }
     return NewEvent(EventTypes.PAGE_CHANGED, payload, actor)
-
-
-def touched_node_ids(ops: Iterable[dict[str, Any]]) -> tuple[str, ...]:
-    """Ids of the nodes a batch of (applied, well-formed) ops wrote, first-seen order."""
-    seen: dict[str, None] = {}
-    for op in ops:
-        node = op.get("node")
-        nid = node.get("id") if isinstance(node, dict) else op.get("id")
-        if isinstance(nid, str):
-            seen.setdefault(nid, None)
-    return tuple(seen)

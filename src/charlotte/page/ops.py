@@ -31,7 +31,7 @@ from charlotte.page.inverse import inverse_of
 from charlotte.page.model import Doc, Op
 from charlotte.page.working_copy import WorkingCopy
 
-__all__ = ["WorkingCopy", "invert", "reduce", "reduce_all"]
+__all__ = ["WorkingCopy", "invert", "reduce", "reduce_all", "touched_node_ids"]
 
 
 def reduce(doc: Doc, op: object) -> tuple[Doc, str | None]:
@@ -64,3 +64,19 @@ def invert(doc: Doc, op: object) -> list[Op]:
     if wc.check(op) is not None:
         return []
     return inverse_of(wc, cast(Op, op))
+
+
+def touched_node_ids(ops: Iterable[object]) -> tuple[str, ...]:
+    """Ids of the nodes a batch of ops writes (an inserted node's own id, else the op's ``id``), first-seen order.
+
+    Anything that is not an op with such an id names nothing.
+    """
+    seen: dict[str, None] = {}
+    for op in ops:
+        if not isinstance(op, dict):
+            continue
+        node = op.get("node")
+        nid = node.get("id") if isinstance(node, dict) else op.get("id")
+        if isinstance(nid, str):
+            seen.setdefault(nid, None)
+    return tuple(seen)

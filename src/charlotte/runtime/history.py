@@ -38,6 +38,7 @@ from pydantic_ai.messages import (
     repair_messages,
 )
 
+from charlotte.page.ops import touched_node_ids
 from charlotte.storage import HistoryEntry, HistoryRow
 from charlotte.storage.history import MAX_REPLY
 
@@ -81,7 +82,8 @@ class TurnWork:
             if type(revision) is int and revision >= 0:
                 self._revision = revision
             if name == _APPLY and result.get("isError") is not True:
-                for node_id in _op_node_ids(arguments.get("ops")):
+                ops = arguments.get("ops")
+                for node_id in touched_node_ids(ops if isinstance(ops, list) else ()):
                     self._nodes.setdefault(node_id, None)
 
     def record(self) -> dict[str, Any]:
@@ -98,21 +100,6 @@ class TurnWork:
     def entry(self, reply: str, messages: Sequence[ModelMessage] | None) -> HistoryEntry:
         """What the turn's end stores: the reply, the messages' JSON (or None), the record."""
         return HistoryEntry(reply[:MAX_REPLY], dump_messages(messages), self.record())
-
-
-def _op_node_ids(ops: object) -> list[str]:
-    """Ids of the nodes a list of ops names (an inserted node's own id, else the op's ``id``)."""
-    if not isinstance(ops, list):
-        return []
-    found: list[str] = []
-    for op in ops:
-        if not isinstance(op, Mapping):
-            continue
-        node = op.get("node")
-        node_id = node.get("id") if isinstance(node, Mapping) else op.get("id")
-        if isinstance(node_id, str):
-            found.append(node_id)
-    return found
 
 
 def dump_messages(messages: Sequence[ModelMessage] | None) -> str | None:
