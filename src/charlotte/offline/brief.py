@@ -98,6 +98,18 @@ _TONE_ONLY = frozenset(
         "serious",
         "trustworthy",
         "approachable",
+        "no",  # "no-nonsense" reads as two words
+        "nonsense",
+        "earthy",
+        "straightforward",
+        "honest",
+        "practical",
+        "gentle",
+        "classic",
+        "refined",
+        "rustic",
+        "sophisticated",
+        "stylish",
         "inviting",
         "cosy",
         "cozy",
@@ -276,9 +288,16 @@ def offerings_of(brief: str, lead: Lead) -> Offerings:
             return Offerings(tuple(items), note)
         if listed := _colon_list(sentence):
             return Offerings(tuple(listed))
-    # A colon list decides by the words before its colon, so a sentence that reads as a
-    # direction only for its list ("…: classes, open evenings, a price list") still lists.
+    # A sentence that reads as a direction only for what it lists ("…: fixing road bikes,
+    # …, a price list"): its offer verb's list, else its colon list (decided by the words
+    # before the colon).
     for sentence in _sentences(brief):
+        for match in _OFFER_VERB.finditer(sentence):
+            listed = [
+                i for i in _items(_LIST_END.sub("", match.group("list"))) if not _names_a_section(i)
+            ]
+            if len(listed) >= 2:
+                return Offerings(tuple(listed))
         if listed := _colon_list(sentence):
             return Offerings(tuple(listed))
     return Offerings(())
@@ -299,9 +318,9 @@ def _colon_list(sentence: str) -> list[str]:
     # The section names and directions in a mixed list ("a class price list", "how to
     # book") are the page's sections, not offerings.
     offered = [item for item in items if not _names_a_section(item)]
-    if offered and items and offered[-1] is items[-1]:
-        # Only the list's last item has a tail saying when or where ("… and cakes every
-        # morning"); an earlier item keeps its words ("classes for beginners").
+    if offered:
+        # Only the offerings' last item has a tail saying when or where ("… and e-bikes
+        # while you wait"); an earlier item keeps its words ("classes for beginners").
         offered[-1] = _LIST_END.sub("", offered[-1]) or offered[-1]
     if len(offered) < 2 or any(re.search(r"\d", item) for item in offered):
         return []

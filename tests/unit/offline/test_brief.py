@@ -112,3 +112,17 @@ def test_the_pottery_brief_gets_its_classes_on_the_page() -> None:
     assert (
         "Weekly wheel-throwing classes for beginners" in shown and "Open studio evenings" in shown
     )
+
+
+BIKES = (
+    "North Loop Cycles in Manchester: fixing road bikes, gravel bikes and e-bikes while you "
+    "wait, a clear price list and opening hours. Friendly, no-nonsense."
+)
+
+
+def test_an_offer_verb_in_a_sentence_that_also_names_sections_lists_the_offerings() -> None:
+    name = business_name(BIKES, {})
+    lead = lead_of(BIKES, {}, name)
+    assert offerings_of(BIKES, lead).items == ("Road bikes", "Gravel bikes", "E-bikes")
+    # "Friendly, no-nonsense." sets the voice: it is never the hero's line.
+    assert lead.subheading is None
