@@ -165,6 +165,7 @@ export function handleEvent(type, event) {
       panels.scheduleStatus();
       break;
     case "turn.started":
+      state.turnWrote = false;
       panels.setStatus("running");
       panels.scheduleStatus();
       break;
@@ -181,6 +182,7 @@ export function handleEvent(type, event) {
       chat.addToolResult(payload);
       break;
     case "page.changed":
+      if (event.actor === "agent") state.turnWrote = true;
       if (!approving && Number.isInteger(payload.revision)) panels.setRevision(payload.revision);
       schedulePreview();
       if (approving) scheduleChangeSet();
@@ -193,7 +195,8 @@ export function handleEvent(type, event) {
     case "turn.finished":
       chat.settleTools("stopped");
       chat.addNote(payload.ready ? "Done · the page is ready for review" : "Done", payload.ready ? "ok" : "");
-      chat.addUndo(payload.turn_id);
+      // A turn that wrote nothing has nothing to undo.
+      if (state.turnWrote) chat.addUndo(payload.turn_id);
       panels.setStatus("idle");
       panels.scheduleStatus();
       break;

@@ -200,7 +200,7 @@ export function renderPastTurn(turn) {
   if (turn.status === "finished") {
     const done = record.ready === true ? "Done · the page is ready for review" : "Done";
     addNote(work ? `${done} · ${work}` : done, record.ready === true ? "ok" : "");
-    addUndo(turn.turn_id);
+    if (Number.isInteger(record.nodes_changed) && record.nodes_changed > 0) addUndo(turn.turn_id);
   } else if (turn.status === "stopped") {
     addNote(work ? `Stopped · ${work}` : "Stopped", "warn");
   } else {

@@ -16,6 +16,7 @@ function freshState() {
     changeSet: null,
     sending: false,
     previewKey: "",
+    turnWrote: false, // the running turn changed the draft (so it can be undone)
   };
 }
 
