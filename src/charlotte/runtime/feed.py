@@ -3,12 +3,14 @@
 Never one per client. A single background thread watches only the sessions
 that have subscribers, with one query per tick for all of them
 (``SessionStore.last_seqs``: ``SELECT id, last_seq … WHERE id IN (…)``);
-when a session advanced it reads the new events *once* into a small
-per-session cache, and wakes that session's subscribers, each of which waits
-on its own threading/asyncio primitive. Each session
-is read on its own: should that fail for one, it is logged under a
-correlation id, by code and type only, and that session's readers are woken to
-read the log themselves; every other session is served as usual. The stream
+when sessions advanced it reads their new events *once*, all in one query on
+the tick's connection (``DatabaseEventLog.read_many``), into a small
+per-session cache, and wakes their subscribers, each of which waits on its own
+threading/asyncio primitive. Should that read fail (or for a host's own
+``EventLog``), each session is read on its own: should that fail for one, it
+is logged under a correlation id, by code and type only, and that session's
+readers are woken to read the log themselves; every other session is served
+as usual. The stream
 (``charlotte.http.asgi``) frames what it sends with ``charlotte.http.sse``.
 
 Delivery delay is at most one tick (``interval``, 50 ms by
@@ -252,32 +254,54 @@ class Notifier:
             self.ticks += 1
 
     def _tick(self, watched: list[str]) -> None:
+        plans: list[tuple[str, _Watch, int | None, int]] = []
         with read_connection(self._engine) as conn:
             latest = self._sessions.last_seqs(conn, watched)
-        for session_id, last_seq in latest.items():
-            with self._lock:
-                watch = self._watches.get(session_id)
-                known = None if watch is None else watch.latest
-            if watch is None:
-                continue
-            try:
-                events = self._new_events(session_id, known, last_seq)
-            except Exception as error:
-                # One session's log must not stall the others: nothing is
-                # cached, its readers are woken to read the log themselves.
-                _report(session_id, error)
-                events = None
+            for session_id, last_seq in latest.items():
+                with self._lock:
+                    watch = self._watches.get(session_id)
+                    known = None if watch is None else watch.latest
+                if watch is not None:
+                    plans.append((session_id, watch, known, last_seq))
+            wanted = {
+                session_id: (known, last_seq)
+                for session_id, _watch, known, last_seq in plans
+                if known is not None and 0 < last_seq - known <= self._cache_size
+            }
+            found = self._read_new(conn, wanted)
+        for session_id, watch, known, last_seq in plans:
+            events = found.get(session_id)
             with self._lock:
                 self._store(watch, known, last_seq, events)
                 waiting = [s for s in watch.subscribers if s.position < last_seq]
             for subscription in waiting:
                 subscription._wake()
 
-    def _new_events(self, session_id: str, known: int | None, last_seq: int) -> list[Event] | None:
-        """The events of seqs known+1 … last_seq, or None when they are not worth caching."""
-        if known is None or last_seq <= known or last_seq - known > self._cache_size:
-            return None
-        return self._log.read(self._engine, session_id, known, last_seq - known)
+    def _read_new(
+        self, conn: sa.Connection, wanted: dict[str, tuple[int, int]]
+    ) -> dict[str, list[Event] | None]:
+        """The new events of every session that advanced (seqs after, upto], each or None.
+
+        The database log reads them all in one query on the tick's connection;
+        should that fail, or for a host's log, each session is read on its own,
+        so that one session's log stalls no other (its readers, given None, go
+        to the log themselves).
+        """
+        if not wanted:
+            return {}
+        if isinstance(self._log, DatabaseEventLog):
+            try:
+                return dict(self._log.read_many(conn, wanted))
+            except Exception as error:
+                _report("(several)", error)
+        found: dict[str, list[Event] | None] = {}
+        for session_id, (known, last_seq) in wanted.items():
+            try:
+                found[session_id] = self._log.read(self._engine, session_id, known, last_seq - known)
+            except Exception as error:
+                _report(session_id, error)
+                found[session_id] = None
+        return found
 
     def _store(self, watch: _Watch, known: int | None, last_seq: int, events: list[Event] | None) -> None:
         if known is not None and last_seq <= known:

@@ -45,10 +45,12 @@ from charlotte.storage.tables import events, sessions
 from charlotte.storage.text import storable_json, storable_text
 from charlotte.storage.types import UtcDateTime, dumps, loads
 
-__all__ = ["MAX_READ", "DatabaseEventLog", "EventLog"]
+__all__ = ["MAX_READ", "READ_MANY_SESSIONS", "DatabaseEventLog", "EventLog"]
 
 #: The most events one ``read`` returns.
 MAX_READ: Final = 10_000
+#: Sessions one ``DatabaseEventLog.read_many`` query covers.
+READ_MANY_SESSIONS: Final = 100
 
 
 # Built once: composing Core statements per append costs more than running them.
@@ -233,6 +235,39 @@ class DatabaseEventLog:
             with read_connection(source) as conn:
                 return self._rows(conn, query, session_id)
         return self._rows(source, query, session_id)
+
+    def read_many(
+        self, conn: sa.Connection, wanted: Mapping[str, tuple[int, int]]
+    ) -> dict[str, list[Event]]:
+        """For each session id: its events with ``after < seq <= upto``, in seq order.
+
+        ``wanted`` maps a session id to ``(after, upto)``; one query per
+        ``READ_MANY_SESSIONS`` sessions, each range at most ``MAX_READ`` seqs.
+        The notifier's read of every session that advanced in one tick.
+        """
+        columns = _READ_COLUMNS.get(conn.dialect.name)
+        if columns is None:
+            raise StorageError("unsupported_database")
+        found: dict[str, list[Event]] = {session_id: [] for session_id in wanted}
+        items = [(s, a, u) for s, (a, u) in wanted.items() if 0 < u - a <= MAX_READ]
+        for start in range(0, len(items), READ_MANY_SESSIONS):
+            chunk = items[start : start + READ_MANY_SESSIONS]
+            ranges = [
+                sa.and_(events.c.session_id == s, events.c.seq > a, events.c.seq <= u)
+                for s, a, u in chunk
+            ]
+            query = (
+                sa.select(events.c.session_id, *columns)
+                .where(sa.or_(*ranges))
+                .order_by(events.c.session_id, events.c.seq)
+            )
+            with translated():
+                rows = conn.execute(query).all()
+            for session_id, *row in rows:
+                event = _event(session_id, *row)
+                if event is not None and session_id in found:
+                    found[session_id].append(event)
+        return found
 
     @staticmethod
     def _rows(conn: sa.Connection, query: sa.Select[Any], session_id: str) -> list[Event]:

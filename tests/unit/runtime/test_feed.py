@@ -236,3 +236,60 @@ def test_a_failing_tick_keeps_the_thread_serving(engine: sa.Engine, notifier: No
     _append(engine, session.id)
     _wakes_promptly(subscription)
     assert failures == [1]
+
+
+def test_one_events_query_per_tick_for_every_session_that_advanced(engine: sa.Engine) -> None:
+    # Twelve sessions advance between two ticks: their new events come in one
+    # read, not one per session (and not one connection checkout per session).
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if "FROM charlotte_events" in statement:
+            statements.append(statement)
+
+    # A tick only when kicked, so that all the rows are in before it reads.
+    notifier = Notifier(engine, interval=3_600)
+
+    def tick() -> None:
+        start = notifier.ticks
+        notifier._kick.set()
+        eventually(lambda: notifier.ticks > start)
+
+    try:
+        sessions = [new_session(engine) for _ in range(12)]
+        subscriptions = [notifier.subscribe(s.id) for s in sessions]
+        for session in sessions:
+            _append(engine, session.id)
+        tick()  # each session seen once: nothing cached yet
+        tick()
+        event.listen(engine, "before_cursor_execute", record)
+        for session in sessions:
+            _append(engine, session.id, 2)
+        statements.clear()
+        tick()
+        assert len(statements) == 1
+        for session, subscription in zip(sessions, subscriptions, strict=True):
+            found = subscription.cached(1)
+            assert found is not None and [e.seq for e in found] == [2, 3], session.id
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+        notifier.close()
+
+
+def test_a_failing_batch_read_falls_back_to_each_session_on_its_own(
+    engine: sa.Engine, notifier: Notifier
+) -> None:
+    sessions = [new_session(engine) for _ in range(3)]
+    subscriptions = [notifier.subscribe(s.id) for s in sessions]
+    _ticked(notifier)
+
+    def broken(_conn: Any, _wanted: Any) -> Any:
+        raise sa.exc.OperationalError("SELECT", {}, Exception("gone"))
+
+    notifier._log.read_many = broken  # type: ignore[attr-defined]
+    for session in sessions:
+        _append(engine, session.id)
+    for subscription in subscriptions:
+        _wakes_promptly(subscription)
+        found = subscription.cached(0)
+        assert found is not None and [e.seq for e in found] == [1]
