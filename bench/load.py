@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import signal
@@ -73,6 +74,8 @@ PERSON_DEADLINE = 600.0
 RUN_DEADLINE = 900.0
 #: The most sessions one run may have (the test is bounded in count).
 MAX_SESSIONS = 1_000
+#: People per client process: a loop too busy to note a receipt would add its own lag.
+PEOPLE_PER_CLIENT = 50
 
 
 # -- the server and the workers (child processes) --------------------------------------------
@@ -91,6 +94,7 @@ def serve(config: dict[str, Any]) -> None:
     charlotte.resolve_user_using(lambda request: request.headers.get("x-user"))
     charlotte.resolve_tenant_using(lambda request: request.headers.get("x-tenant"))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no ~40 ms wait per kept-alive answer
     sock.bind(("127.0.0.1", 0))
     print(sock.getsockname()[1], flush=True)
     server = uvicorn.Config(
@@ -141,11 +145,11 @@ def _peak_rss_mb(pid: int) -> float:
     return round(total, 1)
 
 
-def _cpu_seconds(pid: int, *, children: bool = True) -> float:
+def _cpu_seconds(pid: int) -> float:
     """CPU seconds (user + system) of ``pid`` (all its threads) and its live children so far."""
     total = 0.0
     ticks = os.sysconf("SC_CLK_TCK")
-    for one in [pid, *(_children(pid) if children else ())]:
+    for one in [pid, *_children(pid)]:
         try:
             fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
@@ -185,8 +189,12 @@ class Figures:
     started_ms: list[float] = field(default_factory=list)
     finished_ms: list[float] = field(default_factory=list)
     stream_ms: list[float] = field(default_factory=list)
+    #: When each of ``stream_ms`` was received (wall clock), for the delay over time.
+    stream_at: list[float] = field(default_factory=list)
     routes: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: list[str] = field(default_factory=list)
+    #: How late the clients' loop woke each time (ms): a late loop delays every receipt it notes.
+    client_lag_ms: list[float] = field(default_factory=list)
     gaps: int = 0
     turns: int = 0
 
@@ -227,6 +235,7 @@ class Person:
                     data = None
                     stored = datetime.fromisoformat(event["at"].replace("Z", "+00:00")).timestamp()
                     self.figures.stream_ms.append((received - stored) * 1000)
+                    self.figures.stream_at.append(received)
                     async with self.arrived:
                         self.events.append((received, event))
                         self.arrived.notify_all()
@@ -327,6 +336,18 @@ def _spread(values: list[float]) -> dict[str, float | None]:
     return {"p50": _percentile(values, 0.5), "p95": _percentile(values, 0.95), "p99": _percentile(values, 0.99)}
 
 
+def _by_tenth(at: list[float], delays: list[float]) -> list[float | None]:
+    """The p95 delay in each tenth of the run (by receipt time): where in the run the tail is."""
+    if not at:
+        return []
+    first, last = min(at), max(at)
+    width = (last - first) / 10 or 1.0
+    tenths: list[list[float]] = [[] for _ in range(10)]
+    for when, delay in zip(at, delays, strict=True):
+        tenths[min(9, int((when - first) / width))].append(delay)
+    return [_percentile(values, 0.95) for values in tenths]
+
+
 class Connections:
     """The peak number of PostgreSQL connections to the run's database, sampled every 0.25 s."""
 
@@ -378,23 +399,91 @@ def _redis_database(url: str, number: int) -> str:
     return f"{base}/{number}"
 
 
-async def _people(base: str, sessions: int) -> tuple[Figures, float]:
+async def _loop_lag(figures: Figures) -> None:
+    """How late the people's own event loop wakes from a 10 ms sleep: the measuring side's lag."""
+    while True:
+        began = time.monotonic()
+        await asyncio.sleep(0.01)
+        figures.client_lag_ms.append((time.monotonic() - began - 0.01) * 1000)
+
+
+async def _people(base: str, numbers: range, start_at: float) -> tuple[Figures, float]:
     figures = Figures()
-    limits = httpx.Limits(max_connections=sessions * 2 + 20, max_keepalive_connections=sessions + 10)
+    count = len(numbers)
+    limits = httpx.Limits(
+        max_connections=count * 2 + 20, max_keepalive_connections=count + 10,
+        # Below uvicorn's 5 s keep-alive: a connection is never reused as the server closes it.
+        keepalive_expiry=2.0,
+    )  # fmt: skip
     timeout = httpx.Timeout(60.0, connect=30.0)
     async with httpx.AsyncClient(limits=limits, timeout=timeout) as client:
-        people = [Person(client, base, figures, n) for n in range(sessions)]
+        people = [Person(client, base, figures, n) for n in numbers]
+        await asyncio.sleep(max(0.0, start_at - time.time()))
         began = time.monotonic()
-        done = await asyncio.wait_for(
-            asyncio.gather(*(p.run() for p in people), return_exceptions=True), RUN_DEADLINE
-        )
+        probe = asyncio.create_task(_loop_lag(figures))
+        try:
+            done = await asyncio.wait_for(
+                asyncio.gather(*(p.run() for p in people), return_exceptions=True), RUN_DEADLINE
+            )
+        finally:
+            probe.cancel()
         seconds = time.monotonic() - began
     figures.errors.extend(f"{type(d).__name__}" for d in done if isinstance(d, BaseException))
     return figures, seconds
 
 
-def measure(sessions: int, backend: str = "embedded", workers: int = 2) -> dict[str, Any]:
-    """One run: ``sessions`` people at once on ``backend``; the figures as JSON-able values."""
+def clients(config: dict[str, Any]) -> None:
+    """A client child process: its share of the people; their figures as one JSON line."""
+    numbers = range(config["first"], config["first"] + config["count"])
+    figures, seconds = asyncio.run(_people(config["base"], numbers, config["start_at"]))
+    found = {f.name: getattr(figures, f.name) for f in dataclasses.fields(figures)}
+    print(json.dumps({**found, "routes": dict(figures.routes), "seconds": seconds}), flush=True)
+
+
+def _all_people(base: str, sessions: int, env: dict[str, str]) -> tuple[Figures, float]:
+    """Every person, ``PEOPLE_PER_CLIENT`` to a client process, all starting at one moment."""
+    start_at = time.time() + 1.0 + sessions / 100
+    processes = []
+    for first in range(0, sessions, PEOPLE_PER_CLIENT):
+        config = {"base": base, "first": first, "count": min(PEOPLE_PER_CLIENT, sessions - first),
+                  "start_at": start_at}  # fmt: skip
+        processes.append(subprocess.Popen(
+            [sys.executable, "-m", "bench.load", "--clients", json.dumps(config)],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True,
+        ))  # fmt: skip
+    figures, seconds = Figures(), 1e-9
+    try:
+        for process in processes:
+            out, _err = process.communicate(timeout=RUN_DEADLINE + 60)
+            if process.returncode != 0 or not out.strip():
+                figures.errors.append(f"a client process ended with {process.returncode}")
+                continue
+            found = json.loads(out.strip().splitlines()[-1])
+            seconds = max(seconds, found.pop("seconds"))
+            for name in ("started_ms", "finished_ms", "stream_ms", "stream_at", "errors", "client_lag_ms"):
+                getattr(figures, name).extend(found[name])
+            for route, values in found["routes"].items():
+                figures.routes[route].extend(values)
+            figures.gaps += found["gaps"]
+            figures.turns += found["turns"]
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait(10)
+            if process.stdout is not None:
+                process.stdout.close()
+    return figures, seconds
+
+
+def measure(
+    sessions: int, backend: str = "embedded", workers: int = 2, *, broker_db: int = 12
+) -> dict[str, Any]:
+    """One run: ``sessions`` people at once on ``backend``; the figures as JSON-able values.
+
+    ``broker_db``: the Redis database number the run's turns go through (two runs
+    at once need two, or one's workers take the other's turns).
+    """
     if not 1 <= sessions <= MAX_SESSIONS:
         raise ValueError(f"sessions must be 1 … {MAX_SESSIONS}")
     env = {k: v for k, v in os.environ.items() if not k.startswith("CHARLOTTE_")}
@@ -410,7 +499,7 @@ def measure(sessions: int, backend: str = "embedded", workers: int = 2) -> dict[
             schema = f"charlotte_load_{os.getpid()}"
             _pg_schema(pg_url, schema, drop=False)
             stack.callback(_pg_schema, pg_url, schema, drop=True)
-            broker = _redis_database(redis, 12)
+            broker = _redis_database(redis, broker_db)
             config.update(database_url=pg_url, database_schema=schema, queue="celery", broker_url=broker)
             worker_env = {**env, "CHARLOTTE_DATABASE_URL": pg_url, "CHARLOTTE_DATABASE_SCHEMA": schema,
                           "CHARLOTTE_BROKER_URL": broker}  # fmt: skip
@@ -435,14 +524,12 @@ def measure(sessions: int, backend: str = "embedded", workers: int = 2) -> dict[
             time.sleep(3)  # the workers connect to the broker
         processes = {"server": server, **{f"worker_{n}": p for n, p in enumerate(pool)}}
         cpu_before = {name: _cpu_seconds(p.pid) for name, p in processes.items()}
-        clients_before = _cpu_seconds(os.getpid(), children=False)
         machine_before = _machine_ticks()
         with Connections(pg_url) as connections:
-            figures, seconds = asyncio.run(_people(f"http://127.0.0.1:{port}", sessions))
+            figures, seconds = _all_people(f"http://127.0.0.1:{port}", sessions, env)
         # The share of one core each process used during the run: 1.0 is a saturated process.
         busy = {name: round((_cpu_seconds(p.pid) - cpu_before[name]) / seconds, 2)
                 for name, p in processes.items()}  # fmt: skip
-        busy["clients"] = round((_cpu_seconds(os.getpid(), children=False) - clients_before) / seconds, 2)
         machine_after = _machine_ticks()
         # How busy the whole machine was (every core, every process: the database's too).
         busy["machine"] = round((machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1]), 2)
@@ -456,7 +543,9 @@ def measure(sessions: int, backend: str = "embedded", workers: int = 2) -> dict[
             "send_to_started_ms": _spread(figures.started_ms),
             "send_to_finished_ms": _spread(figures.finished_ms),
             "stream_ms": _spread(figures.stream_ms),
+            "stream_p95_ms_by_tenth": _by_tenth(figures.stream_at, figures.stream_ms),
             "routes_ms": {route: _spread(values) for route, values in sorted(figures.routes.items())},
+            "client_lag_ms": {**_spread(figures.client_lag_ms), "max": _percentile(figures.client_lag_ms, 1.0)},
             "errors": len(figures.errors),
             "error_samples": sorted(set(figures.errors))[:10],
             "seq_gaps": figures.gaps,
@@ -492,11 +581,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--backend", choices=("pg", "embedded"), default="embedded")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
+    # A TERM (a timeout, Ctrl-C's sibling) unwinds like an exception: the children are ended.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     print(json.dumps(measure(args.sessions, args.backend, args.workers), indent=2))
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--serve"]:
         serve(json.loads(sys.argv[2]))
+    elif sys.argv[1:2] == ["--clients"]:
+        clients(json.loads(sys.argv[2]))
     else:
         main()

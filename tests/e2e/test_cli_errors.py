@@ -219,3 +219,15 @@ def test_help_parses_without_loading_the_app_and_answers_within_a_second(tmp_pat
         best = min(best, time.perf_counter() - started)
         assert helped.returncode == 0 and "demo" in helped.stdout
     assert best < 1.0, f"charlotte --help took {best:.2f} s"
+
+
+def test_serve_listens_with_tcp_nodelay() -> None:
+    # Accepted connections inherit it: without it each answer on a kept-alive
+    # connection (the builder page's every request) waited ~40 ms for an ACK.
+    from charlotte.cli import _listen
+
+    listening = _listen("127.0.0.1", 0)
+    try:
+        assert listening.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+    finally:
+        listening.close()
