@@ -197,6 +197,8 @@ class CharlotteSession:
             "html": render_html(change_set.working, assets=app.assets),
             "css": emit_css(change_set.working),
             "diff": diff_docs(draft, change_set.working).to_json(),
+            # The working copy itself, so a reviewer can name the nodes it adds.
+            "page": change_set.working,
         }
 
     def published(self) -> dict[str, Any] | None:

@@ -221,6 +221,9 @@ class EditingContract:
             app.call("POST", f"/sessions/{never}/reset", {"basedOn": 0}), 404, "not_found"
         )
         assert missing["field"] == "published"
+        # The history says which revision is live, for the page's "Reset to published".
+        assert app.call("GET", f"/sessions/{sid}/history").json["published_revision"] == 1
+        assert app.call("GET", f"/sessions/{never}/history").json["published_revision"] is None
 
     def test_publish_refuses_an_empty_page_and_the_preview_says_what_changed(
         self, app: AppHarness

@@ -103,7 +103,7 @@ class DraftHistory:
     def history(
         self, session_id: str, tenant: str, *, limit: int = 50, before: int | None = None
     ) -> dict[str, Any]:
-        """``{"revision", "groups", "next_before"}``: at most ``limit`` groups ending below ``before``.
+        """``{"revision", "published_revision", "groups", "next_before"}``: at most ``limit`` groups ending below ``before``.
 
         ``next_before`` is the first revision of the oldest group given, when
         older revisions may follow (pass it as ``before`` for the next page).
@@ -116,6 +116,7 @@ class DraftHistory:
         with read_connection(ws.engine) as conn:
             session = ws.session(conn, session_id, tenant)
             _doc, current = ws.load_draft(conn, session)
+            published = ws.pages.load_published(conn, session.tenant, session.page)
             top = current if before is None else min(current, before - 1)
             start = max(0, top - MAX_OPS_READ)
             entries = _read(ws, conn, session, start, top)
@@ -125,7 +126,12 @@ class DraftHistory:
             complete = groups[-1:]  # one group longer than the window: its newest part
         out = [group.to_json() for group in reversed(complete)]
         oldest = complete[0].first if complete else 0
-        return {"revision": current, "groups": out, "next_before": oldest if oldest > 1 else None}
+        return {
+            "revision": current,
+            "published_revision": published[1] if published is not None else None,
+            "groups": out,
+            "next_before": oldest if oldest > 1 else None,
+        }
 
     def publish_preview(self, session_id: str, tenant: str) -> dict[str, Any]:
         """What publishing would change: the node-level diff of the published copy and the draft."""

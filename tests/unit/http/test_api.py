@@ -277,6 +277,7 @@ def test_change_set_view_and_approve(app: AppHarness) -> None:
     assert change_set["ops"] == 2 and change_set["revision"] == 2
     assert change_set["diff"]["added"] == ["hero", TITLE_ID]
     assert "Rosa&#39;s Bakery" in change_set["html"]
+    assert set(change_set["page"]["nodes"]) == {"hero", TITLE_ID}  # the working copy itself
     response = app.call("POST", f"/sessions/{sid}/change-set/approve")
     assert response.status == 200
     assert response.json["resolution"] == {"id": change_set["id"], "status": "approved", "ops": 2, "revision": 2}
