@@ -132,7 +132,7 @@ def _entry(page: Page, node: str) -> Locator:
 
 def _flashed(page: Page, node: str) -> bool:
     found = page.locator(FRAME).evaluate(
-        "(frame, id) => { const el = frame.contentDocument.querySelector(`[data-cms=\"${id}\"]`);"
+        '(frame, id) => { const el = frame.contentDocument.querySelector(`[data-cms="${id}"]`);'
         " return el !== null && el.classList.contains('charlotte-flash'); }",
         node,
     )
@@ -141,18 +141,20 @@ def _flashed(page: Page, node: str) -> bool:
 
 def _fits(page: Page, width: int, height: int) -> None:
     """No sideways scroll; Send and Publish on screen and not covered by anything."""
-    widths = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    widths = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
     assert widths[0] <= widths[1], (width, widths)
     for test_id in ("send-button", "publish-button"):
         target = page.get_by_test_id(test_id)
         expect(target).to_be_visible()
         box = target.bounding_box()
         assert box is not None
-        assert 0 <= box["x"] and box["x"] + box["width"] <= width, (test_id, width, box)
-        assert 0 <= box["y"] and box["y"] + box["height"] <= height, (test_id, height, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (test_id, width, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (test_id, height, box)
         on_top = page.evaluate(
             "([x, y, id]) => { const el = document.elementFromPoint(x, y);"
-            " return el !== null && el.closest(`[data-testid=\"${id}\"]`) !== null; }",
+            ' return el !== null && el.closest(`[data-testid="${id}"]`) !== null; }',
             [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, test_id],
         )
         assert on_top, (test_id, width)
@@ -186,7 +188,9 @@ def test_a_change_set_is_reviewed_node_by_node(
     # The first draft: every node added, named from the proposed page the preview shows.
     expect(page.locator(FRAME)).to_have_attribute("data-view", "proposed")
     expect(_entry(page, "hero-heading")).to_have_attribute("data-kind", "added")
-    expect(_entry(page, "hero-heading").locator(".change-name")).to_have_text(f"Heading “{BUSINESS}”")
+    expect(_entry(page, "hero-heading").locator(".change-name")).to_have_text(
+        f"Heading “{BUSINESS}”"
+    )
     page.get_by_test_id("approve-button").click()
     expect(panel).to_be_hidden()
 
@@ -320,9 +324,13 @@ def test_history_lists_turns_and_people_restores_and_resets(
     # Published, then edited: Reset to published puts the published page back.
     page.get_by_test_id("publish-button").click()
     page.get_by_test_id("publish-confirm").click()
-    expect(page.get_by_test_id("chat-log")).to_contain_text(f"Published revision {restored['revision']}")
+    expect(page.get_by_test_id("chat-log")).to_contain_text(
+        f"Published revision {restored['revision']}"
+    )
     expect(page.get_by_test_id("history-reset")).to_be_disabled()
-    expect(sheet).to_contain_text(f"The draft is the published page (revision {restored['revision']})")
+    expect(sheet).to_contain_text(
+        f"The draft is the published page (revision {restored['revision']})"
+    )
     again = _post(page, server.url, session, "/edits", {
         "basedOn": restored["revision"],
         "ops": [{"t": "set_node_props", "id": "hero-heading", "patch": {"content": "Not for long"}}],
