@@ -228,6 +228,15 @@ def test_a_change_set_is_reviewed_node_by_node(
         timeout=5_000,
     )
     assert not _flashed(page, "menu-heading")
+    # A removed node is on the draft only: the preview switches to it, then shows the node.
+    removed.get_by_role("button", name=re.compile("^Show in the preview")).click()
+    expect(page.locator(FRAME)).to_have_attribute("data-view", "draft")
+    page.wait_for_function(
+        "() => { const doc = document.querySelector('[data-testid=\"preview-frame\"]').contentDocument;"
+        " const el = doc.querySelector('[data-cms=\"about-us\"]');"
+        " return el !== null && el.classList.contains('charlotte-flash'); }",
+        timeout=WAIT_MS,
+    )
 
     # Reject one node's change: the set comes back without it, the others kept.
     first_set = panel.get_attribute("data-change-set-id")
@@ -337,6 +346,15 @@ def test_history_lists_turns_and_people_restores_and_resets(
     })  # fmt: skip
     assert again.ok, again.text()
     expect(reset).to_be_enabled()
+    # The publish dialog draws the same entries: the headline's words before and after.
+    page.get_by_test_id("publish-button").click()
+    published_change = page.get_by_test_id("publish-dialog").locator(
+        '.change[data-node="hero-heading"]'
+    )
+    expect(published_change.locator(".change-name")).to_have_text("Heading “Not for long”")
+    expect(published_change.locator("del")).to_have_text([BUSINESS])
+    expect(published_change.locator("ins")).to_have_text(["Not for long"])
+    page.get_by_test_id("publish-cancel").click()
     expect(sheet.locator(".history-tag.is-published")).to_have_count(1)
     reset.click()
     expect(confirm).to_contain_text(f"published page (revision {restored['revision']})")

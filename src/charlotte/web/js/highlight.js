@@ -98,3 +98,16 @@ export function frameNodeInfo(id) {
 export function onFrameLoad(listener) {
   byTestId("preview-frame").addEventListener("load", listener);
 }
+
+/** Call `listener` once, after the preview frame's next load, or not at all after `waitMs`. */
+export function whenFrameLoads(listener, waitMs = 3000) {
+  const frame = byTestId("preview-frame");
+  let timer = 0;
+  const done = () => {
+    clearTimeout(timer);
+    frame.removeEventListener("load", done);
+    listener();
+  };
+  timer = setTimeout(() => frame.removeEventListener("load", done), waitMs);
+  frame.addEventListener("load", done);
+}

@@ -6,7 +6,7 @@
 import { ApiError, api, codeText, sessionPath } from "./api.js";
 import { changeEntries } from "./changes.js";
 import { $, $$, byTestId, el, plural, report, showError, state, whileBusy } from "./dom.js";
-import { flashNode, onFrameLoad } from "./highlight.js";
+import { flashNode, onFrameLoad, whenFrameLoads } from "./highlight.js";
 import { scheduleStatus } from "./panels.js";
 import { schedulePreview, setViewMode } from "./preview.js";
 
@@ -35,6 +35,7 @@ let draft = { id: null, revision: -1, page: null };
 const chosen = new Set();
 // The set a rejection of single nodes opened: its note stays when it is shown.
 let opened = null;
+let refocus = false;
 
 async function draftFor(id, revision) {
   if (draft.id === id && draft.revision === revision) return draft.page;
@@ -140,6 +141,12 @@ function renderChangeSet(changeSet, page) {
   const holder = $('[data-role="diff"]');
   holder.replaceChildren(entries.length ? list : el("p", "muted", "No differences from the current draft."));
   updateChosen();
+  if (refocus && (!document.activeElement || document.activeElement === document.body)) {
+    // The entry whose button was pressed is gone: go on with the first one left.
+    const next = $(".change-name", holder) || byTestId("approve-button");
+    next.focus();
+  }
+  refocus = false;
   if (focused) {
     const again = $(`.change[data-node="${CSS.escape(focused.key)}"] [data-control="${focused.control}"]`, holder);
     if (again) again.focus();
@@ -186,14 +193,24 @@ function focusedControl() {
   return active.dataset.control ? { key: item.dataset.node, control: active.dataset.control } : null;
 }
 
+// An added node is on the proposed page only, a removed one on the draft only:
+// the preview switches to the page that has it first.
 function showNode(key, item) {
   if (key.startsWith("#")) return;
+  say("");
+  const wanted = { added: "proposed", removed: "draft" }[item.dataset.kind];
   const shown = flashNode(key);
-  item.dataset.shown = String(shown);
-  if (!shown) {
-    const where = state.viewMode === "proposed" ? "the proposed page" : "the page shown";
-    say(`${item.querySelector(".change-name").textContent} is not on ${where}.`);
+  if (!shown && wanted && state.viewMode !== wanted) {
+    whenFrameLoads(() => flashed(key, item));
+    setViewMode(wanted);
+    return;
   }
+  flashed(key, item, shown);
+}
+
+function flashed(key, item, shown = flashNode(key)) {
+  item.dataset.shown = String(shown);
+  if (!shown && item.isConnected) say(`${$(".change-name", item).textContent} is not on the page the preview shows.`);
 }
 
 function updateChosen() {
@@ -218,6 +235,7 @@ async function rejectNodes(keys, pressed) {
       const answer = await api("POST", sessionPath(id, "/change-set/reject-nodes"), { nodes: keys });
       for (const key of keys) chosen.delete(key);
       opened = answer.change_set_id;
+      refocus = true;
       const kept = answer.kept ? `; ${plural(answer.kept, "edit")} still wait for approval` : "; nothing else waits";
       say(`Rejected ${plural(keys.length, "change")} (${plural(answer.dropped, "edit")} taken out)${kept}.`);
     } catch (error) {
