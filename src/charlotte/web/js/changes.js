@@ -6,7 +6,7 @@
 // dialog; neither computes a diff itself.
 
 import { el, plural } from "./dom.js";
-import { frameNodeInfo } from "./highlight.js";
+import { frameNodeInfo, frameOrder } from "./highlight.js";
 import { diffElement } from "./worddiff.js";
 
 const TYPE_WORDS = {
@@ -170,6 +170,12 @@ export function changeEntries(diff, docs, { tag = "li", show = null } = {}) {
       if (within.length) item.append(el("p", "change-more", `with ${plural(within.length, "node")} inside`));
     }
   }
+  // In the page's reading order where the preview shows the node; the others after, as they came.
+  const order = frameOrder();
+  const place = (item, index) => (order.has(item.key) ? order.get(item.key) : order.size + index);
+  const placed = entries.map((item, index) => [place(item, index), item]);
+  placed.sort((a, b) => a[0] - b[0]);
+  entries.splice(0, entries.length, ...placed.map(([, item]) => item));
   if (diff.meta === true) entry("#meta", "page", "Page", ["#meta"], "Title and page settings");
   if (diff.theme === true) entry("#theme", "page", "Page", ["#theme"], "Colours and fonts");
   return entries;

@@ -94,6 +94,17 @@ export function frameNodeInfo(id) {
   return { type: first ? "" : "text", words };
 }
 
+/** Each node the preview shows → its place in the page's reading order (empty without a page). */
+export function frameOrder() {
+  const doc = frameDocument();
+  const order = new Map();
+  if (!doc) return order;
+  for (const element of doc.querySelectorAll("[data-cms]")) {
+    if (!order.has(element.dataset.cms)) order.set(element.dataset.cms, order.size);
+  }
+  return order;
+}
+
 /** Call `listener` after each load of the preview frame (a new page drawn in it). */
 export function onFrameLoad(listener) {
   byTestId("preview-frame").addEventListener("load", listener);

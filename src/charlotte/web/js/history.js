@@ -198,7 +198,9 @@ function ask(kind, revision, button) {
   const box = confirmBox;
   const text = kind === "reset"
     ? `Reset the draft to the published page (revision ${revision})?`
-    : `Restore the page as it was at revision ${revision}?`;
+    : revision === 0
+      ? "Restore the empty page the draft started from (revision 0)?"
+      : `Restore the page as it was at revision ${revision}?`;
   $('[data-role="history-confirm-text"]').textContent =
     `${text} This adds a new revision on top of revision ${shown.revision}; nothing is lost: ` +
     "the current version stays in the history and can be restored.";
