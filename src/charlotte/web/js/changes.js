@@ -16,8 +16,8 @@ const TYPE_WORDS = {
 };
 const BREAKPOINT_WORDS = {
   base: "all widths",
-  md: "tablet and wider (768 px)",
-  lg: "desktop (1024 px)",
+  md: "tablets and up", // 768 px and wider (charlotte.page.model.BREAKPOINT_PX)
+  lg: "desktops", // 1024 px and wider
 };
 const FIELD_WORDS = {
   parent: "moved to another place",
@@ -96,7 +96,7 @@ export function nodeName(id, docs) {
   return kind ? `${kind} ${id}` : id;
 }
 
-/** Style keys ("md.fontSize") in words: "font size: all widths, tablet and wider (768 px)". */
+/** Style keys ("base.fontSize", "md.fontSize") in words: "font size (all widths, tablets and up)". */
 export function styleWords(keys) {
   const byKey = new Map();
   for (const key of listOf(keys)) {
