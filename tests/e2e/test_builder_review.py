@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,15 @@ FOLLOW_UP: Final = (
     "Remove the about us section."
 )
 WIDTHS: Final = ((390, 844), (768, 1024), (1280, 800))
+#: The groups one read of the history shows (js/history.js).
+PAGE_SIZE: Final = 20
+#: Follow-ups that each change the page (one turn group each), in turn.
+LOOKS: Final = (
+    "Make the hero warmer.",
+    "Make the hero cooler.",
+    "Use a serif font.",
+    "Use a sans-serif font.",
+)
 DOCS: Final = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -124,6 +134,22 @@ def _post(page: Page, url: str, session: str, path: str, body: object) -> Any:
     return page.request.post(
         f"{url}/sessions/{session}{path}", data=body, headers={"Content-Type": "application/json"}
     )
+
+
+def _send_when_idle(page: Page, url: str, session: str, message: str) -> None:
+    """Send ``message`` as soon as the session takes a turn (no message: wait until it is idle)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while time.monotonic() < deadline:
+        if not message:
+            if _get(page, url, session, "")["session"]["status"] == "idle":
+                return
+        else:
+            sent = _post(page, url, session, "/turns", {"message": message})
+            if sent.status == 202:
+                return
+            assert sent.json()["error"]["code"] == "busy", sent.text()
+        time.sleep(0.05)
+    raise AssertionError("the session stayed busy")
 
 
 def _entry(page: Page, node: str) -> Locator:
@@ -366,6 +392,20 @@ def test_history_lists_turns_and_people_restores_and_resets(
     assert draft["revision"] == answered.value.json()["revision"]
     assert draft["page"]["nodes"] == published["page"]["nodes"]
     expect(page.get_by_test_id("history-note")).to_contain_text("Reset to the published page")
+
+    # A long history comes in pages: Show older adds the groups before the oldest shown.
+    for index in range(PAGE_SIZE):
+        _send_when_idle(page, server.url, session, LOOKS[index % len(LOOKS)])
+    _send_when_idle(page, server.url, session, "")
+    groups = page.get_by_test_id("history-groups").locator(".history-group")
+    expect(groups).to_have_count(PAGE_SIZE)
+    older = page.get_by_test_id("history-older")
+    with page.expect_response(lambda r: "/history?" in r.url and "before=" in r.url):
+        older.click()
+    expect(older).to_be_hidden()
+    total = len(_get(page, server.url, session, "/history?limit=100")["groups"])
+    assert total > PAGE_SIZE
+    expect(groups).to_have_count(total)
 
     # Escape closes the sheet and gives focus back to History.
     page.get_by_test_id("history-close").focus()

@@ -15,10 +15,11 @@ const sheet = () => byTestId("history-sheet");
 let shown = fresh(null);
 let asked = null; // the confirmation waiting: { kind: "restore" | "reset", revision }
 let timer = 0;
+let requests = 0; // each read of the list; an answer to an older one is dropped
 let confirmBox = null; // moved beside the button that asked; its home is under "Reset to published"
 
 function fresh(id) {
-  return { id, revision: null, published: null, groups: [], nextBefore: null, request: 0 };
+  return { id, revision: null, published: null, groups: [], nextBefore: null, request: -1 };
 }
 
 export function wireHistory() {
@@ -35,6 +36,8 @@ export function wireHistory() {
     if (asked) cancelAsk(true);
     else closeHistory();
   });
+  // However it closes (a browser may close a dialog on Escape itself), History says so.
+  sheet().addEventListener("close", () => byTestId("history-button").setAttribute("aria-expanded", "false"));
   // Below 769 px the composer spans the screen's foot: the sheet ends above it.
   new ResizeObserver(fitAboveComposer).observe($('[data-role="composer"]'));
 }
@@ -63,6 +66,7 @@ export function closeHistory() {
   byTestId("history-button").setAttribute("aria-expanded", "false");
   if (inside) byTestId("history-button").focus();
   shown = fresh(null);
+  byTestId("history-groups").replaceChildren();
 }
 
 /** The draft changed (page.changed, human.edited) or was published: read the list again if it is open. */
@@ -75,7 +79,8 @@ export function refreshHistory(delay = REFRESH_DELAY_MS) {
 async function load() {
   const id = state.sessionId;
   if (id === null || !sheet().open) return;
-  const request = ++shown.request;
+  const request = ++requests;
+  shown.request = request;
   let answer;
   let preview;
   try {
