@@ -15,6 +15,7 @@ const sheet = () => byTestId("history-sheet");
 let shown = fresh(null);
 let asked = null; // the confirmation waiting: { kind: "restore" | "reset", revision }
 let timer = 0;
+let refocus = false; // after a restore the list is drawn again: focus goes to its title
 let requests = 0; // each read of the list; an answer to an older one is dropped
 let confirmBox = null; // moved beside the button that asked; its home is under "Reset to published"
 
@@ -50,7 +51,7 @@ function fitAboveComposer() {
 export function openHistory() {
   if (state.sessionId === null) return;
   fitAboveComposer();
-  $('[data-role="history-note"]').textContent = "";
+  tell("");
   sheet().show();
   byTestId("history-button").setAttribute("aria-expanded", "true");
   byTestId("history-close").focus();
@@ -89,7 +90,7 @@ async function load() {
       api("GET", sessionPath(id, "/publish-preview")),
     ]);
   } catch (error) {
-    if (request === shown.request && state.sessionId === id) report(error);
+    if (request === shown.request && state.sessionId === id) failed(error);
     return;
   }
   if (request !== shown.request || state.sessionId !== id || !sheet().open) return;
@@ -110,10 +111,27 @@ async function loadOlder() {
     const answer = await api("GET", sessionPath(id, `/history?limit=${PAGE_SIZE}&before=${before}`));
     if (request === shown.request && state.sessionId === id) take(answer, { older: true });
   } catch (error) {
-    report(error);
+    failed(error);
   } finally {
     button.disabled = false;
   }
+}
+
+// Said in the sheet, which may cover the page's error banner on a narrow screen.
+function failed(error) {
+  if (!(error instanceof ApiError)) {
+    report(error);
+    return;
+  }
+  tell(`The history could not be read: ${error.message}`, error.code);
+}
+
+/** A sentence under the sheet's head; `code` marks a refusal or a failure. */
+function tell(text, code = null) {
+  const note = $('[data-role="history-note"]');
+  note.textContent = text;
+  if (code) note.dataset.code = code;
+  else delete note.dataset.code;
 }
 
 function take(answer, { older = false } = {}) {
@@ -128,11 +146,13 @@ function render() {
   // The list changed under a question still open: its revisions may mean another page now.
   if (asked) {
     cancelAsk(false);
-    $('[data-role="history-note"]').textContent = "The history changed meanwhile; choose again.";
+    tell("The history changed meanwhile; choose again.");
   }
   list.replaceChildren(...shown.groups.map(groupItem));
   if (shown.groups.length === 0) list.append(el("li", "history-empty muted", "No changes yet: the draft is empty."));
   byTestId("history-older").hidden = shown.nextBefore === null;
+  if (refocus && !sheet().contains(document.activeElement)) $("#history-title").focus();
+  refocus = false;
   const reset = byTestId("history-reset");
   const why = $('[data-role="history-reset-why"]');
   reset.disabled = shown.published === null || shown.published === shown.revision;
@@ -228,31 +248,28 @@ async function confirmAsked() {
   const chosen = asked;
   const id = state.sessionId;
   if (!chosen || id === null) return;
-  cancelAsk(false);
+  cancelAsk(true);
   const ok = byTestId("history-confirm-ok");
   ok.disabled = true;
-  const note = $('[data-role="history-note"]');
-  note.textContent = "";
-  delete note.dataset.code;
+  tell("");
   const based = shown.revision;
   try {
     const answer = chosen.kind === "reset"
       ? await api("POST", sessionPath(id, "/reset"), { basedOn: based })
       : await api("POST", sessionPath(id, "/restore"), { revision: chosen.revision, basedOn: based });
     if (state.sessionId !== id) return;
-    note.textContent = answer.applied === 0
-      ? `The draft already is that page; nothing changed.`
-      : `${chosen.kind === "reset" ? "Reset to the published page" : `Restored revision ${chosen.revision}`}: the draft is now revision ${answer.revision}.`;
+    const done = chosen.kind === "reset" ? "Reset to the published page" : `Restored revision ${chosen.revision}`;
+    tell(answer.applied === 0 ? "The draft already is that page; nothing changed." : `${done}: the draft is now revision ${answer.revision}.`);
   } catch (error) {
     if (state.sessionId !== id) return;
     if (!(error instanceof ApiError)) {
       report(error);
       return;
     }
-    note.dataset.code = error.code;
-    note.textContent = refusal(error, chosen);
+    tell(refusal(error, chosen), error.code);
   } finally {
     ok.disabled = false;
+    refocus = true;
     refreshHistory(0);
   }
 }
