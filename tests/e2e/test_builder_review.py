@@ -291,6 +291,16 @@ def test_a_change_set_is_reviewed_node_by_node(
     assert nodes["hero-heading"]["props"]["content"] == HEADLINE
     assert nodes["menu-heading"]["props"]["content"] == "Menu"
     assert "about-us" in nodes and "about-us-text" in nodes
+
+    # A section moved among the top-level ones: its entry rejects the reorder ("#order") too.
+    _turn(page, "Move the about us section to the top.", 3)
+    moved = _entry(page, "about-us")
+    expect(moved).to_contain_text("Moved")
+    with page.expect_request(lambda r: r.url.endswith("/change-set/reject-nodes")) as sent:
+        moved.get_by_role("button", name=re.compile("^Reject this change")).click()
+    assert sent.value.post_data_json == {"nodes": ["about-us", "#order"]}
+    expect(panel).to_be_hidden()
+    assert _get(page, server.url, session, "/draft")["page"]["nodes"] == nodes
     open_page.assert_clean()
 
 

@@ -117,7 +117,8 @@ export function fieldWords(fields) {
 
 /**
  * The entries of `diff`, one per node (nodes removed with an ancestor go in
- * that ancestor's entry): `[{key, kind, ids, element, head, name}]`. `docs`
+ * that ancestor's entry): `[{key, kind, ids, element, head, name}]` (`ids`:
+ * the keys that reject it, as `change-set/reject-nodes` takes them). `docs`
  * are the documents to name nodes from (the newer first); `tag` the entry's
  * element; `show(key, element)`, when given, is what clicking its name does.
  */
@@ -145,7 +146,9 @@ export function changeEntries(diff, docs, { tag = "li", show = null } = {}) {
   };
   for (const change of listOf(diff.changed)) {
     if (!change || typeof change.id !== "string") continue;
-    const item = entry(change.id, "changed", "Changed", [change.id]);
+    // A top-level section moved by reordering the page's sections: that op's key is "#order".
+    const reordered = listOf(change.fields).includes("order") && isRoot(change.id, docs);
+    const item = entry(change.id, "changed", "Changed", reordered ? [change.id, "#order"] : [change.id]);
     const texts = change.text && typeof change.text === "object" ? change.text : {};
     for (const [prop, sides] of Object.entries(texts)) {
       if (!sides || typeof sides.before !== "string" || typeof sides.after !== "string") continue;
@@ -179,6 +182,11 @@ export function changeEntries(diff, docs, { tag = "li", show = null } = {}) {
   if (diff.meta === true) entry("#meta", "page", "Page", ["#meta"], "Title and page settings");
   if (diff.theme === true) entry("#theme", "page", "Page", ["#theme"], "Colours and fonts");
   return entries;
+}
+
+function isRoot(id, docs) {
+  const node = docs.map((doc) => nodesOf(doc)[id]).find(Boolean);
+  return Boolean(node) && node.parent === null;
 }
 
 // Removed nodes under a removed ancestor belong to its entry: one op removed them all.

@@ -36,6 +36,7 @@ const chosen = new Set();
 // The set a rejection of single nodes opened: its note stays when it is shown.
 let opened = null;
 let refocus = false;
+let idsOf = new Map(); // each entry's key → the keys that reject it
 
 async function draftFor(id, revision) {
   if (draft.id === id && draft.revision === revision) return draft.page;
@@ -133,7 +134,8 @@ function renderChangeSet(changeSet, page) {
   $('[data-role="change-set-summary"]').textContent = parts.join(" · ");
   const focused = focusedControl();
   const entries = changeEntries(changeSet.diff || {}, page ? [page] : [], { show: showNode });
-  const keys = new Set(entries.map((entry) => entry.key));
+  idsOf = new Map(entries.map((entry) => [entry.key, entry.ids]));
+  const keys = new Set(idsOf.keys());
   for (const key of [...chosen]) if (!keys.has(key)) chosen.delete(key);
   const list = el("ol", "change-list");
   list.setAttribute("aria-label", "Changes, one per node");
@@ -177,7 +179,7 @@ function withControls(entry) {
   reject.dataset.control = "reject";
   reject.dataset.testid = "reject-node";
   reject.setAttribute("aria-label", `Reject this change: ${entry.name}`);
-  reject.addEventListener("click", () => rejectNodes([entry.key], reject));
+  reject.addEventListener("click", () => rejectNodes(entry.ids, reject, 1));
   entry.head.append(reject);
   // A click anywhere else on the entry shows the node too (its name is the keyboard's way).
   item.addEventListener("click", (event) => {
@@ -224,8 +226,8 @@ function say(text) {
   if (note) note.textContent = text;
 }
 
-/** Take `keys`' changes out of the open set (the server replays the rest as a new set). */
-async function rejectNodes(keys, pressed) {
+/** Take `keys`' changes (those of `entries` entries) out of the open set (the server replays the rest as a new set). */
+async function rejectNodes(keys, pressed, entries) {
   const id = state.sessionId;
   if (!keys.length) return;
   const buttons = [byTestId("approve-button"), byTestId("reject-button"), byTestId("reject-selected"), ...$$(".change-reject")];
@@ -237,7 +239,7 @@ async function rejectNodes(keys, pressed) {
       opened = answer.change_set_id;
       refocus = true;
       const kept = answer.kept ? `; ${plural(answer.kept, "edit")} still wait for approval` : "; nothing else waits";
-      say(`Rejected ${plural(keys.length, "change")} (${plural(answer.dropped, "edit")} taken out)${kept}.`);
+      say(`Rejected ${plural(entries, "change")} (${plural(answer.dropped, "edit")} taken out)${kept}.`);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       say(refusal(error));
@@ -262,7 +264,11 @@ function refusal(error) {
 
 /** Wire the chosen entries' Reject button, and name added nodes once the preview shows them. */
 export function wireReview() {
-  byTestId("reject-selected").addEventListener("click", (event) => rejectNodes([...chosen], event.currentTarget));
+  byTestId("reject-selected").addEventListener("click", (event) => {
+    const keys = new Set();
+    for (const key of chosen) for (const id of idsOf.get(key) || [key]) keys.add(id);
+    rejectNodes([...keys], event.currentTarget, chosen.size);
+  });
   onFrameLoad(() => {
     const changeSet = state.changeSet;
     const added = changeSet && changeSet.diff && Array.isArray(changeSet.diff.added) ? changeSet.diff.added : [];
