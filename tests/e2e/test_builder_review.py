@@ -34,7 +34,7 @@ FIRST_MESSAGE: Final = "Build the first draft of the page from the brief."
 HEADLINE: Final = f"{BUSINESS}, fresh every morning"
 FOLLOW_UP: Final = (
     f'Change the hero headline to "{HEADLINE}". Rename the menu heading to "Our breads". '
-    "Remove the about us section."
+    'Remove the about us section. Replace "A family bakery in Lisbon." with "Baking here since 1985."'
 )
 WIDTHS: Final = ((390, 844), (768, 1024), (1280, 800))
 #: The groups one read of the history shows (js/history.js).
@@ -274,22 +274,25 @@ def test_a_change_set_is_reviewed_node_by_node(
     expect(_entry(page, "hero-heading")).to_be_visible()
     expect(page.get_by_test_id("change-set-note")).to_contain_text("Rejected 1 change")
 
-    # Several chosen together (here one more): Reject chosen names them all.
+    # Several chosen together: Reject chosen names them all.
     reject_chosen = page.get_by_test_id("reject-selected")
     expect(reject_chosen).to_be_disabled()
+    _entry(page, "hero-text").get_by_role("checkbox").check()
     _entry(page, "about-us").get_by_role("checkbox").check()
-    expect(reject_chosen).to_have_text("Reject 1 chosen")
+    expect(reject_chosen).to_have_text("Reject 2 chosen")
     with page.expect_request(lambda r: r.url.endswith("/change-set/reject-nodes")) as sent:
         reject_chosen.click()
-    assert sent.value.post_data_json == {"nodes": ["about-us"]}
+    assert sent.value.post_data_json == {"nodes": ["hero-text", "about-us"]}
     expect(_entry(page, "about-us")).to_have_count(0)
     expect(panel.locator(".change")).to_have_count(1)
+    expect(page.get_by_test_id("change-set-note")).to_contain_text("Rejected 2 changes")
 
     page.get_by_test_id("approve-button").click()
     expect(panel).to_be_hidden()
     nodes = _get(page, server.url, session, "/draft")["page"]["nodes"]
     assert nodes["hero-heading"]["props"]["content"] == HEADLINE
     assert nodes["menu-heading"]["props"]["content"] == "Menu"
+    assert nodes["hero-text"]["props"]["content"] == "A family bakery in Lisbon."
     assert "about-us" in nodes and "about-us-text" in nodes
 
     # A section moved among the top-level ones: its entry rejects the reorder ("#order") too.
