@@ -4,9 +4,9 @@
 // preview's `empty`) is refused before any publish request.
 
 import { ApiError, api, sessionPath } from "./api.js";
-import { $, byTestId, clearError, el, plural, showError, state, whileBusy } from "./dom.js";
-import { scheduleStatus } from "./panels.js";
 import { changeEntries } from "./changes.js";
+import { $, byTestId, clearError, plural, showError, state, whileBusy } from "./dom.js";
+import { scheduleStatus } from "./panels.js";
 import { schedulePreview } from "./preview.js";
 
 export const EMPTY_PAGE_MESSAGE =
