@@ -132,9 +132,11 @@ export function changeEntries(diff, docs, { tag = "li", show = null } = {}) {
     head.append(el("span", "change-kind", label));
     // With `show`, the name is a button that shows the node in the preview.
     // `diff-node` and `data-node`: what a diff's node chip has always carried.
-    const name = el(show ? "button" : "span", "change-name diff-node", words);
+    // The page's settings and theme are no node to point at.
+    const showable = show && !key.startsWith("#");
+    const name = el(showable ? "button" : "span", "change-name diff-node", words);
     name.dataset.node = key;
-    if (show) {
+    if (showable) {
       name.type = "button";
       name.title = "Show it in the preview";
       name.addEventListener("click", () => show(key, item));

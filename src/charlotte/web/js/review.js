@@ -160,8 +160,10 @@ function withControls(entry) {
   const item = entry.element;
   item.classList.add("diff-row");
   const name = $(".change-name", item);
-  name.dataset.control = "name";
-  name.setAttribute("aria-label", `Show in the preview: ${entry.name}`);
+  if (name.tagName === "BUTTON") {
+    name.dataset.control = "name";
+    name.setAttribute("aria-label", `Show in the preview: ${entry.name}`);
+  }
   const box = document.createElement("input");
   box.type = "checkbox";
   box.className = "change-choose";
