@@ -156,13 +156,17 @@ def _entry(page: Page, node: str) -> Locator:
     return page.get_by_test_id("change-set").locator(f'.change[data-node="{node}"]')
 
 
+#: Whether the preview outlines a node now (``js/highlight.js`` flashes it with this class).
+FLASHED: Final = (
+    "id => { const frame = document.querySelector('[data-testid=\"preview-frame\"]');"
+    " const doc = frame.contentDocument;"
+    ' const el = doc && doc.querySelector(`[data-cms="${id}"]`);'
+    " return Boolean(el) && el.classList.contains('charlotte-flash'); }"
+)
+
+
 def _flashed(page: Page, node: str) -> bool:
-    found = page.locator(FRAME).evaluate(
-        '(frame, id) => { const el = frame.contentDocument.querySelector(`[data-cms="${id}"]`);'
-        " return el !== null && el.classList.contains('charlotte-flash'); }",
-        node,
-    )
-    return bool(found)
+    return bool(page.evaluate(f"({FLASHED})({node!r})"))
 
 
 def _fits(page: Page, width: int, height: int) -> None:
@@ -240,29 +244,21 @@ def test_a_change_set_is_reviewed_node_by_node(
 
     # A click on an entry shows its node in the preview for a moment.
     menu.get_by_role("button", name=re.compile("^Show in the preview")).click()
+    # Outlined (for 1.5 s), scrolled into the frame's view, then no longer outlined.
+    page.wait_for_function(f"() => ({FLASHED})('menu-heading')", timeout=WAIT_MS)
     page.wait_for_function(
         "() => { const f = document.querySelector('[data-testid=\"preview-frame\"]');"
-        " const el = f.contentDocument.querySelector('[data-cms=\"menu-heading\"]');"
-        " if (!el || !el.classList.contains('charlotte-flash')) return false;"
-        " const box = el.getBoundingClientRect();"
+        " const box = f.contentDocument.querySelector('[data-cms=\"menu-heading\"]')"
+        ".getBoundingClientRect();"
         " return box.top >= 0 && box.bottom <= f.contentWindow.innerHeight; }",
         timeout=WAIT_MS,
     )
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"preview-frame\"]').contentDocument"
-        ".querySelector('[data-cms=\"menu-heading\"]').classList.contains('charlotte-flash')",
-        timeout=5_000,
-    )
+    page.wait_for_function(f"() => !({FLASHED})('menu-heading')", timeout=WAIT_MS)
     assert not _flashed(page, "menu-heading")
     # A removed node is on the draft only: the preview switches to it, then shows the node.
     removed.get_by_role("button", name=re.compile("^Show in the preview")).click()
     expect(page.locator(FRAME)).to_have_attribute("data-view", "draft")
-    page.wait_for_function(
-        "() => { const doc = document.querySelector('[data-testid=\"preview-frame\"]').contentDocument;"
-        " const el = doc.querySelector('[data-cms=\"about-us\"]');"
-        " return el !== null && el.classList.contains('charlotte-flash'); }",
-        timeout=WAIT_MS,
-    )
+    page.wait_for_function(f"() => ({FLASHED})('about-us')", timeout=WAIT_MS)
 
     # Reject one node's change: the set comes back without it, the others kept.
     first_set = panel.get_attribute("data-change-set-id")

@@ -111,7 +111,7 @@ export function onFrameLoad(listener) {
 }
 
 /** Call `listener` once, after the preview frame's next load, or not at all after `waitMs`. */
-export function whenFrameLoads(listener, waitMs = 3000) {
+export function whenFrameLoads(listener, waitMs = 10000) {
   const frame = byTestId("preview-frame");
   let timer = 0;
   const done = () => {
