@@ -213,7 +213,7 @@ def test_an_approve_on_save_change_set_is_reviewed_and_approved(
     expect(page.get_by_test_id("status")).to_have_text("idle")
     expect(page.get_by_test_id("chat-log")).to_contain_text("Done")
     expect(panel).to_be_visible()
-    expect(panel.locator('.diff-row[data-kind="added"]')).to_be_visible()
+    expect(panel.locator('.diff-row[data-kind="added"]').first).to_be_visible()
     expect(panel.locator('[data-role="change-set-summary"]')).to_contain_text("based on revision 0")
     # Its turns write only the change set: nothing to undo in the draft.
     expect(page.get_by_test_id("chat-log").locator(".undo-button")).to_have_count(0)

@@ -19,8 +19,11 @@ __all__ = ["PAGE_BASE_CSS", "PAGE_HEADERS", "WEB_ASSETS", "WEB_MODULES", "web_fi
 #: The modules ``builder.js`` imports, in ``web/js/`` (one concern each; see docs/builder.md).
 WEB_MODULES: Final = (
     "api",
+    "changes",
     "chat",
     "dom",
+    "highlight",
+    "history",
     "panels",
     "preview",
     "publish",
@@ -29,6 +32,7 @@ WEB_MODULES: Final = (
     "start",
     "stream",
     "undo",
+    "worddiff",
 )
 #: The page's own files and their types: a fixed list, so a request names one
 #: of these or nothing (no path from a URL ever reaches the file system). A

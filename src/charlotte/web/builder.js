@@ -10,10 +10,11 @@
 import { ApiError, api, codeText, sessionPath } from "./js/api.js";
 import * as chat from "./js/chat.js";
 import { $, $$, BUSY_STATUSES, byTestId, clearError, plural, report, resetState, state } from "./js/dom.js";
+import { closeHistory, refreshHistory, wireHistory } from "./js/history.js";
 import * as panels from "./js/panels.js";
 import { cancelPreview, resetPreview, schedulePreview, setDevice, setViewMode } from "./js/preview.js";
 import { closePublish, wirePublish } from "./js/publish.js";
-import { cancelChangeSet, resetChangeSet, resolveChangeSet, scheduleChangeSet } from "./js/review.js";
+import { cancelChangeSet, resetChangeSet, resolveChangeSet, scheduleChangeSet, wireReview } from "./js/review.js";
 import { cancelSessionList, refreshSessionList, wireSessionList } from "./js/sessions.js";
 import { addFactRow, startSession } from "./js/start.js";
 import { follow, reconnectNow, unfollow } from "./js/stream.js";
@@ -78,6 +79,7 @@ function closeSession() {
   cancelChangeSet();
   panels.cancelStatus();
   closePublish();
+  closeHistory();
   resetState();
 }
 
@@ -186,6 +188,7 @@ export function handleEvent(type, event) {
       if (!approving && Number.isInteger(payload.revision)) panels.setRevision(payload.revision);
       schedulePreview();
       if (approving) scheduleChangeSet();
+      refreshHistory();
       break;
     case "run.failed":
       chat.settleTools("failed");
@@ -220,11 +223,13 @@ export function handleEvent(type, event) {
     case "page.published":
       chat.addNote(`Published revision ${payload.revision}`, "ok");
       if (state.viewMode === "published") schedulePreview();
+      refreshHistory();
       break;
     case "human.edited":
       chat.addNote(`${event.actor || "Someone"} edited the draft · revision ${payload.revision}`);
       schedulePreview();
       if (approving) scheduleChangeSet();
+      refreshHistory();
       break;
     default:
       // session.opened: the chat's introduction shows the brief and the mode.
@@ -325,6 +330,8 @@ function wire() {
   chat.watchScroll();
   panels.wirePanels();
   wirePublish();
+  wireReview();
+  wireHistory();
   window.addEventListener("hashchange", route);
   window.addEventListener("popstate", route);
 }

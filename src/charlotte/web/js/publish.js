@@ -4,10 +4,10 @@
 // preview's `empty`) is refused before any publish request.
 
 import { ApiError, api, sessionPath } from "./api.js";
-import { $, byTestId, clearError, el, plural, showError, state, whileBusy } from "./dom.js";
+import { changeEntries } from "./changes.js";
+import { $, byTestId, clearError, plural, showError, state, whileBusy } from "./dom.js";
 import { scheduleStatus } from "./panels.js";
 import { schedulePreview } from "./preview.js";
-import { diffRows } from "./review.js";
 
 export const EMPTY_PAGE_MESSAGE =
   "The page is empty, so there is nothing to publish yet. Ask the builder for a first draft, then publish.";
@@ -32,9 +32,11 @@ export async function askToPublish() {
       showError("The server's answer about what would be published could not be read; nothing was published.");
       return;
     }
+    const docs = await namingDocs(id, preview);
+    if (state.sessionId !== id) return;
     clearError();
     reviewed = { id, revision: preview.revision };
-    fillDialog(preview);
+    fillDialog(preview, docs);
     dialog().showModal();
     byTestId("publish-cancel").focus();
   });
@@ -42,7 +44,26 @@ export async function askToPublish() {
 
 const listOf = (value) => (Array.isArray(value) ? value : []);
 
-function fillDialog(preview) {
+// The documents the dialog names nodes from: the draft (what goes live) and,
+// for the nodes it removes, the published copy. Without them it shows ids.
+async function namingDocs(id, preview) {
+  const diff = preview.diff && typeof preview.diff === "object" ? preview.diff : {};
+  if (!Number.isInteger(preview.published_revision) || preview.unchanged === true) return [];
+  const read = async (path) => {
+    try {
+      return (await api("GET", sessionPath(id, path))).page || null;
+    } catch {
+      return null;
+    }
+  };
+  const [draft, published] = await Promise.all([
+    read("/draft"),
+    listOf(diff.removed).length ? read("/published") : Promise.resolve(null),
+  ]);
+  return [draft, published].filter(Boolean);
+}
+
+function fillDialog(preview, docs) {
   $('[data-role="publish-title"]').textContent = `Publish revision ${preview.revision}?`;
   const list = $('[data-role="publish-changes"]');
   const diff = preview.diff && typeof preview.diff === "object" ? preview.diff : {};
@@ -64,7 +85,9 @@ function fillDialog(preview) {
   $('[data-role="publish-summary"]').textContent = unchanged
     ? `Nothing changed since revision ${preview.published_revision} was published.`
     : `Since revision ${preview.published_revision} was published: ${describe(parts)}.`;
-  list.replaceChildren(...(unchanged ? [] : diffRows(parts, "li")));
+  const entries = unchanged ? [] : changeEntries(parts, docs);
+  for (const entry of entries) entry.element.classList.add("diff-row");
+  list.replaceChildren(...entries.map((entry) => entry.element));
   list.hidden = unchanged;
 }
 

@@ -1,8 +1,12 @@
-// An approve-on-save session's change set: what it would change, node by
-// node (the server's diff), and the Approve / Reject buttons.
+// An approve-on-save session's change set: what it would change, one entry
+// per node (the server's diff, named from the draft and the preview), each
+// shown in the preview on a click and rejected alone or with others chosen
+// (POST change-set/reject-nodes); Approve / Reject take the whole set.
 
-import { ApiError, api, sessionPath } from "./api.js";
-import { $, byTestId, el, plural, report, showError, state, whileBusy } from "./dom.js";
+import { ApiError, api, codeText, sessionPath } from "./api.js";
+import { changeEntries } from "./changes.js";
+import { $, $$, byTestId, el, plural, report, showError, state, whileBusy } from "./dom.js";
+import { flashNode, onFrameLoad, whenFrameLoads } from "./highlight.js";
 import { scheduleStatus } from "./panels.js";
 import { schedulePreview, setViewMode } from "./preview.js";
 
@@ -20,6 +24,29 @@ export function cancelChangeSet() {
 
 export function resetChangeSet() {
   byTestId("change-set").hidden = true;
+  draft = { id: null, revision: -1, page: null };
+  chosen.clear();
+  say("");
+}
+
+// The draft the set is compared with (names the nodes it changes and removes),
+// read again only when its revision moves; the entries the person has chosen.
+let draft = { id: null, revision: -1, page: null };
+const chosen = new Set();
+// The set a rejection of single nodes opened: its note stays when it is shown.
+let opened = null;
+let refocus = false;
+let idsOf = new Map(); // each entry's key → the keys that reject it
+
+async function draftFor(id, revision) {
+  if (draft.id === id && draft.revision === revision) return draft.page;
+  try {
+    const answer = await api("GET", sessionPath(id, "/draft"));
+    draft = { id, revision: answer.revision, page: answer.page };
+    return answer.page;
+  } catch {
+    return null; // the entries then name nodes by their ids
+  }
 }
 
 async function loadChangeSet() {
@@ -37,9 +64,11 @@ async function loadChangeSet() {
     }
   }
   if (request !== state.changeSetRequest || state.sessionId !== id) return;
+  const page = changeSet ? await draftFor(id, changeSet.draft_revision) : null;
+  if (request !== state.changeSetRequest || state.sessionId !== id) return;
   const previous = state.changeSet;
   state.changeSet = changeSet;
-  renderChangeSet(changeSet);
+  renderChangeSet(changeSet, page);
   // A newly opened set is what the person wants to look at: the draft has not moved.
   if (changeSet && (!previous || previous.id !== changeSet.id) && state.viewMode === "draft") {
     setViewMode("proposed");
@@ -86,14 +115,16 @@ export function diffRows(diff, tag = "div") {
   return rows;
 }
 
-function renderChangeSet(changeSet) {
+function renderChangeSet(changeSet, page) {
   const panel = byTestId("change-set");
   $('[data-view-mode="proposed"]').hidden = !changeSet;
   if (!changeSet) {
     panel.hidden = true;
     panel.removeAttribute("data-change-set-id");
+    chosen.clear();
     return;
   }
+  if (panel.dataset.changeSetId !== String(changeSet.id) && opened !== changeSet.id) say("");
   panel.hidden = false;
   panel.dataset.changeSetId = String(changeSet.id);
   const parts = [plural(changeSet.ops, "edit"), `based on revision ${changeSet.base_revision}`];
@@ -101,9 +132,150 @@ function renderChangeSet(changeSet) {
     parts.push(`the draft is now at revision ${changeSet.draft_revision}`);
   }
   $('[data-role="change-set-summary"]').textContent = parts.join(" · ");
-  const rows = diffRows(changeSet.diff || {});
-  if (rows.length === 0) rows.push(el("p", "muted", "No differences from the current draft."));
-  $('[data-role="diff"]').replaceChildren(...rows);
+  const focused = focusedControl();
+  const entries = changeEntries(changeSet.diff || {}, page ? [page] : [], { show: showNode });
+  idsOf = new Map(entries.map((entry) => [entry.key, entry.ids]));
+  const keys = new Set(idsOf.keys());
+  for (const key of [...chosen]) if (!keys.has(key)) chosen.delete(key);
+  const list = el("ol", "change-list");
+  list.setAttribute("aria-label", "Changes, one per node");
+  for (const entry of entries) list.append(withControls(entry));
+  const holder = $('[data-role="diff"]');
+  holder.replaceChildren(entries.length ? list : el("p", "muted", "No differences from the current draft."));
+  updateChosen();
+  if (refocus && (!document.activeElement || document.activeElement === document.body)) {
+    // The entry whose button was pressed is gone: go on with the first one left.
+    const next = $(".change-name", holder) || byTestId("approve-button");
+    next.focus();
+  }
+  refocus = false;
+  if (focused) {
+    const again = $(`.change[data-node="${CSS.escape(focused.key)}"] [data-control="${focused.control}"]`, holder);
+    if (again) again.focus();
+  }
+}
+
+// An entry's checkbox (choose it) and its "Reject this change" button.
+function withControls(entry) {
+  const item = entry.element;
+  item.classList.add("diff-row");
+  const name = $(".change-name", item);
+  if (name.tagName === "BUTTON") {
+    name.dataset.control = "name";
+    name.setAttribute("aria-label", `Show in the preview: ${entry.name}`);
+  }
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.className = "change-choose";
+  box.dataset.control = "choose";
+  box.checked = chosen.has(entry.key);
+  box.setAttribute("aria-label", `Choose ${entry.name}`);
+  box.addEventListener("change", () => {
+    if (box.checked) chosen.add(entry.key);
+    else chosen.delete(entry.key);
+    updateChosen();
+  });
+  entry.head.prepend(box);
+  const reject = el("button", "button button-small button-quiet change-reject", "Reject this change");
+  reject.type = "button";
+  reject.dataset.control = "reject";
+  reject.dataset.testid = "reject-node";
+  reject.setAttribute("aria-label", `Reject this change: ${entry.name}`);
+  reject.addEventListener("click", () => rejectNodes(entry.ids, reject, 1));
+  entry.head.append(reject);
+  // A click anywhere else on the entry shows the node too (its name is the keyboard's way).
+  item.addEventListener("click", (event) => {
+    if (!event.target.closest("button, input, label, a")) showNode(entry.key, item);
+  });
+  return item;
+}
+
+function focusedControl() {
+  const active = document.activeElement;
+  const item = active && active.closest ? active.closest('[data-role="diff"] .change') : null;
+  if (!item) return null;
+  return active.dataset.control ? { key: item.dataset.node, control: active.dataset.control } : null;
+}
+
+// An added node is on the proposed page only, a removed one on the draft only:
+// the preview switches to the page that has it first.
+function showNode(key, item) {
+  if (key.startsWith("#")) return;
+  say("");
+  const wanted = { added: "proposed", removed: "draft" }[item.dataset.kind];
+  const shown = flashNode(key);
+  if (!shown && wanted && state.viewMode !== wanted) {
+    whenFrameLoads(() => flashed(key, item));
+    setViewMode(wanted);
+    return;
+  }
+  flashed(key, item, shown);
+}
+
+function flashed(key, item, shown = flashNode(key)) {
+  item.dataset.shown = String(shown);
+  if (!shown && item.isConnected) say(`${$(".change-name", item).textContent} is not on the page the preview shows.`);
+}
+
+function updateChosen() {
+  const button = byTestId("reject-selected");
+  button.disabled = chosen.size === 0;
+  button.textContent = chosen.size ? `Reject ${chosen.size} chosen` : "Reject chosen";
+}
+
+function say(text) {
+  const note = $('[data-role="change-set-note"]');
+  if (note) note.textContent = text;
+}
+
+/** Take `keys`' changes (those of `entries` entries) out of the open set (the server replays the rest as a new set). */
+async function rejectNodes(keys, pressed, entries) {
+  const id = state.sessionId;
+  if (!keys.length) return;
+  const buttons = [byTestId("approve-button"), byTestId("reject-button"), byTestId("reject-selected"), ...$$(".change-reject")];
+  say("");
+  await whileBusy(pressed, async () => {
+    try {
+      const answer = await api("POST", sessionPath(id, "/change-set/reject-nodes"), { nodes: keys });
+      for (const key of keys) chosen.delete(key);
+      opened = answer.change_set_id;
+      refocus = true;
+      const kept = answer.kept ? `; ${plural(answer.kept, "edit")} still wait for approval` : "; nothing else waits";
+      say(`Rejected ${plural(entries, "change")} (${plural(answer.dropped, "edit")} taken out)${kept}.`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      say(refusal(error));
+    }
+  }, buttons);
+  if (state.sessionId === id) {
+    scheduleChangeSet(0);
+    schedulePreview(0);
+  }
+}
+
+function refusal(error) {
+  if (error.code === "no_open_change_set") return "Nothing was rejected: no changes wait for approval any more.";
+  if (error.code === "invalid_request") return "Nothing was rejected: the set no longer holds those changes. It is shown again as it is now.";
+  if (error.code === "conflicted") {
+    const nodes = error.body && Array.isArray(error.body.nodes) ? error.body.nodes.map(String).slice(0, 8) : [];
+    const named = nodes.length ? ` (${nodes.join(", ")})` : "";
+    return `Nothing was rejected: the other changes no longer fit the draft, which was edited meanwhile${named}. Approve or reject the whole set.`;
+  }
+  return `Nothing was rejected: ${codeText(error.code)}.`;
+}
+
+/** Wire the chosen entries' Reject button, and name added nodes once the preview shows them. */
+export function wireReview() {
+  byTestId("reject-selected").addEventListener("click", (event) => {
+    const keys = new Set();
+    for (const key of chosen) for (const id of idsOf.get(key) || [key]) keys.add(id);
+    rejectNodes([...keys], event.currentTarget, chosen.size);
+  });
+  onFrameLoad(() => {
+    const changeSet = state.changeSet;
+    const added = changeSet && changeSet.diff && Array.isArray(changeSet.diff.added) ? changeSet.diff.added : [];
+    if (added.length && state.viewMode === "proposed") renderChangeSet(changeSet, draft.page);
+  });
 }
 
 export async function resolveChangeSet(action) {
