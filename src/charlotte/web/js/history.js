@@ -83,18 +83,14 @@ async function load() {
   const request = ++requests;
   shown.request = request;
   let answer;
-  let preview;
   try {
-    [answer, preview] = await Promise.all([
-      api("GET", sessionPath(id, `/history?limit=${PAGE_SIZE}`)),
-      api("GET", sessionPath(id, "/publish-preview")),
-    ]);
+    answer = await api("GET", sessionPath(id, `/history?limit=${PAGE_SIZE}`));
   } catch (error) {
     if (request === shown.request && state.sessionId === id) failed(error);
     return;
   }
   if (request !== shown.request || state.sessionId !== id || !sheet().open) return;
-  const published = preview && preview.preview ? preview.preview.published_revision : null;
+  const published = answer.published_revision;
   // A newer list replaces what was read, older pages included (they may have merged).
   shown = { ...fresh(id), request, revision: answer.revision, published: Number.isInteger(published) ? published : null };
   take(answer);

@@ -133,7 +133,9 @@ function renderChangeSet(changeSet, page) {
   }
   $('[data-role="change-set-summary"]').textContent = parts.join(" · ");
   const focused = focusedControl();
-  const entries = changeEntries(changeSet.diff || {}, page ? [page] : [], { show: showNode });
+  // The draft names what the set changes and removes; its working copy what it adds.
+  const docs = [page, changeSet.page].filter((doc) => doc && typeof doc === "object");
+  const entries = changeEntries(changeSet.diff || {}, docs, { show: showNode });
   idsOf = new Map(entries.map((entry) => [entry.key, entry.ids]));
   const keys = new Set(idsOf.keys());
   for (const key of [...chosen]) if (!keys.has(key)) chosen.delete(key);
