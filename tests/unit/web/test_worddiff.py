@@ -53,7 +53,7 @@ def test_kept_words_stay_and_changed_runs_read_whole() -> None:
         ]
     )
     assert [_marked(pieces) for pieces in found] == [
-        "Rosa's [-Bakery-]{+Bakery, fresh every morning+}",
+        "Rosa's Bakery{+, fresh every morning+}",  # punctuation is its own token
         "The [-quick brown-]{+slow red+} fox jumps{+ high+}",
         "one [-two -]three four{+ five+}",
         "[-Menu-]{+Our breads+}",

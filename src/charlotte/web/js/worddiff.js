@@ -6,9 +6,10 @@
 /** The most words (both sides together, after the common start and end) the diff compares. */
 export const MAX_WORDS = 2000;
 
-// Words and the runs of white space between them, both kept, so the pieces
-// put together give back the text exactly.
-const tokens = (text) => text.match(/\s+|[^\s]+/g) || [];
+// Words (letters, digits, apostrophes), single marks of punctuation and the
+// runs of white space between them, all kept, so the pieces put together give
+// back the text exactly; "Bakery" and "Bakery," share their word.
+const tokens = (text) => text.match(/\s+|[\p{L}\p{N}\p{M}'’]+|[^\s\p{L}\p{N}\p{M}'’]/gu) || [];
 const isSpace = (token) => /^\s/.test(token);
 
 /**
