@@ -330,7 +330,7 @@ def test_history_lists_turns_and_people_restores_and_resets(
     built = _get(page, server.url, session, "/draft")
     turn = _group(page, "The builder · turn")
     expect(turn).to_contain_text(f"{built['revision']} edits")
-    expect(turn).to_contain_text("hero")
+    expect(turn).to_contain_text(f"“{BUSINESS}")
     edited = _post(page, server.url, session, "/edits", {
         "basedOn": built["revision"],
         "ops": [{"t": "set_node_props", "id": "hero-heading", "patch": {"content": "Hand-written headline"}}],
@@ -338,7 +338,9 @@ def test_history_lists_turns_and_people_restores_and_resets(
     assert edited.ok, edited.text()
     person = _group(page, "local · 1 edit")
     expect(person).to_be_visible()
-    expect(person).to_contain_text("hero-heading")
+    # Named by its words in the draft, not by its id.
+    expect(person).to_contain_text("“Hand-written headline”")
+    expect(person).not_to_contain_text("hero-heading")
     expect(page.get_by_test_id("history-groups").locator(".history-group").first).to_have_attribute(
         "data-kind", "person"
     )

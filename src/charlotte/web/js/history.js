@@ -5,6 +5,7 @@
 // page (POST /reset); both ask first, and both add a revision: nothing is lost.
 
 import { ApiError, api, codeText, sessionPath } from "./api.js";
+import { describeNode } from "./changes.js";
 import { $, byTestId, el, plural, report, state } from "./dom.js";
 
 const PAGE_SIZE = 20;
@@ -20,7 +21,7 @@ let requests = 0; // each read of the list; an answer to an older one is dropped
 let confirmBox = null; // moved beside the button that asked; its home is under "Reset to published"
 
 function fresh(id) {
-  return { id, revision: null, published: null, groups: [], nextBefore: null, request: -1 };
+  return { id, revision: null, published: null, groups: [], nextBefore: null, request: -1, page: null };
 }
 
 export function wireHistory() {
@@ -83,8 +84,15 @@ async function load() {
   const request = ++requests;
   shown.request = request;
   let answer;
+  let page = null;
   try {
-    answer = await api("GET", sessionPath(id, `/history?limit=${PAGE_SIZE}`));
+    // The draft too: its nodes name what each group changed (a node since removed keeps its id).
+    const [listed, draft] = await Promise.all([
+      api("GET", sessionPath(id, `/history?limit=${PAGE_SIZE}`)),
+      api("GET", sessionPath(id, "/draft")).catch(() => null),
+    ]);
+    answer = listed;
+    page = draft && draft.page ? draft.page : null;
   } catch (error) {
     if (request === shown.request && state.sessionId === id) failed(error);
     return;
@@ -92,7 +100,9 @@ async function load() {
   if (request !== shown.request || state.sessionId !== id || !sheet().open) return;
   const published = answer.published_revision;
   // A newer list replaces what was read, older pages included (they may have merged).
-  shown = { ...fresh(id), request, revision: answer.revision, published: Number.isInteger(published) ? published : null };
+  shown = {
+    ...fresh(id), request, page, revision: answer.revision, published: Number.isInteger(published) ? published : null,
+  };
   take(answer);
 }
 
@@ -185,7 +195,10 @@ function groupItem(group) {
   item.dataset.first = String(first);
   item.dataset.last = String(last);
   const ids = Array.isArray(group.node_ids) ? group.node_ids.map(String) : [];
-  const named = ids.slice(0, NAMED_NODES).join(", ") + (ids.length > NAMED_NODES ? ` +${ids.length - NAMED_NODES} more` : "");
+  // A section and its heading often share their words: each name once.
+  const names = [...new Set(ids.map(shortName))];
+  const named = names.slice(0, NAMED_NODES).join(", ") +
+    (names.length > NAMED_NODES ? ` +${names.length - NAMED_NODES} more` : "");
   const when = group.at ? ago(group.at) : "";
   const parts = [plural(Number(group.ops) || 0, "edit"), when, named].filter(Boolean);
   const who = el("p", "history-what");
@@ -201,6 +214,14 @@ function groupItem(group) {
   actions.append(restoreButton("Restore to before this", first - 1));
   item.append(who, revisions, actions);
   return item;
+}
+
+/** A node as the list names it: its first words in quotes (from the draft), else its id. */
+function shortName(id) {
+  const { words } = shown.page ? describeNode(id, [shown.page]) : { words: "" };
+  if (!words) return id;
+  const cut = words.length > 28 ? `${words.slice(0, 27).trimEnd()}…` : words;
+  return `“${cut}”`;
 }
 
 function restoreButton(text, revision) {
