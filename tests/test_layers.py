@@ -280,6 +280,8 @@ def test_nothing_below_http_imports_it() -> None:
 LAZY: set[tuple[str, str]] = {
     ("charlotte.app", "charlotte.contrib.celery"),
     ("charlotte.runtime.models", "charlotte.offline"),
+    # The offline builder's section catalogue, when the builder page's palette is asked for.
+    ("charlotte.session", "charlotte.offline.palette"),
     *UPWARD,
 }
 

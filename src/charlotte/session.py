@@ -47,7 +47,6 @@ from charlotte.drafts.history import DraftHistory
 from charlotte.drafts.review import reject_nodes
 from charlotte.errors import Refused
 from charlotte.events import format_at
-from charlotte.offline import palette
 from charlotte.page.css import emit_css
 from charlotte.page.diff import diff_docs
 from charlotte.page.node_types import NodeTypes
@@ -219,6 +218,9 @@ class CharlotteSession:
 
     def palette(self) -> dict[str, Any]:
         """``{"types", "sections"}``: the node types with their bounds, the section kinds a person may add."""
+        # The offline builder's catalogue, loaded when a palette is first asked for.
+        from charlotte.offline import palette
+
         record = self._load("view")
         facts = record.facts if isinstance(record.facts, Mapping) else {}
         return {
@@ -228,6 +230,8 @@ class CharlotteSession:
 
     def palette_section(self, kind: str, after: str | None = None) -> dict[str, Any]:
         """A new ``kind`` section's ops after the top-level node ``after`` (none written: send them as an edit)."""
+        from charlotte.offline import palette
+
         record = self._load("view")
         if kind not in palette.KIND_KEYS:
             raise Refused("invalid_request", detail={"field": "kind"})

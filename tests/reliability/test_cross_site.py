@@ -63,6 +63,11 @@ class Site:
         title = {"t": "set_meta", "patch": {"title": "Rosa"}}
         assert self.harness.run_turn(session_id, (ToolCall("cms_apply", apply_step([title])),)).status == 202
         assert self.harness.call("GET", f"/sessions/{session_id}/change-set").json["change_set"] is not None
+        # A person's own edit of the draft too: what edits/undo takes back.
+        revision = self.harness.call("GET", f"/sessions/{session_id}").json["session"]["revision"]
+        describe = {"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"color": "#222222"}}
+        edited = self.harness.call("POST", f"/sessions/{session_id}/edits", {"basedOn": revision, "ops": [describe]})
+        assert edited.status == 200, edited.json
         return session_id
 
     def sessions(self) -> list[Any]:
@@ -84,7 +89,7 @@ class Site:
     def request(self, route: Route, session_id: str, body: bytes, headers: dict[str, str]) -> Any:
         turns = self.harness.call("GET", f"/sessions/{session_id}/messages").json["turns"]
         path = route.template.replace("{id}", session_id).replace("{turn_id}", turns[-1]["turn_id"])
-        query = {"page": "p0"} if route.action == "list_sessions" else None
+        query = {"list_sessions": {"page": "p0"}, "palette_section": {"kind": "gallery"}}.get(route.action)
         return self.client.request(
             route.method, path, content=body, headers={**HEADERS, **headers}, params=query
         )
@@ -118,6 +123,10 @@ def valid_body(route: Route, site: Site, session_id: str) -> bytes:
         return json.dumps({"basedOn": revision}).encode()
     if route.action == "reject_nodes":
         return json.dumps({"nodes": ["#meta"]}).encode()
+    if route.action == "undo_edit":
+        groups = site.harness.call("GET", f"/sessions/{session_id}/history").json["groups"]
+        mine = next(g for g in groups if g["kind"] == "person")
+        return json.dumps({"from": mine["first_revision"], "to": mine["last_revision"]}).encode()
     assert not route.takes_body or not route.body_required, f"no valid body for {route}"
     return b""
 

@@ -46,7 +46,25 @@ def gated(app: AppHarness) -> str:
     assert app.call("POST", f"/sessions/{session_id}/change-set/approve").status == 200
     assert app.call("POST", f"/sessions/{session_id}/publish").status == 200
     assert app.run_turn(session_id, (ToolCall("cms_apply", apply_step([SET_TITLE])),)).status == 202
+    own_edit(app, session_id)
     return session_id
+
+
+DESCRIBE: Final = {"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"color": "#222222"}}
+
+
+def own_edit(app: AppHarness, session_id: str) -> None:
+    """A person's own edit of the draft: what ``edits/undo`` takes back."""
+    revision = app.call("GET", f"/sessions/{session_id}").json["session"]["revision"]
+    edited = app.call("POST", f"/sessions/{session_id}/edits", {"basedOn": revision, "ops": [DESCRIBE]})
+    assert edited.status == 200, edited.json
+
+
+def own_range(app: AppHarness, session_id: str) -> dict[str, int]:
+    """The newest person's write of the session, as ``edits/undo`` names it (read only)."""
+    groups = app.call("GET", f"/sessions/{session_id}/history").json["groups"]
+    mine = next(g for g in groups if g["kind"] == "person")
+    return {"from": mine["first_revision"], "to": mine["last_revision"]}
 
 
 def session_rows(app: AppHarness) -> int:
@@ -77,6 +95,8 @@ def fields_of(route: Route, app: AppHarness, session_id: str) -> dict[str, Any]:
         return {"basedOn": revision}
     if route.action == "reject_nodes":
         return {"nodes": ["#meta"]}  # the open set's SET_TITLE
+    if route.action == "undo_edit":
+        return own_range(app, session_id)
     assert not route.takes_body or not route.body_required, f"no fields for {route}"
     return {}
 
@@ -88,9 +108,12 @@ def path_of(app: AppHarness, route: Route, session_id: str) -> str:
     return route.template.replace("{id}", session_id).replace("{turn_id}", turn_id)
 
 
+#: The routes that need a query: the session list names its page, a palette section its kind.
+QUERIES: Final = {"list_sessions": {"page": "p0"}, "palette_section": {"kind": "gallery"}}
+
+
 def call(app: AppHarness, route: Route, session_id: str, body: bytes, **kwargs: Any) -> Response:
-    # The session list names its page in the query.
-    query = kwargs.pop("query", None) or ({"page": "p0"} if route.action == "list_sessions" else None)
+    query = kwargs.pop("query", None) or QUERIES.get(route.action)
     return app.call(route.method, path_of(app, route, session_id), body, query=query, **kwargs)
 
 
