@@ -19,8 +19,17 @@ __all__ = ["PAGE_BASE_CSS", "PAGE_HEADERS", "WEB_ASSETS", "WEB_MODULES", "web_fi
 #: The modules ``builder.js`` imports, in ``web/js/`` (one concern each; see docs/builder.md).
 WEB_MODULES: Final = (
     "api",
+    "canvas",
     "chat",
     "dom",
+    "editing",
+    "editor",
+    "edits",
+    "fields",
+    "inspector",
+    "order",
+    "outline",
+    "palette",
     "panels",
     "preview",
     "publish",
@@ -28,6 +37,8 @@ WEB_MODULES: Final = (
     "sessions",
     "start",
     "stream",
+    "structure",
+    "styles",
     "undo",
 )
 #: The page's own files and their types: a fixed list, so a request names one

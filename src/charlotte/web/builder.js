@@ -10,6 +10,7 @@
 import { ApiError, api, codeText, sessionPath } from "./js/api.js";
 import * as chat from "./js/chat.js";
 import { $, $$, BUSY_STATUSES, byTestId, clearError, plural, report, resetState, state } from "./js/dom.js";
+import { closeEditor, draftChanged, openEditor, wireEditing } from "./js/editing.js";
 import * as panels from "./js/panels.js";
 import { cancelPreview, resetPreview, schedulePreview, setDevice, setViewMode } from "./js/preview.js";
 import { closePublish, wirePublish } from "./js/publish.js";
@@ -78,6 +79,7 @@ function closeSession() {
   cancelChangeSet();
   panels.cancelStatus();
   closePublish();
+  closeEditor();
   resetState();
 }
 
@@ -86,6 +88,7 @@ async function enterSession(id, session) {
   state.sessionId = id;
   resetBuilder();
   showBuilder();
+  openEditor(id);
   if (session === null) {
     try {
       session = (await api("GET", sessionPath(id))).session;
@@ -185,6 +188,7 @@ export function handleEvent(type, event) {
       if (event.actor === "agent") state.turnWrote = true;
       if (!approving && Number.isInteger(payload.revision)) panels.setRevision(payload.revision);
       schedulePreview();
+      draftChanged();
       if (approving) scheduleChangeSet();
       break;
     case "run.failed":
@@ -224,6 +228,7 @@ export function handleEvent(type, event) {
     case "human.edited":
       chat.addNote(`${event.actor || "Someone"} edited the draft · revision ${payload.revision}`);
       schedulePreview();
+      draftChanged();
       if (approving) scheduleChangeSet();
       break;
     default:
@@ -325,6 +330,7 @@ function wire() {
   chat.watchScroll();
   panels.wirePanels();
   wirePublish();
+  wireEditing();
   window.addEventListener("hashchange", route);
   window.addEventListener("popstate", route);
 }
