@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING, Any, Final
 from uuid import UUID
 
 from charlotte.errors import Refused
-from charlotte.events import AGENT_ACTOR
+from charlotte.events import AGENT_ACTOR, format_at
 from charlotte.policy.text import is_person_text
 from charlotte.runtime.modes import MAX_MODE_NAME
+from charlotte.storage import SessionStore, read_connection
 
 if TYPE_CHECKING:
+    from charlotte.app import Charlotte
     from charlotte.storage import SessionRecord
 
 __all__ = [
@@ -30,12 +32,14 @@ __all__ = [
     "MAX_FACT_KEY",
     "MAX_FACT_VALUE",
     "MAX_PAGE",
+    "MAX_SESSIONS_LISTED",
     "MAX_TENANT",
     "PAGE_KEY",
     "Authorizer",
     "OpenRequest",
     "actor_of",
     "open_request",
+    "page_sessions",
     "valid_tenant",
 ]
 
@@ -156,3 +160,56 @@ def actor_of(user: object) -> str:
     if not is_person_text(raw):
         raise Refused("invalid_request", detail={"field": "user"})
     return raw
+
+
+#: The most sessions one ``page_sessions`` call lists.
+MAX_SESSIONS_LISTED: Final = 50
+
+
+def page_sessions(
+    app: Charlotte,
+    tenant: str,
+    page: str,
+    user: object,
+    *,
+    limit: int = 20,
+    before: str | None = None,
+) -> dict[str, Any]:
+    """``{"sessions", "next_before"}``: the tenant's sessions of ``page``, newest first.
+
+    ``limit`` (1 … 50) rows are read and the ones the user may ``view`` kept;
+    ``next_before`` (the last row read, when there may be more) or
+    ``before``: a session id of the page, the sessions opened before it. Each
+    row: ``id``, ``page``, ``status``, ``created_at``, ``created_by``,
+    ``brief`` (its first 200 characters), ``turns`` (how many were sent),
+    ``approve_on_save``.
+    """
+    if user is None:
+        raise Refused("unauthorized")
+    if not valid_tenant(tenant):
+        raise Refused("forbidden")
+    if not isinstance(page, str) or PAGE_KEY.fullmatch(page) is None:
+        raise Refused("invalid_page_key", detail={"field": "page"})
+    if type(limit) is not int or not 1 <= limit <= MAX_SESSIONS_LISTED:
+        raise Refused("invalid_request", detail={"field": "limit"})
+    if before is not None and not (
+        isinstance(before, str) and 1 <= len(before) <= 64 and is_person_text(before)
+    ):
+        raise Refused("invalid_request", detail={"field": "before"})
+    with read_connection(app.engine) as conn:
+        rows = SessionStore().of_page(conn, tenant, page, limit, before)
+    listed = [
+        {
+            "id": record.id,
+            "page": record.page,
+            "status": record.status,
+            "created_at": format_at(record.created_at),
+            "created_by": record.created_by,
+            "brief": record.brief[:200],
+            "turns": turns,
+            "approve_on_save": record.approve_on_save,
+        }
+        for record, turns in rows
+        if app.allows(user, "view", record)
+    ]
+    return {"sessions": listed, "next_before": rows[-1][0].id if len(rows) == limit else None}

@@ -45,6 +45,8 @@ REFUSALS: Final = {
     "usage_limit": "The turn reached its usage limit.",
     "conflicted": "Later edits changed the same parts of the page; undo or change those first.",
     "already_undone": "That turn was already undone.",
+    "not_own_edit": "Only your own edits can be undone this way; an agent turn has its own undo.",
+    "nothing_to_build": "The brief and the facts give nothing that section could show; add facts first.",
     "empty_page": "An empty page cannot be published; add a section first.",
 }
 

@@ -9,18 +9,21 @@ authorizer for the method's ability:
 ``status``, ``events``, ``draft``,  ``view``
 ``change_set``, ``published``,
 ``messages``, ``history``,
-``publish_preview``
+``publish_preview``, ``palette``,
+``palette_section``
 ``send``                            ``send``
 ``stop``                            ``stop``
 ``edit``, ``undo_turn``,            ``edit``
-``restore``, ``reset``
+``undo_edit``, ``restore``,
+``reset``
 ``approve``, ``reject``,            ``approve``
 ``reject_nodes``
 ``publish``                         ``publish``
 =================================  ==========
 
-``page_sessions`` lists a page's sessions the user may ``view``; undo, history,
-restore and reset live in ``charlotte.drafts.history`` (``docs/editing.md``).
+``charlotte.access.page_sessions`` lists a page's sessions the user may
+``view``; undo, history, restore and reset live in ``charlotte.drafts.history``,
+the palette in ``charlotte.offline.palette`` (``docs/editing.md``).
 
 A session that does not exist in the handle's tenant is ``Refused("not_found")``
 (another tenant's session is indistinguishable from an unknown one); an
@@ -39,15 +42,17 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from charlotte.access import PAGE_KEY, actor_of, valid_tenant
+from charlotte.access import actor_of
 from charlotte.drafts.history import DraftHistory
 from charlotte.drafts.review import reject_nodes
 from charlotte.errors import Refused
 from charlotte.events import format_at
+from charlotte.offline import palette
 from charlotte.page.css import emit_css
 from charlotte.page.diff import diff_docs
+from charlotte.page.node_types import NodeTypes
 from charlotte.page.render import render_html
-from charlotte.policy.text import is_person_text
+from charlotte.page.tree import root_ids
 from charlotte.storage import (
     DatabaseEventLog,
     HistoryStore,
@@ -64,19 +69,14 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_EVENTS",
     "MAX_MESSAGES",
-    "MAX_SESSIONS_LISTED",
     "MAX_WAIT_SECONDS",
     "CharlotteSession",
-    "page_sessions",
 ]
 
 #: The most events one ``events`` call returns.
 MAX_EVENTS: Final = 1_000
 #: The most turns one ``messages`` call returns (the default is 50).
 MAX_MESSAGES: Final = 100
-
-#: The most sessions one ``page_sessions`` call lists.
-MAX_SESSIONS_LISTED: Final = 50
 
 #: The longest one ``wait`` / ``wait_async`` call may be asked to wait (seconds).
 MAX_WAIT_SECONDS: Final = 86_400.0
@@ -215,6 +215,29 @@ class CharlotteSession:
             record.id, record.tenant, limit=limit, before=before
         )
 
+    def palette(self) -> dict[str, Any]:
+        """``{"types", "sections"}``: the node types with their bounds, the section kinds a person may add."""
+        record = self._load("view")
+        facts = record.facts if isinstance(record.facts, Mapping) else {}
+        return {
+            "types": NodeTypes.allowed().describe(),
+            "sections": palette.sections(record.brief, facts),
+        }
+
+    def palette_section(self, kind: str, after: str | None = None) -> dict[str, Any]:
+        """A new ``kind`` section's ops after the top-level node ``after`` (none written: send them as an edit)."""
+        record = self._load("view")
+        if kind not in palette.KIND_KEYS:
+            raise Refused("invalid_request", detail={"field": "kind"})
+        doc, _revision = self._app.workspace.draft(record.id, record.tenant)
+        if after is not None and after not in root_ids(doc):
+            raise Refused("invalid_request", detail={"field": "after"})
+        facts = record.facts if isinstance(record.facts, Mapping) else {}
+        built = palette.section_ops(kind, record.brief, facts, doc, after=after)
+        if built is None:
+            raise Refused("nothing_to_build")
+        return built
+
     def publish_preview(self) -> dict[str, Any]:
         """What publishing now would change: the published copy against the draft, node by node."""
         record = self._load("view")
@@ -306,6 +329,14 @@ class CharlotteSession:
         )
         return _written(written)
 
+    def undo_edit(self, first: int, last: int) -> dict[str, Any]:
+        """Take back revisions ``first`` … ``last`` of this person's own write (Ctrl+Z; redo undoes the undo)."""
+        record = self._load("edit")
+        written = DraftHistory(self._app.workspace).undo_edit(
+            record.id, record.tenant, first, last, user=actor_of(self.user)
+        )
+        return _written(written)
+
     def restore(self, revision: int, based_on: int) -> dict[str, Any]:
         """The draft becomes what it was at ``revision``, as this person's write on ``based_on``."""
         record = self._load("edit")
@@ -384,49 +415,6 @@ def _wait_seconds(timeout: object) -> float:
     if not 0 <= timeout <= MAX_WAIT_SECONDS:  # NaN fails this too
         raise Refused("invalid_request", detail={"field": "timeout"})
     return float(timeout)
-
-
-def page_sessions(
-    app: Charlotte, tenant: str, page: str, user: object, *, limit: int = 20, before: str | None = None
-) -> dict[str, Any]:
-    """``{"sessions", "next_before"}``: the tenant's sessions of ``page``, newest first.
-
-    ``limit`` (1 … 50) rows are read and the ones the user may ``view`` kept;
-    ``next_before`` (the last row read, when there may be more) or
-    ``before``: a session id of the page, the sessions opened before it. Each
-    row: ``id``, ``page``, ``status``, ``created_at``, ``created_by``,
-    ``brief`` (its first 200 characters), ``turns`` (how many were sent),
-    ``approve_on_save``.
-    """
-    if user is None:
-        raise Refused("unauthorized")
-    if not valid_tenant(tenant):
-        raise Refused("forbidden")
-    if not isinstance(page, str) or PAGE_KEY.fullmatch(page) is None:
-        raise Refused("invalid_page_key", detail={"field": "page"})
-    if type(limit) is not int or not 1 <= limit <= MAX_SESSIONS_LISTED:
-        raise Refused("invalid_request", detail={"field": "limit"})
-    if before is not None and not (
-        isinstance(before, str) and 1 <= len(before) <= 64 and is_person_text(before)
-    ):
-        raise Refused("invalid_request", detail={"field": "before"})
-    with read_connection(app.engine) as conn:
-        rows = SessionStore().of_page(conn, tenant, page, limit, before)
-    listed = [
-        {
-            "id": record.id,
-            "page": record.page,
-            "status": record.status,
-            "created_at": format_at(record.created_at),
-            "created_by": record.created_by,
-            "brief": record.brief[:200],
-            "turns": turns,
-            "approve_on_save": record.approve_on_save,
-        }
-        for record, turns in rows
-        if app.allows(user, "view", record)
-    ]
-    return {"sessions": listed, "next_before": rows[-1][0].id if len(rows) == limit else None}
 
 
 def _written(written: Written) -> dict[str, Any]:

@@ -9,10 +9,11 @@ import pytest
 from tests.support.app_harness import AppHarness
 from tests.support.databases import named_postgres_schema, postgres_url
 from tests.support.editing_contract import EditingContract
+from tests.support.hand_edit_contract import HandEditContract
 
 
 @pytest.mark.postgres
-class TestEditingOnPostgres(EditingContract):
+class TestEditingOnPostgres(EditingContract, HandEditContract):
     @pytest.fixture
     def app(self, tmp_path: Path) -> Iterator[AppHarness]:
         with named_postgres_schema(postgres_url(), "charlotte_editing") as (schema, engine):

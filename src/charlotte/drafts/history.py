@@ -16,6 +16,9 @@ it (the agent with its ``turn_id``, or a person), when, and its inverse
   (``applied`` 0). That is every turn of an approve_on_save session: its
   changes are reviewed in the change set, and an approval writes them as
   the agent's, with no turn.
+- ``undo_edit``: the same for a range of revisions of one person's own
+  write (the builder page's Ctrl+Z; redo undoes the undo); ``not_own_edit``
+  when a row of the range is another's.
 - ``restore``: the draft becomes the document at revision N: the inverses of
   every op after N, newest first, as one person's write. ``reset``: restore
   to the published revision (``not_found`` with ``field`` ``published``
@@ -173,6 +176,43 @@ class DraftHistory:
         if touched:
             raise Refused("conflicted", detail={"nodes": touched[:MAX_NODE_IDS]})
         return self._revert(session, mine, current, user, undoes=turn_id)
+
+    def undo_edit(
+        self, session_id: str, tenant: str, first: int, last: int, *, user: str
+    ) -> Written:
+        """Take back revisions ``first`` … ``last`` of one person's own write, as that person's write.
+
+        The builder page's Ctrl+Z: the range is what an edit answered
+        (``revision - applied + 1`` … ``revision``); every row in it must be
+        ``user``'s (``not_own_edit`` otherwise: the agent's turns have their own
+        undo). Redo is the same call on the undo's own range. ``conflicted``
+        (with ``nodes``) when a later op touched one of those nodes.
+        """
+        for name, value in (("from", first), ("to", last)):
+            if type(value) is not int or value < 1:
+                raise Refused("invalid_request", detail={"field": name})
+        if last < first or last - first >= MAX_OPS_READ:
+            raise Refused("invalid_request", detail={"field": "to"})
+        ws = self.workspace
+        with read_connection(ws.engine) as conn:
+            session = ws.session(conn, session_id, tenant)
+            _doc, current = ws.load_draft(conn, session)
+            if last > current:
+                raise Refused("invalid_request", detail={"field": "to"})
+            if current - first >= MAX_OPS_READ:
+                raise _truncated(current)
+            entries = _read(ws, conn, session, first - 1, current)
+        mine = [e for e in entries if e.revision <= last]
+        if len(mine) != last - first + 1 or any(e.inverse is None for e in mine):
+            raise _truncated(current)
+        if any(e.actor != user or e.actor == AGENT_ACTOR for e in mine):
+            raise Refused("not_own_edit")
+        nodes = {key for entry in mine for key in op_keys(entry.op)}
+        later = (e for e in entries if e.revision > last)
+        touched = sorted({key for e in later for key in op_keys(e.op, parents=True)} & nodes)
+        if touched:
+            raise Refused("conflicted", detail={"nodes": touched[:MAX_NODE_IDS]})
+        return self._revert(session, mine, current, user)
 
     def restore(
         self, session_id: str, tenant: str, revision: int, *, based_on: int, user: str

@@ -30,7 +30,7 @@ plus ``revision`` for ``stale_revision``, ``at`` (an op index) when known, and
 405  ``method_not_allowed`` (``Allow`` header; ``allow`` in the body)
 409  ``busy``, ``stale_revision``, ``no_open_change_set``,
      ``publish_refused``, ``guide_mode_stale``, ``conflicted`` (with
-     ``nodes``), ``already_undone``, ``empty_page``
+     ``nodes``), ``already_undone``, ``not_own_edit``, ``empty_page``
 413  ``body_too_large``
 415  ``unsupported_media_type``
 422  every other refusal and page-document code (``unsafe_link``,
@@ -57,6 +57,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
+from charlotte.access import page_sessions
 from charlotte.errors import MESSAGES, PageSessionError, Refused, code_of
 from charlotte.http.bodies import (
     events_query,
@@ -65,11 +66,12 @@ from charlotte.http.bodies import (
     no_body,
     object_with,
     optional_body,
+    palette_query,
     sessions_query,
 )
 from charlotte.http.csrf import JSON_REQUEST, Envelope, refusal
 from charlotte.http.routes import ROUTES, STREAM_ROUTE, Match, Route, match
-from charlotte.session import CharlotteSession, page_sessions
+from charlotte.session import CharlotteSession
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
@@ -110,6 +112,7 @@ STATUS_OF: Final[Mapping[str, int]] = {
     "guide_mode_stale": 409,
     "conflicted": 409,
     "already_undone": 409,
+    "not_own_edit": 409,
     "empty_page": 409,
     "body_too_large": 413,
     "unsupported_media_type": 415,
@@ -213,7 +216,9 @@ class Api:
             if route.action == "list_sessions":
                 no_body(bytes(body))
                 page, limit, before = sessions_query(query)
-                listed = page_sessions(self.charlotte, tenant, page, user, limit=limit, before=before)
+                listed = page_sessions(
+                    self.charlotte, tenant, page, user, limit=limit, before=before
+                )
                 return Response(200, listed)
             return self._run(route, found, query, bytes(body), user, tenant)
         except Refused as refused:
@@ -267,7 +272,12 @@ class Api:
             session = handle.status()
         except Refused:
             # Allowed to open but not to view: say what was created, nothing more.
-            session = {"id": handle.id, "tenant": handle.tenant, "page": fields["page"], "status": "idle"}
+            session = {
+                "id": handle.id,
+                "tenant": handle.tenant,
+                "page": fields["page"],
+                "status": "idle",
+            }
         return Response(201, {"session": session})
 
     def _act(
@@ -296,6 +306,14 @@ class Api:
             if fields["basedOn"] < 0:
                 raise Refused("invalid_request", detail={"field": "basedOn"})
             return handle.edit(fields["ops"], fields["basedOn"])
+        if action == "undo_edit":
+            fields = object_with(value, {"from": int, "to": int}, {})
+            return handle.undo_edit(fields["from"], fields["to"])
+        if action == "palette":
+            return handle.palette()
+        if action == "palette_section":
+            kind, anchor = palette_query(query)
+            return handle.palette_section(kind, anchor)
         if action == "history":
             limit, before = messages_query(query)
             return handle.history(limit, before)

@@ -27,6 +27,7 @@ __all__ = [
     "no_body",
     "object_with",
     "optional_body",
+    "palette_query",
     "sessions_query",
 ]
 
@@ -78,7 +79,9 @@ def optional_body(body: bytes) -> Any:
 
 
 def object_with(
-    value: Any, required: Mapping[str, type | tuple[type, ...]], optional: Mapping[str, type | tuple[type, ...]]
+    value: Any,
+    required: Mapping[str, type | tuple[type, ...]],
+    optional: Mapping[str, type | tuple[type, ...]],
 ) -> dict[str, Any]:
     """``value`` as an object holding exactly these keys with these JSON types (``invalid_request``)."""
     if not isinstance(value, dict):
@@ -115,6 +118,17 @@ def sessions_query(query: Mapping[str, str]) -> tuple[str, int, str | None]:
     if before is not None and not isinstance(before, str):
         raise Refused("invalid_request", detail={"field": "before"})
     return page, _count(query, "limit", 20), before
+
+
+def palette_query(query: Mapping[str, str]) -> tuple[str, str | None]:
+    """``kind`` (required) and ``after`` (a node id, default none), each at most 64 characters."""
+    kind = query.get("kind")
+    if not isinstance(kind, str) or not 0 < len(kind) <= 64:
+        raise Refused("invalid_request", detail={"field": "kind"})
+    after = query.get("after")
+    if after is not None and not (isinstance(after, str) and 0 < len(after) <= 64):
+        raise Refused("invalid_request", detail={"field": "after"})
+    return kind, after
 
 
 def _count(query: Mapping[str, str], name: str, default: int) -> int:

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from tests.support.app_harness import AppHarness
 from tests.support.editing_contract import EditingContract
+from tests.support.hand_edit_contract import HandEditContract
 
 
-class TestEditingOnSqlite(EditingContract):
+class TestEditingOnSqlite(EditingContract, HandEditContract):
     @pytest.fixture
     def app(self, tmp_path: Path) -> Iterator[AppHarness]:
         harness = AppHarness(tmp_path / "charlotte.db")

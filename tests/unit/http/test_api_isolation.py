@@ -19,6 +19,7 @@ BODIES: dict[str, Any] = {
     "restore": {"revision": 0, "basedOn": 2},
     "reset": {"basedOn": 2},
     "reject_nodes": {"nodes": ["hero"]},
+    "undo_edit": {"from": 1, "to": 1},
 }
 SESSION_ROUTES = [route for route in ROUTES if "{id}" in route.template]
 
@@ -39,7 +40,7 @@ def test_the_table_covers_every_session_route() -> None:
     assert {route.action for route in SESSION_ROUTES} == {
         "status", "send", "stop", "events", "messages", "draft", "edit", "change_set",
         "approve", "reject", "publish", "published", "undo_turn", "history", "restore", "reset",
-        "publish_preview", "reject_nodes",
+        "publish_preview", "reject_nodes", "undo_edit", "palette", "palette_section",
     }
 
 

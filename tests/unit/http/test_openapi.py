@@ -191,3 +191,19 @@ def _editing_calls(app: AppHarness, call: Any, sid: str) -> None:
     call("POST", f"/sessions/{fresh}/turns/{undone}/undo")
     call("POST", f"/sessions/{fresh}/turns/{undone}/undo")
     call("POST", f"/sessions/{empty}/reset", {"basedOn": 0})
+    _hand_editing_calls(app, call, fresh)
+
+
+def _hand_editing_calls(app: AppHarness, call: Any, sid: str) -> None:
+    """Undo/redo of a person's own edit and the palette, answers and refusals."""
+    revision = app.call("GET", f"/sessions/{sid}").json["session"]["revision"]
+    ops = [{"t": "insert_node", "node": {"id": "note", "type": "section", "parent": None}}]
+    written = app.call("POST", f"/sessions/{sid}/edits", {"basedOn": revision, "ops": ops}).json
+    call("POST", f"/sessions/{sid}/edits/undo", {"from": written["revision"], "to": written["revision"]})
+    call("POST", f"/sessions/{sid}/edits/undo", {"from": 1, "to": 1})  # the agent's: not_own_edit
+    call("POST", f"/sessions/{sid}/edits/undo", {"from": 0, "to": 1})
+    call("GET", f"/sessions/{sid}/palette")
+    call("GET", f"/sessions/{sid}/palette/section", query={"kind": "sonnet"})
+    call("GET", f"/sessions/{sid}/palette/section", query={"kind": "testimonials"})
+    opened = app.call("POST", "/sessions", {"page": "fed", "brief": "Rosa's Bakery", "facts": {"phone": "+44 113 496 0000"}})
+    call("GET", f"/sessions/{opened.json['session']['id']}/palette/section", query={"kind": "contact"})
