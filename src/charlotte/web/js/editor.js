@@ -12,7 +12,8 @@ export const BREAKPOINTS = Object.freeze(["base", "md", "lg"]);
 
 function freshModel() {
   return {
-    revision: null, // the draft revision the model was read at
+    revision: null, // the newest draft revision known (an edit's answer, or a read)
+    readAt: null, // the revision `nodes` were read at
     nodes: {}, // id → node, as the draft holds them
     kids: new Map(), // parent id (null: roots) → ordered child ids
     types: null, // palette types by name: {type, container, props}
@@ -51,6 +52,8 @@ export function setDraft(answer) {
   if (!answer || typeof answer !== "object") return;
   // An answer older than an edit already written here says nothing new.
   if (Number.isInteger(answer.revision) && model.revision !== null && answer.revision < model.revision) return;
+  // The same revision read again (the preview reads what the editor just read) changes nothing.
+  if (Number.isInteger(answer.revision) && answer.revision === model.readAt) return;
   const page = answer.page && typeof answer.page === "object" ? answer.page : {};
   const nodes = page.nodes && typeof page.nodes === "object" ? page.nodes : {};
   const kids = new Map();
@@ -66,7 +69,7 @@ export function setDraft(answer) {
   for (const [parent, list] of kids) kids.set(parent, list.sort(compare).map((node) => node.id));
   model.nodes = listed;
   model.kids = kids;
-  if (Number.isInteger(answer.revision)) model.revision = answer.revision;
+  if (Number.isInteger(answer.revision)) model.revision = model.readAt = answer.revision;
   if (model.selected !== null && !(model.selected in listed)) model.selected = null;
   notify("draft");
 }

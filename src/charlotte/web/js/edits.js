@@ -72,8 +72,11 @@ async function post(ops) {
   return api("POST", sessionPath(state.sessionId, "/edits"), { ops, basedOn: model.revision ?? 0 });
 }
 
-async function send(ops, selectAfter) {
+async function send(build, selectAfter) {
   const id = state.sessionId;
+  // Built now, on the model the edits before it left (each one reads the draft after it lands).
+  const ops = typeof build === "function" ? build() : build;
+  if (!ops.length) return null;
   let answer;
   try {
     answer = await post(ops);
@@ -90,13 +93,15 @@ async function send(ops, selectAfter) {
   remember(undoStack, answer);
   redoStack.length = 0;
   stacksFn();
-  if (selectAfter !== undefined) model.selected = selectAfter;
+  if (selectAfter !== undefined) model.selected = typeof selectAfter === "function" ? selectAfter(answer) : selectAfter;
   schedulePreview(0);
+  await readDraft().catch(() => {});
   return answer;
 }
 
 /**
- * Queue one batch of ops as one edit; resolves with the edit's answer.
+ * Queue one batch of ops as one edit; resolves with the edit's answer (null: no ops).
+ * `ops` may be a function building them when the edits before have landed.
  * `selectAfter` is the node to select once it has landed (null: none).
  * Rejects with the ApiError (a field shows its words) or an EditRefused.
  */
@@ -137,13 +142,20 @@ async function takeBack(from, onto, doing) {
   }
   const id = state.sessionId;
   try {
-    const answer = await api("POST", sessionPath(id, "/edits/undo"), { from: range.from, to: range.to });
+    const body = { from: range.from, to: range.to };
+    const path = sessionPath(id, "/edits/undo");
+    // The draft moved between the server's read and its write: once more.
+    const answer = await api("POST", path, body).catch((error) => {
+      if (error instanceof ApiError && error.code === "stale_revision") return api("POST", path, body);
+      throw error;
+    });
     if (state.sessionId !== id) return;
     if (Number.isInteger(answer.revision)) model.revision = answer.revision;
     remember(onto, answer);
     stacksFn();
     noticeFn(doing === "undo" ? "Undone." : "Redone.", "ok");
     schedulePreview(0);
+    await readDraft().catch(() => {});
     // The nodes it touched that still exist stay selectable; an undone insert deselects.
     if (model.selected !== null) select(model.selected);
   } catch (error) {

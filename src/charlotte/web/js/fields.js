@@ -3,7 +3,7 @@
 // change, on Enter).
 
 import { el } from "./dom.js";
-import { submit } from "./edits.js";
+import { EditRefused, notice, submit } from "./edits.js";
 
 const TYPING_DELAY_MS = 600;
 
@@ -29,13 +29,19 @@ export function field(label, control, extra = []) {
   return { wrap, say };
 }
 
-/** Send `ops` of one field: `false` while it is refused (the refusal said beside it). */
+/** Send the ops of one field (or a function building them): `false` when refused (said beside it). */
 export async function commitField(ops, say) {
   try {
     await submit(ops);
     say("");
     return true;
   } catch (error) {
+    // Not about the value (the page changed under it): the notice line says so, the field may be gone.
+    if (error instanceof EditRefused) {
+      say("");
+      notice(error.message, "bad");
+      return false;
+    }
     say(error.message || "Not saved.", typeof error.code === "string" ? error.code : "");
     return false;
   }
@@ -55,7 +61,8 @@ export function onEdit(control, send) {
   });
   control.addEventListener("change", flush);
   control.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && control.tagName !== "TEXTAREA") {
+    // Enter sends (in a text area Ctrl/Cmd+Enter: there Enter is a new line).
+    if (event.key === "Enter" && (control.tagName !== "TEXTAREA" || event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       flush();
     }

@@ -81,7 +81,9 @@ function propField(node, name, spec) {
       return say(spec.required ? "This cannot be empty." : "");
     }
     if (spec.required && String(read.value).trim() === "") return say("This cannot be empty.", "required");
-    commitField([{ t: "set_node_props", id: node.id, patch: { [name]: read.value } }], say);
+    // Compared again when its turn comes: an edit queued before may have written the same value.
+    const ops = () => (read.value === current() ? [] : [{ t: "set_node_props", id: node.id, patch: { [name]: read.value } }]);
+    commitField(ops, say);
   });
   show();
   return { wrap, refresh: () => busy() || show() };

@@ -4,16 +4,19 @@
 
 import { $, byTestId, el } from "./dom.js";
 import { childrenOf, model, nodeName, nodeOf, parentOf, select, siblingsOf, subscribe, walk } from "./editor.js";
-import { notice, redo, submitOrSay, undo } from "./edits.js";
+import { redo, submitOrSay, undo } from "./edits.js";
 import { afterRemoval, duplicateOps, moveOps, stepOps } from "./structure.js";
 
 const tree = () => byTestId("outline-tree");
 const rowOf = (id) => tree().querySelector(`[data-node="${CSS.escape(id)}"]`);
 let dragged = null;
+let renderLater = false; // the draft changed during a drag: redraw once it ends
 
 export function wireOutline() {
   subscribe((reason) => {
-    if (reason === "draft" || reason === "select") render();
+    if (reason !== "draft" && reason !== "select") return;
+    if (dragged !== null) renderLater = true;
+    else render();
   });
   const box = tree();
   box.addEventListener("click", (event) => {
@@ -25,7 +28,7 @@ export function wireOutline() {
   box.addEventListener("dragover", onDragOver);
   box.addEventListener("dragleave", (event) => event.target.closest?.("[data-node]")?.removeAttribute("data-drop"));
   box.addEventListener("drop", onDrop);
-  box.addEventListener("dragend", () => clearDrop());
+  box.addEventListener("dragend", endDrag);
   byTestId("editor-move-up").addEventListener("click", () => step(-1));
   byTestId("editor-move-down").addEventListener("click", () => step(1));
   byTestId("editor-duplicate").addEventListener("click", duplicate);
@@ -79,27 +82,33 @@ function choose(id, focusRow) {
 
 // ------------------------------------------------------------------ actions
 
+// Each builds its ops when its turn in the edit queue comes, on the draft as it is then.
 function step(direction) {
   const id = model.selected;
-  if (id === null) return;
-  const ops = stepOps(id, direction);
-  if (ops.length) submitOrSay(ops, { selectAfter: id });
+  if (id !== null) submitOrSay(() => stepOps(id, direction), { selectAfter: id });
 }
 
 function duplicate() {
-  if (model.selected === null) return;
-  try {
-    const { ops, root } = duplicateOps(model.selected);
-    submitOrSay(ops, { selectAfter: root });
-  } catch (error) {
-    notice(error.message, "bad");
-  }
+  const id = model.selected;
+  if (id === null) return;
+  let root = null;
+  const build = () => {
+    const built = duplicateOps(id);
+    root = built.root;
+    return built.ops;
+  };
+  submitOrSay(build, { selectAfter: () => root });
 }
 
 function remove() {
   const id = model.selected;
   if (id === null) return;
-  submitOrSay([{ t: "remove_node", id }], { selectAfter: afterRemoval(id) });
+  let next = null;
+  const build = () => {
+    next = afterRemoval(id);
+    return [{ t: "remove_node", id }];
+  };
+  submitOrSay(build, { selectAfter: () => next });
 }
 
 // ------------------------------------------------------------------ drag
@@ -121,6 +130,15 @@ function dropPlace(event) {
   return { row, before: event.clientY < box.top + box.height / 2 };
 }
 
+function endDrag() {
+  clearDrop();
+  dragged = null;
+  if (renderLater) {
+    renderLater = false;
+    render();
+  }
+}
+
 function clearDrop() {
   for (const row of tree().querySelectorAll("[data-drop]")) row.removeAttribute("data-drop");
 }
@@ -136,9 +154,8 @@ function onDragOver(event) {
 
 function onDrop(event) {
   const place = dropPlace(event);
-  clearDrop();
   const id = dragged;
-  dragged = null;
+  endDrag();
   if (!place) return;
   event.preventDefault();
   const order = siblingsOf(id).filter((sibling) => sibling !== id);

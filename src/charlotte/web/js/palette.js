@@ -26,7 +26,8 @@ function fill() {
   const sections = byTestId("palette-section");
   sections.replaceChildren(
     ...model.sections.map((section) => {
-      const option = new Option(section.available ? section.name : `${section.name} (nothing to fill it with)`, section.kind);
+      const name = sectionName(section);
+      const option = new Option(section.available ? name : `${name} (nothing to fill it with)`, section.kind);
       option.disabled = !section.available;
       return option;
     }),
@@ -34,6 +35,11 @@ function fill() {
   const first = model.sections.find((section) => section.available);
   if (first) sections.value = first.kind;
 }
+
+const sectionName = (section) => {
+  const name = typeof section.name === "string" && section.name ? section.name : section.kind;
+  return name[0].toUpperCase() + name.slice(1);
+};
 
 function updateButtons() {
   const type = byTestId("palette-type").value;
@@ -47,15 +53,14 @@ function updateButtons() {
 async function addNode() {
   const type = byTestId("palette-type").value;
   const where = byTestId("palette-where").value;
-  let built;
+  let root = null;
+  const build = () => {
+    const built = insertOps(type, where);
+    root = built.root;
+    return built.ops;
+  };
   try {
-    built = insertOps(type, where);
-  } catch (error) {
-    notice(error.message, "bad");
-    return;
-  }
-  try {
-    await submit(built.ops, { selectAfter: built.root });
+    await submit(build, { selectAfter: () => root });
     notice(`Added a ${type}.`, "ok");
   } catch (error) {
     notice(error.message || "The node was not added.", "bad");
@@ -76,8 +81,8 @@ async function addSection() {
     if (state.sessionId !== id) return;
     if (!built || !Array.isArray(built.ops) || !built.ops.length) throw new ApiError("nothing_to_build", "Nothing to build.", 422);
     await submit(built.ops, { selectAfter: typeof built.root === "string" ? built.root : undefined });
-    const name = model.sections.find((s) => s.kind === kind)?.name || kind;
-    notice(`Added the ${name} section.`, "ok");
+    const section = model.sections.find((s) => s.kind === kind);
+    notice(`Added the ${section ? sectionName(section).toLowerCase() : kind} section.`, "ok");
   } catch (error) {
     if (state.sessionId !== id) return;
     const words = error instanceof ApiError && error.code === "nothing_to_build"

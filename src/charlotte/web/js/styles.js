@@ -142,8 +142,9 @@ function styleField(node, key, label, kind, bp) {
     if (value.error) return say(value.error, "bounds");
     // No style value can be removed (no nulls in a patch): an empty field changes nothing.
     if (value.value === undefined) return say("");
-    if (JSON.stringify(value.value) === JSON.stringify(resolved(nodeOf(node.id), bp, key).own)) return say("");
-    commitField([{ t: "set_style", id: node.id, breakpoint: bp, patch: { [key]: value.value } }], say);
+    const same = () => JSON.stringify(value.value) === JSON.stringify(resolved(nodeOf(node.id), bp, key).own);
+    if (same()) return say("");
+    commitField(() => (same() ? [] : [{ t: "set_style", id: node.id, breakpoint: bp, patch: { [key]: value.value } }]), say);
   };
   const busyMain = onEdit(control, send);
   const busyExtra = extra.filter((c) => c.tagName === "SELECT").map((c) => onEdit(c, send));
