@@ -78,6 +78,12 @@ class Editor:
                 raise AssertionError(f"the draft never showed {what} (notice {said!r}, fields {errors!r})")
             time.sleep(0.1)
 
+    def settled(self) -> None:
+        """Wait until the outline shows the draft's current revision (no redraw is on its way)."""
+        expect(self.page.get_by_test_id("outline-tree")).to_have_attribute(
+            "data-revision", str(self.draft()["revision"])
+        )
+
     def row(self, node_id: str) -> Any:
         return self.page.locator(f'[data-testid="outline-tree"] [data-node="{node_id}"]')
 
@@ -299,6 +305,7 @@ def test_move_up_and_down_and_a_drag_reorder_siblings(editor: Editor) -> None:
     editor.row("opening-hours").focus()
     page.keyboard.press("Alt+ArrowDown")
     editor.until(lambda n: _roots(n) == before, "the section back in its place")
+    editor.settled()
     editor.row("menu-item-3").drag_to(editor.row("menu-item-1"), target_position={"x": 20, "y": 3})
     editor.until(
         lambda n: _children(n, "menu-grid") == ["menu-item-3", "menu-item-1", "menu-item-2"], "the card dragged first"
@@ -475,15 +482,21 @@ def test_the_editor_fits_and_send_and_publish_stay_reachable(editor: Editor, wid
     page.set_viewport_size({"width": width, "height": 900 if width > 390 else 844})
     if width <= 768:
         page.get_by_test_id("tab-page").click()
-    editor.select("hero-heading")
-    expect(page.get_by_test_id("inspector-name")).to_have_text("Rosa's Bakery")
+    editor.select("menu-heading")
+    expect(page.get_by_test_id("inspector-name")).to_have_text("Menu")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
     for target in ("send-button", "publish-button", "chat-input"):
         expect(page.get_by_test_id(target)).to_be_in_viewport()
     if width < 1100:
-        page.get_by_test_id("inspector-name").scroll_into_view_if_needed()
-        page.locator(".stage").evaluate("s => s.scrollBy(0, -120)")
+        # Under the preview: the selected heading at the preview's foot, the inspector below it.
+        page.locator(".stage").evaluate(
+            "s => s.scrollTo(0, document.querySelector('[data-testid=\"editor\"]').offsetTop - s.clientHeight / 3)"
+        )
+    else:
+        page.locator('[data-testid="editor"]').evaluate(
+            "e => e.scrollTo(0, document.querySelector('.editor-inspector').offsetTop - 200)"
+        )
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"builder-edit-{width}.png"))
     # Viewing the published page hides the editor: edits are to the draft only.

@@ -11,6 +11,7 @@ import { ApiError, api, codeText, sessionPath } from "./js/api.js";
 import * as chat from "./js/chat.js";
 import { $, $$, BUSY_STATUSES, byTestId, clearError, plural, report, resetState, state } from "./js/dom.js";
 import { closeEditor, draftChanged, openEditor, wireEditing } from "./js/editing.js";
+import { wroteRevision } from "./js/edits.js";
 import * as panels from "./js/panels.js";
 import { cancelPreview, resetPreview, schedulePreview, setDevice, setViewMode } from "./js/preview.js";
 import { closePublish, wirePublish } from "./js/publish.js";
@@ -225,12 +226,17 @@ export function handleEvent(type, event) {
       chat.addNote(`Published revision ${payload.revision}`, "ok");
       if (state.viewMode === "published") schedulePreview();
       break;
-    case "human.edited":
-      chat.addNote(`${event.actor || "Someone"} edited the draft · revision ${payload.revision}`);
+    case "human.edited": {
+      // The person's own edits from this page are in the preview already: no note for each.
+      const session = state.sessionId;
+      wroteRevision(payload.revision).then((own) => {
+        if (!own && session === state.sessionId) chat.addNote(`${event.actor || "Someone"} edited the draft · revision ${payload.revision}`);
+      });
       schedulePreview();
       draftChanged();
       if (approving) scheduleChangeSet();
       break;
+    }
     default:
       // session.opened: the chat's introduction shows the brief and the mode.
       break;

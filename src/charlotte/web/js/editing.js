@@ -25,7 +25,8 @@ function say(message, tone = "") {
   clearTimeout(noticeTimer);
   line.textContent = message;
   line.dataset.tone = tone;
-  if (tone !== "bad") noticeTimer = setTimeout(() => (line.textContent = ""), NOTICE_MS);
+  // A refusal stays longer, but no sentence stays for good.
+  noticeTimer = setTimeout(() => (line.textContent = ""), tone === "bad" ? 3 * NOTICE_MS : NOTICE_MS);
 }
 
 function showFor(mode) {

@@ -32,6 +32,7 @@ export function notice(message, tone = "") {
 export function resetEdits() {
   undoStack.length = 0;
   redoStack.length = 0;
+  written.clear();
   queue = Promise.resolve();
   stacksFn();
 }
@@ -46,8 +47,18 @@ function rangeOf(answer) {
   return { from: answer.revision - answer.applied + 1, to: answer.revision };
 }
 
+const written = new Set(); // the revisions this page wrote (their events need no chat note)
+const WRITTEN_LIMIT = 1000;
+
+/** Whether this page wrote `revision` (an edit, an undo or a redo here), once the edits in flight have answered. */
+export function wroteRevision(revision) {
+  return queue.then(() => written.has(revision));
+}
+
 function remember(stack, answer) {
   if (!Number.isInteger(answer.revision) || !Number.isInteger(answer.applied) || answer.applied < 1) return;
+  written.add(answer.revision);
+  if (written.size > WRITTEN_LIMIT) written.delete(written.values().next().value);
   stack.push(rangeOf(answer));
   if (stack.length > STACK_LIMIT) stack.shift();
 }

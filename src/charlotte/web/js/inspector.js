@@ -17,6 +17,8 @@ export function wireInspector() {
     if (reason === "draft" && model.selected === shownId) refresh();
     else if (reason !== "draft" || model.selected !== shownId) render();
   });
+  // The preview's width decides what the breakpoint note says.
+  new ResizeObserver(() => refresh()).observe($('[data-testid="preview-frame"]'));
 }
 
 function root() {

@@ -55,6 +55,7 @@ function render() {
     return row;
   });
   box.replaceChildren(...rows);
+  box.dataset.revision = String(model.readAt ?? ""); // which draft the rows show
   if (rows.length && model.selected === null) rows[0].tabIndex = 0;
   $('[data-role="outline-empty"]').hidden = rows.length > 0;
   const row = model.selected !== null ? rowOf(model.selected) : null;

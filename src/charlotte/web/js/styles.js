@@ -122,7 +122,9 @@ function styleField(node, key, label, kind, bp) {
       const showText = show;
       show = (own, inherited) => {
         showText(own, inherited);
-        picker.value = hexOf(own) || hexOf(inherited) || "#000000";
+        const hex = hexOf(own) || hexOf(inherited);
+        picker.value = hex || "#000000";
+        picker.dataset.unset = String(!hex); // no colour of its own to show
       };
     }
   }
@@ -152,6 +154,25 @@ function styleField(node, key, label, kind, bp) {
   return { wrap, refresh: () => busyMain() || busyExtra.some((busy) => busy()) || display() };
 }
 
+const BREAKPOINT_PX = { md: 768, lg: 1024 };
+
+// A desktop preview in a narrow window is narrower than the breakpoint it edits: say so.
+function previewNote(bp) {
+  const note = el("p", "inspector-note");
+  note.dataset.testid = "editor-breakpoint-note";
+  const refresh = () => {
+    const frame = document.querySelector('[data-testid="preview-frame"]');
+    const width = frame ? frame.clientWidth : 0;
+    const needs = BREAKPOINT_PX[bp];
+    note.hidden = !needs || !width || width >= needs;
+    note.textContent = note.hidden
+      ? ""
+      : `The preview is ${width} px wide, narrower than ${BREAKPOINT_NAME[bp]}: these values show at ${needs} px and wider.`;
+  };
+  refresh();
+  return { note, refresh };
+}
+
 /** The style fieldset of `node` at the current breakpoint, and its fields' refreshers. */
 export function styleFields(node) {
   const bp = breakpoint();
@@ -162,11 +183,13 @@ export function styleFields(node) {
   which.dataset.breakpoint = bp;
   legend.append(which);
   group.append(legend);
+  const note = previewNote(bp);
+  group.append(note.note);
   const list = el("datalist");
   list.id = "editor-fonts";
   for (const font of FONTS) list.append(new Option(font, font));
   group.append(list);
   const fields = STYLES.map(([key, label, kind]) => styleField(node, key, label, kind, bp));
   for (const built of fields) group.append(built.wrap);
-  return { group, fields };
+  return { group, fields: [...fields, { refresh: note.refresh }] };
 }
