@@ -89,7 +89,6 @@ async function enterSession(id, session) {
   state.sessionId = id;
   resetBuilder();
   showBuilder();
-  openEditor(id);
   if (session === null) {
     try {
       session = (await api("GET", sessionPath(id))).session;
@@ -110,6 +109,7 @@ async function enterSession(id, session) {
   schedulePreview(0);
   if (state.session.approve_on_save) scheduleChangeSet(0);
   follow(id, { onEvent: handleEvent, onLost: checkSession, onReconnect: catchUp });
+  openEditor(id);
   byTestId("chat-input").focus();
 }
 
