@@ -177,6 +177,7 @@ def test_a_click_in_the_preview_selects_the_node_and_the_tree_shows_it(editor: E
     editor.select("menu-note")
     expect(page.get_by_test_id("inspector-name")).to_have_text("Baked every morning.")
     editor.expect_outlined("menu-note")
+    page.locator("#inspector-title").click()  # focus leaves the tree: Esc still clears
     page.keyboard.press("Escape")
     expect(page.locator('[data-testid="outline-tree"] [aria-selected="true"]')).to_have_count(0)
     expect(page.get_by_test_id("inspector")).to_be_empty()
@@ -476,7 +477,7 @@ def test_an_unsafe_link_is_refused_in_words_beside_the_field(editor: Editor) -> 
 # ------------------------------------------------------------------ layout
 
 
-@pytest.mark.parametrize("width", [1280, 768, 390])
+@pytest.mark.parametrize("width", [1280, 1024, 768, 390])
 def test_the_editor_fits_and_send_and_publish_stay_reachable(editor: Editor, width: int) -> None:
     page = editor.page
     page.set_viewport_size({"width": width, "height": 900 if width > 390 else 844})
@@ -497,8 +498,9 @@ def test_the_editor_fits_and_send_and_publish_stay_reachable(editor: Editor, wid
         page.locator('[data-testid="editor"]').evaluate(
             "e => e.scrollTo(0, document.querySelector('.editor-inspector').offsetTop - 200)"
         )
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"builder-edit-{width}.png"))
+    if width != 1024:  # the pictures of docs/builder.md
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"builder-edit-{width}.png"))
     # Viewing the published page hides the editor: edits are to the draft only.
     page.get_by_test_id("published-toggle").click()
     expect(page.get_by_test_id("editor")).to_be_hidden()

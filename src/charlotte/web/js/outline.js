@@ -174,7 +174,7 @@ function typing(target) {
 
 /**
  * The editor's keys. `where` is "tree" or "canvas" (selection keys apply) or
- * "page" (only undo and redo). Never while typing in a field.
+ * "page" (only undo, redo and Esc). Never while typing in a field.
  */
 export function handleKey(event, where) {
   if (typing(event.target) || event.isComposing) return;
@@ -186,7 +186,12 @@ export function handleKey(event, where) {
     else undo();
     return;
   }
-  if (where === "page" || mod) return;
+  if (mod) return;
+  if (where === "page") {
+    // Esc clears the selection from anywhere but a field; the other keys need the layers or the preview.
+    if (event.key === "Escape" && model.selected !== null) choose(null, false);
+    return;
+  }
   const id = model.selected;
   const rows = walk().map((row) => row.id);
   let next;
