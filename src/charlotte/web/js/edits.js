@@ -65,17 +65,21 @@ function remember(stack, answer) {
 
 // Whether the ops can still be applied as they are: every node they name is there.
 function stillApplies(ops) {
+  const inserted = new Set(); // a batch may insert a node under one it inserts first
+  const exists = (id) => inserted.has(id) || nodeOf(id) !== null;
   return ops.every((op) => {
     if (op.t === "insert_node") {
       const parent = op.node.parent;
-      return !nodeOf(op.node.id) && (parent === null || nodeOf(parent) !== null);
+      if (nodeOf(op.node.id) || (parent !== null && !exists(parent))) return false;
+      inserted.add(op.node.id);
+      return true;
     }
     if (op.t === "reorder_roots") {
       const roots = Object.values(model.nodes).filter((node) => node.parent === null).map((node) => node.id);
       return roots.length === op.order.length && op.order.every((id) => roots.includes(id));
     }
-    if (op.t === "move_node" && op.parent !== null && !nodeOf(op.parent)) return false;
-    return typeof op.id !== "string" || nodeOf(op.id) !== null;
+    if (op.t === "move_node" && op.parent !== null && !exists(op.parent)) return false;
+    return typeof op.id !== "string" || exists(op.id);
   });
 }
 
