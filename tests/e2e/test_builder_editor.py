@@ -385,8 +385,8 @@ def test_ctrl_z_undoes_my_edit_and_shift_ctrl_z_redoes_it_and_a_conflict_is_said
     editor.until(lambda n: n["contact-address"]["props"]["content"].endswith("12, Lisbon"), "undone once more")
     field.fill("Rua das Flores 14, Lisbon")
     field.press("Control+Enter")
-    expect(page.get_by_test_id("editor-redo")).to_be_disabled()
     editor.until(lambda n: n["contact-address"]["props"]["content"].endswith("14, Lisbon"), "typed again")
+    expect(page.get_by_test_id("editor-redo")).to_be_disabled(timeout=5000)
     editor.row("contact-address").focus()  # a field being typed in is not refreshed under the typist
     # A later write touched the node: the undo is refused, and the page says why.
     editor.edit([{"t": "set_node_props", "id": "contact-address", "patch": {"content": "Rua das Flores 16, Lisbon"}}])

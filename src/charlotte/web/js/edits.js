@@ -87,7 +87,7 @@ async function post(ops) {
   return api("POST", sessionPath(state.sessionId, "/edits"), { ops, basedOn: model.revision ?? 0 });
 }
 
-async function send(build, selectAfter) {
+async function send(build, selectAfter, selectedBefore) {
   const id = state.sessionId;
   // Built now, on the model the edits before it left (each one reads the draft after it lands).
   const ops = typeof build === "function" ? build() : build;
@@ -108,7 +108,10 @@ async function send(build, selectAfter) {
   remember(undoStack, answer);
   redoStack.length = 0;
   stacksFn();
-  if (selectAfter !== undefined) model.selected = typeof selectAfter === "function" ? selectAfter(answer) : selectAfter;
+  // The node the edit selects, unless the person has selected another meanwhile.
+  if (selectAfter !== undefined && model.selected === selectedBefore) {
+    model.selected = typeof selectAfter === "function" ? selectAfter(answer) : selectAfter;
+  }
   schedulePreview(0);
   await readDraft().catch(() => {});
   return answer;
@@ -121,7 +124,8 @@ async function send(build, selectAfter) {
  * Rejects with the ApiError (a field shows its words) or an EditRefused.
  */
 export function submit(ops, { selectAfter } = {}) {
-  const done = queue.then(() => send(ops, selectAfter));
+  const selectedBefore = model.selected;
+  const done = queue.then(() => send(ops, selectAfter, selectedBefore));
   queue = done.catch(() => {});
   return done;
 }
