@@ -76,6 +76,9 @@ class Editor:
             if time.monotonic() > deadline:
                 said = self.page.get_by_test_id("editor-notice").text_content()
                 errors = self.page.locator('[data-testid="inspector"] .inspector-error').all_text_contents()
+                errors.append(str(self.page.evaluate("Array.from(document.querySelectorAll('[data-testid=inspector] [data-prop] .inspector-input'), i => i.value)")))
+                errors.append(str(self.page.evaluate("document.activeElement.outerHTML.slice(0, 120)")))
+                errors.append(str(self.draft()["revision"]) + " " + str(self.page.get_by_test_id("outline-tree").get_attribute("data-revision")))
                 raise AssertionError(f"the draft never showed {what} (notice {said!r}, fields {errors!r})")
             time.sleep(0.1)
 
@@ -113,6 +116,15 @@ class Editor:
 
     def style_input(self, key: str) -> Any:
         return self.page.locator(f'[data-testid="inspector"] .inspector-input[data-style="{key}"]')
+
+
+def _wait_for(page: Page, check: Callable[[], bool], what: str) -> None:
+    """Wait until ``check`` holds; the page's events (responses) keep arriving meanwhile."""
+    deadline = time.monotonic() + WAIT_S
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never saw {what}")
+        page.wait_for_timeout(50)
 
 
 def _roots(nodes: dict[str, Any]) -> list[str]:
@@ -425,7 +437,7 @@ def test_a_stale_revision_is_read_again_and_the_edit_applied_once_more(editor: E
             lambda n: n["opening-hours-heading"]["props"]["content"] == "When we are open", "the edit applied on retry"
         )
         assert nodes["hero-text"]["props"]["content"] == "Written in between."
-        assert statuses[:2] == [409, 200]
+        _wait_for(page, lambda: statuses[:2] == [409, 200], "a 409 answered, then a 200")
         # The node the edit names is gone by the time it is sent again: not applied, said so.
         slipped["done"] = False
         page.unroute("**/edits")
@@ -455,7 +467,7 @@ def test_a_stale_revision_is_read_again_and_the_edit_applied_once_more(editor: E
         page.get_by_test_id("palette-section").select_option("location")
         page.get_by_test_id("palette-add-section").click()
         editor.until(lambda n: len(_roots(n)) == len(roots) + 1, "the section added on retry")
-        assert statuses[:2] == [409, 200]
+        _wait_for(page, lambda: statuses[:2] == [409, 200], "a 409 answered, then a 200")
     finally:
         page.unroute("**/edits")
 

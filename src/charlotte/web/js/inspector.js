@@ -78,12 +78,11 @@ function propField(node, name, spec) {
   const busy = onEdit(control, () => {
     const read = propValue(spec, control);
     if (read.error) return say(read.error, "bounds");
-    if (read.value === current() || (read.value === undefined && current() === undefined)) return say("");
     if (read.value === undefined || (read.value === "" && Array.isArray(spec.enum))) {
       return say(spec.required ? "This cannot be empty." : "");
     }
     if (spec.required && String(read.value).trim() === "") return say("This cannot be empty.", "required");
-    // Compared again when its turn comes: an edit queued before may have written the same value.
+    // Compared with the draft when its turn comes (an undo before it may still be landing).
     const ops = () => (read.value === current() ? [] : [{ t: "set_node_props", id: node.id, patch: { [name]: read.value } }]);
     commitField(ops, say);
   });

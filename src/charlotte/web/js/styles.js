@@ -145,7 +145,6 @@ function styleField(node, key, label, kind, bp) {
     // No style value can be removed (no nulls in a patch): an empty field changes nothing.
     if (value.value === undefined) return say("");
     const same = () => JSON.stringify(value.value) === JSON.stringify(resolved(nodeOf(node.id), bp, key).own);
-    if (same()) return say("");
     commitField(() => (same() ? [] : [{ t: "set_style", id: node.id, breakpoint: bp, patch: { [key]: value.value } }]), say);
   };
   const busyMain = onEdit(control, send);
