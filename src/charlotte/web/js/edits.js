@@ -108,12 +108,14 @@ async function send(build, selectAfter, selectedBefore) {
   remember(undoStack, answer);
   redoStack.length = 0;
   stacksFn();
-  // The node the edit selects, unless the person has selected another meanwhile.
-  if (selectAfter !== undefined && model.selected === selectedBefore) {
-    model.selected = typeof selectAfter === "function" ? selectAfter(answer) : selectAfter;
-  }
   schedulePreview(0);
   await readDraft().catch(() => {});
+  // The node the edit selects, unless the person has selected another meanwhile
+  // (a selection the edit removed counts as unchanged).
+  const unchanged = model.selected === selectedBefore || (model.selected === null && !nodeOf(selectedBefore));
+  if (selectAfter !== undefined && unchanged && state.sessionId === id) {
+    select(typeof selectAfter === "function" ? selectAfter(answer) : selectAfter);
+  }
   return answer;
 }
 
