@@ -11,6 +11,8 @@ import { ApiError, api, codeText, sessionPath } from "./js/api.js";
 import * as chat from "./js/chat.js";
 import { $, $$, BUSY_STATUSES, byTestId, clearError, plural, report, resetState, state } from "./js/dom.js";
 import { closeHistory, refreshHistory, wireHistory } from "./js/history.js";
+import { closeEditor, draftChanged, openEditor, wireEditing } from "./js/editing.js";
+import { wroteRevision } from "./js/edits.js";
 import * as panels from "./js/panels.js";
 import { cancelPreview, resetPreview, schedulePreview, setDevice, setViewMode } from "./js/preview.js";
 import { closePublish, wirePublish } from "./js/publish.js";
@@ -80,6 +82,7 @@ function closeSession() {
   panels.cancelStatus();
   closePublish();
   closeHistory();
+  closeEditor();
   resetState();
 }
 
@@ -108,6 +111,7 @@ async function enterSession(id, session) {
   schedulePreview(0);
   if (state.session.approve_on_save) scheduleChangeSet(0);
   follow(id, { onEvent: handleEvent, onLost: checkSession, onReconnect: catchUp });
+  openEditor(id);
   byTestId("chat-input").focus();
 }
 
@@ -187,6 +191,7 @@ export function handleEvent(type, event) {
       if (event.actor === "agent") state.turnWrote = true;
       if (!approving && Number.isInteger(payload.revision)) panels.setRevision(payload.revision);
       schedulePreview();
+      draftChanged();
       if (approving) scheduleChangeSet();
       refreshHistory();
       break;
@@ -225,12 +230,18 @@ export function handleEvent(type, event) {
       if (state.viewMode === "published") schedulePreview();
       refreshHistory();
       break;
-    case "human.edited":
-      chat.addNote(`${event.actor || "Someone"} edited the draft · revision ${payload.revision}`);
+    case "human.edited": {
+      // The person's own edits from this page are in the preview already: no note for each.
+      const session = state.sessionId;
+      wroteRevision(payload.revision).then((own) => {
+        if (!own && session === state.sessionId) chat.addNote(`${event.actor || "Someone"} edited the draft · revision ${payload.revision}`);
+      });
       schedulePreview();
+      draftChanged();
       if (approving) scheduleChangeSet();
       refreshHistory();
       break;
+    }
     default:
       // session.opened: the chat's introduction shows the brief and the mode.
       break;
@@ -332,6 +343,7 @@ function wire() {
   wirePublish();
   wireReview();
   wireHistory();
+  wireEditing();
   window.addEventListener("hashchange", route);
   window.addEventListener("popstate", route);
 }

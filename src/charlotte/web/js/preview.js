@@ -14,6 +14,21 @@ const PAGE_BASE_CSS = "page-base.css";
 export const DEVICES = Object.freeze({ phone: 390, tablet: 768, desktop: null });
 
 let timer = 0;
+// What the editor hooks in: the draft each load read, the frame after each
+// load (to outline the selection again), and whether a reload must wait.
+const hooks = {
+  onDraft: () => {},
+  onFrame: () => {},
+  holdReload: () => false,
+  onDevice: () => {},
+  onViewMode: () => {},
+};
+const HOLD_RETRY_MS = 300;
+
+/** Hook the editor in: `onDraft(answer)`, `onFrame(doc, mode)`, `holdReload()`, `onDevice(device)`, `onViewMode(mode)`. */
+export function setPreviewHooks(given) {
+  Object.assign(hooks, given);
+}
 
 export function schedulePreview(delay = REFRESH_DELAY_MS) {
   clearTimeout(timer);
@@ -32,6 +47,7 @@ export function setViewMode(mode, { load = true } = {}) {
   }
   const caption = { draft: "Draft", proposed: "Proposed changes", published: "Published" }[mode];
   $('[data-role="preview-caption"]').textContent = caption;
+  hooks.onViewMode(mode);
   if (load) schedulePreview(0);
 }
 
@@ -42,6 +58,7 @@ export function setDevice(device) {
   for (const button of $$("[data-device]")) {
     if (button.tagName === "BUTTON") button.setAttribute("aria-pressed", String(button.dataset.device === device));
   }
+  hooks.onDevice(device);
 }
 
 export function resetPreview() {
@@ -76,6 +93,7 @@ async function loadPreview() {
     } else {
       page = await api("GET", sessionPath(id, "/draft"));
       if (request === state.previewRequest && Number.isInteger(page.revision)) setRevision(page.revision);
+      if (request === state.previewRequest && state.sessionId === id) hooks.onDraft(page);
       caption = `Draft · revision ${page.revision}`;
       shown = page.revision;
     }
@@ -111,8 +129,15 @@ function renderFrame(html, css, revision) {
   if (Number.isInteger(revision)) frame.dataset.revision = String(revision);
   else delete frame.dataset.revision;
   frame.dataset.view = state.viewMode;
-  const key = `${css}\u0000${html}`;
+  // The view is part of the key: the canvas is attached to the draft's frame only.
+  const key = `${state.viewMode}\u0000${css}\u0000${html}`;
   if (key === state.previewKey) return;
+  // A text edited in place would be lost with the old document: load once it is done.
+  if (hooks.holdReload()) {
+    schedulePreview(HOLD_RETRY_MS);
+    return;
+  }
+  const mode = state.viewMode;
   state.previewKey = key;
   // Keep the reader's place: a fresh srcdoc would jump back to the top.
   let scrollY = 0;
@@ -134,6 +159,7 @@ function renderFrame(html, css, revision) {
           }
         });
         if (scrollY) frame.contentWindow.scrollTo(0, scrollY);
+        hooks.onFrame(frame.contentDocument, mode);
       } catch {
         // Not reachable: the reader starts at the top.
       }

@@ -100,6 +100,18 @@ function open() {
   });
 }
 
+// The browser knows before the stream does: an open stream can stay silent
+// for a long time after the network went. Offline: the stream is closed and
+// lost now (the banner after its grace); online again: it is tried at once.
+window.addEventListener("offline", () => {
+  if (link.sessionId === null || !link.source) return;
+  link.source.close();
+  link.source = null;
+  lose();
+  if (link.onLost) link.onLost();
+});
+window.addEventListener("online", () => reconnectNow());
+
 function lose() {
   const id = link.sessionId;
   if (!link.lost) {

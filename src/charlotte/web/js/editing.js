@@ -1,0 +1,105 @@
+// The editor panel: shown beside (or under) the draft's preview, hidden while
+// the published page or a change set's proposal is shown; its notice line,
+// Undo/Redo buttons and collapse toggle; the hooks that tie the preview, the
+// canvas, the outline, the inspector and the palette together.
+
+import { $, byTestId, state } from "./dom.js";
+import { attachCanvas, editingInPlace, paintCanvas, wireCanvas } from "./canvas.js";
+import { loadPalette, readDraft, resetEditor, setDraft, setEditorDevice, subscribe } from "./editor.js";
+import { canRedo, canUndo, onNotice, onStacks, redo, resetEdits, undo } from "./edits.js";
+import { wireInspector } from "./inspector.js";
+import { handleKey, wireOutline } from "./outline.js";
+import { wirePalette } from "./palette.js";
+import { setPreviewHooks } from "./preview.js";
+
+const NOTICE_MS = 8000;
+const READ_DELAY_MS = 200;
+let noticeTimer = 0;
+let readTimer = 0;
+
+const panel = () => byTestId("editor");
+
+/** Say a sentence in the editor's notice line; a good one fades after a while. */
+function say(message, tone = "") {
+  const line = byTestId("editor-notice");
+  clearTimeout(noticeTimer);
+  line.textContent = message;
+  line.dataset.tone = tone;
+  // A refusal stays longer, but no sentence stays for good.
+  noticeTimer = setTimeout(() => (line.textContent = ""), tone === "bad" ? 3 * NOTICE_MS : NOTICE_MS);
+}
+
+function showFor(mode) {
+  // Edits go to the draft only: the published page and a proposal are looked at, not edited.
+  const shown = state.sessionId !== null && mode === "draft";
+  panel().hidden = !shown;
+  $(".stage").dataset.editor = shown ? "on" : "off";
+}
+
+function updateHistoryButtons() {
+  byTestId("editor-undo").disabled = !canUndo();
+  byTestId("editor-redo").disabled = !canRedo();
+}
+
+export function wireEditing() {
+  setPreviewHooks({
+    onDraft: setDraft,
+    onFrame: attachCanvas,
+    holdReload: editingInPlace,
+    onDevice: setEditorDevice,
+    onViewMode: showFor,
+  });
+  wireCanvas({ onKey: handleKey, onNotice: say });
+  onNotice(say);
+  onStacks(updateHistoryButtons);
+  subscribe((reason) => {
+    if (reason === "select") paintCanvas();
+    else if (reason === "draft") paintCanvas({ scroll: false });
+  });
+  wireOutline();
+  wireInspector();
+  wirePalette();
+  byTestId("editor-undo").addEventListener("click", () => undo());
+  byTestId("editor-redo").addEventListener("click", () => redo());
+  const toggle = byTestId("editor-toggle");
+  toggle.addEventListener("click", () => {
+    const open = toggle.getAttribute("aria-expanded") !== "true";
+    toggle.setAttribute("aria-expanded", String(open));
+    panel().dataset.open = String(open);
+  });
+  // Undo and redo anywhere on the page (not while typing); the tree and the canvas handle their own.
+  document.addEventListener("keydown", (event) => {
+    if (panel().hidden || document.querySelector("dialog[open]")) return;
+    if (event.target.closest && event.target.closest('[data-testid="outline-tree"]')) return;
+    handleKey(event, "page");
+  });
+  updateHistoryButtons();
+}
+
+/** A session opened: a fresh model, empty stacks, its palette. */
+export function openEditor(id) {
+  resetEditor();
+  resetEdits();
+  say("");
+  showFor(state.viewMode);
+  loadPalette(id).catch((error) => {
+    if (state.sessionId === id) say(`The palette could not be loaded: ${error.message}`, "bad");
+  });
+}
+
+export function closeEditor() {
+  clearTimeout(readTimer);
+  resetEditor();
+  resetEdits();
+  showFor("none");
+}
+
+/** The draft changed (the stream said so): outside the draft view no preview reads it, so read it here. */
+export function draftChanged() {
+  if (state.viewMode === "draft") return;
+  clearTimeout(readTimer);
+  const id = state.sessionId;
+  readTimer = setTimeout(() => {
+    if (state.sessionId === id) readDraft().catch(() => {});
+  }, READ_DELAY_MS);
+}
