@@ -139,6 +139,17 @@ def test_the_device_toggle_sets_the_preview_width(
     assert _frame_width(page) == 768
     page.get_by_test_id("device-desktop").click()
     assert _frame_width(page) == desktop
+    expect(page.get_by_test_id("preview-scale")).to_be_hidden()
+    # A tablet the panel cannot show whole is drawn smaller, still laid out at 768 px inside.
+    page.set_viewport_size({"width": 1100, "height": 800})
+    page.get_by_test_id("device-tablet").click()
+    room = page.locator(".preview-body").evaluate("b => b.clientWidth")
+    assert room < 768 and _frame_width(page) <= room
+    assert page.locator(FRAME).evaluate("f => f.contentWindow.innerWidth") == 768
+    expect(page.get_by_test_id("preview-scale")).to_contain_text("768 px shown at")
+    overflow = page.locator(".preview-body").evaluate("b => b.scrollWidth - b.clientWidth")
+    assert overflow <= 1
+    page.set_viewport_size({"width": 1280, "height": 800})
     open_page.assert_clean()
 
 

@@ -59,7 +59,40 @@ export function setDevice(device) {
     if (button.tagName === "BUTTON") button.setAttribute("aria-pressed", String(button.dataset.device === device));
   }
   hooks.onDevice(device);
+  fitDevice();
 }
+
+/**
+ * A phone's or a tablet's width that the panel cannot show whole is scaled
+ * down to fit, as a design tool's canvas is: the page inside still lays out at
+ * the device's width (its breakpoints hold), only the picture is smaller.
+ */
+function fitDevice() {
+  const body = $(".preview-body");
+  const frame = byTestId("preview-frame");
+  const width = DEVICES[body.dataset.device];
+  const room = body.clientWidth;
+  const scale = width && room > 0 ? Math.min(1, room / width) : 1;
+  const label = $('[data-role="preview-scale"]');
+  if (scale >= 1) {
+    for (const key of ["transform", "transformOrigin", "height", "marginRight", "marginBottom"]) frame.style[key] = "";
+    delete body.dataset.scale;
+    label.hidden = true;
+    return;
+  }
+  const height = body.clientHeight / scale;
+  frame.style.transformOrigin = "top left";
+  frame.style.transform = `scale(${scale})`;
+  frame.style.height = `${height}px`;
+  // The frame's box keeps its unscaled size in the layout: give back what the picture does not use.
+  frame.style.marginRight = `${-width * (1 - scale)}px`;
+  frame.style.marginBottom = `${-height * (1 - scale)}px`;
+  body.dataset.scale = String(Math.round(scale * 100));
+  label.textContent = `${width} px shown at ${Math.round(scale * 100)} %`;
+  label.hidden = false;
+}
+
+new ResizeObserver(() => fitDevice()).observe($(".preview-body"));
 
 export function resetPreview() {
   setViewMode("draft", { load: false });

@@ -78,43 +78,6 @@ async function loadChangeSet() {
   }
 }
 
-/** Rows of a diff (`{added, removed, changed, meta, theme}`), as the change set and the publish dialog show it. */
-export function diffRows(diff, tag = "div") {
-  const added = Array.isArray(diff.added) ? diff.added : [];
-  const removed = Array.isArray(diff.removed) ? diff.removed : [];
-  const changed = Array.isArray(diff.changed) ? diff.changed : [];
-  const rows = [];
-  const row = (kind, label, ...content) => {
-    const item = el(tag, "diff-row");
-    item.dataset.kind = kind;
-    const kindTag = el("span", "diff-kind", label);
-    kindTag.dataset.kind = kind;
-    const body = el("div", "diff-body");
-    body.append(...content);
-    item.append(kindTag, body);
-    rows.push(item);
-  };
-  const chip = (id, keys) => {
-    const node = el("span", "diff-node", id);
-    node.dataset.node = id;
-    if (keys) node.append(el("span", "diff-keys", keys));
-    return node;
-  };
-  if (added.length) row("added", `Added ${added.length}`, ...added.map((id) => chip(id)));
-  if (removed.length) row("removed", `Removed ${removed.length}`, ...removed.map((id) => chip(id)));
-  for (const change of changed) {
-    const keys = [
-      ...(change.props || []),
-      ...(change.style || []).map((key) => `style ${key}`),
-      ...(change.fields || []),
-    ];
-    row("changed", "Changed", chip(change.id, keys.join(", ")));
-  }
-  if (diff.meta) row("page", "Page", chip("settings", "title and meta"));
-  if (diff.theme) row("page", "Page", chip("theme", "colours and fonts"));
-  return rows;
-}
-
 function renderChangeSet(changeSet, page) {
   const panel = byTestId("change-set");
   $('[data-view-mode="proposed"]').hidden = !changeSet;
