@@ -85,8 +85,22 @@ async def _round(client: httpx.AsyncClient, base: str, database: str, session_id
     raise RuntimeError("the stream ended before the new event")
 
 
+async def _ready(client: httpx.AsyncClient, base: str) -> None:
+    """Until the server answers (it prints its port before uvicorn listens); 30 s at most."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            await client.get(f"{base}/openapi.json")
+            return
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+
 async def _measure(base: str, database: str) -> dict[str, Any]:
     async with httpx.AsyncClient(timeout=60) as client:
+        await _ready(client, base)
         ids = []
         for count in (SHORT, LONG):
             opened = await client.post(f"{base}/sessions", json={"page": f"log-{count}", "brief": "A bakery"},
