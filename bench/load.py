@@ -48,6 +48,8 @@ from typing import Any
 
 import httpx
 
+from bench.stream import until_answering
+
 ROOT = Path(__file__).resolve().parent.parent
 HEADERS = {"X-User": "bench", "X-Tenant": "bench"}
 BRIEF = (
@@ -107,10 +109,11 @@ def serve(config: dict[str, Any]) -> None:
         charlotte.close()
 
 
-def _start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[str]:
+def _start(args: list[str], env: dict[str, str], log: Path, *, pipe: bool = False) -> subprocess.Popen[str]:
+    """A child in its own process group, its output to ``log`` (stdout piped back with ``pipe``)."""
     with log.open("w") as sink:
         return subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=subprocess.PIPE if "--serve" in args else sink,
+            args, cwd=ROOT, env=env, stdout=subprocess.PIPE if pipe else sink,
             stderr=sink, text=True, start_new_session=True,
         )  # fmt: skip
 
@@ -506,12 +509,13 @@ def measure(
         else:
             config.update(database_url=f"sqlite:///{Path(folder) / 'load.db'}", queue="thread")
         server = _start([sys.executable, "-m", "bench.load", "--serve", json.dumps(config)], env,
-                        Path(folder) / "server.log")  # fmt: skip
+                        Path(folder) / "server.log", pipe=True)  # fmt: skip
         stack.callback(_end, server)
         assert server.stdout is not None
         port = int(server.stdout.readline() or 0)
         if not port:
             raise RuntimeError("the server did not start: " + (Path(folder) / "server.log").read_text()[-2000:])
+        until_answering(f"http://127.0.0.1:{port}")
         pool: list[subprocess.Popen[str]] = []
         if backend == "pg":
             for n in range(workers):

@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import signal
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -27,7 +24,7 @@ from typing import Any
 
 import httpx
 
-from bench.stream import HEADERS, PAYLOAD
+from bench.stream import HEADERS, PAYLOAD, served
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.storage import DatabaseEventLog, open_engine, transaction
 
@@ -85,22 +82,8 @@ async def _round(client: httpx.AsyncClient, base: str, database: str, session_id
     raise RuntimeError("the stream ended before the new event")
 
 
-async def _ready(client: httpx.AsyncClient, base: str) -> None:
-    """Until the server answers (it prints its port before uvicorn listens); 30 s at most."""
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            await client.get(f"{base}/openapi.json")
-            return
-        except httpx.TransportError:
-            if time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.1)
-
-
 async def _measure(base: str, database: str) -> dict[str, Any]:
     async with httpx.AsyncClient(timeout=60) as client:
-        await _ready(client, base)
         ids = []
         for count in (SHORT, LONG):
             opened = await client.post(f"{base}/sessions", json={"page": f"log-{count}", "brief": "A bakery"},
@@ -128,26 +111,10 @@ async def _measure(base: str, database: str) -> dict[str, Any]:
 
 def run() -> dict[str, Any]:
     """The long-log figures (see the module docstring)."""
-    root = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory() as folder:
         database = str(Path(folder) / "long.db")
-        child = subprocess.Popen(
-            [sys.executable, "-m", "bench.stream", "--serve", database],
-            stdout=subprocess.PIPE, text=True, cwd=root,
-        )  # fmt: skip
-        try:
-            assert child.stdout is not None
-            port = int(child.stdout.readline())
-            return asyncio.run(_measure(f"http://127.0.0.1:{port}", database))
-        finally:
-            child.send_signal(signal.SIGTERM)
-            try:
-                child.wait(15)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
-            if child.stdout is not None:
-                child.stdout.close()
+        with served(database) as (_child, base):
+            return asyncio.run(_measure(base, database))
 
 
 if __name__ == "__main__":

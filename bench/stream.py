@@ -23,6 +23,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -155,29 +157,50 @@ async def _measure(base: str, database: str) -> dict[str, Any]:
     }
 
 
+def until_answering(base: str) -> None:
+    """The child prints its port before uvicorn listens: wait (30 s at most) until it answers."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(f"{base}/openapi.json", timeout=5)
+            return
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+@contextmanager
+def served(database: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``serve(database)`` in a child process: the child and its base URL; ended on leaving."""
+    root = Path(__file__).resolve().parent.parent
+    child = subprocess.Popen(
+        [sys.executable, "-m", "bench.stream", "--serve", database],
+        stdout=subprocess.PIPE, text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)},
+    )  # fmt: skip
+    try:
+        assert child.stdout is not None
+        base = f"http://127.0.0.1:{int(child.stdout.readline())}"
+        until_answering(base)
+        yield child, base
+    finally:
+        child.send_signal(signal.SIGTERM)
+        try:
+            child.wait(15)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        if child.stdout is not None:
+            child.stdout.close()
+
+
 def run() -> dict[str, Any]:
     """The stream figures: commit-to-receipt p50/p95/max over 100 clients, and the server's peak RSS."""
     with tempfile.TemporaryDirectory() as folder:
         database = str(Path(folder) / "stream.db")
-        child = subprocess.Popen(
-            [sys.executable, "-m", "bench.stream", "--serve", database],
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=Path(__file__).resolve().parent.parent,
-            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
-        )
-        try:
-            assert child.stdout is not None
-            port = int(child.stdout.readline())
-            figures = asyncio.run(_measure(f"http://127.0.0.1:{port}", database))
+        with served(database) as (child, base):
+            figures = asyncio.run(_measure(base, database))
             figures["peak_rss_mb_stream"] = _peak_rss_mb(child.pid)
-        finally:
-            child.send_signal(signal.SIGTERM)
-            try:
-                child.wait(15)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
     return figures
 
 

@@ -222,10 +222,9 @@ class CharlotteSession:
         from charlotte.offline import palette
 
         record = self._load("view")
-        facts = record.facts if isinstance(record.facts, Mapping) else {}
         return {
             "types": NodeTypes.allowed().describe(),
-            "sections": palette.sections(record.brief, facts),
+            "sections": palette.sections(record.brief, record.facts),
         }
 
     def palette_section(self, kind: str, after: str | None = None) -> dict[str, Any]:
@@ -238,8 +237,7 @@ class CharlotteSession:
         doc, _revision = self._app.workspace.draft(record.id, record.tenant)
         if after is not None and after not in root_ids(doc):
             raise Refused("invalid_request", detail={"field": "after"})
-        facts = record.facts if isinstance(record.facts, Mapping) else {}
-        built = palette.section_ops(kind, record.brief, facts, doc, after=after)
+        built = palette.section_ops(kind, record.brief, record.facts, doc, after=after)
         if built is None:
             raise Refused("nothing_to_build")
         return built

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect
-from tests.support.browser import WAIT_MS, chromium
+from playwright.sync_api import Browser, Page, expect
+from tests.support.browser import WAIT_MS, Watched, chromium, watched_page
 from tests.support.browser_server import BrowserServer, serve_builder
 
 from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
@@ -49,42 +48,12 @@ def server(tmp_path: Path, browser: Browser) -> Iterator[BrowserServer]:
         yield served
 
 
-@dataclass
-class Watched:
-    """A page and what went wrong in it: console errors, uncaught errors, failed requests."""
-
-    page: Page
-    problems: list[str] = field(default_factory=list)
-
-    def assert_clean(self) -> None:
-        assert self.problems == []
-
-
 @pytest.fixture
 def open_page(browser: Browser) -> Iterator[Watched]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
-    context.set_default_timeout(WAIT_MS)
-    expect.set_options(timeout=WAIT_MS)
-    page = context.new_page()
-    watched = Watched(page)
-
-    def on_console(message: ConsoleMessage) -> None:
-        # GET published answers 404 before the first publish, and a refused
-        # undo 409, as documented; the browser logs every such answer it fetches.
-        expected = str(message.location.get("url", "")).endswith(("/published", "/undo"))
-        if message.type == "error" and not expected:
-            watched.problems.append(f"console: {message.text}")
-
-    def on_failed(request: Request) -> None:
-        watched.problems.append(f"request failed: {request.method} {request.url} {request.failure}")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: watched.problems.append(f"page error: {error}"))
-    page.on("requestfailed", on_failed)
-    try:
+    # GET published answers 404 before the first publish, and a refused
+    # undo 409, as documented; the browser logs every such answer it fetches.
+    with watched_page(browser, 1440, 900, expected=("/published", "/undo")) as watched:
         yield watched
-    finally:
-        context.close()
 
 
 def _frame_text_length(page: Page) -> int:
@@ -112,7 +81,8 @@ def _wait_for_preview(page: Page, revision_above: int, text_above: int) -> tuple
     return int(page.get_by_test_id("revision").inner_text()), _frame_text_length(page)
 
 
-def _start(page: Page, url: str, *, approve_on_save: bool, facts: dict[str, str]) -> None:
+def _start(page: Page, url: str, *, approve_on_save: bool, facts: dict[str, str]) -> str:
+    """Open a session from the start form with the sample brief and ``facts``; its id."""
     page.goto(url)
     expect(page.get_by_test_id("start-button")).to_be_visible()
     page.get_by_test_id("start-page").fill("home")
@@ -127,6 +97,7 @@ def _start(page: Page, url: str, *, approve_on_save: bool, facts: dict[str, str]
     page.get_by_test_id("start-button").click()
     expect(page.get_by_test_id("chat-input")).to_be_visible()
     expect(page).to_have_url(re.compile(r"#session="))
+    return page.url.split("#session=", 1)[1]
 
 
 def _send(page: Page, message: str) -> None:

@@ -17,16 +17,16 @@ import os
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, Request, expect
-from tests.support.browser import WAIT_MS, chromium
+from playwright.sync_api import Browser, Locator, Page, expect
+from tests.e2e.test_builder_browser import _start as start_session
+from tests.support.browser import WAIT_MS, Watched, chromium, watched_page
 from tests.support.browser_server import BrowserServer, serve_builder
 
-from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
+from charlotte.demo import SAMPLE_FACTS
 
 FRAME: Final = '[data-testid="preview-frame"]'
 BUSINESS: Final = SAMPLE_FACTS["name"]
@@ -64,54 +64,14 @@ def server(tmp_path: Path, browser: Browser) -> Iterator[BrowserServer]:
         yield served
 
 
-@dataclass
-class Watched:
-    """A page and what went wrong in it: console errors, uncaught errors, failed requests."""
-
-    page: Page
-    problems: list[str] = field(default_factory=list)
-
-    def assert_clean(self) -> None:
-        assert self.problems == []
-
-
 @pytest.fixture
 def open_page(browser: Browser) -> Iterator[Watched]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
-    context.set_default_timeout(WAIT_MS)
-    expect.set_options(timeout=WAIT_MS)
-    page = context.new_page()
-    watched = Watched(page)
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            watched.problems.append(f"console: {message.text} {message.location.get('url')}")
-
-    def on_failed(request: Request) -> None:
-        watched.problems.append(f"request failed: {request.method} {request.url} {request.failure}")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: watched.problems.append(f"page error: {error}"))
-    page.on("requestfailed", on_failed)
-    try:
+    with watched_page(browser, 1280, 800) as watched:
         yield watched
-    finally:
-        context.close()
 
 
 def _start(page: Page, url: str, *, approve_on_save: bool) -> str:
-    page.goto(url)
-    page.get_by_test_id("start-page").fill("home")
-    page.get_by_test_id("start-brief").fill(SAMPLE_BRIEF)
-    page.get_by_role("button", name="+ Add a fact").click()
-    page.locator('[data-role="fact-key"]').first.fill("name")
-    page.locator('[data-role="fact-value"]').first.fill(BUSINESS)
-    if approve_on_save:
-        page.get_by_test_id("start-approve").check(force=True)
-    page.get_by_test_id("start-button").click()
-    expect(page).to_have_url(re.compile(r"#session="))
-    expect(page.get_by_test_id("chat-input")).to_be_visible()
-    return page.url.split("#session=", 1)[1]
+    return start_session(page, url, approve_on_save=approve_on_save, facts={"name": BUSINESS})
 
 
 def _turn(page: Page, message: str, done: int) -> None:

@@ -176,11 +176,9 @@ class DraftHistory:
             return Written(current, [], [], (), None)
         if (start > 0 and entries[0] is mine[0]) or any(e.inverse is None for e in mine):
             raise _truncated(current)
-        nodes = {key for entry in mine for key in op_keys(entry.op)}
-        later = (e for e in entries if e.revision > mine[0].revision and e.turn_id != turn_id)
-        touched = sorted({key for e in later for key in op_keys(e.op, parents=True)} & nodes)
-        if touched:
-            raise Refused("conflicted", detail={"nodes": touched[:MAX_NODE_IDS]})
+        _refuse_touched(
+            mine, (e for e in entries if e.revision > mine[0].revision and e.turn_id != turn_id)
+        )
         return self._revert(session, mine, current, user, undoes=turn_id)
 
     def undo_edit(
@@ -213,11 +211,7 @@ class DraftHistory:
             raise _truncated(current)
         if any(e.actor != user or e.actor == AGENT_ACTOR for e in mine):
             raise Refused("not_own_edit")
-        nodes = {key for entry in mine for key in op_keys(entry.op)}
-        later = (e for e in entries if e.revision > last)
-        touched = sorted({key for e in later for key in op_keys(e.op, parents=True)} & nodes)
-        if touched:
-            raise Refused("conflicted", detail={"nodes": touched[:MAX_NODE_IDS]})
+        _refuse_touched(mine, (e for e in entries if e.revision > last))
         return self._revert(session, mine, current, user)
 
     def restore(
@@ -338,6 +332,14 @@ def op_keys(op: object, *, parents: bool = False) -> set[str]:
     if parents and isinstance(parent, str):
         keys.add(parent)
     return keys
+
+
+def _refuse_touched(mine: Iterable[OpEntry], later: Iterable[OpEntry]) -> None:
+    """``conflicted`` (naming them) when a ``later`` op touched a node of ``mine``, or put one under it."""
+    nodes = {key for entry in mine for key in op_keys(entry.op)}
+    touched = sorted({key for e in later for key in op_keys(e.op, parents=True)} & nodes)
+    if touched:
+        raise Refused("conflicted", detail={"nodes": touched[:MAX_NODE_IDS]})
 
 
 def _truncated(current: int) -> PageSessionError:

@@ -6,7 +6,8 @@ the contact details the page shows now and wears its current look. Nothing is
 written here: the ops go back to the page, which sends them through
 ``/edits`` with its ``basedOn`` like any edit of the person's.
 
-``sections(brief, facts)`` lists every kind with its name and whether the
+``facts`` is the session's stored facts (anything that is not a mapping is
+none, as ``section_batch`` reads it). ``sections(brief, facts)`` lists every kind with its name and whether the
 brief and facts feed it (``available``); ``section_ops(kind, brief, facts,
 doc, after=)`` is the insert ops of one new band placed after the top-level
 node ``after`` (at the end without it), or None when nothing feeds that kind.
@@ -14,7 +15,6 @@ node ``after`` (at the end without it), or None when nothing feeds that kind.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from charlotte.offline.additions import KIND_TITLES, section_batch
@@ -27,7 +27,7 @@ from charlotte.page.tree import children_index
 __all__ = ["KIND_KEYS", "section_ops", "sections"]
 
 
-def sections(brief: str, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
+def sections(brief: str, facts: object) -> list[dict[str, Any]]:
     """Every section kind a person may add: ``{kind, name, available}``, in catalogue order."""
     return [
         {
@@ -40,7 +40,7 @@ def sections(brief: str, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def section_ops(
-    kind: str, brief: str, facts: Mapping[str, Any], doc: object, *, after: str | None = None
+    kind: str, brief: str, facts: object, doc: object, *, after: str | None = None
 ) -> dict[str, Any] | None:
     """``{"kind", "root", "ops"}``: a new ``kind`` band after ``after`` (a root id) or last; None if unfed."""
     nodes = _reading_order(doc)
