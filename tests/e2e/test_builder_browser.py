@@ -296,6 +296,8 @@ def test_a_turn_is_undone_from_the_chat(server: BrowserServer, open_page: Watche
     first = log.locator(".turn-undo").first
     expect(first).to_have_attribute("data-code", "conflicted")
     expect(first).to_contain_text("later edits touched the nodes")
+    # Named as a person calls it, not by its id.
+    expect(first).to_contain_text("Section “")
     assert _draft(page, server.url)["revision"] == undone["revision"]
 
     # After a reload an undone turn says so when asked again.

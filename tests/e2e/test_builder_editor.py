@@ -406,7 +406,7 @@ def test_ctrl_z_undoes_my_edit_and_shift_ctrl_z_redoes_it_and_a_conflict_is_said
     editor.row("contact-address").focus()
     page.keyboard.press("Control+z")
     expect(page.get_by_test_id("editor-notice")).to_contain_text(
-        "Could not undo: later changes touched “Rua das Flores 16, Lisbon”"
+        "Could not undo: later changes touched Text “Rua das Flores 16, Lisbon”"
     )
     assert editor.nodes()["contact-address"]["props"]["content"] == "Rua das Flores 16, Lisbon"
 

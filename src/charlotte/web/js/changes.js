@@ -39,13 +39,14 @@ export function keyWords(key) {
   return String(key).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
-function excerpt(text) {
+/** `text` on one line, cut to `limit` characters with an ellipsis. */
+export function excerpt(text, limit = EXCERPT) {
   const flat = String(text).replace(/\s+/g, " ").trim();
-  return flat.length > EXCERPT ? `${flat.slice(0, EXCERPT - 1)}…` : flat;
+  return flat.length > limit ? `${flat.slice(0, limit - 1)}…` : flat;
 }
 
-// A node's own words: a heading's or a text's content, a button's label, an image's description.
-function ownWords(node) {
+/** A node's own words: a heading's or a text's content, a button's label, an image's description. */
+export function ownWords(node) {
   const props = node && node.props && typeof node.props === "object" ? node.props : {};
   for (const key of ["content", "label", "alt"]) {
     if (typeof props[key] === "string" && props[key].trim()) return props[key];

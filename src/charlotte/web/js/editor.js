@@ -3,6 +3,7 @@
 // the outline, the inspector and the keys share. Views subscribe and redraw.
 
 import { api, sessionPath } from "./api.js";
+import { excerpt, nodeName as describedName, ownWords } from "./changes.js";
 import { state } from "./dom.js";
 
 /** Device toggle → the breakpoint its edits go to (mobile first: md and lg override base). */
@@ -171,18 +172,14 @@ const EXCERPT = 40;
 /** What a person calls a node: its heading, label or text (cut short), else its alt text or id. */
 export function nodeName(node) {
   if (!node) return "";
-  const props = node.props && typeof node.props === "object" ? node.props : {};
-  for (const key of ["content", "label", "alt"]) {
-    const text = typeof props[key] === "string" ? props[key].replace(/\s+/g, " ").trim() : "";
-    if (text) return text.length > EXCERPT ? `${text.slice(0, EXCERPT - 1)}…` : text;
-  }
-  return node.id;
+  const words = ownWords(node);
+  return words.trim() ? excerpt(words, EXCERPT) : node.id;
 }
 
 /** Words for what an undo refusal names: a node's name, or the page's settings, theme, section order. */
 export function keyName(key) {
   const special = { "#meta": "the page settings", "#theme": "the theme", "#order": "the order of the sections" };
   if (key in special) return special[key];
-  const node = nodeOf(key);
-  return node ? `“${nodeName(node)}”` : key;
+  // Its type and words ("Section “Contact”"), as the review names nodes.
+  return nodeOf(key) ? describedName(key, [model]) : key;
 }

@@ -4,6 +4,7 @@
 
 import { ApiError, api, codeText, sessionPath } from "./api.js";
 import { el, plural, report, state } from "./dom.js";
+import { keyName } from "./editor.js";
 
 /** Whether this session's turns write the draft (an approve-on-save turn writes only a change set). */
 export function canUndo() {
@@ -59,7 +60,8 @@ function refused(error, button, said) {
     return;
   }
   if (error.code === "conflicted") {
-    const nodes = error.body && Array.isArray(error.body.nodes) ? error.body.nodes.map(String) : [];
+    // Named by their words where the draft has them (the settings, the theme, the order in words).
+    const nodes = error.body && Array.isArray(error.body.nodes) ? error.body.nodes.map((key) => keyName(String(key))) : [];
     const named = nodes.length > 0 ? ` (${plural(nodes.length, "node")}: ${nodes.slice(0, 8).join(", ")})` : "";
     said.textContent = `Not undone: later edits touched the nodes this turn changed${named}.`;
     button.disabled = true;
