@@ -191,6 +191,59 @@ class ToolsContract:
             history = DatabasePageRepository().ops_since(conn, session.tenant, session.page, 0)
         assert [entry.revision for entry in history] == [1]
 
+
+    def test_with_before_and_after_every_call_but_the_checks_is_one_transaction(
+        self, tools: PageTools, engine: sa.Engine, session: SessionRecord, binding: ToolBinding
+    ) -> None:
+        commits: list[int] = []
+        answered: list[tuple[str, int]] = []
+        log = DatabaseEventLog()
+
+        def count(_conn: sa.Connection) -> None:
+            commits.append(1)
+
+        def called(name: str) -> Any:
+            def before(conn: sa.Connection) -> None:
+                payload = {"name": name, "call_id": f"c{len(commits)}", "arguments": {}}
+                log.append(conn, session.id, EventTypes.TOOL_CALLED, payload, actor="agent")
+
+            return before
+
+        def after(name: str) -> Any:
+            def write(conn: sa.Connection, result: dict[str, Any]) -> None:
+                assert conn.in_transaction()
+                answered.append((name, result["revision"]))
+                payload = {"name": name, "call_id": f"c{len(commits)}", "is_error": False, "revision": 0}
+                log.append(conn, session.id, EventTypes.TOOL_RESULT, payload, actor="agent")
+
+            return write
+
+        calls: list[tuple[str, dict[str, Any]]] = [
+            ("cms_apply", {"basedOn": 0, "ops": [section("hero")]}),
+            ("cms_get", {}),
+            ("cms_outline", {}),
+            ("cms_find", {"text": "x"}),
+            ("cms_facts", {}),
+            ("cms_types", {}),
+            ("cms_changes_since", {"revision": 0}),
+            ("cms_check", {}),
+        ]
+        sa.event.listen(engine, "commit", count)
+        try:
+            for number, (name, arguments) in enumerate(calls, start=1):
+                result = tools.call(name, arguments, binding, before=called(name), after=after(name))
+                assert not is_error(result), name
+                # The call's events (and a write) committed once; a check reads in a transaction of its own.
+                assert len(commits) == number + (name == "cms_check"), name
+        finally:
+            sa.event.remove(engine, "commit", count)
+        # Every call but the check got ``after`` with its result, inside its transaction.
+        assert answered == [(name, 1) for name, _ in calls[:-1]]
+        types = [e.type for e in self.events(engine, session)]
+        assert types == [
+            EventTypes.TOOL_CALLED, EventTypes.PAGE_CHANGED, EventTypes.TOOL_RESULT,
+            *[EventTypes.TOOL_CALLED, EventTypes.TOOL_RESULT] * 6, EventTypes.TOOL_CALLED,
+        ]  # fmt: skip
     def test_apply_accepts_arguments_as_json_text(
         self, tools: PageTools, ws: Workspace, session: SessionRecord, binding: ToolBinding
     ) -> None:

@@ -19,6 +19,9 @@ transaction, so a browser following the log sees the run live.
 - ``FunctionToolResultEvent`` → ``tool.result`` from the tool's result dict
   (``isError``, ``revision``, ``error.code``); the model library's own retry
   (arguments it could not validate) → ``is_error`` with ``invalid_arguments``.
+  A call that ran inside its own transaction writes its ``tool.result``
+  there too (``write_tool_result``, the same payload), so a call is one
+  transaction; the recorder then writes nothing for its result event.
 - Everything else is ignored.
 
 No exception message ever reaches an event: failures are recorded by code.
@@ -109,6 +112,7 @@ class StreamRecorder:
         self._lock = threading.Lock()
         self._pending: dict[str, dict[str, Any]] = {}
         self._written: set[str] = set()  # call ids whose call wrote its tool.called
+        self._answered: set[str] = set()  # call ids whose call wrote its tool.result
         # What the turn said, for its conversation row (bounded).
         self._said: list[str] = []
         self._said_chars = 0
@@ -157,6 +161,14 @@ class StreamRecorder:
                 # Two calls under one id: the earlier one is written now, not lost.
                 self._append(EventTypes.TOOL_CALLED, earlier)
         elif isinstance(event, FunctionToolResultEvent):
+            call_id = _label(getattr(event.part, "tool_call_id", None), "unknown")
+            with self._lock:
+                answered = call_id in self._answered
+                self._answered.discard(call_id)
+            if answered:
+                # The call wrote its tool.result itself, with its write (write_tool_result).
+                self.flush()
+                return
             result = self._result(event.part)
             with self._lock:
                 unwritten = self._pending.pop(result["call_id"], None)
@@ -186,6 +198,23 @@ class StreamRecorder:
         self._events.append(
             conn, self._session_id, EventTypes.TOOL_CALLED, called, actor=AGENT_ACTOR, tenant=self._tenant
         )
+
+    def write_tool_result(
+        self, conn: sa.Connection, call_id: object, name: object, result: Mapping[str, Any]
+    ) -> None:
+        """Append the ``tool.result`` of a call inside ``conn``, the transaction its write commits in.
+
+        The payload is the one the result's stream event would give; the
+        recorder then writes none for that event. Should ``conn`` roll back,
+        the call's ``tool.called`` goes with it, as for ``write_tool_called``.
+        """
+        key = _label(call_id, "unknown")
+        payload = self._payload(_label(name, "unknown"), key, *self._outcome_of(result))
+        self._events.append(
+            conn, self._session_id, EventTypes.TOOL_RESULT, payload, actor=AGENT_ACTOR, tenant=self._tenant
+        )
+        with self._lock:
+            self._answered.add(key)
 
     def flush(self) -> None:
         """Write the buffered text as one ``text.delta`` (nothing when the buffer is empty)."""
@@ -260,7 +289,9 @@ class StreamRecorder:
     def _result(self, part: object) -> dict[str, Any]:
         name = _label(getattr(part, "tool_name", None), "unknown")
         call_id = _label(getattr(part, "tool_call_id", None), "unknown")
-        is_error, revision, code = self._outcome(part)
+        return self._payload(name, call_id, *self._outcome(part))
+
+    def _payload(self, name: str, call_id: str, is_error: bool, revision: int | None, code: str) -> dict[str, Any]:
         if revision is not None:
             self._revision = revision
         payload: dict[str, Any] = {
@@ -283,8 +314,12 @@ class StreamRecorder:
         outcome = getattr(part, "outcome", "success")
         if outcome in _OUTCOME_CODES:
             return True, None, _OUTCOME_CODES[outcome]
-        result = _decoded(getattr(part, "content", None))
-        if not isinstance(result, dict):
+        return StreamRecorder._outcome_of(_decoded(getattr(part, "content", None)))
+
+    @staticmethod
+    def _outcome_of(result: object) -> tuple[bool, int | None, str]:
+        """``(is_error, revision or None, code)`` of what a tool returned."""
+        if not isinstance(result, Mapping):
             # Not one of our tools' results: nothing to read a revision or code from.
             return False, None, ""
         revision = result.get("revision")

@@ -353,7 +353,7 @@ class TurnRunner:
         page_tools = self.tools
         turns = self.turns
 
-        def call(ctx: RunContext[_TurnDeps], **given: Any) -> dict[str, Any]:
+        async def call(ctx: RunContext[_TurnDeps], **given: Any) -> dict[str, Any]:
             deps = ctx.deps
             arguments = raw_arguments(given)
             watch = deps.state.watch
@@ -370,8 +370,14 @@ class TurnRunner:
                     raise StopRequested
                 deps.recorder.write_tool_called(conn, ctx.tool_call_id, name, given)
 
+            def after(conn: sa.Connection, result: dict[str, Any]) -> None:
+                deps.recorder.write_tool_result(conn, ctx.tool_call_id, name, result)
+
             try:
-                result = page_tools.call(name, arguments, deps.binding, before=before)
+                # Run in the turn's own event loop, not a worker thread: a tool
+                # call is short database work, the loop serves only this turn,
+                # and the watch waits for a running tool anyway.
+                result = page_tools.call(name, arguments, deps.binding, before=before, after=after)
             finally:
                 watch.tool_ended()
             deps.state.work.note(name, given, result)

@@ -83,7 +83,7 @@ class _Call:
     ``cms_apply`` never needs it on success (the Workspace loads and locks the
     draft in its own transaction), so a write decodes the document once, not
     twice. ``conn``: the open write transaction a ``cms_apply`` joins, when
-    the call runs inside one (see ``PageTools.call``). ``said``: the person's
+    the call runs inside one (see ``PageTools.call``); reads join it too. ``said``: the person's
     messages in the session, read with the page for the checking tools (else
     empty).
     """
@@ -195,38 +195,53 @@ class PageTools:
         binding: ToolBinding,
         *,
         before: Callable[[sa.Connection], None] | None = None,
+        after: Callable[[sa.Connection, ToolResult], None] | None = None,
     ) -> ToolResult:
         """Run tool ``name`` with ``arguments`` on the session ``binding`` names; a JSON-able result.
 
         ``before`` runs first, inside the transaction that loads the session
         (the runner reads its stop flag and writes the call's ``tool.called``
         there instead of opening transactions of its own); with it, that
-        transaction is a write transaction, and a ``cms_apply`` runs inside
-        it: the check, the event and the write commit together, one commit
-        per write (a refused write writes nothing, the event stays). An
-        exception ``before`` raises rolls the transaction back, cancels the
-        call and propagates as is.
+        transaction is a write transaction, and every tool but the checking
+        ones (``cms_check``, ``cms_ready``, which may run long on a large
+        page and so read in a transaction of their own) runs inside it: a
+        ``cms_apply``'s check, event and write commit together, one commit
+        per write (a refused write writes nothing, the event stays), and a
+        read reads there. An exception ``before`` raises rolls the
+        transaction back, cancels the call and propagates as is. ``after``
+        runs with the result of a call that ran inside that transaction,
+        before it commits (the runner writes the call's ``tool.result``
+        there): one transaction per call. For a checking call it is not
+        called.
         """
         if not _well_formed(binding):
             return failure("forbidden", None)
         turn_id = binding.turn_id if isinstance(binding.turn_id, str) else None
+        checking = isinstance(name, str) and name in _CHECKING
+        joined = before is not None and not checking
         opened = read_connection if before is None else transaction
         with opened(self._ws.engine) as conn:
             if before is not None:
                 before(conn)
             session = self._ws.sessions.get(conn, binding.session_id, binding.tenant)
             if session is None:
-                return failure("not_found", None)
-            if session.tenant != binding.tenant or session.page != binding.page:
-                return failure("forbidden", None)
-            if before is not None and name == "cms_apply":
+                result = failure("not_found", None)
+            elif session.tenant != binding.tenant or session.page != binding.page:
+                result = failure("forbidden", None)
+            elif joined:
                 found = session  # a name the closure keeps narrowed (not None)
-                return self._run(
+                result = self._run(
                     name,
                     arguments,
                     _Call(session, lambda: (*self._sets.view(conn, found), ()), conn, turn_id),
                 )
-        checking = isinstance(name, str) and name in _CHECKING
+            else:
+                result = None
+            if result is not None:
+                if joined and after is not None:
+                    after(conn, result)
+                return result
+        assert session is not None
         return self._run(
             name, arguments, _Call(session, lambda: self._view(session, checking), turn_id=turn_id)
         )
@@ -311,8 +326,12 @@ class PageTools:
 
     def _changes_since(self, call: _Call, args: dict[str, Any]) -> ToolResult:
         session = call.session
-        source = self._sets if session.approve_on_save else self._ws
-        entries = source.changes_since(session.id, session.tenant, args["revision"])
+        if session.approve_on_save:
+            entries = self._sets.changes_since(session.id, session.tenant, args["revision"])
+        elif call.conn is not None:
+            entries = self._ws.draft_changes(call.conn, session, args["revision"])
+        else:
+            entries = self._ws.changes_since(session.id, session.tenant, args["revision"])
         # The person behind a human edit is not the model's business: only which kind of actor wrote.
         changes = [
             {

@@ -77,15 +77,23 @@ def ops() -> list[dict[str, Any]]:
     ]
 
 
-def page_tool_set(tools: PageTools, binding: ToolBinding, recorder: StreamRecorder) -> list[Tool[None]]:
-    """The nine tools as the runner binds them: each call writes its ``tool.called`` in its own transaction."""
+def page_tool_set(
+    tools: PageTools, binding: ToolBinding, recorder: StreamRecorder, *, answered: bool = False
+) -> list[Tool[None]]:
+    """The nine tools as the runner binds them: each call writes its ``tool.called`` in its own transaction.
+
+    ``answered``: each call also writes its ``tool.result`` there, as the runner does.
+    """
 
     def bound(name: str) -> Callable[..., dict[str, Any]]:
         def call(ctx: RunContext[None], **arguments: Any) -> dict[str, Any]:
             def before(conn: sa.Connection) -> None:
                 recorder.write_tool_called(conn, ctx.tool_call_id, name, arguments)
 
-            return tools.call(name, arguments, binding, before=before)
+            def after(conn: sa.Connection, result: dict[str, Any]) -> None:
+                recorder.write_tool_result(conn, ctx.tool_call_id, name, result)
+
+            return tools.call(name, arguments, binding, before=before, after=after if answered else None)
 
         return call
 
@@ -612,3 +620,50 @@ def test_everything_the_model_chose_is_handed_to_the_log_as_unicode(sqlite_engin
 def _write_called_with(engine: sa.Engine, recorder: StreamRecorder, call_id: str, arguments: dict[str, Any]) -> None:
     with transaction(engine) as conn:
         recorder.write_tool_called(conn, call_id, "cms_get", arguments)
+
+
+def test_a_call_that_writes_its_own_result_logs_what_the_stream_event_would_have(
+    sqlite_engine: sa.Engine, page_tools: PageTools
+) -> None:
+    def script() -> ScriptedModel:
+        return ScriptedModel(
+            [
+                ToolCall("cms_facts", {}),
+                ToolCall("cms_apply", lambda r: {"basedOn": r[-1]["revision"], "ops": ops()}),
+                ToolCall("cms_apply", {"basedOn": 0, "ops": [{"t": "remove_node", "id": "title"}]}),
+                ToolCall("cms_check", {}),
+                ToolCall("cms_ready", {"summary": SUMMARY}),
+                Finish("stop", "Ready."),
+            ]
+        )
+
+    logs: list[list[tuple[str, dict[str, Any]]]] = []
+    commits: list[int] = []
+    counted: list[int] = []
+
+    def listener(_conn: sa.Connection) -> None:
+        counted.append(1)
+
+    for answered in (False, True):
+        session = new_session(sqlite_engine, page=f"home-{answered}", brief=BRIEF, facts={})
+        binding = ToolBinding.for_session(session.id, session.tenant, session.page)
+        recorder = recorder_for(sqlite_engine, session)
+        agent = Agent(script(), tools=page_tool_set(page_tools, binding, recorder, answered=answered))
+        counted.clear()
+        sa.event.listen(sqlite_engine, "commit", listener)
+        try:
+            recorder.run_started(1, "turn-1")
+            drive(agent, recorder)
+            recorder.run_finished(1, "stop")
+        finally:
+            sa.event.remove(sqlite_engine, "commit", listener)
+        commits.append(len(counted))
+        events = events_of(sqlite_engine, session.id)
+        assert_valid(events)
+        # Call ids are the model library's own: the same script gives the same ones.
+        logs.append([(e.type, e.payload) for e in events])
+        assert recorder.ready is True
+    assert logs[0] == logs[1]
+    assert sum(t == EventTypes.TOOL_RESULT for t, _ in logs[1]) == 5
+    # Each call but the checks wrote its result with its own events: a commit fewer per call.
+    assert commits[1] == commits[0] - 3
