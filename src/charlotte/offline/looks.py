@@ -54,6 +54,8 @@ _COLOUR_WORDS = frozenset(
     {"colour", "color", "colours", "colors", "accent", "button", "buttons", "link", "links", "brand",
      "highlight", "palette", "theme"}
 )  # fmt: skip
+#: Words that name the whole page ("make it darker", "the site darker").
+_WHOLE = frozenset({"it", "page", "site", "website", "everything", "whole"})
 _DARK_BANDS, _DARK_CARDS, _DARK_INK = "#111827", "#1f2937", "#f3f4f6"
 _LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK = "#ffffff", "#ffffff", "#111827"
 _HEX = frozenset("0123456789abcdefABCDEF")
@@ -104,7 +106,15 @@ def read_looks(lower: str) -> list[Restyle]:
     colour = _colour(words)
     # "a dark colour scheme", "light theme", "dark mode": the backgrounds, like "a dark background".
     scheme = bool({"scheme", "theme", "mode"} & seen and {"dark", "light"} & seen)
-    background = "background" in seen or "backgrounds" in seen or scheme
+    # "make it darker", "the page darker": the page, not its accent, is to be dark.
+    whole = bool(
+        {"darker", "dark"} & seen
+        and _WHOLE & seen
+        and not _COLOUR_WORDS & seen
+        and colour is None
+        and not {"look", "text", "heading", "headings", "headline", "font"} & seen
+    )
+    background = "background" in seen or "backgrounds" in seen or scheme or whole
     where = at("background") if at("background") >= 0 else max(at("dark"), at("light"))
     if background and {"dark", "darker", "black", "night"} & seen:
         found.append((where, Restyle("background", "dark")))

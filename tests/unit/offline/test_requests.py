@@ -85,6 +85,11 @@ PHRASINGS: list[tuple[str, list[Request]]] = [
     ("Switch to dark mode", [Restyle("background", "dark")]),
     ("use a warmer palette and a serif font", [Restyle("tone", "warmer"), Restyle("font", SERIF)]),
     ("a bolder, darker look", [Restyle("shape", "bold"), Restyle("tone", "darker")]),
+    # The page itself darker: a dark page, not a darker accent on a light one.
+    ("Make it darker", [Restyle("background", "dark")]),
+    ("make the whole page darker", [Restyle("background", "dark")]),
+    ("make the buttons darker", [Restyle("tone", "darker")]),
+    ("make it a darker blue", [Restyle("tone", "darker")]),
     ("change the accent colour to green", [Restyle("accent", "#15803d")]),
     ("change the accent color to #2a7", [Restyle("accent", "#22aa77")]),
     # Words that name a colour are words when they are a heading's new words.
