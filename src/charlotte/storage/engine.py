@@ -7,6 +7,12 @@ database's write lock when the transaction *begins* is what serialises writers
 (and avoids the deadlock of two readers both upgrading to writers). A
 connection marked read-only (``read_connection``) begins a plain deferred
 transaction instead, so the live stream's readers never wait for writers.
+The writers of one process (the server's request threads, the thread queue's
+turns) queue for a file's write lock on a lock of the engine's own first
+(``_Writers``), each woken the moment the one before commits: SQLite's busy
+handler would put them to sleep for up to 100 ms a retry, so 20 writers at
+once waited up to half a second. Writers in other processes still meet on
+the busy timeout.
 
 PostgreSQL: ``postgresql+psycopg://`` (``postgresql://`` is read as psycopg 3),
 READ COMMITTED; writers lock the rows they change (see ``DatabaseEventLog``).
@@ -18,6 +24,7 @@ READ COMMITTED; writers lock the rows they change (see ``DatabaseEventLog``).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,7 +44,34 @@ READ_ONLY: Final = "charlotte_read_only"
 #: Execution option holding the PostgreSQL schema an engine keeps charlotte's tables in.
 SCHEMA: Final = "charlotte_schema"
 
+#: Execution option holding a SQLite file engine's ``_Writers``.
+_WRITERS: Final = "charlotte_writers"
+
 _DEFAULT_BUSY_TIMEOUT_MS: Final = 30_000
+
+
+class _Writers:
+    """This process's queue for one SQLite file's write lock (see the module docstring).
+
+    Re-entrant, so a thread that opens a write transaction inside its own
+    meets SQLite's busy timeout as it always did, not a deadlock here. Waits
+    at most the busy timeout, then ``StorageError("database_busy")``.
+    """
+
+    __slots__ = ("_lock", "_seconds")
+
+    def __init__(self, seconds: float) -> None:
+        self._lock = threading.RLock()
+        self._seconds = seconds
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        if not self._lock.acquire(timeout=self._seconds):
+            raise StorageError("database_busy")
+        try:
+            yield
+        finally:
+            self._lock.release()
 
 
 def open_engine(
@@ -72,6 +106,10 @@ def open_engine(
         if parsed.drivername != "sqlite":
             raise StorageError("unsupported_database")
         _prepare_sqlite_file(parsed.database)
+        if parsed.database not in (None, "", ":memory:"):
+            execution_options = dict(options.pop("execution_options", {}))
+            execution_options[_WRITERS] = _Writers(max(busy_timeout_ms, 0) / 1000)
+            options["execution_options"] = execution_options
         with translated():
             engine = sa.create_engine(parsed, **options)
         _configure_sqlite(engine, busy_timeout_ms)
@@ -156,8 +194,14 @@ def transaction(engine: sa.Engine) -> Iterator[sa.Connection]:
     """A write transaction: commits when the block ends, rolls back if it raises.
 
     Errors from the database, including those raised at BEGIN or COMMIT, leave
-    as ``StorageError``.
+    as ``StorageError``. On a SQLite file, the process's writers queue first
+    (``_Writers``).
     """
+    writers = engine.get_execution_options().get(_WRITERS)
+    if isinstance(writers, _Writers):
+        with writers.held(), translated(), engine.begin() as conn:
+            yield conn
+        return
     with translated(), engine.begin() as conn:
         yield conn
 
