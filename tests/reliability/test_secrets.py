@@ -150,7 +150,7 @@ def test_the_storage_layer_raising_a_secret_leaks_nothing(harness: AppHarness) -
     assert_nothing_leaked(harness, responses)
 
 
-@pytest.mark.parametrize("step", ["record", "run_started", "run_finished", "_result"])
+@pytest.mark.parametrize("step", ["record", "run_started", "run_finished", "_payload"])
 def test_the_recorder_raising_a_secret_leaks_nothing(
     harness: AppHarness, monkeypatch: pytest.MonkeyPatch, step: str
 ) -> None:
