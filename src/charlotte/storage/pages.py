@@ -23,7 +23,7 @@ from charlotte.errors import StorageError
 from charlotte.events import utc_now
 from charlotte.storage._translate import translated
 from charlotte.storage.tables import page_ops, pages
-from charlotte.storage.types import dumps, loads
+from charlotte.storage.types import Members, dumps, dumps_reusing, loads
 
 __all__ = ["MAX_OPS_READ", "DatabasePageRepository", "OpEntry", "PageRepository", "SharedDrafts"]
 
@@ -135,10 +135,15 @@ class PageRepository(Protocol):
         ...
 
 
-def _text(doc: dict[str, Any]) -> str:
-    """``doc`` as the stored JSON text; ``invalid_value`` when it is not JSON (NaN, objects, cycles)."""
+def _text(
+    doc: dict[str, Any], shared: SharedDrafts | None = None, key: tuple[str, str] = ("", "")
+) -> str:
+    """``doc`` as the stored JSON text; ``invalid_value`` when it is not JSON (NaN, objects, cycles).
+
+    With ``shared``, encoded through it (held there for ``key``, see ``SharedDrafts.encode``).
+    """
     try:
-        return dumps(doc)
+        return dumps(doc) if shared is None else shared.encode(key, doc)
     except (TypeError, ValueError, RecursionError) as error:
         raise StorageError("invalid_value") from error
 
@@ -198,6 +203,12 @@ class SharedDrafts:
     rolled back, is simply not equal and is decoded as usual. The documents
     are shared between loads: only a caller that never mutates a loaded
     draft (the workspace's writes, which are copy-on-write) may ask for them.
+
+    Encoding one costs as much again: a shared save (``encode``) keeps each
+    node's text with the node object it was made from, and the next shared
+    save of the page reuses the text of every node that is still that very
+    object (a write copies only the nodes it changes), so it encodes only
+    what the write changed. The text is the same ``dumps`` would write.
     """
 
     __slots__ = ("_entries", "_limit", "_lock")
@@ -205,7 +216,9 @@ class SharedDrafts:
     def __init__(self, limit: int = 16) -> None:
         self._limit = limit
         self._lock = threading.Lock()  # workers share one repository across threads
-        self._entries: OrderedDict[tuple[str, str], tuple[str, dict[str, Any]]] = OrderedDict()
+        self._entries: OrderedDict[tuple[str, str], tuple[str, dict[str, Any], Members | None]] = (
+            OrderedDict()
+        )
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -222,8 +235,23 @@ class SharedDrafts:
 
     def put(self, key: tuple[str, str], text: str, doc: dict[str, Any]) -> None:
         """Hold ``doc`` as the decoding of ``text`` for ``key`` (the oldest page goes past the limit)."""
+        self._hold(key, (text, doc, None))
+
+    def encode(self, key: tuple[str, str], doc: dict[str, Any]) -> str:
+        """``doc``'s stored text (``dumps``), reusing the node texts of ``key``'s last ``encode``; held.
+
+        ``doc`` is held as the decoding of its text, like ``put``; neither it
+        nor any node it holds may be mutated afterwards. Raises what ``dumps`` raises.
+        """
         with self._lock:
-            self._entries[key] = (text, doc)
+            entry = self._entries.get(key)
+        text, nodes = dumps_reusing(doc, "nodes", entry[2] if entry is not None else None)
+        self._hold(key, (text, doc, nodes))
+        return text
+
+    def _hold(self, key: tuple[str, str], entry: tuple[str, dict[str, Any], Members | None]) -> None:
+        with self._lock:
+            self._entries[key] = entry
             self._entries.move_to_end(key)
             while len(self._entries) > self._limit:
                 self._entries.popitem(last=False)
@@ -297,11 +325,12 @@ class DatabasePageRepository:
         ``load_draft(..., shared=True)`` of this text may return it as is.
         """
         revision = _revision(doc)
-        text = _text(doc)
         if shared and self._shared is not None:
             # Held before the commit: a rollback leaves other text in the row,
             # which no longer matches and is decoded.
-            self._shared.put((tenant, page), text, doc)
+            text = _text(doc, self._shared, (tenant, page))
+        else:
+            text = _text(doc)
         params = {
             "save_tenant": tenant,
             "save_page": page,
