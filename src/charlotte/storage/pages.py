@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, Protocol
@@ -154,6 +154,10 @@ def _json(value: Any) -> str:
         return dumps(value)
     except (TypeError, ValueError, RecursionError) as error:
         raise StorageError("invalid_value") from error
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _revision(doc: dict[str, Any]) -> int:
@@ -415,7 +419,7 @@ class DatabasePageRepository:
         if statement is None:
             raise StorageError("unsupported_database")
         at_type = page_ops.c.at.type.dialect_impl(conn.dialect)  # what a compiled statement binds
-        stored_at = at_type.bind_processor(conn.dialect) or (lambda value: value)
+        stored_at: Callable[[Any], Any] = at_type.bind_processor(conn.dialect) or _same
         now = stored_at(utc_now())
         rows = [
             {
