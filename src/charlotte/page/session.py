@@ -25,7 +25,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from charlotte.errors import PageSessionError
 from charlotte.page import op_table
@@ -158,7 +158,7 @@ class PageSession:
     nobody else may either.
     """
 
-    __slots__ = ("_breakpoints", "_doc", "_types")
+    __slots__ = ("_batch", "_breakpoints", "_doc", "_types")
 
     def __init__(
         self,
@@ -178,6 +178,10 @@ class PageSession:
             known = validated.breakpoints(key, doc)
         self._breakpoints = known if known is not None else frozenset(check_doc(doc, node_types))
         self._doc: dict[str, Any] = doc
+        # The last batch that applied, its working copy at ``_doc``: the next
+        # batch goes on from it (its children index included) instead of
+        # indexing the whole document again.
+        self._batch: _Batch | None = None
         if validated is not None and key is not None and known is None:
             validated.remember(key, self)
 
@@ -214,7 +218,8 @@ class PageSession:
             _fail("unknown_op", "ops: must be a list")
         if len(ops) > MAX_OPS_PER_APPLY:
             _fail("limit_exceeded", f"ops: more than {MAX_OPS_PER_APPLY}")
-        batch = _Batch(self._doc, self._types, self._breakpoints)
+        batch = self._batch or _Batch(self._doc, self._types, self._breakpoints)
+        self._batch = None  # a batch that fails leaves its working copy half changed
         applied: list[Op] = []
         undo: list[list[Op]] = []
         for at, raw in enumerate(ops):
@@ -228,6 +233,7 @@ class PageSession:
             applied.append(op)
         if applied:
             self._doc = batch.wc.doc
+        self._batch = batch
         inverse = [back for part in reversed(undo) for back in part]
         return Applied(self.revision, applied, inverse, undo)
 
@@ -370,11 +376,25 @@ class _Batch:
 
 
 def _json_copy(value: object, depth: int) -> Any:
-    """A deep copy of the JSON containers in ``value`` (ops must not alias caller data)."""
+    """A deep copy of the JSON containers in ``value`` (ops must not alias caller data).
+
+    A value deeper than ``_MAX_NESTING`` levels is refused: the members of a
+    non-empty container at that depth would be. Members that are no container
+    are taken as they are, without a call each (most of an op is strings).
+    """
+    if type(value) is dict:
+        if depth >= _MAX_NESTING and value:
+            _fail("invalid_props", "op: nested too deeply")
+        return {
+            k: _json_copy(v, depth + 1) if type(v) in _CONTAINERS else v for k, v in value.items()
+        }
+    if type(value) is list:
+        if depth >= _MAX_NESTING and value:
+            _fail("invalid_props", "op: nested too deeply")
+        return [_json_copy(v, depth + 1) if type(v) in _CONTAINERS else v for v in value]
     if depth > _MAX_NESTING:
         _fail("invalid_props", "op: nested too deeply")
-    if type(value) is dict:
-        return {k: _json_copy(v, depth + 1) for k, v in value.items()}
-    if type(value) is list:
-        return [_json_copy(v, depth + 1) for v in value]
     return value
+
+
+_CONTAINERS: Final = frozenset({dict, list})

@@ -457,3 +457,31 @@ def test_absurdly_nested_ops_are_refused_without_recursing(doc: Doc) -> None:
         value = [value]
     e = _error(PageSession(doc), [{"t": "set_theme", "patch": {"deep": value}}])
     assert (e.code, e.at, e.detail) == ("invalid_props", 0, "op: nested too deeply")
+
+
+def _nested(depth: int, leaf: Any, kind: str) -> Any:
+    value = leaf
+    for level in range(depth):
+        value = [value] if (kind == "list" or (kind == "mixed" and level % 2)) else {"k": value}
+    return value
+
+
+@pytest.mark.parametrize("kind", ["list", "dict", "mixed"])
+@pytest.mark.parametrize("leaf", ["x", None, [], {}, [1], {"k": 1}])
+@pytest.mark.parametrize("depth", range(28, 35))
+def test_an_op_is_refused_exactly_when_a_value_sits_deeper_than_32_levels(
+    doc: Doc, kind: str, leaf: Any, depth: int
+) -> None:
+    # The op is level 0, its patch level 1; the leaf sits `depth` levels under "deep".
+    op = {"t": "set_theme", "patch": {"deep": _nested(depth, leaf, kind)}}
+    leaf_depth = 2 + depth + (1 if leaf in ([1], {"k": 1}) else 0)
+    session = PageSession(doc)
+    if leaf_depth > 32:
+        e = _error(session, [op])
+        assert (e.code, e.at, e.detail) == ("invalid_props", 0, "op: nested too deeply")
+    else:
+        # Deep but not too deep: the copy passes (the theme check may still refuse the value).
+        try:
+            session.apply([op], based_on=session.revision, actor="agent")
+        except PageSessionError as e:
+            assert e.detail != "op: nested too deeply"
