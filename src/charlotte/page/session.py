@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NoReturn
 
@@ -202,13 +202,23 @@ class PageSession:
         return self._types
 
     def apply(
-        self, ops: Sequence[object], *, based_on: int, actor: str, fill_defaults: bool = False
+        self,
+        ops: Sequence[object],
+        *,
+        based_on: int,
+        actor: str,
+        fill_defaults: bool = False,
+        owned: bool = False,
     ) -> Applied:
         """Validate and apply a batch atomically; raise ``PageSessionError`` on the first bad op.
 
         With ``fill_defaults``, an ``insert_node`` may omit ``order`` (appended
         after the last sibling in the batch's working state), ``props`` (``{}``)
-        and ``style`` (``{"base": {}}``).
+        and ``style`` (``{"base": {}}``). The ops are copied (the document and
+        ``Applied`` never alias the caller's data), unless ``owned``: the
+        caller hands them over (freshly decoded, say, and never touched again),
+        so they are applied and kept as they are. Either way an op nested more
+        than 32 levels deep is refused.
         """
         if not isinstance(actor, str) or not actor:
             raise ValueError("actor must be a non-empty string")
@@ -224,7 +234,7 @@ class PageSession:
         undo: list[list[Op]] = []
         for at, raw in enumerate(ops):
             try:
-                op = _json_copy(raw, 0)
+                op = _json_copy(raw, 0) if not owned else _nested_within(raw, 0)
                 if fill_defaults:
                     batch.fill_defaults(op)
                 undo.append(batch.apply(op))
@@ -394,6 +404,24 @@ def _json_copy(value: object, depth: int) -> Any:
         return [_json_copy(v, depth + 1) if type(v) in _CONTAINERS else v for v in value]
     if depth > _MAX_NESTING:
         _fail("invalid_props", "op: nested too deeply")
+    return value
+
+
+def _nested_within(value: object, depth: int) -> Any:
+    """``value`` itself once it keeps ``_json_copy``'s nesting bound (nothing copied)."""
+    if type(value) is dict:
+        members: Iterable[object] = value.values()
+    elif type(value) is list:
+        members = value
+    else:
+        if depth > _MAX_NESTING:
+            _fail("invalid_props", "op: nested too deeply")
+        return value
+    if depth >= _MAX_NESTING and value:
+        _fail("invalid_props", "op: nested too deeply")
+    for member in members:
+        if type(member) in _CONTAINERS:
+            _nested_within(member, depth + 1)
     return value
 
 

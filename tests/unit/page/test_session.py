@@ -469,19 +469,38 @@ def _nested(depth: int, leaf: Any, kind: str) -> Any:
 @pytest.mark.parametrize("kind", ["list", "dict", "mixed"])
 @pytest.mark.parametrize("leaf", ["x", None, [], {}, [1], {"k": 1}])
 @pytest.mark.parametrize("depth", range(28, 35))
+@pytest.mark.parametrize("owned", [False, True])
 def test_an_op_is_refused_exactly_when_a_value_sits_deeper_than_32_levels(
-    doc: Doc, kind: str, leaf: Any, depth: int
+    doc: Doc, kind: str, leaf: Any, depth: int, owned: bool
 ) -> None:
     # The op is level 0, its patch level 1; the leaf sits `depth` levels under "deep".
     op = {"t": "set_theme", "patch": {"deep": _nested(depth, leaf, kind)}}
     leaf_depth = 2 + depth + (1 if leaf in ([1], {"k": 1}) else 0)
     session = PageSession(doc)
     if leaf_depth > 32:
-        e = _error(session, [op])
+        e = _error(session, [op], owned=owned)
         assert (e.code, e.at, e.detail) == ("invalid_props", 0, "op: nested too deeply")
     else:
         # Deep but not too deep: the copy passes (the theme check may still refuse the value).
         try:
-            session.apply([op], based_on=session.revision, actor="agent")
+            session.apply([op], based_on=session.revision, actor="agent", owned=owned)
         except PageSessionError as e:
             assert e.detail != "op: nested too deeply"
+
+
+def test_owned_ops_are_applied_as_they_are_and_keep_the_nesting_bound(doc: Doc) -> None:
+    node = {"id": "fresh", "type": "section", "parent": None, "order": "a0", "props": {}, "style": {"base": {}}}
+    ops = [{"t": "insert_node", "node": node}, {"t": "set_style", "id": "fresh", "breakpoint": "base", "patch": {"color": "#222"}}]
+    session = PageSession(doc)
+    before = copy.deepcopy(ops)
+    applied = session.apply(ops, based_on=session.revision, actor="agent", owned=True)
+    assert applied.ops[0] is ops[0] and ops == before  # kept, never changed
+    assert session.doc["nodes"]["fresh"]["style"]["base"] == {"color": "#222"}
+    assert node["style"] == {"base": {}}  # the later op copied the node before changing it
+    copied = PageSession(doc).apply(before, based_on=doc["seq"], actor="agent")
+    assert copied.ops == applied.ops and copied.ops[0] is not before[0]
+    deep: Any = "x"
+    for _ in range(40):
+        deep = [deep]
+    e = _error(PageSession(doc), [{"t": "set_theme", "patch": {"deep": deep}}], owned=True)
+    assert (e.code, e.at, e.detail) == ("invalid_props", 0, "op: nested too deeply")
