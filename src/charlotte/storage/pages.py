@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import itemgetter
 from typing import Any, Final, Protocol
 
 import sqlalchemy as sa
@@ -23,7 +24,7 @@ from charlotte.errors import StorageError
 from charlotte.events import utc_now
 from charlotte.storage._translate import translated
 from charlotte.storage.tables import page_ops, pages
-from charlotte.storage.types import Members, dumps, dumps_reusing, loads
+from charlotte.storage.types import Members, dumps, dumps_each, dumps_reusing, loads
 
 __all__ = ["MAX_OPS_READ", "DatabasePageRepository", "OpEntry", "PageRepository", "SharedDrafts"]
 
@@ -148,14 +149,6 @@ def _text(
         raise StorageError("invalid_value") from error
 
 
-def _json(value: Any) -> str:
-    """A JSON column's stored text (``JsonText``'s); ``invalid_value`` when ``value`` is not JSON."""
-    try:
-        return dumps(value)
-    except (TypeError, ValueError, RecursionError) as error:
-        raise StorageError("invalid_value") from error
-
-
 def _same(value: Any) -> Any:
     return value
 
@@ -204,9 +197,10 @@ def _insert_ops(dialect: str) -> Any:
     """The op history's INSERT, its values bound as ``append_ops`` prepares them.
 
     The op and its inverse as the text ``append_ops`` serialised, the time as
-    the column type converts it (once per batch): left to the column types,
-    SQLAlchemy converts every row's values one by one, which cost more than
-    the insert itself for a 10,000-op approval.
+    the column type converts it (once per batch). ``append_ops`` hands the
+    rows to the driver as the statement's compiled SQL (``_ops_sql``):
+    through ``Connection.execute`` SQLAlchemy converts every row's values one
+    by one, which cost more than the insert itself for a 10,000-op approval.
     """
     at = sa.Text() if dialect == "sqlite" else sa.DateTime(timezone=True)
     return page_ops.insert().values(
@@ -219,6 +213,24 @@ def _insert_ops(dialect: str) -> Any:
 # Every write runs it: built once per dialect.
 _SAVE_DRAFT: Final = {dialect: _save_draft_upsert(dialect) for dialect in ("sqlite", "postgresql")}
 _INSERT_OPS: Final = {dialect: _insert_ops(dialect) for dialect in ("sqlite", "postgresql")}
+#: The parameters of an op history row besides the ones ``_insert_ops`` names.
+_OP_COLUMNS: Final = ("tenant", "page", "revision", "actor", "session_id", "turn_id", "undoes")
+#: ``_INSERT_OPS`` compiled for a driver: (dialect, paramstyle) → (SQL, positional parameter names).
+_OPS_SQL: dict[tuple[str, str], tuple[str, tuple[str, ...] | None]] = {}
+
+
+def _ops_sql(dialect: sa.Dialect) -> tuple[str, tuple[str, ...] | None]:
+    """The op history's INSERT as ``dialect``'s driver runs it, and its parameters in order (None: by name)."""
+    key = (dialect.name, dialect.paramstyle)
+    found = _OPS_SQL.get(key)
+    if found is None:
+        statement = _INSERT_OPS.get(dialect.name)
+        if statement is None:
+            raise StorageError("unsupported_database")
+        compiled = statement.compile(dialect=dialect, column_keys=list(_OP_COLUMNS))
+        names = tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
+        found = _OPS_SQL[key] = (compiled.string, names)
+    return found
 
 
 class SharedDrafts:
@@ -415,30 +427,38 @@ class DatabasePageRepository:
         self, conn: sa.Connection, tenant: str, page: str, entries: Sequence[OpEntry]
     ) -> None:
         """Add ``entries`` to the op history of (tenant, page)."""
-        statement = _INSERT_OPS.get(conn.dialect.name)
-        if statement is None:
-            raise StorageError("unsupported_database")
+        if not entries:
+            return
+        sql, positions = _ops_sql(conn.dialect)
         at_type = page_ops.c.at.type.dialect_impl(conn.dialect)  # what a compiled statement binds
         stored_at: Callable[[Any], Any] = at_type.bind_processor(conn.dialect) or _same
         now = stored_at(utc_now())
-        rows = [
+        try:
+            ops = dumps_each([entry.op for entry in entries])
+            inverses = dumps_each([entry.inverse for entry in entries])
+        except (TypeError, ValueError, RecursionError) as error:
+            raise StorageError("invalid_value") from error
+        rows: list[Any] = [
             {
                 "tenant": tenant,
                 "page": page,
                 "revision": entry.revision,
                 "actor": entry.actor,
-                "op_text": _json(entry.op),
+                "op_text": op,
                 "session_id": entry.session_id,
                 "turn_id": entry.turn_id,
                 "undoes": entry.undoes,
-                "inverse_text": None if entry.inverse is None else _json(entry.inverse),
+                "inverse_text": inverse,
                 "at_value": now if entry.at is None else stored_at(entry.at),
             }
-            for entry in entries
+            for entry, op, inverse in zip(entries, ops, inverses, strict=True)
         ]
+        if positions is not None:
+            in_order = itemgetter(*positions)
+            rows = [in_order(row) for row in rows]
         with translated():
             for start in range(0, len(rows), _OPS_CHUNK):
-                conn.execute(statement, rows[start : start + _OPS_CHUNK])
+                conn.exec_driver_sql(sql, rows[start : start + _OPS_CHUNK])
 
     def ops_since(
         self, conn: sa.Connection, tenant: str, page: str, revision: int, limit: int = 1000
