@@ -42,6 +42,8 @@ from charlotte.page.validate import (
     check_node,
     check_order,
     check_parent,
+    check_props,
+    check_style,
     is_id,
     key_name,
 )
@@ -287,6 +289,16 @@ class _Batch:
             self.check_placement(op["node"]["id"])
         elif t == "move_node":
             self.check_placement(op["id"])
+        elif t == "set_node_props":
+            # The op changed the props alone, of a node that was valid (every node of
+            # a session's document is): what check_node would refuse first is in them.
+            node = self.wc.node(op["id"])
+            assert node is not None
+            check_props(node["type"], node["props"], self.types)
+        elif t == "set_style":
+            node = self.wc.node(op["id"])  # the style alone changed: as for the props
+            assert node is not None
+            check_style(node["style"], self.breakpoints)
         elif t in _NODE_MERGES:
             check_node(self.wc.node(op["id"]), self.types, self.breakpoints)
         elif t == "set_meta":

@@ -5,15 +5,23 @@ import pickle
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from tests.unit.page.strategies import POOL, ops_for, pages
+from tests.unit.page.strategies import (
+    BREAKPOINTS,
+    POOL,
+    ops_for,
+    pages,
+    props_patches,
+    style_patches,
+)
 
 from charlotte.errors import CharlotteError, PageSessionError
 from charlotte.page import op_table
 from charlotte.page import ops as reducer
 from charlotte.page.model import Doc, empty_doc
 from charlotte.page.session import _REASONS, Applied, PageSession
+from charlotte.page.validate import check_node
 
 PROPS: dict[str, dict[str, Any]] = {
     "heading": {"content": "Hi"}, "text": {"content": "Body"}, "image": {"asset": "img-1"},
@@ -504,3 +512,33 @@ def test_owned_ops_are_applied_as_they_are_and_keep_the_nesting_bound(doc: Doc) 
         deep = [deep]
     e = _error(PageSession(doc), [{"t": "set_theme", "patch": {"deep": deep}}], owned=True)
     assert (e.code, e.at, e.detail) == ("invalid_props", 0, "op: nested too deeply")
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_props_or_style_change_is_refused_as_checking_the_whole_node_would(
+    data: st.DataObject,
+) -> None:
+    # set_node_props and set_style re-check only what they change; the answer is the same.
+    doc = data.draw(_docs.filter(lambda d: d["nodes"]))
+    session = PageSession(doc)
+    node_id = data.draw(st.sampled_from(sorted(doc["nodes"])))
+    if data.draw(st.booleans()):
+        op = {"t": "set_node_props", "id": node_id, "patch": data.draw(props_patches)}
+    else:
+        patch = data.draw(style_patches)
+        op = {"t": "set_style", "id": node_id, "breakpoint": data.draw(st.sampled_from(BREAKPOINTS)), "patch": patch}
+    merged, reason = reducer.reduce(doc, op)
+    assert reason is None
+    try:
+        session.apply([op], based_on=session.revision, actor="agent")
+        refused = None
+    except PageSessionError as e:
+        refused = (e.code, e.detail)
+    try:
+        check_node(merged["nodes"][node_id], session.node_types, frozenset(doc["breakpoints"]))
+        expected = None
+    except PageSessionError as e:
+        expected = (e.code, e.detail)
+    event("refused" if expected else "applied")
+    assert refused == expected
