@@ -215,6 +215,9 @@ _SAVE_DRAFT: Final = {dialect: _save_draft_upsert(dialect) for dialect in ("sqli
 _INSERT_OPS: Final = {dialect: _insert_ops(dialect) for dialect in ("sqlite", "postgresql")}
 #: The parameters of an op history row besides the ones ``_insert_ops`` names.
 _OP_COLUMNS: Final = ("tenant", "page", "revision", "actor", "session_id", "turn_id", "undoes")
+#: The values of an op history row as ``append_ops`` lays them out.
+_ROW: Final = ("tenant", "page", "revision", "actor", "op_text", "session_id", "turn_id", "undoes",
+               "inverse_text", "at_value")  # fmt: skip
 #: ``_INSERT_OPS`` compiled for a driver: (dialect, paramstyle) → (SQL, positional parameter names).
 _OPS_SQL: dict[tuple[str, str], tuple[str, tuple[str, ...] | None]] = {}
 
@@ -438,23 +441,16 @@ class DatabasePageRepository:
             inverses = dumps_each([entry.inverse for entry in entries])
         except (TypeError, ValueError, RecursionError) as error:
             raise StorageError("invalid_value") from error
+        at = [now if entry.at is None else stored_at(entry.at) for entry in entries]
+        # One tuple per row, in _ROW's order: the driver's own order on SQLite.
         rows: list[Any] = [
-            {
-                "tenant": tenant,
-                "page": page,
-                "revision": entry.revision,
-                "actor": entry.actor,
-                "op_text": op,
-                "session_id": entry.session_id,
-                "turn_id": entry.turn_id,
-                "undoes": entry.undoes,
-                "inverse_text": inverse,
-                "at_value": now if entry.at is None else stored_at(entry.at),
-            }
-            for entry, op, inverse in zip(entries, ops, inverses, strict=True)
+            (tenant, page, e.revision, e.actor, op, e.session_id, e.turn_id, e.undoes, inverse, when)
+            for e, op, inverse, when in zip(entries, ops, inverses, at, strict=True)
         ]
-        if positions is not None:
-            in_order = itemgetter(*positions)
+        if positions is None:
+            rows = [dict(zip(_ROW, row, strict=True)) for row in rows]
+        elif positions != _ROW:
+            in_order = itemgetter(*(_ROW.index(name) for name in positions))
             rows = [in_order(row) for row in rows]
         with translated():
             for start in range(0, len(rows), _OPS_CHUNK):
