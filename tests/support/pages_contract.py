@@ -7,6 +7,7 @@ every test uses its own page key) and may override ``repository``.
 from __future__ import annotations
 
 import copy
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -236,6 +237,40 @@ class PageRepositoryContract:
         with transaction(engine) as conn:
             tail = repository.ops_since(conn, "tenant-a", page, 2490)
         assert [e.revision for e in tail] == list(range(2491, 2501))
+
+    def test_op_history_keeps_each_entrys_inverse_turn_and_time(
+        self, engine: sa.Engine, repository: PageRepository
+    ) -> None:
+        page = unique("page")
+        session_id = new_session(engine).id
+        zurich = timezone(timedelta(hours=2))
+        written_at = datetime(2025, 6, 1, 14, 30, 15, 123456, tzinfo=zurich)
+        undo = [{"t": "set_node_props", "id": "n0", "patch": {"text": "before “it” 🍞"}}]
+        entries = [
+            OpEntry(1, "agent", _entry(1).op, session_id, "turn-1", None, undo, at=written_at),
+            OpEntry(2, "user-5", _entry(2).op, session_id, None, "turn-1", None),
+        ]
+        before = datetime.now(UTC) - timedelta(seconds=1)
+        with transaction(engine) as conn:
+            repository.append_ops(conn, "tenant-a", page, entries)
+        with transaction(engine) as conn:
+            first, second = repository.ops_since(conn, "tenant-a", page, 0)
+        assert first == entries[0] and second == entries[1]
+        assert first.inverse == undo and second.inverse is None
+        assert first.at == written_at and first.at is not None and first.at.tzinfo is UTC
+        assert second.at is not None and before <= second.at <= datetime.now(UTC)
+
+    def test_an_op_that_is_not_json_is_refused_and_nothing_is_stored(
+        self, engine: sa.Engine, repository: PageRepository
+    ) -> None:
+        page = unique("page")
+        for op in ({"t": "set_meta", "patch": {"n": float("nan")}}, {"t": "x", "text": "\udfff"}):
+            bad = [_entry(1), OpEntry(2, "agent", op)]
+            with pytest.raises(StorageError) as raised, transaction(engine) as conn:
+                repository.append_ops(conn, "tenant-a", page, bad)
+            assert raised.value.code == "invalid_value"
+            with transaction(engine) as conn:
+                assert repository.ops_since(conn, "tenant-a", page, 0) == []
 
     def test_a_revision_already_in_the_history_is_a_conflict(
         self, engine: sa.Engine, repository: PageRepository

@@ -322,6 +322,8 @@ class ChangeSets:
         """Apply ``ops`` to ``page`` in chunks; raise ``ReplayConflict`` at the first that fails.
 
         The agent's LinkPolicy first, AssetPolicy per chunk (an approval; ``drafts/review.py``).
+        ``ops`` are handed over (a set's ops, decoded for this replay alone):
+        they are applied and kept as they are, not copied.
         """
         try:
             self.workspace.assert_agent_links(ops, rules)
@@ -334,7 +336,7 @@ class ChangeSets:
             for at in range(start, min(start + self.chunk, len(ops)), MAX_OPS_PER_APPLY):
                 piece = ops[at : min(at + MAX_OPS_PER_APPLY, start + self.chunk)]
                 try:
-                    applied = page.apply(piece, based_on=page.revision, actor=AGENT_ACTOR)
+                    applied = page.apply(piece, based_on=page.revision, actor=AGENT_ACTOR, owned=True)
                 except PageSessionError as e:
                     raise ReplayConflict(e.code, at + (e.at or 0)) from None
                 part += applied.ops

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from charlotte.errors import PageSessionError
 from charlotte.page import op_table
@@ -42,6 +42,8 @@ from charlotte.page.validate import (
     check_node,
     check_order,
     check_parent,
+    check_props,
+    check_style,
     is_id,
     key_name,
 )
@@ -158,7 +160,7 @@ class PageSession:
     nobody else may either.
     """
 
-    __slots__ = ("_breakpoints", "_doc", "_types")
+    __slots__ = ("_batch", "_breakpoints", "_doc", "_types")
 
     def __init__(
         self,
@@ -178,6 +180,10 @@ class PageSession:
             known = validated.breakpoints(key, doc)
         self._breakpoints = known if known is not None else frozenset(check_doc(doc, node_types))
         self._doc: dict[str, Any] = doc
+        # The last batch that applied, its working copy at ``_doc``: the next
+        # batch goes on from it (its children index included) instead of
+        # indexing the whole document again.
+        self._batch: _Batch | None = None
         if validated is not None and key is not None and known is None:
             validated.remember(key, self)
 
@@ -198,13 +204,23 @@ class PageSession:
         return self._types
 
     def apply(
-        self, ops: Sequence[object], *, based_on: int, actor: str, fill_defaults: bool = False
+        self,
+        ops: Sequence[object],
+        *,
+        based_on: int,
+        actor: str,
+        fill_defaults: bool = False,
+        owned: bool = False,
     ) -> Applied:
         """Validate and apply a batch atomically; raise ``PageSessionError`` on the first bad op.
 
         With ``fill_defaults``, an ``insert_node`` may omit ``order`` (appended
         after the last sibling in the batch's working state), ``props`` (``{}``)
-        and ``style`` (``{"base": {}}``).
+        and ``style`` (``{"base": {}}``). The ops are copied (the document and
+        ``Applied`` never alias the caller's data), unless ``owned``: the
+        caller hands them over (freshly decoded, say, and never touched again),
+        so they are applied and kept as they are. Either way an op nested more
+        than 32 levels deep is refused.
         """
         if not isinstance(actor, str) or not actor:
             raise ValueError("actor must be a non-empty string")
@@ -214,12 +230,13 @@ class PageSession:
             _fail("unknown_op", "ops: must be a list")
         if len(ops) > MAX_OPS_PER_APPLY:
             _fail("limit_exceeded", f"ops: more than {MAX_OPS_PER_APPLY}")
-        batch = _Batch(self._doc, self._types, self._breakpoints)
+        batch = self._batch or _Batch(self._doc, self._types, self._breakpoints)
+        self._batch = None  # a batch that fails leaves its working copy half changed
         applied: list[Op] = []
         undo: list[list[Op]] = []
         for at, raw in enumerate(ops):
             try:
-                op = _json_copy(raw, 0)
+                op = _json_copy(raw, 0) if not owned else _nested_within(raw, 0)
                 if fill_defaults:
                     batch.fill_defaults(op)
                 undo.append(batch.apply(op))
@@ -228,6 +245,7 @@ class PageSession:
             applied.append(op)
         if applied:
             self._doc = batch.wc.doc
+        self._batch = batch
         inverse = [back for part in reversed(undo) for back in part]
         return Applied(self.revision, applied, inverse, undo)
 
@@ -271,6 +289,16 @@ class _Batch:
             self.check_placement(op["node"]["id"])
         elif t == "move_node":
             self.check_placement(op["id"])
+        elif t == "set_node_props":
+            # The op changed the props alone, of a node that was valid (every node of
+            # a session's document is): what check_node would refuse first is in them.
+            node = self.wc.node(op["id"])
+            assert node is not None
+            check_props(node["type"], node["props"], self.types)
+        elif t == "set_style":
+            node = self.wc.node(op["id"])  # the style alone changed: as for the props
+            assert node is not None
+            check_style(node["style"], self.breakpoints)
         elif t in _NODE_MERGES:
             check_node(self.wc.node(op["id"]), self.types, self.breakpoints)
         elif t == "set_meta":
@@ -370,11 +398,43 @@ class _Batch:
 
 
 def _json_copy(value: object, depth: int) -> Any:
-    """A deep copy of the JSON containers in ``value`` (ops must not alias caller data)."""
+    """A deep copy of the JSON containers in ``value`` (ops must not alias caller data).
+
+    A value deeper than ``_MAX_NESTING`` levels is refused: the members of a
+    non-empty container at that depth would be. Members that are no container
+    are taken as they are, without a call each (most of an op is strings).
+    """
+    if type(value) is dict:
+        if depth >= _MAX_NESTING and value:
+            _fail("invalid_props", "op: nested too deeply")
+        return {
+            k: _json_copy(v, depth + 1) if type(v) in _CONTAINERS else v for k, v in value.items()
+        }
+    if type(value) is list:
+        if depth >= _MAX_NESTING and value:
+            _fail("invalid_props", "op: nested too deeply")
+        return [_json_copy(v, depth + 1) if type(v) in _CONTAINERS else v for v in value]
     if depth > _MAX_NESTING:
         _fail("invalid_props", "op: nested too deeply")
-    if type(value) is dict:
-        return {k: _json_copy(v, depth + 1) for k, v in value.items()}
-    if type(value) is list:
-        return [_json_copy(v, depth + 1) for v in value]
     return value
+
+
+def _nested_within(value: object, depth: int) -> Any:
+    """``value`` itself once it keeps ``_json_copy``'s nesting bound (nothing copied)."""
+    if type(value) is dict:
+        members: Iterable[object] = value.values()
+    elif type(value) is list:
+        members = value
+    else:
+        if depth > _MAX_NESTING:
+            _fail("invalid_props", "op: nested too deeply")
+        return value
+    if depth >= _MAX_NESTING and value:
+        _fail("invalid_props", "op: nested too deeply")
+    for member in members:
+        if type(member) in _CONTAINERS:
+            _nested_within(member, depth + 1)
+    return value
+
+
+_CONTAINERS: Final = frozenset({dict, list})

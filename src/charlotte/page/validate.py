@@ -157,17 +157,20 @@ def check_props(type_name: str, props: object, types: NodeTypes) -> None:
 
 
 def _check_prop(spec: PropSpec, value: object) -> None:
-    path = f"props.{spec.name}"
     if spec.type == "integer":
         lo = spec.minimum if spec.minimum is not None else -MAX_NUMBER
         hi = spec.maximum if spec.maximum is not None else MAX_NUMBER
         if type(value) is not int or not lo <= value <= hi:
-            fail("invalid_props", path, f"must be an integer {lo}..{hi}")
+            fail("invalid_props", f"props.{spec.name}", f"must be an integer {lo}..{hi}")
     elif spec.enum is not None:
         if type(value) is not str or value not in spec.enum:
-            fail("invalid_props", path, "must be one of " + "|".join(spec.enum))
+            fail("invalid_props", f"props.{spec.name}", "must be one of " + "|".join(spec.enum))
     elif not is_string(value, spec.min_length, spec.max_length or MAX_NUMBER, text=True):
-        fail("invalid_props", path, f"must be a string of {spec.min_length}..{spec.max_length} chars")
+        fail(
+            "invalid_props",
+            f"props.{spec.name}",
+            f"must be a string of {spec.min_length}..{spec.max_length} chars",
+        )
 
 
 def check_node(node: object, types: NodeTypes, breakpoints: Collection[str]) -> None:

@@ -121,20 +121,28 @@ def check_style_value(key: object, value: object, path: str) -> None:
     spec = STYLE_KEYS.get(key) if type(key) is str else None
     if spec is None:
         fail("invalid_style", f"{path}.{key_name(key)}", "unknown style key")
-    path = f"{path}.{spec.name}"
-    if spec.kind == "length":
-        ok, want = is_length(value), "a Length {value, unit}"
-    elif spec.kind == "string":
-        ok, want = is_string(value, 1, MAX_STYLE_STRING), f"a string of 1..{MAX_STYLE_STRING} chars"
-    elif spec.kind == "enum":
-        ok, want = type(value) is str and value in spec.enum, "one of " + "|".join(spec.enum)
+    kind = spec.kind
+    if kind == "length":
+        ok = is_length(value)
+    elif kind == "string":
+        ok = is_string(value, 1, MAX_STYLE_STRING)
+    elif kind == "enum":
+        ok = type(value) is str and value in spec.enum
     else:
         ok = is_number(value, spec.minimum, spec.maximum) and (
-            spec.kind == "number" or type(value) is int
+            kind == "number" or type(value) is int
         )
-        want = f"a{'n integer' if spec.kind == 'integer' else ' number'} {spec.minimum:g}..{spec.maximum:g}"
     if not ok:
-        fail("invalid_style", path, "must be " + want)
+        # Spelled out only for a value that fails (every write checks every value it touches).
+        if kind == "length":
+            want = "a Length {value, unit}"
+        elif kind == "string":
+            want = f"a string of 1..{MAX_STYLE_STRING} chars"
+        elif kind == "enum":
+            want = "one of " + "|".join(spec.enum)
+        else:
+            want = f"a{'n integer' if kind == 'integer' else ' number'} {spec.minimum:g}..{spec.maximum:g}"
+        fail("invalid_style", f"{path}.{spec.name}", "must be " + want)
 
 
 def check_constraints(constraints: object, breakpoints: Collection[str]) -> None:

@@ -103,7 +103,7 @@ class AssetPolicy:
                         yield node_id, "asset_dimensions", f"props.{name}"
         for section in CSS_SECTIONS:
             per_breakpoint = node.get(section)
-            if per_breakpoint is None:
+            if per_breakpoint is None or _all_inert(per_breakpoint):
                 continue
             for where, key, text in _strings(per_breakpoint, section):
                 reason = css_value_reason(text)
@@ -126,6 +126,36 @@ def _raise_first(problems: Iterator[_Problem]) -> None:
         if node_id is not None:
             detail["node"] = node_id
         raise Refused(reason, detail=detail)
+
+
+def _all_inert(value: object) -> bool:
+    """True when ``_strings`` finds no string in ``value`` that ``css_value_reason`` refuses.
+
+    The usual answer, found without spelling out a field path per container:
+    only a value with a problem is walked again by ``_strings`` to name it.
+    """
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        items: Iterable[tuple[object, object]]
+        if isinstance(current, dict):
+            items = current.items()
+        elif isinstance(current, list):
+            items = enumerate(current)
+        else:
+            continue
+        for key, item in items:
+            if isinstance(key, str):
+                if css_value_reason(key) is not None:
+                    return False
+            elif not isinstance(key, int):
+                continue
+            if isinstance(item, str):
+                if css_value_reason(item) is not None:
+                    return False
+            elif isinstance(item, dict | list):
+                stack.append(item)
+    return True
 
 
 def _strings(value: object, path: str) -> Iterator[tuple[str, str | int, str]]:

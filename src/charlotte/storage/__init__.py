@@ -9,7 +9,8 @@ with a stable ``code``.
 Modules: ``engine`` (``open_engine``, ``transaction``, ``read_connection``),
 ``tables`` (the Core tables, ``create_tables``), ``migrate`` (Alembic, to
 head), ``eventlog`` (``DatabaseEventLog``), ``sessions`` (``SessionStore``),
-``pages`` (``PageRepository``, ``DatabasePageRepository``), ``change_sets``
+``pages`` (``PageRepository``, ``DatabasePageRepository``), ``shared_drafts``
+(``SharedDrafts``: the last draft per page, decoded and encoded), ``change_sets``
 (``ChangeSetStore``), ``turns`` (``TurnStore``, ``TurnRecord``), ``history``
 (``HistoryStore``: the conversation's rows), ``types``
 (JSON and UTC column types), ``text`` (the storable-text rule), ``_translate``
@@ -24,8 +25,9 @@ from charlotte.storage.engine import open_engine, read_connection, transaction
 from charlotte.storage.eventlog import DatabaseEventLog, EventLog
 from charlotte.storage.history import HistoryEntry, HistoryRow, HistoryStore
 from charlotte.storage.migrate import current_revision, head_revision, migrate
-from charlotte.storage.pages import DatabasePageRepository, OpEntry, PageRepository, SharedDrafts
+from charlotte.storage.pages import DatabasePageRepository, OpEntry, PageRepository
 from charlotte.storage.sessions import SessionRecord, SessionStore
+from charlotte.storage.shared_drafts import SharedDrafts
 from charlotte.storage.tables import create_tables, drop_tables, metadata
 from charlotte.storage.turns import TurnRecord, TurnStore
 

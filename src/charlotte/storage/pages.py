@@ -9,11 +9,10 @@ next to the event that records the change. A document's revision is its
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import itemgetter
 from typing import Any, Final, Protocol
 
 import sqlalchemy as sa
@@ -22,10 +21,11 @@ from sqlalchemy.dialects import postgresql, sqlite
 from charlotte.errors import StorageError
 from charlotte.events import utc_now
 from charlotte.storage._translate import translated
+from charlotte.storage.shared_drafts import SharedDrafts
 from charlotte.storage.tables import page_ops, pages
-from charlotte.storage.types import dumps, loads
+from charlotte.storage.types import dumps, dumps_each, loads
 
-__all__ = ["MAX_OPS_READ", "DatabasePageRepository", "OpEntry", "PageRepository", "SharedDrafts"]
+__all__ = ["MAX_OPS_READ", "DatabasePageRepository", "OpEntry", "PageRepository"]
 
 #: The most op entries one ``ops_since`` returns.
 MAX_OPS_READ: Final = 10_000
@@ -135,12 +135,21 @@ class PageRepository(Protocol):
         ...
 
 
-def _text(doc: dict[str, Any]) -> str:
-    """``doc`` as the stored JSON text; ``invalid_value`` when it is not JSON (NaN, objects, cycles)."""
+def _text(
+    doc: dict[str, Any], shared: SharedDrafts | None = None, key: tuple[str, str] = ("", "")
+) -> str:
+    """``doc`` as the stored JSON text; ``invalid_value`` when it is not JSON (NaN, objects, cycles).
+
+    With ``shared``, encoded through it (held there for ``key``, see ``SharedDrafts.encode``).
+    """
     try:
-        return dumps(doc)
+        return dumps(doc) if shared is None else shared.encode(key, doc)
     except (TypeError, ValueError, RecursionError) as error:
         raise StorageError("invalid_value") from error
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _revision(doc: dict[str, Any]) -> int:
@@ -183,50 +192,47 @@ def _save_draft_upsert(dialect: str) -> Any:
     return _upsert(dialect, values, ("draft", "revision", "updated_at"))
 
 
-_INSERT_OPS: Final = page_ops.insert()
+def _insert_ops(dialect: str) -> Any:
+    """The op history's INSERT, its values bound as ``append_ops`` prepares them.
+
+    The op and its inverse as the text ``append_ops`` serialised, the time as
+    the column type converts it (once per batch). ``append_ops`` hands the
+    rows to the driver as the statement's compiled SQL (``_ops_sql``):
+    through ``Connection.execute`` SQLAlchemy converts every row's values one
+    by one, which cost more than the insert itself for a 10,000-op approval.
+    """
+    at = sa.Text() if dialect == "sqlite" else sa.DateTime(timezone=True)
+    return page_ops.insert().values(
+        op=sa.bindparam("op_text", type_=sa.Text()),
+        inverse=sa.bindparam("inverse_text", type_=sa.Text()),
+        at=sa.bindparam("at_value", type_=at),
+    )
+
+
 # Every write runs it: built once per dialect.
 _SAVE_DRAFT: Final = {dialect: _save_draft_upsert(dialect) for dialect in ("sqlite", "postgresql")}
+_INSERT_OPS: Final = {dialect: _insert_ops(dialect) for dialect in ("sqlite", "postgresql")}
+#: The parameters of an op history row besides the ones ``_insert_ops`` names.
+_OP_COLUMNS: Final = ("tenant", "page", "revision", "actor", "session_id", "turn_id", "undoes")
+#: The values of an op history row as ``append_ops`` lays them out.
+_ROW: Final = ("tenant", "page", "revision", "actor", "op_text", "session_id", "turn_id", "undoes",
+               "inverse_text", "at_value")  # fmt: skip
+#: ``_INSERT_OPS`` compiled for a driver: (dialect, paramstyle) → (SQL, positional parameter names).
+_OPS_SQL: dict[tuple[str, str], tuple[str, tuple[str, ...] | None]] = {}
 
 
-class SharedDrafts:
-    """The last draft text this process stored or read per page, with its decoded document.
-
-    Decoding a 1,000-node draft costs about as much as the SQL of the write
-    that changes it. A load that reads back *exactly* the text held here (a
-    string comparison) returns the held document instead of decoding it
-    again. The text is the key, so a draft changed by anyone else, or a save
-    rolled back, is simply not equal and is decoded as usual. The documents
-    are shared between loads: only a caller that never mutates a loaded
-    draft (the workspace's writes, which are copy-on-write) may ask for them.
-    """
-
-    __slots__ = ("_entries", "_limit", "_lock")
-
-    def __init__(self, limit: int = 16) -> None:
-        self._limit = limit
-        self._lock = threading.Lock()  # workers share one repository across threads
-        self._entries: OrderedDict[tuple[str, str], tuple[str, dict[str, Any]]] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def get(self, key: tuple[str, str], text: str) -> dict[str, Any] | None:
-        """The document held for ``key`` when its text equals ``text``."""
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is not None:
-                self._entries.move_to_end(key)
-        if entry is None or entry[0] != text:
-            return None
-        return entry[1]
-
-    def put(self, key: tuple[str, str], text: str, doc: dict[str, Any]) -> None:
-        """Hold ``doc`` as the decoding of ``text`` for ``key`` (the oldest page goes past the limit)."""
-        with self._lock:
-            self._entries[key] = (text, doc)
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._limit:
-                self._entries.popitem(last=False)
+def _ops_sql(dialect: sa.Dialect) -> tuple[str, tuple[str, ...] | None]:
+    """The op history's INSERT as ``dialect``'s driver runs it, and its parameters in order (None: by name)."""
+    key = (dialect.name, dialect.paramstyle)
+    found = _OPS_SQL.get(key)
+    if found is None:
+        statement = _INSERT_OPS.get(dialect.name)
+        if statement is None:
+            raise StorageError("unsupported_database")
+        compiled = statement.compile(dialect=dialect, column_keys=list(_OP_COLUMNS))
+        names = tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
+        found = _OPS_SQL[key] = (compiled.string, names)
+    return found
 
 
 # The draft column read and written as its stored text (JsonText would decode / encode it).
@@ -297,11 +303,12 @@ class DatabasePageRepository:
         ``load_draft(..., shared=True)`` of this text may return it as is.
         """
         revision = _revision(doc)
-        text = _text(doc)
         if shared and self._shared is not None:
             # Held before the commit: a rollback leaves other text in the row,
             # which no longer matches and is decoded.
-            self._shared.put((tenant, page), text, doc)
+            text = _text(doc, self._shared, (tenant, page))
+        else:
+            text = _text(doc)
         params = {
             "save_tenant": tenant,
             "save_page": page,
@@ -358,25 +365,31 @@ class DatabasePageRepository:
         self, conn: sa.Connection, tenant: str, page: str, entries: Sequence[OpEntry]
     ) -> None:
         """Add ``entries`` to the op history of (tenant, page)."""
-        now = utc_now()
-        rows = [
-            {
-                "tenant": tenant,
-                "page": page,
-                "revision": entry.revision,
-                "actor": entry.actor,
-                "op": entry.op,
-                "session_id": entry.session_id,
-                "turn_id": entry.turn_id,
-                "undoes": entry.undoes,
-                "inverse": entry.inverse,
-                "at": entry.at or now,
-            }
-            for entry in entries
+        if not entries:
+            return
+        sql, positions = _ops_sql(conn.dialect)
+        at_type = page_ops.c.at.type.dialect_impl(conn.dialect)  # what a compiled statement binds
+        stored_at: Callable[[Any], Any] = at_type.bind_processor(conn.dialect) or _same
+        now = stored_at(utc_now())
+        try:
+            ops = dumps_each([entry.op for entry in entries])
+            inverses = dumps_each([entry.inverse for entry in entries])
+        except (TypeError, ValueError, RecursionError) as error:
+            raise StorageError("invalid_value") from error
+        at = [now if entry.at is None else stored_at(entry.at) for entry in entries]
+        # One tuple per row, in _ROW's order: the driver's own order on SQLite.
+        rows: list[Any] = [
+            (tenant, page, e.revision, e.actor, op, e.session_id, e.turn_id, e.undoes, inverse, when)
+            for e, op, inverse, when in zip(entries, ops, inverses, at, strict=True)
         ]
+        if positions is None:
+            rows = [dict(zip(_ROW, row, strict=True)) for row in rows]
+        elif positions != _ROW:
+            in_order = itemgetter(*(_ROW.index(name) for name in positions))
+            rows = [in_order(row) for row in rows]
         with translated():
             for start in range(0, len(rows), _OPS_CHUNK):
-                conn.execute(_INSERT_OPS, rows[start : start + _OPS_CHUNK])
+                conn.exec_driver_sql(sql, rows[start : start + _OPS_CHUNK])
 
     def ops_since(
         self, conn: sa.Connection, tenant: str, page: str, revision: int, limit: int = 1000

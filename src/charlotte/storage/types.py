@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
+from json.encoder import encode_basestring_ascii
 from typing import Any, Final
 
 import sqlalchemy as sa
@@ -31,7 +33,7 @@ from sqlalchemy.engine import Dialect
 
 from charlotte.storage.text import has_lone_surrogate, storable_json
 
-__all__ = ["JsonText", "UtcDateTime", "dumps", "loads"]
+__all__ = ["JsonText", "UtcDateTime", "dumps", "dumps_each", "dumps_reusing", "loads"]
 
 # A \u escape of a high surrogate not followed by a low one, or of a low one
 # not preceded by a high one. One branch starting with the literal "\u": the
@@ -53,18 +55,91 @@ def _may_hold_lone_surrogate(text: str) -> bool:
     return _LONE_ESCAPE.search(text) is not None
 
 
+# ``json.dumps(value, separators=(",", ":"), allow_nan=False)`` without building an
+# encoder per call: the C encoder json.dumps itself would use, made with fresh
+# circular-reference markers each time (its markers are left dirty by a failure).
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+_C_MAKE_ENCODER: Final[Callable[..., Any] | None] = getattr(json.encoder, "c_make_encoder", None)
+
+
+def _compact(value: Any) -> str:
+    """``value`` as compact JSON text, exactly as ``json.dumps`` with charlotte's options writes it."""
+    if _C_MAKE_ENCODER is None:
+        return _ENCODER.encode(value)
+    encode = _C_MAKE_ENCODER(
+        {}, _ENCODER.default, encode_basestring_ascii, None, ":", ",", False, False, False
+    )
+    return "".join(encode(value, 0))
+
+
+def _checked(text: str) -> str:
+    # Confirmed on the text read back: a surrogate pair left as two code
+    # points is written as its pair escape, which reads as the character.
+    if _may_hold_lone_surrogate(text) and has_lone_surrogate(json.loads(text)):
+        raise ValueError("text that is not Unicode")
+    return text
+
+
 def dumps(value: Any) -> str:
     """``value`` as the compact JSON text charlotte stores.
 
     Raises ``ValueError`` for NaN or infinity and for text that is not
     Unicode (a lone surrogate), ``TypeError`` for other non-JSON values.
     """
-    text = json.dumps(value, separators=(",", ":"), allow_nan=False)
-    # Confirmed on the text read back: a surrogate pair left as two code
-    # points is written as its pair escape, which reads as the character.
-    if _may_hold_lone_surrogate(text) and has_lone_surrogate(json.loads(text)):
-        raise ValueError("text that is not Unicode")
-    return text
+    return _checked(_compact(value))
+
+
+def dumps_each(values: Iterable[Any]) -> list[str | None]:
+    """``dumps`` of each value (None stays None: a NULL column), one encoder set up for all.
+
+    Raises what ``dumps`` raises, at the first value that fails.
+    """
+    if _C_MAKE_ENCODER is None:
+        return [None if value is None else dumps(value) for value in values]
+    # One encoder for the batch: its markers are clean after every value that
+    # encodes, and the batch ends with the first that fails.
+    encode = _C_MAKE_ENCODER(
+        {}, _ENCODER.default, encode_basestring_ascii, None, ":", ",", False, False, False
+    )
+    join = "".join
+    return [None if value is None else _checked(join(encode(value, 0))) for value in values]
+
+
+#: Each member of a mapping with its stored text (``"name":value``) and the object it was made from.
+Members = Mapping[str, tuple[Any, str]]
+
+
+def dumps_reusing(value: Any, key: str, held: Members | None) -> tuple[str, dict[str, tuple[Any, str]]]:
+    """``dumps(value)``, reusing the text of each member of ``value[key]`` held from an earlier call.
+
+    ``value[key]`` is a mapping of names to objects (a page's node map). A
+    member whose object *is* the one ``held`` names (identity, not equality)
+    keeps its text; the others are encoded. Returns the text, the same as
+    ``dumps(value)`` writes with the same errors, and the members' texts to
+    hand to the next call. Only for objects nobody mutates once encoded (a
+    copy-on-write document: a change makes a new object).
+    """
+    members = value.get(key) if type(value) is dict else None
+    if type(members) is not dict:
+        return dumps(value), {}
+    texts: dict[str, tuple[Any, str]] = {}
+    parts: list[str] = []
+    find = held.get if held else None
+    for name, item in members.items():
+        if type(name) is not str:
+            return dumps(value), {}  # json.dumps converts such names: let it
+        entry = find(name) if find is not None else None
+        if entry is None or entry[0] is not item:
+            entry = (item, encode_basestring_ascii(name) + ":" + _compact(item))
+        texts[name] = entry
+        parts.append(entry[1])
+    inner = "{" + ",".join(parts) + "}"
+    top: list[str] = []
+    for name, item in value.items():
+        if type(name) is not str:
+            return dumps(value), {}
+        top.append(encode_basestring_ascii(name) + ":" + (inner if name == key else _compact(item)))
+    return _checked("{" + ",".join(top) + "}"), texts
 
 
 def loads(text: str, *, allow_nan: bool = True) -> Any:

@@ -5,15 +5,23 @@ import pickle
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from tests.unit.page.strategies import POOL, ops_for, pages
+from tests.unit.page.strategies import (
+    BREAKPOINTS,
+    POOL,
+    ops_for,
+    pages,
+    props_patches,
+    style_patches,
+)
 
 from charlotte.errors import CharlotteError, PageSessionError
 from charlotte.page import op_table
 from charlotte.page import ops as reducer
 from charlotte.page.model import Doc, empty_doc
 from charlotte.page.session import _REASONS, Applied, PageSession
+from charlotte.page.validate import check_node
 
 PROPS: dict[str, dict[str, Any]] = {
     "heading": {"content": "Hi"}, "text": {"content": "Body"}, "image": {"asset": "img-1"},
@@ -457,3 +465,80 @@ def test_absurdly_nested_ops_are_refused_without_recursing(doc: Doc) -> None:
         value = [value]
     e = _error(PageSession(doc), [{"t": "set_theme", "patch": {"deep": value}}])
     assert (e.code, e.at, e.detail) == ("invalid_props", 0, "op: nested too deeply")
+
+
+def _nested(depth: int, leaf: Any, kind: str) -> Any:
+    value = leaf
+    for level in range(depth):
+        value = [value] if (kind == "list" or (kind == "mixed" and level % 2)) else {"k": value}
+    return value
+
+
+@pytest.mark.parametrize("kind", ["list", "dict", "mixed"])
+@pytest.mark.parametrize("leaf", ["x", None, [], {}, [1], {"k": 1}])
+@pytest.mark.parametrize("depth", range(28, 35))
+@pytest.mark.parametrize("owned", [False, True])
+def test_an_op_is_refused_exactly_when_a_value_sits_deeper_than_32_levels(
+    doc: Doc, kind: str, leaf: Any, depth: int, owned: bool
+) -> None:
+    # The op is level 0, its patch level 1; the leaf sits `depth` levels under "deep".
+    op = {"t": "set_theme", "patch": {"deep": _nested(depth, leaf, kind)}}
+    leaf_depth = 2 + depth + (1 if leaf in ([1], {"k": 1}) else 0)
+    session = PageSession(doc)
+    if leaf_depth > 32:
+        e = _error(session, [op], owned=owned)
+        assert (e.code, e.at, e.detail) == ("invalid_props", 0, "op: nested too deeply")
+    else:
+        # Deep but not too deep: the copy passes (the theme check may still refuse the value).
+        try:
+            session.apply([op], based_on=session.revision, actor="agent", owned=owned)
+        except PageSessionError as e:
+            assert e.detail != "op: nested too deeply"
+
+
+def test_owned_ops_are_applied_as_they_are_and_keep_the_nesting_bound(doc: Doc) -> None:
+    node = {"id": "fresh", "type": "section", "parent": None, "order": "a0", "props": {}, "style": {"base": {}}}
+    ops = [{"t": "insert_node", "node": node}, {"t": "set_style", "id": "fresh", "breakpoint": "base", "patch": {"color": "#222"}}]
+    session = PageSession(doc)
+    before = copy.deepcopy(ops)
+    applied = session.apply(ops, based_on=session.revision, actor="agent", owned=True)
+    assert applied.ops[0] is ops[0] and ops == before  # kept, never changed
+    assert session.doc["nodes"]["fresh"]["style"]["base"] == {"color": "#222"}
+    assert node["style"] == {"base": {}}  # the later op copied the node before changing it
+    copied = PageSession(doc).apply(before, based_on=doc["seq"], actor="agent")
+    assert copied.ops == applied.ops and copied.ops[0] is not before[0]
+    deep: Any = "x"
+    for _ in range(40):
+        deep = [deep]
+    e = _error(PageSession(doc), [{"t": "set_theme", "patch": {"deep": deep}}], owned=True)
+    assert (e.code, e.at, e.detail) == ("invalid_props", 0, "op: nested too deeply")
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_props_or_style_change_is_refused_as_checking_the_whole_node_would(
+    data: st.DataObject,
+) -> None:
+    # set_node_props and set_style re-check only what they change; the answer is the same.
+    doc = data.draw(_docs.filter(lambda d: d["nodes"]))
+    session = PageSession(doc)
+    node_id = data.draw(st.sampled_from(sorted(doc["nodes"])))
+    if data.draw(st.booleans()):
+        op = {"t": "set_node_props", "id": node_id, "patch": data.draw(props_patches)}
+    else:
+        patch = data.draw(style_patches)
+        op = {"t": "set_style", "id": node_id, "breakpoint": data.draw(st.sampled_from(BREAKPOINTS)), "patch": patch}
+    merged, reason = reducer.reduce(doc, op)
+    assert reason is None
+    try:
+        session.apply([op], based_on=session.revision, actor="agent")
+        refused = None
+    except PageSessionError as e:
+        refused = (e.code, e.detail)
+    try:
+        check_node(merged["nodes"][node_id], session.node_types, frozenset(doc["breakpoints"]))
+        expected = None
+    except PageSessionError as e:
+        expected = (e.code, e.detail)
+    event("refused" if expected else "applied")
+    assert refused == expected

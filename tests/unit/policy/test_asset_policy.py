@@ -4,10 +4,14 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from charlotte.errors import Refused
 from charlotte.page.model import empty_doc
 from charlotte.policy import AssetPolicy, InMemoryAssetLibrary
+from charlotte.policy.assets import _all_inert, _strings
+from charlotte.policy.css_values import css_value_reason
 
 STYLE_STRING_KEYS = [
     "background",
@@ -281,3 +285,18 @@ def test_detail_stays_short_for_deeply_nested_values(policy: AssetPolicy) -> Non
         policy.assert_doc(doc)
     assert caught.value.detail is not None
     assert len(str(caught.value.detail["field"])) <= 120
+
+
+_CSS_TEXT = st.sampled_from(["#222", "red", "1px solid #000", "url(x.png)", "a\\62", "/* c */", "{", "padding"])
+_STYLE_VALUES = st.recursive(
+    _CSS_TEXT | st.integers() | st.none() | st.booleans(),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(_CSS_TEXT | st.integers() | st.booleans(), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@given(value=_STYLE_VALUES)
+def test_the_quick_look_finds_a_problem_exactly_when_the_walk_names_one(value: Any) -> None:
+    walked = [text for _where, _key, text in _strings(value, "style") if css_value_reason(text)]
+    assert _all_inert(value) == (not walked)

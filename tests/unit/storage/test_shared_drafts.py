@@ -15,7 +15,7 @@ from charlotte.drafts.workspace import Workspace
 from charlotte.errors import StorageError
 from charlotte.page.model import empty_doc
 from charlotte.settings import Settings
-from charlotte.storage import DatabasePageRepository, SharedDrafts, transaction
+from charlotte.storage import DatabasePageRepository, SharedDrafts, transaction, types
 from charlotte.storage.tables import pages
 
 TENANT, PAGE = "tenant-a", "home"
@@ -105,14 +105,14 @@ def test_a_save_serialises_the_document_once(
     sqlite_engine: sa.Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[int] = []
-    real = json.dumps
+    real = types._compact
 
-    def counting(value: Any, **options: Any) -> str:
+    def counting(value: Any) -> str:
         if isinstance(value, dict) and "nodes" in value:  # a page document, not an op or payload
             calls.append(1)
-        return real(value, **options)
+        return real(value)
 
-    monkeypatch.setattr(json, "dumps", counting)
+    monkeypatch.setattr(types, "_compact", counting)
     repo = DatabasePageRepository()
     with transaction(sqlite_engine) as conn:
         repo.save_draft(conn, TENANT, PAGE, _doc("First"))  # insert
@@ -195,3 +195,70 @@ def test_the_hosts_charlotte_writes_without_decoding_the_draft_it_stored(
         assert decoded == [1]  # a read for a caller is always decoded afresh
     finally:
         charlotte.close()
+
+
+def _nodes_encoded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ids of the nodes encoded from here on (``dumps_reusing`` encodes each node on its own)."""
+    encoded: list[str] = []
+    real = types._compact
+
+    def counting(value: Any) -> str:
+        if isinstance(value, dict) and isinstance(value.get("id"), str) and "t" not in value:  # no op
+            encoded.append(value["id"])
+        return real(value)
+
+    monkeypatch.setattr(types, "_compact", counting)
+    return encoded
+
+
+def test_a_shared_save_encodes_only_the_nodes_the_write_changed(
+    sqlite_engine: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = new_session(sqlite_engine)
+    ws = Workspace(sqlite_engine)
+    ws.agent_apply(session.id, session.tenant, _section("a") + _section("b") + _section("c"), based_on=0)
+    encoded = _nodes_encoded(monkeypatch)
+    patch = {"t": "set_style", "id": "b", "breakpoint": "base", "patch": {"color": "#222"}}
+    ws.agent_apply(session.id, session.tenant, [patch], based_on=3)
+    ws.agent_apply(session.id, session.tenant, _section("d"), based_on=4)
+    assert encoded == ["b", "d"]
+    with transaction(sqlite_engine) as conn:
+        raw = conn.execute(sa.select(sa.type_coerce(pages.c.draft, sa.Text))).scalar_one()
+    doc, revision = ws.draft(session.id, session.tenant)
+    assert raw == json.dumps(doc, separators=(",", ":")) and revision == 5
+    assert doc["nodes"]["b"]["style"]["base"] == {"color": "#222"}
+
+
+def test_a_node_is_reused_by_identity_never_by_an_equal_or_changed_copy(
+    sqlite_engine: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memo = SharedDrafts()
+    doc = _doc("Held")
+    doc["nodes"] = {"a": {"id": "a", "props": {"n": 1}}, "b": {"id": "b", "props": {"n": 2}}}
+    memo.encode((TENANT, PAGE), doc)
+    encoded = _nodes_encoded(monkeypatch)
+    same_a = doc["nodes"]["a"]
+    equal_b = {"id": "b", "props": {"n": 2}}
+    text = memo.encode((TENANT, PAGE), {**doc, "nodes": {"a": same_a, "b": equal_b, "c": {"id": "c"}}})
+    assert encoded == ["b", "c"]
+    assert json.loads(text)["nodes"] == {"a": same_a, "b": equal_b, "c": {"id": "c"}}
+    assert memo.get((TENANT, PAGE), text) is not None
+    # Another page's held nodes are never reused.
+    memo.encode((TENANT, "other"), doc)
+    assert encoded == ["b", "c", "a", "b"]
+
+
+def test_a_shared_save_of_a_document_that_is_not_json_is_refused_and_holds_nothing(
+    sqlite_engine: sa.Engine,
+) -> None:
+    repo = DatabasePageRepository(SharedDrafts())
+    with transaction(sqlite_engine) as conn:
+        repo.save_draft(conn, TENANT, PAGE, _doc("Stored"), shared=True)
+    doc = _doc("NaN", 2)
+    doc["nodes"] = {"a": {"id": "a", "props": {"n": float("nan")}}}
+    with pytest.raises(StorageError) as raised, transaction(sqlite_engine) as conn:
+        repo.save_draft(conn, TENANT, PAGE, doc, shared=True)
+    assert raised.value.code == "invalid_value"
+    with transaction(sqlite_engine) as conn:
+        loaded = repo.load_draft(conn, TENANT, PAGE, shared=True)
+    assert loaded is not None and loaded[0]["meta"]["title"] == "Stored"

@@ -7,11 +7,13 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import given
+from hypothesis import strategies as st
 
 from charlotte.errors import StorageError
 from charlotte.storage import transaction
 from charlotte.storage.tables import sessions
-from charlotte.storage.types import dumps, loads
+from charlotte.storage.types import dumps, dumps_reusing, loads
 
 
 def _session_row(**overrides: object) -> dict[str, object]:
@@ -101,3 +103,51 @@ def test_loads_can_refuse_nan() -> None:
     assert loads('{"n":NaN}')["n"] != loads('{"n":NaN}')["n"]  # NaN, as json.loads reads it
     with pytest.raises(ValueError):
         loads('{"n":NaN}', allow_nan=False)
+
+
+# Text that is Unicode (no lone surrogate), any other character included.
+_TEXT = st.text(st.characters(exclude_categories=("Cs",)))
+_NAMES = st.text(st.characters(exclude_categories=("Cs",)), max_size=6)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | _TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_NAMES, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(value=_JSON)
+def test_dumps_writes_what_json_dumps_writes(value: object) -> None:
+    assert dumps(value) == json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+@given(
+    top=st.dictionaries(_NAMES, _JSON, max_size=4),
+    nodes=st.dictionaries(_NAMES, _JSON, max_size=6),
+    kept=st.sets(_NAMES),
+)
+def test_dumps_reusing_writes_what_dumps_writes(
+    top: dict[str, object], nodes: dict[str, object], kept: set[str]
+) -> None:
+    doc = {**top, "nodes": nodes}
+    first, held = dumps_reusing(doc, "nodes", None)
+    assert first == dumps(doc) and set(held) == set(nodes)
+    # Kept members are the same objects; the others are equal copies or new values.
+    changed = {
+        name: (item if name in kept else json.loads(json.dumps(item)))
+        for name, item in {**nodes, **{name: [1] for name in kept - set(nodes)}}.items()
+    }
+    second, _ = dumps_reusing({**doc, "nodes": changed}, "nodes", held)
+    assert second == dumps({**doc, "nodes": changed})
+
+
+def test_dumps_reusing_refuses_what_dumps_refuses() -> None:
+    cyclic: dict[str, object] = {"id": "a"}
+    cyclic["self"] = cyclic
+    for node, error in ((float("nan"), ValueError), (object(), TypeError), (cyclic, ValueError)):
+        with pytest.raises(error):
+            dumps_reusing({"seq": 1, "nodes": {"a": node}}, "nodes", None)
+    with pytest.raises(ValueError):
+        dumps_reusing({"seq": 1, "nodes": {"a": "\udfff"}}, "nodes", None)
+    # Names json.dumps would convert (not text) are left to it.
+    assert dumps_reusing({"nodes": {1: "x"}}, "nodes", None)[0] == '{"nodes":{"1":"x"}}'
+    assert dumps_reusing({"nodes": [1]}, "nodes", None)[0] == '{"nodes":[1]}'
