@@ -136,10 +136,16 @@ def _peak_rss_mb(pid: int) -> float | None:
 
 
 async def _client(
-    client: httpx.AsyncClient, url: str, last: int, ready: asyncio.Event, counter: list[int], total: int
+    client: httpx.AsyncClient,
+    url: str,
+    last: int,
+    ready: asyncio.Event,
+    counter: list[int],
+    total: int,
+    hold: _Hold | None = None,
 ) -> dict[int, float]:
-    """Receipt times by seq for one client, until seq ``last``."""
-    received: dict[int, float] = {}
+    """Receipt times by seq for one client, until seq ``last`` (kept open after it with ``hold``)."""
+    received: dict[int, float] = {} if hold is None else hold.receipts()
     async with client.stream("GET", url, headers=HEADERS) as response:
         response.raise_for_status()
         counter[0] += 1
@@ -154,7 +160,36 @@ async def _client(
                 if seq >= last:
                     break
                 seq = None
+        if hold is not None:
+            await hold.arrived()
     return received
+
+
+class _Hold:
+    """Streams that stay open once they have every event, until the process ends.
+
+    In the 1,000-client run no client leaves while others still receive: 1,000
+    connections closed within the last round of commits would measure a crowd
+    leaving at once, not the delivery.
+    """
+
+    def __init__(self) -> None:
+        self.all_in = asyncio.Event()
+        self.received: list[dict[int, float]] = []
+        self._left = 0
+
+    def receipts(self) -> dict[int, float]:
+        """A new stream's receipts (the caller fills it)."""
+        self._left += 1
+        self.received.append({})
+        return self.received[-1]
+
+    async def arrived(self) -> None:
+        """A stream has every event: hold it open."""
+        self._left -= 1
+        if self._left == 0:
+            self.all_in.set()
+        await asyncio.Event().wait()
 
 
 def _write(database: str, session_id: str, committed: dict[int, float]) -> None:
@@ -269,51 +304,54 @@ def served(database: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
 # -- 1,000 clients over 100 sessions ----------------------------------------------------------
 
 
-async def _follow_many(base: str, streams: Sequence[tuple[str, int, int]]) -> dict[str, Any]:
+async def _follow_many(base: str, streams: Sequence[tuple[str, int, int]], seconds: float) -> dict[str, Any]:
     """A client process's streams ``(session id, after, last)``: each one's receipts, and the loop's lag.
 
     Prints ``{"ready": n}`` once every stream is open (its answer's headers
-    came: the server has subscribed it), so that the commits start after.
+    came: the server has subscribed it), so that the commits start after;
+    returns once every stream has its events (each kept open: ``_Hold``), or
+    after ``seconds`` with what came.
     """
     from bench.load import Figures, _loop_lag
 
     figures = Figures()
     limits = httpx.Limits(max_connections=len(streams) + 10, max_keepalive_connections=0)
     timeout = httpx.Timeout(OPEN_DEADLINE, connect=30.0)
-    async with httpx.AsyncClient(timeout=timeout, limits=limits) as client:
-        ready, counter = asyncio.Event(), [0]
-        readers = [
-            asyncio.create_task(
-                _client(client, f"{base}/sessions/{sid}/stream?after={after}", last, ready, counter, len(streams))
-            )
-            for sid, after, last in streams
-        ]
-        try:
-            # Every stream open, or the first to fail (its error raised here).
-            opening = asyncio.create_task(ready.wait())
-            await asyncio.wait([opening, *readers], timeout=OPEN_DEADLINE, return_when=asyncio.FIRST_COMPLETED)
-            if not ready.is_set():
-                failed = [reader for reader in readers if reader.done()]
-                opening.cancel()
-                if failed:
-                    failed[0].result()
-                raise TimeoutError(f"{counter[0]} of {len(streams)} streams opened in time")
-            print(json.dumps({"ready": len(streams)}), flush=True)
-            # The lag that matters is while events arrive: measured from here.
-            probe = asyncio.create_task(_loop_lag(figures))
-            done = await asyncio.wait_for(
-                asyncio.gather(*readers, return_exceptions=True), OPEN_DEADLINE + DRAIN_DEADLINE * 4
-            )
-            probe.cancel()
-        finally:
-            for reader in readers:
-                reader.cancel()
-    received = [
-        [sid, sorted(got.items()) if isinstance(got, dict) else []]
-        for (sid, _after, _last), got in zip(streams, done, strict=True)
+    client = httpx.AsyncClient(timeout=timeout, limits=limits)
+    ready, counter, hold = asyncio.Event(), [0], _Hold()
+    readers = [
+        asyncio.create_task(
+            _client(client, f"{base}/sessions/{sid}/stream?after={after}", last, ready, counter, len(streams), hold)
+        )
+        for sid, after, last in streams
     ]
-    errors = sorted({type(got).__name__ for got in done if isinstance(got, BaseException)})
+    await _until(ready, readers, OPEN_DEADLINE, lambda: f"{counter[0]} of {len(streams)} streams opened")
+    print(json.dumps({"ready": len(streams)}), flush=True)
+    # The lag that matters is while events arrive: measured from here.
+    probe = asyncio.create_task(_loop_lag(figures))
+    errors: list[str] = []
+    try:
+        await _until(hold.all_in, readers, seconds, lambda: "not every event came")
+    except Exception as error:
+        errors.append(type(error).__name__)
+    probe.cancel()
+    received = [[sid, sorted(got.items())] for (sid, _after, _last), got in zip(streams, hold.received, strict=True)]
     return {"received": received, "client_lag_ms": figures.client_lag_ms, "errors": errors}
+
+
+async def _until(
+    done: asyncio.Event, readers: list[asyncio.Task[dict[int, float]]], seconds: float, what: Callable[[], str]
+) -> None:
+    """Wait for ``done``; raise the first reader's error should one fail first, ``TimeoutError`` after ``seconds``."""
+    waiting = asyncio.create_task(done.wait())
+    await asyncio.wait([waiting, *readers], timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    if done.is_set():
+        return
+    waiting.cancel()
+    for reader in readers:
+        if reader.done():
+            reader.result()
+    raise TimeoutError(f"{what()} in {seconds:.0f} s")
 
 
 def clients(config: dict[str, Any]) -> None:
@@ -321,7 +359,13 @@ def clients(config: dict[str, Any]) -> None:
     raise_fd_limit()
     _end_with_parent(lambda: os._exit(1))
     streams = [(sid, after, last) for sid, after, last in config["streams"]]
-    print(json.dumps(asyncio.run(_follow_many(config["base"], streams))), flush=True)
+
+    async def follow() -> None:
+        print(json.dumps(await _follow_many(config["base"], streams, config["seconds"])), flush=True)
+        # Every stream stays open until the run ends this process (TERM).
+        await asyncio.Event().wait()
+
+    asyncio.run(follow())
 
 
 def _lines(process: subprocess.Popen[str], index: int, sink: queue.Queue[tuple[int, str]]) -> None:
@@ -361,8 +405,11 @@ def _write_round(
 class _Clients:
     """The client processes of one run, ``per_process`` streams each; ended on leaving."""
 
-    def __init__(self, base: str, streams: list[tuple[str, int, int]], per_process: int, folder: Path) -> None:
+    def __init__(
+        self, base: str, streams: list[tuple[str, int, int]], per_process: int, folder: Path, seconds: float
+    ) -> None:
         self.base, self.streams, self.per_process, self.folder = base, streams, per_process, folder
+        self.seconds = seconds  # how long the streams may take to get every event, once open
         self.sink: queue.Queue[tuple[int, str]] = queue.Queue()
         self.processes: list[subprocess.Popen[str]] = []
 
@@ -374,7 +421,8 @@ class _Clients:
         env["PYTHONPATH"] = os.pathsep.join([str(root), str(root / "src")])
         try:
             for index, first in enumerate(range(0, len(self.streams), self.per_process)):
-                config = {"base": self.base, "streams": self.streams[first : first + self.per_process]}
+                config = {"base": self.base, "streams": self.streams[first : first + self.per_process],
+                          "seconds": self.seconds}  # fmt: skip
                 args = [sys.executable, "-m", "bench.stream", "--clients", json.dumps(config)]
                 process = _start(args, env, self.folder / f"clients-{index}.log", pipe=True)
                 self.processes.append(process)
@@ -395,7 +443,10 @@ class _Clients:
         found: dict[int, dict[str, Any]] = {}
         deadline = time.monotonic() + seconds
         while len(found) < len(self.processes):
-            index, line = self.sink.get(timeout=max(0.1, deadline - time.monotonic()))
+            try:
+                index, line = self.sink.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                raise TimeoutError(f"{len(self.processes) - len(found)} client processes silent for {seconds:.0f} s") from None
             if line:
                 found[index] = json.loads(line)
             elif index not in found:
@@ -434,12 +485,13 @@ def run_many(
                     answer.raise_for_status()
                     opened.append((answer.json()["session"]["id"], answer.json()["session"]["last_seq"]))
             streams = [(sid, start, start + events) for sid, start in opened for _ in range(per_session)]
-            with _Clients(base, streams, per_process, Path(folder)) as clients:
+            writing = events * sessions * gap
+            with _Clients(base, streams, per_process, Path(folder), writing + DRAIN_DEADLINE) as clients:
                 clients.lines(OPEN_DEADLINE + 30)  # every stream open
                 cpu, machine = _cpu_seconds(server.pid), _machine_ticks()
                 began = time.monotonic()
                 committed, writing = _write_round(database, [sid for sid, _ in opened], events, gap)
-                found = clients.lines(DRAIN_DEADLINE)
+                found = clients.lines(DRAIN_DEADLINE + 30)
                 seconds = time.monotonic() - began
                 machine_after = _machine_ticks()
                 return {
