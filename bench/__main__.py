@@ -44,7 +44,7 @@ GOALS: dict[str, tuple[str, Callable[[Any], bool] | None]] = {
     "events_per_s_pg_8_writers": ("—", None),
     "events_gap_free": ("true", lambda v: v is True),
     "stream_p95_ms": ("≤ 100", lambda v: v <= 100),
-    "stream_p95_ms_1000_clients": ("≤ 100 (100 sessions × 10 clients)", lambda v: v <= 100),
+    "stream_p95_ms_1000_clients": ("≤ 100 (100 sessions of 10 clients)", lambda v: v <= 100),
     "stream_all_received_1000_clients": ("true", lambda v: v is True),
     "stream_p99_ms_1000_clients": ("—", None),
     "render_ms_2000_nodes": ("—", None),
