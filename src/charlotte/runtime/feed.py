@@ -19,7 +19,7 @@ as usual. The stream
 (``charlotte.http.asgi``) frames what it sends with ``charlotte.http.sse``.
 
 Ticks begin every ``interval`` (50 ms by default; a tick's own time does not
-lengthen the period), so delivery delay is at most one interval plus one
+lengthen the period while it is under half of it), so delivery delay is at most one interval plus one
 query and the fan-out. ``bench/stream.py`` measures it end to end (events
 committed by another process; 100 clients of a real uvicorn server on one
 session, and 1,000 over 100 sessions; a 2-core machine). While nobody is
@@ -313,9 +313,10 @@ class Notifier:
                 watched = list(self._watches)
             # Idle (nobody subscribed): sleep until a subscribe or close. Else the
             # next tick is due one interval after the last one began (a tick's own
-            # time does not lengthen the period), never sooner than a tenth of it.
+            # time does not lengthen the period), but never sooner than half an
+            # interval after it ended: a slow database is not polled back to back.
             if watched:
-                self._kick.wait(max(self._interval / 10, began + self._interval - time.monotonic()))
+                self._kick.wait(max(self._interval / 2, began + self._interval - time.monotonic()))
             else:
                 self._kick.wait()
             self._kick.clear()
