@@ -302,6 +302,8 @@ def served(database: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
 
 
 # -- 1,000 clients over 100 sessions ----------------------------------------------------------
+# The pieces shared with the load test come from bench.load, imported where
+# used: bench.load imports this module.
 
 
 async def _follow_many(base: str, streams: Sequence[tuple[str, int, int]], seconds: float) -> dict[str, Any]:
