@@ -206,10 +206,11 @@ class Follow:
 
     async def _next_batch(self) -> list[tuple[int, bytes]]:
         cursor = self.cursor
-        cached = self.subscription.cached(cursor)
+        cached = self.subscription.rendered(cursor, format_event)
         if cached is not None:
-            # The cache holds consecutive seqs starting right after ``cursor``.
-            return [(event.seq, format_event(event)) for event in cached]
+            # The cache holds consecutive seqs starting right after ``cursor``,
+            # each framed once for every stream of the session.
+            return cached
         try:
             events = await self.run(partial(self.handle.events, cursor, _REPLAY_BATCH))
         except Refused:

@@ -6,20 +6,26 @@ that have subscribers, with one query per tick for all of them
 when sessions advanced it reads their new events *once*, all in one query on
 the tick's connection (``DatabaseEventLog.read_many``), into a small
 per-session cache, and wakes their subscribers, each of which waits on its own
-threading/asyncio primitive. Should that read fail (or for a host's own
+threading/asyncio primitive. After the query a tick looks only at the
+sessions that advanced (an idle session costs its row in the query, no
+more), stores them all, then wakes every waiting reader at once: one call
+into each event loop, whatever the number of its readers. A stream frames
+each cached event once for every reader of its session
+(``Subscription.rendered``). Should that read fail (or for a host's own
 ``EventLog``), each session is read on its own: should that fail for one, it
 is logged under a correlation id, by code and type only, and that session's
 readers are woken to read the log themselves; every other session is served
 as usual. The stream
 (``charlotte.http.asgi``) frames what it sends with ``charlotte.http.sse``.
 
-Delivery delay is at most one tick (``interval``, 50 ms by
-default) plus one query and the fan-out. ``bench/stream.py`` measures it end
-to end (events committed by another process, 100 clients of a real uvicorn
-server on one session, a 2-core machine). While nobody is subscribed the
-thread sleeps and runs no queries. PostgreSQL could replace the polling with
-LISTEN/NOTIFY, but only if every writer sent NOTIFY in its transaction; one
-indexed query per tick costs little.
+Ticks begin every ``interval`` (50 ms by default; a tick's own time does not
+lengthen the period while it is under half of it), so delivery delay is at most one interval plus one
+query and the fan-out. ``bench/stream.py`` measures it end to end (events
+committed by another process; 100 clients of a real uvicorn server on one
+session, and 1,000 over 100 sessions; a 2-core machine). While nobody is
+subscribed the thread sleeps and runs no queries. PostgreSQL could replace
+the polling with LISTEN/NOTIFY, but only if every writer sent NOTIFY in its
+transaction; one indexed query per tick costs little.
 """
 
 from __future__ import annotations
@@ -28,8 +34,10 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 import uuid
 from collections import deque
+from collections.abc import Callable, Iterable
 from itertools import islice
 
 import sqlalchemy as sa
@@ -47,12 +55,15 @@ logger = logging.getLogger(__name__)
 class _Watch:
     """What the notifier knows about one watched session (guarded by the notifier's lock)."""
 
-    __slots__ = ("base", "events", "latest", "subscribers")
+    __slots__ = ("base", "events", "frames", "latest", "render", "subscribers")
 
     def __init__(self) -> None:
         self.latest: int | None = None  # last_seq at the last tick; None before the first
         self.base = 0  # the cache holds the events of seqs base+1 … latest
         self.events: deque[Event] = deque()
+        # The cached events as ``render`` made them (by seq), for every reader.
+        self.render: Callable[[Event], bytes] | None = None
+        self.frames: dict[int, bytes] = {}
         self.subscribers: set[Subscription] = set()
 
 
@@ -96,6 +107,15 @@ class Subscription:
         """
         return self._notifier._cached(self._watch, after)
 
+    def rendered(self, after: int, render: Callable[[Event], bytes]) -> list[tuple[int, bytes]] | None:
+        """Like ``cached``: each event's seq and ``render(event)``, made once for every reader.
+
+        ``render`` must be a pure function of the event, the same one for
+        every reader of the session (the stream's framing): ten readers of a
+        session then frame each event once, not ten times.
+        """
+        return self._notifier._rendered(self._watch, after, render)
+
     def wait(self, timeout: float) -> bool:
         """Block until events after ``position`` are known (True) or ``timeout`` passes (False)."""
         self._flag.clear()
@@ -117,11 +137,13 @@ class Subscription:
         self._armed = True
         if self.pending() or self._closed:
             return self.pending()
+        # The timeout sets the event too (a plain timer: cheaper than a
+        # timeout scope, and this runs once per event a stream sends).
+        timer = asyncio.get_running_loop().call_later(timeout, self._event.set)
         try:
-            async with asyncio.timeout(timeout):
-                await self._event.wait()
-        except TimeoutError:
-            pass
+            await self._event.wait()
+        finally:
+            timer.cancel()
         return self.pending()
 
     def close(self) -> None:
@@ -132,17 +154,43 @@ class Subscription:
         self._wake()
 
     def _wake(self) -> None:
-        # Runs on the notifier's thread: only wake a reader that is waiting,
-        # so a slow reader costs no cross-thread call per tick.
+        _wake_all([self])
+
+    def _disarm(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Event] | None:
+        """Wake a thread waiting in ``wait``; the loop and event of one in ``wait_async``.
+
+        Runs on the notifier's thread: only a reader that is waiting is woken,
+        so a slow reader costs no cross-thread call per tick.
+        """
         if not self._armed:
-            return
+            return None
         self._armed = False
         self._flag.set()
         loop, event = self._loop, self._event
-        if loop is not None and event is not None:
-            # A closed loop means the reader no longer waits.
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(event.set)
+        return None if loop is None or event is None else (loop, event)
+
+
+def _wake_all(subscriptions: Iterable[Subscription]) -> None:
+    """Wake every waiting reader of ``subscriptions``: one call into each event loop, not one per reader.
+
+    Each cross-thread call writes to the loop's wake-up pipe and hands the
+    loop the interpreter lock: a thousand readers on one loop cost a thousand
+    of both, one per reader, when woken one at a time.
+    """
+    by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Event]] = {}
+    for subscription in subscriptions:
+        found = subscription._disarm()
+        if found is not None:
+            by_loop.setdefault(found[0], []).append(found[1])
+    for loop, events in by_loop.items():
+        # A closed loop means its readers no longer wait.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(_set_each, events)
+
+
+def _set_each(events: list[asyncio.Event]) -> None:
+    for event in events:
+        event.set()
 
 
 class Notifier:
@@ -213,7 +261,7 @@ class Notifier:
             thread = self._thread
         for subscription in subscribers:
             subscription._closed = True
-            subscription._wake()
+        _wake_all(subscribers)
         self._kick.set()
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
@@ -232,17 +280,49 @@ class Notifier:
                 return None
             return list(islice(watch.events, after - watch.base, None))
 
+    def _rendered(
+        self, watch: _Watch, after: int, render: Callable[[Event], bytes]
+    ) -> list[tuple[int, bytes]] | None:
+        with self._lock:
+            if watch.latest is None or after < watch.base:
+                return None
+            events = list(islice(watch.events, after - watch.base, None))
+            if watch.render is None:
+                watch.render = render
+            shared = watch.render is render
+            known = [watch.frames.get(event.seq) for event in events] if shared else [None] * len(events)
+        # Rendered outside the lock; two readers may both render a new event (the same bytes).
+        found = [
+            (event.seq, render(event) if frame is None else frame)
+            for event, frame in zip(events, known, strict=True)
+        ]
+        if shared and None in known:
+            with self._lock:
+                for (seq, frame), was in zip(found, known, strict=True):
+                    # Only seqs the cache still holds: pruning drops them with their events.
+                    if was is None and watch.base < seq <= watch.base + len(watch.events):
+                        watch.frames[seq] = frame
+        return found
+
     def _run(self) -> None:
+        began = time.monotonic()
         while True:
             with self._lock:
                 if self._closed:
                     return
                 watched = list(self._watches)
-            # Idle (nobody subscribed): sleep until a subscribe or close.
-            self._kick.wait(self._interval if watched else None)
+            # Idle (nobody subscribed): sleep until a subscribe or close. Else the
+            # next tick is due one interval after the last one began (a tick's own
+            # time does not lengthen the period), but never sooner than half an
+            # interval after it ended: a slow database is not polled back to back.
+            if watched:
+                self._kick.wait(max(self._interval / 2, began + self._interval - time.monotonic()))
+            else:
+                self._kick.wait()
             self._kick.clear()
             if not watched:
                 continue
+            began = time.monotonic()
             try:
                 self._tick(watched)
             except StorageError as error:
@@ -254,28 +334,30 @@ class Notifier:
             self.ticks += 1
 
     def _tick(self, watched: list[str]) -> None:
-        plans: list[tuple[str, _Watch, int | None, int]] = []
         with read_connection(self._engine) as conn:
             latest = self._sessions.last_seqs(conn, watched)
-            for session_id, last_seq in latest.items():
-                with self._lock:
-                    watch = self._watches.get(session_id)
-                    known = None if watch is None else watch.latest
-                if watch is not None:
-                    plans.append((session_id, watch, known, last_seq))
+            with self._lock:
+                # Only the sessions that advanced (or are seen for the first
+                # time): an idle session costs its row in the one query, no more.
+                plans = [
+                    (session_id, watch, watch.latest, last_seq)
+                    for session_id, last_seq in latest.items()
+                    if (watch := self._watches.get(session_id)) is not None
+                    and (watch.latest is None or last_seq > watch.latest)
+                ]
             wanted = {
                 session_id: (known, last_seq)
                 for session_id, _watch, known, last_seq in plans
-                if known is not None and 0 < last_seq - known <= self._cache_size
+                if known is not None and last_seq - known <= self._cache_size
             }
-            found = self._read_new(conn, wanted)
-        for session_id, watch, known, last_seq in plans:
-            events = found.get(session_id)
-            with self._lock:
-                self._store(watch, known, last_seq, events)
-                waiting = [s for s in watch.subscribers if s.position < last_seq]
-            for subscription in waiting:
-                subscription._wake()
+            found = self._read_new(conn, wanted) if wanted else {}
+        waiting: list[Subscription] = []
+        with self._lock:
+            for session_id, watch, known, last_seq in plans:
+                self._store(watch, known, last_seq, found.get(session_id))
+                waiting.extend(s for s in watch.subscribers if s.position < last_seq)
+        # Every session stored first, then every waiting reader woken at once.
+        _wake_all(waiting)
 
     def _read_new(
         self, conn: sa.Connection, wanted: dict[str, tuple[int, int]]
@@ -310,12 +392,13 @@ class Notifier:
         if events is None or known is None or len(events) != last_seq - known:
             # First sight, or too many at once: cache nothing, readers go to the log.
             watch.events.clear()
+            watch.frames.clear()
             watch.base = last_seq
         else:
             watch.events.extend(events)
             overflow = len(watch.events) - self._cache_size
             for _ in range(max(0, overflow)):
-                watch.events.popleft()
+                watch.frames.pop(watch.events.popleft().seq, None)
             watch.base = last_seq - len(watch.events)
         watch.latest = last_seq
 

@@ -14,7 +14,7 @@ from sqlalchemy import event
 from tests.support.databases import new_session
 from tests.support.waiting import eventually
 
-from charlotte.events import AGENT_ACTOR, EventTypes
+from charlotte.events import AGENT_ACTOR, Event, EventTypes
 from charlotte.runtime.feed import Notifier, Subscription
 from charlotte.storage import DatabaseEventLog, transaction
 
@@ -293,3 +293,132 @@ def test_a_failing_batch_read_falls_back_to_each_session_on_its_own(
         _wakes_promptly(subscription)
         found = subscription.cached(0)
         assert found is not None and [e.seq for e in found] == [1]
+
+
+def _kicked(notifier: Notifier) -> None:
+    """One more tick of a notifier that ticks only when kicked."""
+    start = notifier.ticks
+    notifier._kick.set()
+    eventually(lambda: notifier.ticks > start)
+
+
+def test_every_waiting_reader_of_a_loop_is_woken_by_one_call_into_it(engine: sa.Engine) -> None:
+    # Thirty readers of three sessions wait on one event loop: a tick that
+    # sees all three advance wakes them with one cross-thread call, not thirty.
+    notifier = Notifier(engine, interval=3_600)
+    sessions = [new_session(engine) for _ in range(3)]
+
+    async def follow() -> tuple[list[bool], int]:
+        loop = asyncio.get_running_loop()
+        from_notifier: list[object] = []
+        original = loop.call_soon_threadsafe
+
+        def counted(callback: Any, *args: Any, **kwargs: Any) -> Any:
+            if threading.current_thread().name == "charlotte-notifier":
+                from_notifier.append(callback)
+            return original(callback, *args, **kwargs)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        subscriptions = [notifier.subscribe(s.id) for s in sessions for _ in range(10)]
+        await asyncio.to_thread(_kicked, notifier)
+        await asyncio.to_thread(_kicked, notifier)  # every session seen
+        waits = [asyncio.create_task(s.wait_async(10.0)) for s in subscriptions]
+        await asyncio.sleep(0)  # every reader armed and waiting
+        for session in sessions:
+            _append(engine, session.id)
+        await asyncio.to_thread(_kicked, notifier)
+        woke = await asyncio.wait_for(asyncio.gather(*waits), 10.0)
+        for subscription in subscriptions:
+            subscription.close()
+        return woke, len(from_notifier)
+
+    try:
+        woke, calls = asyncio.run(follow())
+    finally:
+        notifier.close()
+    assert all(woke) and len(woke) == 30
+    assert calls == 1
+
+
+def test_a_cached_event_is_rendered_once_for_every_reader(engine: sa.Engine) -> None:
+    notifier = Notifier(engine, interval=3_600, cache_size=3)
+    session = new_session(engine)
+    subscriptions = [notifier.subscribe(session.id) for _ in range(10)]
+    rendered: list[int] = []
+
+    def render(found: Event) -> bytes:
+        rendered.append(found.seq)
+        return f"frame {found.seq}".encode()
+
+    try:
+        _kicked(notifier)
+        _kicked(notifier)
+        _append(engine, session.id, 2)
+        _kicked(notifier)
+        frames = [s.rendered(0, render) for s in subscriptions]
+        assert frames == [[(1, b"frame 1"), (2, b"frame 2")]] * 10
+        assert rendered == [1, 2]  # once each, for ten readers
+        assert subscriptions[0].rendered(1, render) == [(2, b"frame 2")] and rendered == [1, 2]
+        # Another rendering is never handed the shared frames, nor stored.
+        assert subscriptions[0].rendered(0, lambda found: b"other") == [(1, b"other"), (2, b"other")]
+        assert subscriptions[1].rendered(0, render) == frames[0] and rendered == [1, 2]
+        # Frames leave with their events: the cache holds three, so do the frames.
+        _append(engine, session.id, 2)
+        _kicked(notifier)
+        assert subscriptions[0].rendered(0, render) is None  # seq 1 fell out: read the log
+        assert subscriptions[0].rendered(1, render) == [(2, b"frame 2"), (3, b"frame 3"), (4, b"frame 4")]
+        assert sorted(subscriptions[0]._watch.frames) == [2, 3, 4]
+    finally:
+        notifier.close()
+
+
+def test_a_tick_looks_only_at_the_readers_of_sessions_that_advanced(
+    engine: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fifty watched sessions, ten readers each; one advances. The tick's work
+    # after its one query is that session's readers, not all five hundred.
+    notifier = Notifier(engine, interval=3_600)
+    sessions = [new_session(engine) for _ in range(50)]
+    subscriptions = [notifier.subscribe(s.id) for s in sessions for _ in range(10)]
+    looked: list[int] = []
+    position = Subscription.position
+
+    def counted(self: Subscription) -> int:
+        if threading.current_thread().name == "charlotte-notifier":
+            looked.append(1)
+        return position.fget(self)  # type: ignore[no-any-return, attr-defined]
+
+    try:
+        _kicked(notifier)
+        _kicked(notifier)  # every session seen (a tick reads the watched sessions before it waits)
+        monkeypatch.setattr(Subscription, "position", property(counted))
+        _append(engine, sessions[7].id)
+        _kicked(notifier)
+        assert len(looked) == 10
+        _kicked(notifier)  # nothing advanced: nobody looked at
+        assert len(looked) == 10
+        assert [s.pending() for s in subscriptions].count(True) == 10
+    finally:
+        notifier.close()
+
+
+def test_ticks_keep_their_interval_when_a_tick_takes_a_while(engine: sa.Engine) -> None:
+    # A tick that takes 40 % of the interval: the next one still begins one
+    # interval after the last began (not an interval after it ended).
+    def slow(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if threading.current_thread().name == "charlotte-notifier" and "charlotte_sessions" in statement:
+            time.sleep(0.08)
+
+    notifier = Notifier(engine, interval=0.2)
+    event.listen(engine, "before_cursor_execute", slow)
+    try:
+        session = new_session(engine)
+        notifier.subscribe(session.id)
+        eventually(lambda: notifier.ticks >= 1)
+        start = notifier.ticks
+        time.sleep(3.0)
+        # Every 0.2 s: about fifteen; an interval after each tick's end (0.28 s): at most eleven.
+        assert notifier.ticks - start >= 13
+    finally:
+        notifier.close()
+        event.remove(engine, "before_cursor_execute", slow)
