@@ -537,6 +537,27 @@ class ToolsContract:
 
     # -- failures that are not results ----------------------------------------------------
 
+    def test_reading_the_draft_the_tools_wrote_validates_nothing_again(
+        self, tools: PageTools, session: SessionRecord, binding: ToolBinding, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import charlotte.page.session as page_session
+
+        done = tools.call("cms_apply", {"basedOn": 0, "ops": [section("hero")]}, binding)
+        assert done["revision"] == 1
+        checked: list[int] = []
+        real = page_session.check_doc
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            checked.append(1)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(page_session, "check_doc", counted)
+        for name, args in [("cms_get", {}), ("cms_outline", {}), ("cms_find", {"text": "x"}), ("cms_types", {})]:
+            assert not is_error(tools.call(name, args, binding)), name
+            assert not is_error(tools.call(name, args, binding, before=lambda _conn: None)), name
+        # The workspace's own write vouches for the draft: read shared, not validated again.
+        assert checked == []
+
     def test_corrupt_stored_draft_is_rethrown_as_invalid_state(
         self, tools: PageTools, engine: sa.Engine, session: SessionRecord, built: ToolBinding
     ) -> None:

@@ -134,13 +134,15 @@ class ChangeSets:
         """The open set of ``session`` inside ``conn`` (``for_update`` locks its row)."""
         return self.store.find_open(conn, session, for_update=for_update)
 
-    def view(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
-        """What the agent reads: the open set's working copy, else the draft."""
+    def view(
+        self, conn: sa.Connection, session: SessionRecord, *, shared: bool = False
+    ) -> tuple[dict[str, Any], int]:
+        """What the agent reads: the open set's working copy, else the draft (``shared``: only read)."""
         if session.approve_on_save:
             change_set = self.open_change_set(conn, session)
             if change_set is not None:
                 return change_set.working, change_set.revision
-        return self.workspace.load_draft(conn, session)
+        return self.workspace.load_draft(conn, session, shared=shared)
 
     def changes_since(self, session_id: str, tenant: str, revision: int) -> list[dict[str, Any]]:
         """``[{"revision", "actor", "op"}]`` from the agent's ``revision`` to what it reads now.

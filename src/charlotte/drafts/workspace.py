@@ -171,10 +171,13 @@ class Workspace:
         return [entry.to_dict() for entry in entries]
 
     def load_draft(
-        self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False
+        self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False, shared: bool = False
     ) -> tuple[dict[str, Any], int]:
-        """The draft inside ``conn``; a page with none starts from its published copy or empty."""
-        loaded = self.pages.load_draft(conn, session.tenant, session.page, for_update=for_update)
+        """The draft inside ``conn``; a page with none starts from its published copy or empty.
+
+        ``shared``: the caller only reads it (see ``PageRepository.load_draft``).
+        """
+        loaded = self.pages.load_draft(conn, session.tenant, session.page, for_update=for_update, shared=shared)
         if loaded is None:
             loaded = self.pages.load_published(conn, session.tenant, session.page)
         if loaded is None:
@@ -269,7 +272,7 @@ class Workspace:
         with transaction(self.engine) as conn:
             session = self.session(conn, session_id, tenant, lock=True)
             doc, _revision = self.load_draft(conn, session, for_update=True)
-            page = self._page(session, doc)
+            page = self.page_of(session, doc)
             if revision is not None and revision != page.revision:
                 raise PageSessionError("stale_revision", detail={"revision": page.revision})
             if not node_map(page.doc):
@@ -306,7 +309,7 @@ class Workspace:
         with transaction(self.engine) if conn is None else nullcontext(conn) as conn:
             session = self.session(conn, session_id, tenant, lock=True)
             doc, _revision = self.load_for_write(conn, session)
-            page = self._page(session, doc)
+            page = self.page_of(session, doc)
             if reverting:
                 # A person's undo or restore: one write of any length, in pieces of the batch limit.
                 applied = _apply_in_pieces(page, ops, based_on=based_on, actor=actor)
@@ -347,7 +350,7 @@ class Workspace:
         self.pages.ensure_draft(conn, tenant, page, start[0])
         return self.pages.load_draft(conn, tenant, page, for_update=True, shared=True) or start
 
-    def _page(self, session: SessionRecord, doc: dict[str, Any]) -> PageSession:
+    def page_of(self, session: SessionRecord, doc: dict[str, Any]) -> PageSession:
         """The loaded draft as a ``PageSession`` (validated unless known valid, see ``ValidatedDocs``)."""
         return PageSession(
             doc,

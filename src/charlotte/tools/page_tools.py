@@ -233,7 +233,7 @@ class PageTools:
                 result = self._run(
                     name,
                     arguments,
-                    _Call(session, lambda: (*self._sets.view(conn, found), ()), conn, turn_id),
+                    _Call(session, lambda: (*self._sets.view(conn, found, shared=True), ()), conn, turn_id),
                 )
             else:
                 result = None
@@ -273,7 +273,7 @@ class PageTools:
 
     def _view(self, session: SessionRecord, checking: bool) -> _View:
         with read_connection(self._ws.engine) as conn:
-            doc, revision = self._sets.view(conn, session)
+            doc, revision = self._sets.view(conn, session, shared=True)
             if not checking:
                 return doc, revision, ()
             said = self._turns.messages_of(conn, session.id, session.tenant, PERSON_MESSAGES)
@@ -360,7 +360,11 @@ class PageTools:
 
     def _page(self, call: _Call) -> PageSession:
         # Loading validates (and migrates) the stored draft: a corrupt one
-        # raises invalid_state here, which ``call`` rethrows.
+        # raises invalid_state here, which ``call`` rethrows. The tools only
+        # read it: the draft is loaded shared, and one the workspace knows valid
+        # (its last write, or an earlier read) is not validated again.
+        if not call.session.approve_on_save:
+            return self._ws.page_of(call.session, call.doc)
         return PageSession(call.doc, node_types=self._ws.node_types)
 
     def _checks(self, call: _Call) -> PageChecks:
