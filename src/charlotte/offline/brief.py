@@ -23,6 +23,7 @@ __all__ = [
     "about_text",
     "business_name",
     "is_direction",
+    "kinds_named",
     "lead_of",
     "offerings_of",
     "section_slug",
@@ -347,7 +348,7 @@ def _names_sections(listing: str) -> bool:
     return bool(items) and sum(1 for i in items if i in _SECTION_NAMES) * 2 >= len(items)
 
 
-def _mentioned(brief: str) -> list[str]:
+def kinds_named(brief: str) -> list[str]:
     """Section kinds the brief names, in the order it names them."""
     found: list[tuple[int, str]] = []
     for kind in KINDS:
@@ -374,7 +375,7 @@ def sections_of(brief: str, facts: Mapping[str, Any], offers: bool = False) -> l
     ``offers``: there is something to show of what the business offers; when no
     section would show it, a "What we offer" section opens the page's body.
     """
-    keys = _mentioned(brief)
+    keys = kinds_named(brief)
     for kind in KINDS:
         # A location band only when asked for: the contact band shows the address anyway.
         fed = kind.key not in ("location", "contact") and kind.facts

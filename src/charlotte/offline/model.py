@@ -282,8 +282,18 @@ def _final(t: _Transcript, plan: PagePlan | None) -> str:
     ready = t.last_ok("cms_ready")
     name = plan.name if plan else "the page"
     if ready is not None:
-        return f"The page for {name} is ready for review."
+        said = f"The page for {name} is ready for review."
+        if plan is not None and plan.left_out:
+            # What the brief asked for and the page lacks is said, never left to be found.
+            missing = _listed(plan.left_out)
+            said += f" I left out {missing}: nothing in the brief or the facts says what to put there."
+        return said
     return f"The page for {name} is not ready yet: the checks or the tools still report problems."
+
+
+def _listed(titles: Sequence[str]) -> str:
+    """ "About us", "About us and Team", "About us, Team and Gallery"."""
+    return titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
 
 
 def next_step(messages: Sequence[ModelMessage]) -> _Call:

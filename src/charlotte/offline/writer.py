@@ -23,7 +23,7 @@ from typing import Any
 
 from charlotte.offline.bands import build_section, palette_of, section_batch
 from charlotte.offline.batch import MAX_TEXT, Batch, Builder
-from charlotte.offline.brief import sections_of
+from charlotte.offline.brief import kinds_named, sections_of
 from charlotte.offline.context import Context, context_of
 from charlotte.offline.facts import contact_items
 from charlotte.offline.sections import KIND_KEYS, KIND_NAMES, OFFER_KINDS
@@ -47,6 +47,8 @@ class PagePlan:
     name: str
     subheading: str
     batches: tuple[Batch, ...]
+    #: Titles of the sections the brief asked for that nothing in it or the facts could fill.
+    left_out: tuple[str, ...] = ()
 
     def summary(self, present: Sequence[str], mentions: int | None) -> str:
         """A short summary: the sections on the page (``present``: its root ids), name mentions."""
@@ -107,6 +109,8 @@ def plan_page(brief: str, facts: object) -> PagePlan:
     offer_kind = next((s.kind for s in sections if s.kind in OFFER_KINDS), None)
     batches = [_hero(ctx, palette)]
     taken = set(batches[0].node_ids())
+    asked = set(kinds_named(ctx.brief))
+    left_out: list[str] = []
     for section in sections:
         batch = section_batch(
             section.kind,
@@ -119,4 +123,6 @@ def plan_page(brief: str, facts: object) -> PagePlan:
         if batch is not None:
             batches.append(batch)
             taken |= set(batch.node_ids())
-    return PagePlan(ctx.name, ctx.subheading or "", tuple(batches))
+        elif section.kind in asked:
+            left_out.append(section.title)
+    return PagePlan(ctx.name, ctx.subheading or "", tuple(batches), tuple(left_out))

@@ -417,3 +417,26 @@ def test_contact_facts_are_shown_with_safe_links(make: Callable[..., Harness], c
     assert all(href.startswith(("tel:+", "mailto:", "https://")) for href in hrefs)
     if "address" in facts:
         assert facts["address"] in _copy(h.doc())
+
+
+def test_a_section_the_brief_asks_for_and_nothing_fills_is_named_in_the_reply(
+    make: Callable[..., Harness],
+) -> None:
+    brief = (
+        "Fern & Moss is a small plant shop in Leeds selling terrariums, kokedama and ferns. "
+        "Sections: team, testimonials, contact."
+    )
+    h = make(brief, {"name": "Fern & Moss", "phone": "0113 496 0321"})
+
+    result = h.run()
+
+    nodes = h.doc()["nodes"]
+    assert "team" not in nodes and "what-people-say" not in nodes and "contact" in nodes
+    assert h.calls[-1] == "cms_ready"
+    assert result.output == (
+        "The page for Fern & Moss is ready for review. I left out Team and What people say: "
+        "nothing in the brief or the facts says what to put there."
+    )
+    # Nothing left out: nothing said.
+    plain = make("Fern & Moss is a small plant shop in Leeds. Sections: contact.", {"phone": "0113 496 0321"})
+    assert plain.run().output == "The page for Fern & Moss is ready for review."
