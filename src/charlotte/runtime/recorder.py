@@ -164,7 +164,10 @@ class StreamRecorder:
             call_id = _label(getattr(event.part, "tool_call_id", None), "unknown")
             with self._lock:
                 answered = call_id in self._answered
-                self._answered.discard(call_id)
+                if answered:
+                    # Done with this id: a later call under it is logged again.
+                    self._answered.discard(call_id)
+                    self._written.discard(call_id)
             if answered:
                 # The call wrote its tool.result itself, with its write (write_tool_result).
                 self.flush()

@@ -667,3 +667,23 @@ def test_a_call_that_writes_its_own_result_logs_what_the_stream_event_would_have
     assert sum(t == EventTypes.TOOL_RESULT for t, _ in logs[1]) == 5
     # Each call but the checks wrote its result with its own events: a commit fewer per call.
     assert commits[1] == commits[0] - 3
+
+
+def test_a_call_id_used_again_after_a_call_that_wrote_its_own_result_is_logged_again(
+    sqlite_engine: sa.Engine,
+) -> None:
+    session = new_session(sqlite_engine)
+    recorder = recorder_for(sqlite_engine, session)
+    for revision in (1, 2):
+        # What the runner does for each call: tool.called and tool.result in the call's transaction.
+        recorder.record(FunctionToolCallEvent(ToolCallPart("cms_get", {}, "c1")))
+        with transaction(sqlite_engine) as conn:
+            recorder.write_tool_called(conn, "c1", "cms_get", {})
+            recorder.write_tool_result(conn, "c1", "cms_get", {"revision": revision})
+        recorder.record(result_event({"revision": revision}, name="cms_get"))
+    events = events_of(sqlite_engine, session.id)
+    assert_valid(events)
+    assert [(e.type, e.payload.get("revision")) for e in events] == [
+        (EventTypes.TOOL_CALLED, None), (EventTypes.TOOL_RESULT, 1),
+        (EventTypes.TOOL_CALLED, None), (EventTypes.TOOL_RESULT, 2),
+    ]  # fmt: skip
