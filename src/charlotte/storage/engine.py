@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Final
 
@@ -198,11 +198,8 @@ def transaction(engine: sa.Engine) -> Iterator[sa.Connection]:
     (``_Writers``).
     """
     writers = engine.get_execution_options().get(_WRITERS)
-    if isinstance(writers, _Writers):
-        with writers.held(), translated(), engine.begin() as conn:
-            yield conn
-        return
-    with translated(), engine.begin() as conn:
+    queue = writers.held() if isinstance(writers, _Writers) else nullcontext()
+    with queue, translated(), engine.begin() as conn:
         yield conn
 
 

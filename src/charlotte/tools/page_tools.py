@@ -211,8 +211,8 @@ class PageTools:
         transaction back, cancels the call and propagates as is. ``after``
         runs with the result of a call that ran inside that transaction,
         before it commits (the runner writes the call's ``tool.result``
-        there): one transaction per call. For a checking call it is not
-        called.
+        there): one transaction per call. For a checking call, and for a
+        binding refused before any tool ran, it is not called.
         """
         if not _well_formed(binding):
             return failure("forbidden", None)
@@ -225,23 +225,19 @@ class PageTools:
                 before(conn)
             session = self._ws.sessions.get(conn, binding.session_id, binding.tenant)
             if session is None:
-                result = failure("not_found", None)
-            elif session.tenant != binding.tenant or session.page != binding.page:
-                result = failure("forbidden", None)
-            elif joined:
+                return failure("not_found", None)
+            if session.tenant != binding.tenant or session.page != binding.page:
+                return failure("forbidden", None)
+            if joined:
                 found = session  # a name the closure keeps narrowed (not None)
                 result = self._run(
                     name,
                     arguments,
                     _Call(session, lambda: (*self._sets.view(conn, found, shared=True), ()), conn, turn_id),
                 )
-            else:
-                result = None
-            if result is not None:
-                if joined and after is not None:
+                if after is not None:
                     after(conn, result)
                 return result
-        assert session is not None
         return self._run(
             name, arguments, _Call(session, lambda: self._view(session, checking), turn_id=turn_id)
         )
