@@ -138,7 +138,7 @@ def _end(process: subprocess.Popen[str]) -> None:
 def _peak_rss_mb(pid: int) -> float:
     """The peak RSS of ``pid`` and its children (a prefork worker's pool), in MB."""
     total = 0.0
-    for one in [pid, *_children(pid)]:
+    for one in [pid, *descendants(pid)]:
         try:
             for line in Path(f"/proc/{one}/status").read_text().splitlines():
                 if line.startswith("VmHWM:"):
@@ -152,7 +152,7 @@ def _cpu_seconds(pid: int) -> float:
     """CPU seconds (user + system) of ``pid`` (all its threads) and its live children so far."""
     total = 0.0
     ticks = os.sysconf("SC_CLK_TCK")
-    for one in [pid, *_children(pid)]:
+    for one in [pid, *descendants(pid)]:
         try:
             fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
@@ -168,7 +168,8 @@ def _machine_ticks() -> tuple[int, int]:
     return sum(fields) - idle, sum(fields)
 
 
-def _children(pid: int) -> list[int]:
+def descendants(pid: int) -> list[int]:
+    """Every living process below ``pid`` (from ``/proc``; the load test's CPU and RSS figures, the tests' clean-up checks)."""
     found: list[int] = []
     try:
         tasks = list(Path(f"/proc/{pid}/task").iterdir())
@@ -179,7 +180,7 @@ def _children(pid: int) -> list[int]:
             found.extend(int(c) for c in (task / "children").read_text().split())
         except OSError:
             continue
-    return [*found, *(g for c in found for g in _children(c))]
+    return [*found, *(g for c in found for g in descendants(c))]
 
 
 # -- one person ---------------------------------------------------------------------------------

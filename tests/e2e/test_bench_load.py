@@ -16,16 +16,8 @@ from bench import load
 pytestmark = pytest.mark.timeout(180)
 
 
-def _children() -> set[int]:
-    found = set()
-    for task in os.listdir(f"/proc/{os.getpid()}/task"):
-        with open(f"/proc/{os.getpid()}/task/{task}/children") as listed:
-            found.update(int(pid) for pid in listed.read().split())
-    return found
-
-
 def test_the_embedded_path_under_a_few_people() -> None:
-    before = _children()
+    before = set(load.descendants(os.getpid()))
     found = load.measure(4, "embedded")
     assert found["errors"] == 0, found["error_samples"]
     assert found["seq_gaps"] == 0 and found["turns"] == 12
@@ -33,7 +25,7 @@ def test_the_embedded_path_under_a_few_people() -> None:
                                         "POST /sessions/{id}/edits", "POST /change-set/approve",
                                         "POST /sessions/{id}/publish"}  # fmt: skip
     assert found["stream_ms"]["p95"] is not None
-    assert _children() <= before  # the server is gone
+    assert set(load.descendants(os.getpid())) <= before  # the server is gone
 
 
 @pytest.mark.postgres
@@ -41,9 +33,9 @@ def test_the_embedded_path_under_a_few_people() -> None:
 def test_the_postgres_and_celery_path_under_a_few_people() -> None:
     if not os.environ.get("CHARLOTTE_TEST_DATABASE_URL") or not os.environ.get("CHARLOTTE_TEST_REDIS_URL"):
         pytest.skip("needs CHARLOTTE_TEST_DATABASE_URL and CHARLOTTE_TEST_REDIS_URL")
-    before = _children()
+    before = set(load.descendants(os.getpid()))
     found = load.measure(4, "pg", workers=1, broker_db=11)  # not the benchmark's own
     assert found["errors"] == 0, found["error_samples"]
     assert found["seq_gaps"] == 0 and found["turns"] == 12
     assert found["db_connections_peak"] > 0
-    assert _children() <= before  # the server and the worker are gone
+    assert set(load.descendants(os.getpid())) <= before  # the server and the worker are gone

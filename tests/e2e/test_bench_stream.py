@@ -12,21 +12,13 @@ from __future__ import annotations
 import os
 
 import pytest
-from bench import stream
+from bench import load, stream
 
 pytestmark = pytest.mark.timeout(180)
 
 
-def _children() -> set[int]:
-    found = set()
-    for task in os.listdir(f"/proc/{os.getpid()}/task"):
-        with open(f"/proc/{os.getpid()}/task/{task}/children") as listed:
-            found.update(int(pid) for pid in listed.read().split())
-    return found
-
-
 def test_many_clients_over_several_sessions_get_every_event() -> None:
-    before = _children()
+    before = set(load.descendants(os.getpid()))
     # 4 sessions x 3 clients in 2 client processes, 3 events per session.
     found = stream.measure_many(4, 3, 3, gap=0.005, per_process=6)
     assert found["stream_all_received_12_clients"] is True, found
@@ -38,4 +30,4 @@ def test_many_clients_over_several_sessions_get_every_event() -> None:
     assert p95 < 5_000  # woken by the notifier, not by the 15 s heartbeat
     assert found["stream_client_lag_ms_12_clients"]["p95"] is not None
     assert found["peak_rss_mb_stream_12_clients"] > 0
-    assert _children() <= before  # the server and the client processes are gone
+    assert set(load.descendants(os.getpid())) <= before  # the server and the client processes are gone

@@ -18,6 +18,7 @@ from charlotte.checks import PageChecks
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import PageSessionError
 from charlotte.events import EventTypes
+from charlotte.page import session as page_session
 from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.storage import (
     DatabaseEventLog,
@@ -540,8 +541,6 @@ class ToolsContract:
     def test_reading_the_draft_the_tools_wrote_validates_nothing_again(
         self, tools: PageTools, session: SessionRecord, binding: ToolBinding, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        import charlotte.page.session as page_session
-
         done = tools.call("cms_apply", {"basedOn": 0, "ops": [section("hero")]}, binding)
         assert done["revision"] == 1
         checked: list[int] = []

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -53,6 +55,28 @@ def test_write_transactions_take_the_write_lock_when_they_begin(tmp_path: Path) 
         engine.dispose()
 
 
+@contextmanager
+def _another_writer(engine: sa.Engine) -> Iterator[list[float]]:
+    """A thread holds a write transaction for the block; the list gets the time it committed."""
+    holding, release = threading.Event(), threading.Event()
+    committed: list[float] = []
+
+    def hold() -> None:
+        with transaction(engine):
+            holding.set()
+            release.wait(5)
+        committed.append(time.monotonic())
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    try:
+        assert holding.wait(5)
+        yield committed
+    finally:
+        release.set()
+        thread.join(5)
+
+
 def test_a_writer_of_this_process_waits_for_the_one_before_it_in_line_not_in_sqlite(tmp_path: Path) -> None:
     engine = sqlite_engine_at(tmp_path / "db.sqlite", busy_timeout_ms=5_000)
     create_tables(engine)
@@ -65,67 +89,38 @@ def test_a_writer_of_this_process_waits_for_the_one_before_it_in_line_not_in_sql
             begun.append(time.monotonic())
 
     sa.event.listen(engine, "before_cursor_execute", beginning)
-    holding, release = threading.Event(), threading.Event()
-    committed: list[float] = []
-
-    def first() -> None:
-        with transaction(engine):
-            holding.set()
-            release.wait(5)
-        committed.append(time.monotonic())
-
-    def second() -> None:
-        with transaction(engine):
-            pass
-
-    one, two = threading.Thread(target=first), threading.Thread(target=second)
     try:
-        one.start()
-        assert holding.wait(5)
-        two.start()
-        time.sleep(0.2)
-        # The second writer has not begun: it waits in line, not in SQLite's
-        # busy handler (which sleeps up to 100 ms between its retries).
-        assert len(begun) == 1
-        release.set()
-        one.join(5)
-        two.join(5)
+        with _another_writer(engine) as committed:
+            second = threading.Thread(target=_write_nothing, args=(engine,))
+            second.start()
+            time.sleep(0.2)
+            # The second writer has not begun: it waits in line, not in SQLite's
+            # busy handler (which sleeps up to 100 ms between its retries).
+            assert len(begun) == 1
+        second.join(5)
         assert len(begun) == 2
         assert begun[1] - committed[0] < 0.05
     finally:
-        release.set()
         engine.dispose()
+
+
+def _write_nothing(engine: sa.Engine) -> None:
+    with transaction(engine):
+        pass
 
 
 def test_a_writer_waiting_in_line_past_the_busy_timeout_is_database_busy(tmp_path: Path) -> None:
     engine = sqlite_engine_at(tmp_path / "db.sqlite", busy_timeout_ms=100)
     create_tables(engine)
-    holding, release = threading.Event(), threading.Event()
-    outcome: list[str] = []
-
-    def first() -> None:
-        with transaction(engine):
-            holding.set()
-            release.wait(5)
-
-    def second() -> None:
-        started = time.monotonic()
-        try:
-            with transaction(engine):
-                outcome.append("began")
-        except StorageError as error:
-            outcome.append(f"{error.code} after {time.monotonic() - started:.1f}")
-
-    one, two = threading.Thread(target=first), threading.Thread(target=second)
     try:
-        one.start()
-        assert holding.wait(5)
-        two.start()
-        two.join(5)
-        assert outcome == ["database_busy after 0.1"]
+        with _another_writer(engine):
+            started = time.monotonic()
+            with pytest.raises(StorageError) as raised:
+                _write_nothing(engine)
+            waited = time.monotonic() - started
+        assert raised.value.code == "database_busy"
+        assert 0.09 <= waited < 2
     finally:
-        release.set()
-        one.join(5)
         engine.dispose()
 
 
