@@ -168,7 +168,8 @@ def _cards(b: Builder, root: str, items: _Items, *, prefix: str = "item") -> Non
     for n, (title, detail) in enumerate(items, 1):
         card = b.node(f"{root}-{prefix}-{n}", "card", grid, "card", layout="stack")
         if title:
-            b.title(f"{card}-title", card, title)
+            # A card's title starts with a capital, as the brief's items do ("puncture repair" in the facts).
+            b.title(f"{card}-title", card, capitalised(title))
         if detail:
             b.text(f"{card}-text", card, detail)
 

@@ -138,7 +138,13 @@ def split_figure(entry: str) -> tuple[str | None, str | None]:
 
 
 def capitalised(text: str) -> str:
-    """``text`` with its first letter upper case and the rest as written."""
+    """``text`` with its first letter upper case and the rest as written.
+
+    A first word written with a capital inside ("iPhone", "eBay") is a name, kept as it is.
+    """
+    first = text.split(" ", 1)[0]
+    if any(c.isupper() for c in first[1:]):
+        return text
     return text[:1].upper() + text[1:]
 
 

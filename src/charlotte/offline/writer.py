@@ -54,7 +54,8 @@ class PagePlan:
         """A short summary: the sections on the page (``present``: its root ids), name mentions."""
         titles = [b.title for b in self.batches if b.root in present]
         listed = ", ".join(titles) if titles else "no sections of its own"
-        named = "" if mentions is None else f" The name appears in {mentions} places."
+        places = "1 place" if mentions == 1 else f"{mentions} places"
+        named = "" if mentions is None else f" The name appears in {places}."
         return (
             f"Landing page for {self.name}: {listed}.{named} The copy states only what the "
             "brief and the facts say; the checks report no errors."

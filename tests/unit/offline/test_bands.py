@@ -155,6 +155,15 @@ def test_the_gallery_shows_the_assets_the_facts_name() -> None:
     assert assets == ["clinic-front", "treatment-room"]
 
 
+def test_card_titles_from_a_facts_list_start_with_a_capital_and_keep_names_as_written() -> None:
+    facts = {"name": "Spoke & Chain", "services": "puncture repair, full service, iPhone mounts"}
+    brief = "Spoke & Chain is a bike repair workshop in Otley."
+    batch = build_section("services", brief, facts, palette_of(brief, facts), index=0, taken_ids=())
+    assert batch is not None
+    titles = [op["node"]["props"]["content"] for op in batch.ops if op["node"]["id"].endswith("-title")]
+    assert titles == ["Puncture repair", "Full service", "iPhone mounts"]
+
+
 def test_ids_taken_by_the_page_move_the_band_to_a_free_root() -> None:
     palette = palette_of(BRIEF, FACTS)
     first = build_section("hours", BRIEF, FACTS, palette, index=0, taken_ids={"hero"})

@@ -440,3 +440,9 @@ def test_a_section_the_brief_asks_for_and_nothing_fills_is_named_in_the_reply(
     # Nothing left out: nothing said.
     plain = make("Fern & Moss is a small plant shop in Leeds. Sections: contact.", {"phone": "0113 496 0321"})
     assert plain.run().output == "The page for Fern & Moss is ready for review."
+
+
+def test_the_ready_summary_counts_one_mention_as_one_place() -> None:
+    plan = plan_page("Fern & Moss is a small plant shop in Leeds.", {"phone": "0113 496 0321"})
+    assert "The name appears in 1 place." in plan.summary(["hero"], 1)
+    assert "The name appears in 3 places." in plan.summary(["hero"], 3)
