@@ -1,8 +1,9 @@
 """Writers meeting on one session lock its rows in one order: the session row first (PostgreSQL).
 
-The agent's ``cms_apply`` runs inside the transaction that wrote its
-``tool.called`` (which holds the session row); a person's edit locks the page
-row and then needs the session row for its own event. Were the edit to take
+The agent's ``cms_apply`` runs inside the call's transaction, which may
+already hold the session row (here ``before`` takes it with an event; the
+write itself takes it first); a person's edit locks the page row and then
+needs the session row for its own event. Were the edit to take
 the page row first, the two would deadlock, and PostgreSQL would abort one of
 them. This test makes the edit start exactly while the agent's call holds the
 session row, and waits until PostgreSQL shows the edit blocked, before the
@@ -68,7 +69,7 @@ def test_a_persons_edit_during_the_agents_write_waits_instead_of_deadlocking(
     editor = threading.Thread(target=edit)
 
     def before(conn: sa.Connection) -> None:
-        # What the runner does: the call's tool.called, which locks the session row.
+        # An event in the call's transaction, which locks the session row.
         payload = {"name": "cms_apply", "call_id": "c1", "arguments": {}}
         DatabaseEventLog().append(
             conn, session.id, EventTypes.TOOL_CALLED, payload, actor=AGENT_ACTOR

@@ -17,7 +17,7 @@ from tests.support.databases import unshared_session
 from charlotte.checks import PageChecks
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import PageSessionError
-from charlotte.events import EventTypes
+from charlotte.events import EventTypes, NewEvent
 from charlotte.page import session as page_session
 from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.storage import (
@@ -153,35 +153,49 @@ class ToolsContract:
         self, tools: PageTools, ws: Workspace, engine: sa.Engine, session: SessionRecord, binding: ToolBinding
     ) -> None:
         commits: list[int] = []
+        handed: list[list[str]] = []
 
         def count(_conn: sa.Connection) -> None:
             commits.append(1)
 
-        def called(conn: sa.Connection) -> None:
-            # What the runner does there: its tool.called, in the call's transaction.
+        def stop_flag(conn: sa.Connection) -> None:
+            pass  # the runner reads its stop flag here
+
+        def called(conn: sa.Connection, result: dict[str, Any] | None, events: Sequence[NewEvent]) -> None:
+            # What the runner does there: its tool.called, then the write's events, in one append.
+            handed.append([e.type for e in events])
             payload = {"name": "cms_apply", "call_id": f"c{len(commits)}", "arguments": {}}
-            DatabaseEventLog().append(conn, session.id, EventTypes.TOOL_CALLED, payload, actor="agent")
+            DatabaseEventLog().append_many(
+                conn, session.id, [NewEvent(EventTypes.TOOL_CALLED, payload, "agent"), *events]
+            )
 
         sa.event.listen(engine, "commit", count)
         try:
-            done = tools.call("cms_apply", {"basedOn": 0, "ops": [section("hero")]}, binding, before=called)
+            calls: list[dict[str, Any]] = [
+                {"basedOn": 0, "ops": [section("hero")]},
+                {"basedOn": 0, "ops": [section("more")]},  # stale
+            ]
+            done = tools.call("cms_apply", calls[0], binding, before=stop_flag, after=called)
             assert done["revision"] == 1 and len(commits) == 1
-            stale = tools.call("cms_apply", {"basedOn": 0, "ops": [section("more")]}, binding, before=called)
+            stale = tools.call("cms_apply", calls[1], binding, before=stop_flag, after=called)
             assert self.error(stale, "stale_revision")["code"] == "stale_revision"
             assert stale["revision"] == 1 and len(commits) == 2
             # Refused after the ops applied in memory (AssetPolicy), and before (LinkPolicy).
             image = {"id": "img", "type": "image", "parent": "hero", "props": {"asset": "elsewhere", "alt": "Bread"}}
             asset = tools.call(
-                "cms_apply", {"basedOn": 1, "ops": [{"t": "insert_node", "node": image}]}, binding, before=called
-            )
+                "cms_apply", {"basedOn": 1, "ops": [{"t": "insert_node", "node": image}]}, binding,
+                before=stop_flag, after=called,
+            )  # fmt: skip
             assert self.error(asset, "authored_asset")["code"] == "authored_asset"
             linked = tools.call(
                 "cms_apply", {"basedOn": 1, "ops": [link("go", "hero", "https://evil.example/x")]}, binding,
-                before=called,
-            )
+                before=stop_flag, after=called,
+            )  # fmt: skip
             assert is_error(linked) and len(commits) == 4
         finally:
             sa.event.remove(engine, "commit", count)
+        # The write handed its event over instead of appending it; a refused one handed none.
+        assert handed == [[EventTypes.PAGE_CHANGED], [], [], []]
         # A refused write wrote nothing: its call event stays, nothing else.
         assert [e.type for e in self.events(engine, session)] == [
             EventTypes.TOOL_CALLED, EventTypes.PAGE_CHANGED, *[EventTypes.TOOL_CALLED] * 3,
@@ -192,6 +206,15 @@ class ToolsContract:
             history = DatabasePageRepository().ops_since(conn, session.tenant, session.page, 0)
         assert [entry.revision for entry in history] == [1]
 
+    def test_with_before_and_no_after_a_write_appends_its_own_events(
+        self, tools: PageTools, ws: Workspace, engine: sa.Engine, session: SessionRecord, binding: ToolBinding
+    ) -> None:
+        def stop_flag(conn: sa.Connection) -> None:
+            pass
+
+        done = tools.call("cms_apply", {"basedOn": 0, "ops": [section("hero")]}, binding, before=stop_flag)
+        assert done["revision"] == 1
+        assert [e.type for e in self.events(engine, session)] == [EventTypes.PAGE_CHANGED]
 
     def test_with_before_and_after_every_call_but_the_checks_is_one_transaction(
         self, tools: PageTools, engine: sa.Engine, session: SessionRecord, binding: ToolBinding
@@ -205,17 +228,22 @@ class ToolsContract:
 
         def called(name: str) -> Any:
             def before(conn: sa.Connection) -> None:
-                payload = {"name": name, "call_id": f"c{len(commits)}", "arguments": {}}
-                log.append(conn, session.id, EventTypes.TOOL_CALLED, payload, actor="agent")
+                assert conn.in_transaction()  # the runner reads its stop flag here
 
             return before
 
         def after(name: str) -> Any:
-            def write(conn: sa.Connection, result: dict[str, Any]) -> None:
+            def write(conn: sa.Connection, result: dict[str, Any] | None, events: Sequence[NewEvent]) -> None:
+                # What the runner does: tool.called, the write's events, tool.result, one append.
                 assert conn.in_transaction()
-                answered.append((name, result["revision"]))
-                payload = {"name": name, "call_id": f"c{len(commits)}", "is_error": False, "revision": 0}
-                log.append(conn, session.id, EventTypes.TOOL_RESULT, payload, actor="agent")
+                call_id = f"c{len(commits)}"
+                new = [NewEvent(EventTypes.TOOL_CALLED, {"name": name, "call_id": call_id, "arguments": {}}, "agent")]
+                new += events
+                if result is not None:
+                    answered.append((name, result["revision"]))
+                    payload = {"name": name, "call_id": call_id, "is_error": False, "revision": 0}
+                    new.append(NewEvent(EventTypes.TOOL_RESULT, payload, "agent"))
+                log.append_many(conn, session.id, new)
 
             return write
 
@@ -238,7 +266,7 @@ class ToolsContract:
                 assert len(commits) == number + (name == "cms_check"), name
         finally:
             sa.event.remove(engine, "commit", count)
-        # Every call but the check got ``after`` with its result, inside its transaction.
+        # Every call but the check got ``after`` with its result, inside its transaction; the check without.
         assert answered == [(name, 1) for name, _ in calls[:-1]]
         types = [e.type for e in self.events(engine, session)]
         assert types == [

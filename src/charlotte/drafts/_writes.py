@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from charlotte.errors import Refused
-from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
-from charlotte.page.ops import touched_node_ids
-from charlotte.page.session import Applied
+from collections.abc import Sequence
+from typing import Any
 
-__all__ = ["check_person", "page_changed", "touched_node_ids"]  # touched_node_ids: page.ops
+from charlotte.errors import PageSessionError, Refused
+from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
+from charlotte.page.node_types import MAX_OPS_PER_APPLY
+from charlotte.page.ops import touched_node_ids
+from charlotte.page.session import Applied, PageSession
+
+__all__ = [
+    "apply_in_pieces",
+    "check_person",
+    "link_view",
+    "page_changed",
+    "touched_node_ids",
+]  # touched_node_ids: page.ops
 
 
 def check_person(user: object) -> None:
@@ -28,3 +38,30 @@ def page_changed(applied: Applied, node_ids: tuple[str, ...], actor: str) -> New
         "node_ids": list(node_ids),
     }
     return NewEvent(EventTypes.PAGE_CHANGED, payload, actor)
+
+
+def apply_in_pieces(
+    page: PageSession, ops: Sequence[object], *, based_on: int, actor: str
+) -> Applied:
+    """``ops`` applied as one batch of any length, ``MAX_OPS_PER_APPLY`` at a time (op indexes kept)."""
+    if type(based_on) is not int or based_on != page.revision:
+        raise PageSessionError("stale_revision", detail={"revision": page.revision})
+    done: list[dict[str, Any]] = []
+    undo: list[list[dict[str, Any]]] = []
+    for start in range(0, len(ops), MAX_OPS_PER_APPLY):
+        try:
+            piece = page.apply(
+                ops[start : start + MAX_OPS_PER_APPLY], based_on=page.revision, actor=actor
+            )
+        except PageSessionError as e:
+            raise PageSessionError(e.code, at=start + (e.at or 0), detail=e.detail) from None
+        done += piece.ops
+        undo += piece.undo
+    inverse = [back for part in reversed(undo) for back in part]
+    return Applied(page.revision, done, inverse, undo)
+
+
+def link_view(ops: object) -> list[Any]:
+    # LinkPolicy walks a list; anything else is refused by PageSession.apply
+    # with its own code, so LinkPolicy sees nothing to check.
+    return list(ops) if isinstance(ops, list | tuple) else []

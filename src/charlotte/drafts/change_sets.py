@@ -165,12 +165,14 @@ class ChangeSets:
         based_on: int,
         links: SiteLinks | None = None,
         conn: sa.Connection | None = None,
+        events: list[NewEvent] | None = None,
     ) -> Written:
         """Apply the agent's ops to the open set's working copy, opening a set when none is.
 
         With ``conn``, the write joins that open transaction and commits with
         it, as ``Workspace.agent_apply`` does (every refusal comes before the
-        first row is written).
+        first row is written), and ``events`` takes the write's events as it
+        does there.
 
         LinkPolicy before, AssetPolicy on the touched nodes after, as for a
         draft write; one transaction with the set's row locked, recording
@@ -180,6 +182,7 @@ class ChangeSets:
         """
         ws = self.workspace
         ws.assert_agent_links(ops, links)
+        pending = events if conn is not None else None
         with transaction(ws.engine) if conn is None else nullcontext(conn) as conn:
             session = self.workspace.session(conn, session_id, tenant, lock=True)
             if not session.approve_on_save:
@@ -201,6 +204,9 @@ class ChangeSets:
             else:
                 self.store.extend(conn, change_set, page.doc, applied.ops)
             new.append(page_changed(applied, node_ids, AGENT_ACTOR))
+            if pending is not None:
+                pending.extend(new)
+                return Written(applied.revision, applied.ops, applied.inverse, node_ids, None)
             seqs = ws.events.append_many(conn, session.id, new, tenant=session.tenant)
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seqs[-1])
 

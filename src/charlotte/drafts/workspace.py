@@ -39,12 +39,18 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from charlotte.drafts._writes import check_person, page_changed, touched_node_ids
+from charlotte.drafts._writes import (
+    apply_in_pieces,
+    check_person,
+    link_view,
+    page_changed,
+    touched_node_ids,
+)
 from charlotte.errors import PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.page.model import empty_doc, node_map
-from charlotte.page.node_types import MAX_OPS_PER_APPLY, NodeTypes
+from charlotte.page.node_types import NodeTypes
 from charlotte.page.session import Applied, PageSession, ValidatedDocs
 from charlotte.policy import AssetPolicy, LinkPolicy
 from charlotte.storage import (
@@ -79,7 +85,8 @@ class Written:
     ops: list[dict[str, Any]]
     inverse: list[dict[str, Any]]
     node_ids: tuple[str, ...]
-    #: Seq of the ``page.changed`` event; None when the batch was empty (nothing written).
+    #: Seq of the ``page.changed`` event; None when the batch was empty (nothing written)
+    #: or the caller appends the write's events itself (``events=``).
     seq: int | None
 
 
@@ -197,18 +204,23 @@ class Workspace:
         links: SiteLinks | None = None,
         conn: sa.Connection | None = None,
         turn_id: str | None = None,
+        events: list[NewEvent] | None = None,
     ) -> Written:
         """Apply the agent's ops to the draft (LinkPolicy before, AssetPolicy after).
 
         With ``conn``, the write joins that open transaction and commits with
         it; a refusal leaves it as it was (see ``_write``). ``turn_id``: the
         turn writing, kept on its op history rows (what undoing the turn reads).
+        ``events`` (with ``conn`` only): the write's events are added to it,
+        not appended, for the caller to append with its own before ``conn``
+        commits (a tool call's one append, see ``PageTools.call``).
         """
         self.assert_agent_links(ops, links)
         actor = AGENT_ACTOR
         return self._write(
-            session_id, tenant, ops, based_on=based_on, actor=actor, conn=conn, turn_id=turn_id
-        )
+            session_id, tenant, ops, based_on=based_on, actor=actor, conn=conn, turn_id=turn_id,
+            events=events,
+        )  # fmt: skip
 
     def assert_agent_links(self, ops: object, links: SiteLinks | None = None) -> None:
         """LinkPolicy on the agent's ops: safe links, external ones only to allowed origins.
@@ -219,7 +231,7 @@ class Workspace:
         """
         rules = links or self.links
         LinkPolicy.assert_ops(
-            _link_view(ops), site_origin=rules.site_origin, allowed_origins=rules.allowed_origins
+            link_view(ops), site_origin=rules.site_origin, allowed_origins=rules.allowed_origins
         )
 
     def human_edit(
@@ -235,7 +247,7 @@ class Workspace:
         """Apply a person's edit to the draft (any safe link; AssetPolicy after)."""
         check_person(user)
         rules = links or self.links
-        LinkPolicy.assert_ops(_link_view(ops), site_origin=rules.site_origin, allowed_origins=None)
+        LinkPolicy.assert_ops(link_view(ops), site_origin=rules.site_origin, allowed_origins=None)
         return self._write(session_id, tenant, ops, based_on=based_on, actor=user)
 
     def revert(
@@ -301,18 +313,20 @@ class Workspace:
         turn_id: str | None = None,
         undoes: str | None = None,
         reverting: bool = False,
+        events: list[NewEvent] | None = None,
     ) -> Written:
         # Every refusal (Refused, PageSessionError) is raised before the first
         # row is written, so a caller's transaction (``conn``) that goes on
         # after one holds nothing of this write; a failure after the first
         # write is a StorageError, which ends that transaction too.
+        pending = events if conn is not None else None
         with transaction(self.engine) if conn is None else nullcontext(conn) as conn:
             session = self.session(conn, session_id, tenant, lock=True)
             doc, _revision = self.load_for_write(conn, session)
             page = self.page_of(session, doc)
             if reverting:
                 # A person's undo or restore: one write of any length, in pieces of the batch limit.
-                applied = _apply_in_pieces(page, ops, based_on=based_on, actor=actor)
+                applied = apply_in_pieces(page, ops, based_on=based_on, actor=actor)
             else:
                 applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
             if not applied.ops:
@@ -322,7 +336,12 @@ class Workspace:
             self.store(
                 conn, session, page.doc, applied, actor=actor, turn_id=turn_id, undoes=undoes
             )
-            seq = self._record(conn, session, applied, node_ids, actor=actor)
+            new = self._events_of(applied, node_ids, actor)
+            if pending is None:
+                seq: int | None = self.events.append_many(conn, session.id, new, tenant=session.tenant)[0]
+            else:  # the caller appends them with its own
+                pending.extend(new)
+                seq = None
         if self._validated is not None:
             # The next write loads exactly this document. (Remembered before a
             # caller's transaction commits, harmlessly: the memo vouches only for
@@ -330,7 +349,9 @@ class Workspace:
             self._validated.remember((session.tenant, session.page), page)
         return Written(applied.revision, applied.ops, applied.inverse, node_ids, seq)
 
-    def load_for_write(self, conn: sa.Connection, session: SessionRecord) -> tuple[dict[str, Any], int]:
+    def load_for_write(
+        self, conn: sa.Connection, session: SessionRecord
+    ) -> tuple[dict[str, Any], int]:
         """The draft, locked, possibly shared: read it, never mutate it.
 
         Every writer of the draft loads it here (``_write``, a change set's
@@ -392,21 +413,13 @@ class Workspace:
             ],
         )
 
-    def _record(
-        self,
-        conn: sa.Connection,
-        session: SessionRecord,
-        applied: Applied,
-        node_ids: tuple[str, ...],
-        *,
-        actor: str,
-    ) -> int:
+    @staticmethod
+    def _events_of(applied: Applied, node_ids: tuple[str, ...], actor: str) -> list[NewEvent]:
         new = [page_changed(applied, node_ids, actor)]
         if actor != AGENT_ACTOR:
             edited = {"revision": applied.revision, "ops": len(applied.ops), "node_ids": list(node_ids)}
             new.append(NewEvent(EventTypes.HUMAN_EDITED, edited, actor))
-        seqs = self.events.append_many(conn, session.id, new, tenant=session.tenant)
-        return seqs[0]
+        return new
 
     def session(
         self, conn: sa.Connection, session_id: str, tenant: str, *, lock: bool = False
@@ -424,26 +437,3 @@ class Workspace:
         if session is None:
             raise Refused("not_found")
         return session
-
-
-def _apply_in_pieces(page: PageSession, ops: Sequence[object], *, based_on: int, actor: str) -> Applied:
-    """``ops`` applied as one batch of any length, ``MAX_OPS_PER_APPLY`` at a time (op indexes kept)."""
-    if type(based_on) is not int or based_on != page.revision:
-        raise PageSessionError("stale_revision", detail={"revision": page.revision})
-    done: list[dict[str, Any]] = []
-    undo: list[list[dict[str, Any]]] = []
-    for start in range(0, len(ops), MAX_OPS_PER_APPLY):
-        try:
-            piece = page.apply(ops[start : start + MAX_OPS_PER_APPLY], based_on=page.revision, actor=actor)
-        except PageSessionError as e:
-            raise PageSessionError(e.code, at=start + (e.at or 0), detail=e.detail) from None
-        done += piece.ops
-        undo += piece.undo
-    inverse = [back for part in reversed(undo) for back in part]
-    return Applied(page.revision, done, inverse, undo)
-
-
-def _link_view(ops: object) -> list[Any]:
-    # LinkPolicy walks a list; anything else is refused by PageSession.apply
-    # with its own code, so LinkPolicy sees nothing to check.
-    return list(ops) if isinstance(ops, list | tuple) else []

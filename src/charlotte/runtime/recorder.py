@@ -8,20 +8,19 @@ transaction, so a browser following the log sees the run live.
   ``flush_seconds`` passed since its first character, or before any other
   event is written (the log keeps the order the model produced).
 - ``FunctionToolCallEvent`` → ``tool.called`` (arguments decoded from JSON
-  when the model sent text; the raw text when it is not a JSON object). A
-  call that reaches its tool writes its ``tool.called`` itself, in the
-  transaction in which the tool reads the stop flag and its session
-  (``write_tool_called``): one short transaction per call fewer, and the
-  event still precedes whatever the tool writes. A call that never reaches
-  its tool (arguments the model library refused) gets its ``tool.called``
-  with its ``tool.result``, in one transaction; a call stopped before it ran
-  leaves none.
+  when the model sent text; the raw text when it is not a JSON object).
 - ``FunctionToolResultEvent`` → ``tool.result`` from the tool's result dict
   (``isError``, ``revision``, ``error.code``); the model library's own retry
   (arguments it could not validate) → ``is_error`` with ``invalid_arguments``.
-  A call that ran inside its own transaction writes its ``tool.result``
-  there too (``write_tool_result``, the same payload), so a call is one
-  transaction; the recorder then writes nothing for its result event.
+- A call that reaches its tool writes both itself, at the end of the
+  transaction in which the tool read the stop flag, its session and the
+  page and made its write (``write_tool_call``): ``tool.called``, the
+  write's own events, ``tool.result``, in that order and in one append, so
+  a call is one transaction and the recorder writes nothing for its stream
+  events. A checking call (run after that transaction) writes only its
+  ``tool.called`` there. A call that never reaches its tool (arguments the
+  model library refused) gets its ``tool.called`` with its ``tool.result``,
+  in one transaction; a call stopped before it ran leaves none.
 - Everything else is ignored.
 
 No exception message ever reaches an event: failures are recorded by code.
@@ -35,7 +34,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import sqlalchemy as sa
@@ -108,7 +107,7 @@ class StreamRecorder:
         self._revision = 0
         self.ready = False
         # tool.called payloads by call id, until the call writes its own
-        # (write_tool_called, from the tool's thread) or its result arrives.
+        # (write_tool_call) or its result arrives.
         self._lock = threading.Lock()
         self._pending: dict[str, dict[str, Any]] = {}
         self._written: set[str] = set()  # call ids whose call wrote its tool.called
@@ -169,7 +168,7 @@ class StreamRecorder:
                     self._answered.discard(call_id)
                     self._written.discard(call_id)
             if answered:
-                # The call wrote its tool.result itself, with its write (write_tool_result).
+                # The call wrote its tool.result itself, with its write (write_tool_call).
                 self.flush()
                 return
             result = self._result(event.part)
@@ -180,44 +179,45 @@ class StreamRecorder:
             new.append(NewEvent(EventTypes.TOOL_RESULT, result, AGENT_ACTOR))
             self._append_many([*self._buffered_text(), *new])
 
-    def write_tool_called(
-        self, conn: sa.Connection, call_id: object, name: object, arguments: Mapping[str, Any]
+    def write_tool_call(
+        self,
+        conn: sa.Connection,
+        call_id: object,
+        name: object,
+        arguments: Mapping[str, Any],
+        result: Mapping[str, Any] | None = None,
+        events: Sequence[NewEvent] = (),
     ) -> None:
-        """Append the ``tool.called`` of a call about to run inside ``conn`` (the call's own transaction).
+        """Append a call's ``tool.called``, its write's ``events`` and its ``tool.result``, in one append.
 
-        The payload is the one the stream event gave when it came first, else
-        one made from ``name`` and ``arguments``; the recorder never writes
-        this call's ``tool.called`` again, so should ``conn`` roll back (a
-        stop), the call leaves none.
+        Inside ``conn``, the call's own transaction (see ``PageTools.call``'s
+        ``after``). ``tool.called`` carries the payload the stream event gave
+        when it came first, else one made from ``name`` and ``arguments``,
+        and is never written again for this call: should ``conn`` roll back
+        (a stop), the call leaves none. ``result`` (None for a call whose
+        tool runs after this transaction): its ``tool.result``, the payload
+        the result's stream event would give; the recorder then writes none
+        for that event.
         """
         key = _label(call_id, "unknown")
         with self._lock:
-            if key in self._written:
-                return  # the recorder wrote it already (settle)
-            called = self._pending.pop(key, None)
+            written = key in self._written  # the recorder wrote it already (settle)
+            called = None if written else self._pending.pop(key, None)
             self._written.add(key)
-        if called is None:
-            called = {"name": _label(name, "unknown"), "call_id": key, "arguments": storable_json(dict(arguments))}
-        self._events.append(
-            conn, self._session_id, EventTypes.TOOL_CALLED, called, actor=AGENT_ACTOR, tenant=self._tenant
-        )
-
-    def write_tool_result(
-        self, conn: sa.Connection, call_id: object, name: object, result: Mapping[str, Any]
-    ) -> None:
-        """Append the ``tool.result`` of a call inside ``conn``, the transaction its write commits in.
-
-        The payload is the one the result's stream event would give; the
-        recorder then writes none for that event. Should ``conn`` roll back,
-        the call's ``tool.called`` goes with it, as for ``write_tool_called``.
-        """
-        key = _label(call_id, "unknown")
-        payload = self._payload(_label(name, "unknown"), key, *self._outcome_of(result))
-        self._events.append(
-            conn, self._session_id, EventTypes.TOOL_RESULT, payload, actor=AGENT_ACTOR, tenant=self._tenant
-        )
-        with self._lock:
-            self._answered.add(key)
+        new: list[NewEvent] = []
+        if not written:
+            if called is None:
+                called = {"name": _label(name, "unknown"), "call_id": key, "arguments": storable_json(dict(arguments))}
+            new.append(NewEvent(EventTypes.TOOL_CALLED, called, AGENT_ACTOR))
+        new += events
+        if result is not None:
+            payload = self._payload(_label(name, "unknown"), key, *self._outcome_of(result))
+            new.append(NewEvent(EventTypes.TOOL_RESULT, payload, AGENT_ACTOR))
+        if new:
+            self._events.append_many(conn, self._session_id, new, tenant=self._tenant)
+        if result is not None:
+            with self._lock:
+                self._answered.add(key)
 
     def flush(self) -> None:
         """Write the buffered text as one ``text.delta`` (nothing when the buffer is empty)."""

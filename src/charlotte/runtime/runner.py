@@ -42,7 +42,7 @@ import asyncio
 import logging
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -54,6 +54,7 @@ from pydantic_ai.models import Model
 from pydantic_ai.usage import RunUsage, UsageLimits
 
 from charlotte.errors import Refused, StopRequested, code_of
+from charlotte.events import NewEvent
 from charlotte.runtime.caps import HarnessDefaults, TurnContext, TurnContextFactory, merge_limits
 from charlotte.runtime.guide import Guide
 from charlotte.runtime.history import TurnWork, build_history
@@ -368,10 +369,9 @@ class TurnRunner:
                 if turns.should_stop(deps.turn_id, conn):
                     deps.state.stop_seen = True
                     raise StopRequested
-                deps.recorder.write_tool_called(conn, ctx.tool_call_id, name, given)
 
-            def after(conn: sa.Connection, result: dict[str, Any]) -> None:
-                deps.recorder.write_tool_result(conn, ctx.tool_call_id, name, result)
+            def after(conn: sa.Connection, result: dict[str, Any] | None, events: Sequence[NewEvent]) -> None:
+                deps.recorder.write_tool_call(conn, ctx.tool_call_id, name, given, result, events)
 
             try:
                 # Run in the turn's own event loop, not a worker thread: a tool

@@ -48,7 +48,7 @@ from charlotte.checks.facts import PERSON_MESSAGES
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import InvalidArguments, PageSessionError, Refused
-from charlotte.events import AGENT_ACTOR
+from charlotte.events import AGENT_ACTOR, NewEvent
 from charlotte.page.session import PageSession
 from charlotte.policy.text import is_unicode_text
 from charlotte.storage import SessionRecord, TurnStore, read_connection, transaction
@@ -83,12 +83,13 @@ class _Call:
     ``cms_apply`` never needs it on success (the Workspace loads and locks the
     draft in its own transaction), so a write decodes the document once, not
     twice. ``conn``: the open write transaction a ``cms_apply`` joins, when
-    the call runs inside one (see ``PageTools.call``); reads join it too. ``said``: the person's
-    messages in the session, read with the page for the checking tools (else
-    empty).
+    the call runs inside one (see ``PageTools.call``); reads join it too.
+    ``events``: with ``conn``, where the write puts its events for the
+    caller's one append. ``said``: the person's messages in the session,
+    read with the page for the checking tools (else empty).
     """
 
-    __slots__ = ("_load", "_view", "conn", "session", "turn_id")
+    __slots__ = ("_load", "_view", "conn", "events", "session", "turn_id")
 
     def __init__(
         self,
@@ -96,12 +97,14 @@ class _Call:
         load: Callable[[], _View],
         conn: sa.Connection | None = None,
         turn_id: str | None = None,
+        events: list[NewEvent] | None = None,
     ) -> None:
         self.session = session
         self.turn_id = turn_id
         self._load = load
         self._view: _View | None = None
         self.conn = conn
+        self.events = events
 
     def _loaded(self) -> _View:
         if self._view is None:
@@ -195,51 +198,63 @@ class PageTools:
         binding: ToolBinding,
         *,
         before: Callable[[sa.Connection], None] | None = None,
-        after: Callable[[sa.Connection, ToolResult], None] | None = None,
+        after: Callable[[sa.Connection, ToolResult | None, Sequence[NewEvent]], None] | None = None,
     ) -> ToolResult:
         """Run tool ``name`` with ``arguments`` on the session ``binding`` names; a JSON-able result.
 
         ``before`` runs first, inside the transaction that loads the session
-        (the runner reads its stop flag and writes the call's ``tool.called``
-        there instead of opening transactions of its own); with it, that
-        transaction is a write transaction, and every tool but the checking
-        ones (``cms_check``, ``cms_ready``, which may run long on a large
-        page and so read in a transaction of their own) runs inside it: a
-        ``cms_apply``'s check, event and write commit together, one commit
-        per write (a refused write writes nothing, the event stays), and a
-        read reads there. An exception ``before`` raises rolls the
-        transaction back, cancels the call and propagates as is. ``after``
-        runs with the result of a call that ran inside that transaction,
-        before it commits (the runner writes the call's ``tool.result``
-        there): one transaction per call. For a checking call, and for a
-        binding refused before any tool ran, it is not called.
+        (the runner reads its stop flag there instead of opening a
+        transaction of its own); with it, that transaction is a write
+        transaction, and every tool but the checking ones (``cms_check``,
+        ``cms_ready``, which may run long on a large page and so read in a
+        transaction of their own) runs inside it: a ``cms_apply``'s check,
+        write and events commit together, one commit per write, and a read
+        reads there. An exception ``before`` raises rolls the transaction
+        back, cancels the call and propagates as is.
+
+        ``after`` runs at the end of that transaction, before it commits,
+        whenever ``before`` returned: with the result and the events the
+        call's write made, not yet appended (the runner appends them between
+        its ``tool.called`` and ``tool.result``: one append for the whole
+        call); with no result for a checking call, which runs after the
+        commit. Without ``after``, the call appends its write's events itself.
         """
         if not _well_formed(binding):
             return failure("forbidden", None)
         turn_id = binding.turn_id if isinstance(binding.turn_id, str) else None
         checking = isinstance(name, str) and name in _CHECKING
-        joined = before is not None and not checking
         opened = read_connection if before is None else transaction
         with opened(self._ws.engine) as conn:
             if before is not None:
                 before(conn)
+            joined = before is not None and not checking
+            events: list[NewEvent] = []
             session = self._ws.sessions.get(conn, binding.session_id, binding.tenant)
             if session is None:
-                return failure("not_found", None)
-            if session.tenant != binding.tenant or session.page != binding.page:
-                return failure("forbidden", None)
-            if joined:
-                found = session  # a name the closure keeps narrowed (not None)
-                result = self._run(
-                    name,
-                    arguments,
-                    _Call(session, lambda: (*self._sets.view(conn, found, shared=True), ()), conn, turn_id),
-                )
-                if after is not None:
-                    after(conn, result)
-                return result
+                result: ToolResult | None = failure("not_found", None)
+            elif session.tenant != binding.tenant or session.page != binding.page:
+                result = failure("forbidden", None)
+            elif joined:
+                result = self._run(name, arguments, self._joined(session, conn, turn_id, events))
+            else:
+                result = None  # a checking call: it runs below, apart
+            if after is not None:
+                after(conn, result, events)
+            elif events:
+                self._ws.events.append_many(conn, binding.session_id, events, tenant=binding.tenant)
+        if result is not None:
+            return result
+        assert session is not None
         return self._run(
             name, arguments, _Call(session, lambda: self._view(session, checking), turn_id=turn_id)
+        )
+
+    def _joined(
+        self, session: SessionRecord, conn: sa.Connection, turn_id: str | None, events: list[NewEvent]
+    ) -> _Call:
+        """A call that reads and writes inside ``conn``; its write's events go to ``events``."""
+        return _Call(
+            session, lambda: (*self._sets.view(conn, session, shared=True), ()), conn, turn_id, events
         )
 
     def _run(self, name: object, arguments: object, call: _Call) -> ToolResult:
@@ -311,12 +326,12 @@ class PageTools:
         if session.approve_on_save:
             written = self._sets.apply_agent_ops(
                 session.id, session.tenant, args["ops"], based_on=args["basedOn"], links=links,
-                conn=call.conn,
+                conn=call.conn, events=call.events,
             )  # fmt: skip
         else:
             written = self._ws.agent_apply(
                 session.id, session.tenant, args["ops"], based_on=args["basedOn"], links=links,
-                conn=call.conn, turn_id=call.turn_id,
+                conn=call.conn, turn_id=call.turn_id, events=call.events,
             )  # fmt: skip
         return success(written.revision, applied=len(written.ops), notices=self._notices(call))
 

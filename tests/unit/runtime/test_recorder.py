@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -28,7 +28,7 @@ from tests.support.handed_log import HandedLog
 
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import StorageError
-from charlotte.events import AGENT_ACTOR, Event, EventTypes, schema_errors
+from charlotte.events import AGENT_ACTOR, Event, EventTypes, NewEvent, schema_errors
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.storage import DatabaseEventLog, SessionRecord, transaction
 from charlotte.testing import Finish, ScriptedModel, ToolCall, ToolCalls
@@ -88,12 +88,13 @@ def page_tool_set(
     def bound(name: str) -> Callable[..., dict[str, Any]]:
         def call(ctx: RunContext[None], **arguments: Any) -> dict[str, Any]:
             def before(conn: sa.Connection) -> None:
-                recorder.write_tool_called(conn, ctx.tool_call_id, name, arguments)
+                pass  # the runner reads the stop flag here
 
-            def after(conn: sa.Connection, result: dict[str, Any]) -> None:
-                recorder.write_tool_result(conn, ctx.tool_call_id, name, result)
+            def after(conn: sa.Connection, result: dict[str, Any] | None, events: Sequence[NewEvent]) -> None:
+                kept = result if answered else None
+                recorder.write_tool_call(conn, ctx.tool_call_id, name, arguments, kept, events)
 
-            return tools.call(name, arguments, binding, before=before, after=after if answered else None)
+            return tools.call(name, arguments, binding, before=before, after=after)
 
         return call
 
@@ -509,7 +510,7 @@ def _write_called(engine: sa.Engine, recorder: StreamRecorder, call_id: str, *, 
 
     try:
         with transaction(engine) as conn:
-            recorder.write_tool_called(conn, call_id, "cms_get", {"depth": 1})
+            recorder.write_tool_call(conn, call_id, "cms_get", {"depth": 1})
             if roll_back:
                 raise Stopped
     except Stopped:
@@ -619,7 +620,7 @@ def test_everything_the_model_chose_is_handed_to_the_log_as_unicode(sqlite_engin
 
 def _write_called_with(engine: sa.Engine, recorder: StreamRecorder, call_id: str, arguments: dict[str, Any]) -> None:
     with transaction(engine) as conn:
-        recorder.write_tool_called(conn, call_id, "cms_get", arguments)
+        recorder.write_tool_call(conn, call_id, "cms_get", arguments)
 
 
 def test_a_call_that_writes_its_own_result_logs_what_the_stream_event_would_have(
@@ -678,8 +679,7 @@ def test_a_call_id_used_again_after_a_call_that_wrote_its_own_result_is_logged_a
         # What the runner does for each call: tool.called and tool.result in the call's transaction.
         recorder.record(FunctionToolCallEvent(ToolCallPart("cms_get", {}, "c1")))
         with transaction(sqlite_engine) as conn:
-            recorder.write_tool_called(conn, "c1", "cms_get", {})
-            recorder.write_tool_result(conn, "c1", "cms_get", {"revision": revision})
+            recorder.write_tool_call(conn, "c1", "cms_get", {}, {"revision": revision})
         recorder.record(result_event({"revision": revision}, name="cms_get"))
     events = events_of(sqlite_engine, session.id)
     assert_valid(events)
