@@ -41,6 +41,7 @@ import sqlalchemy as sa
 from charlotte.errors import StorageError
 from charlotte.events import Event, EventTypes, NewEvent, format_at, utc_now
 from charlotte.storage._translate import translated
+from charlotte.storage.direct import Direct
 from charlotte.storage.engine import read_connection
 from charlotte.storage.tables import events, sessions
 from charlotte.storage.text import storable_json, storable_text
@@ -54,16 +55,27 @@ MAX_READ: Final = 10_000
 READ_MANY_SESSIONS: Final = 100
 
 
-# Built once: composing Core statements per append costs more than running them.
-_BUMP: Final = (
+# Built once: composing Core statements per append costs more than running
+# them, and every append runs them (``Direct``: on the driver's cursor).
+_BUMPED = (
     sa.update(sessions)
     .where(sessions.c.id == sa.bindparam("bump_session_id"))
-    .values(last_seq=sessions.c.last_seq + sa.bindparam("bump_count", type_=sa.Integer))
+    .values(
+        last_seq=sessions.c.last_seq + sa.bindparam("bump_count", type_=sa.Integer),
+        updated_at=sa.bindparam("bump_at", type_=UtcDateTime),
+    )
     .returning(sessions.c.last_seq, sessions.c.tenant)
 )
-_BUMP_IN_TENANT: Final = _BUMP.where(sessions.c.tenant == sa.bindparam("bump_tenant"))
+_BUMP: Final = Direct(_BUMPED)
+_BUMP_IN_TENANT: Final = Direct(_BUMPED.where(sessions.c.tenant == sa.bindparam("bump_tenant")))
 # The payload is bound as the text append_many serialised (made storable first).
-_INSERT: Final = events.insert().values(payload=sa.bindparam("payload_text", type_=sa.Text()))
+_INSERTED: Final = ("session_id", "seq", "tenant", "type", "at", "actor")
+_INSERT: Final = Direct(
+    events.insert().values(
+        {name: sa.bindparam(name, type_=events.c[name].type) for name in _INSERTED}
+        | {"payload": sa.bindparam("payload_text", type_=sa.Text())}
+    )
+)
 
 logger = logging.getLogger(__name__)
 
@@ -179,17 +191,16 @@ class DatabaseEventLog:
                 raise StorageError("unknown_event_type")
         count = len(new_events)
         with translated():
+            at = utc_now()
+            params = {"bump_session_id": session_id, "bump_count": count, "bump_at": at}
             if tenant is None:
-                bumped = conn.execute(_BUMP, {"bump_session_id": session_id, "bump_count": count})
+                row = _BUMP.first(conn, params)
             else:
-                params = {"bump_session_id": session_id, "bump_count": count, "bump_tenant": tenant}
-                bumped = conn.execute(_BUMP_IN_TENANT, params)
-            row = bumped.first()
+                row = _BUMP_IN_TENANT.first(conn, params | {"bump_tenant": tenant})
             if row is None:
                 raise StorageError("not_found")
             last, row_tenant = row
             first = last - count + 1
-            at = utc_now()
             rows = [
                 {
                     "session_id": session_id,
@@ -202,7 +213,7 @@ class DatabaseEventLog:
                 }
                 for offset, new in enumerate(new_events)
             ]
-            conn.execute(_INSERT, rows[0] if count == 1 else rows)
+            _INSERT.run_many(conn, rows)
         return list(range(first, last + 1))
 
     def read(

@@ -21,6 +21,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from charlotte.errors import StorageError
 from charlotte.events import utc_now
 from charlotte.storage._translate import translated
+from charlotte.storage.direct import Direct, run_driver_sql
 from charlotte.storage.shared_drafts import SharedDrafts
 from charlotte.storage.tables import page_ops, pages
 from charlotte.storage.types import dumps, dumps_each, loads
@@ -210,7 +211,7 @@ def _insert_ops(dialect: str) -> Any:
 
 
 # Every write runs it: built once per dialect.
-_SAVE_DRAFT: Final = {dialect: _save_draft_upsert(dialect) for dialect in ("sqlite", "postgresql")}
+_SAVE_DRAFT: Final = {dialect: Direct(_save_draft_upsert(dialect)) for dialect in ("sqlite", "postgresql")}
 _INSERT_OPS: Final = {dialect: _insert_ops(dialect) for dialect in ("sqlite", "postgresql")}
 #: The parameters of an op history row besides the ones ``_insert_ops`` names.
 _OP_COLUMNS: Final = ("tenant", "page", "revision", "actor", "session_id", "turn_id", "undoes")
@@ -238,11 +239,20 @@ def _ops_sql(dialect: sa.Dialect) -> tuple[str, tuple[str, ...] | None]:
 # The draft column read and written as its stored text (JsonText would decode / encode it).
 _DRAFT_TEXT: Final = sa.type_coerce(pages.c.draft, sa.Text).label("draft")
 # The statements every write runs, built once (building one costs about as
-# much as running it on SQLite).
-_LOAD_DRAFT: Final = sa.select(_DRAFT_TEXT, pages.c.revision).where(
+# much as running it on SQLite), and run on the driver's cursor (see ``Direct``).
+_LOADED: Final = sa.select(_DRAFT_TEXT, pages.c.revision).where(
     pages.c.tenant == sa.bindparam("load_tenant"), pages.c.page == sa.bindparam("load_page")
 )
-_LOAD_DRAFT_LOCKED: Final = _LOAD_DRAFT.with_for_update()
+_LOAD_DRAFT: Final = Direct(_LOADED)
+# A page's first write reads it (a draft starts from the published copy).
+_LOAD_PUBLISHED: Final = Direct(
+    sa.select(pages.c.published, pages.c.published_revision).where(
+        pages.c.tenant == sa.bindparam("published_tenant"),
+        pages.c.page == sa.bindparam("published_page"),
+        pages.c.published.is_not(None),
+    )
+)
+_LOAD_DRAFT_LOCKED: Final = Direct(_LOADED.with_for_update())
 
 
 class DatabasePageRepository:
@@ -274,7 +284,7 @@ class DatabasePageRepository:
         # already serialises writers.
         query = _LOAD_DRAFT_LOCKED if for_update else _LOAD_DRAFT
         with translated():
-            row = conn.execute(query, {"load_tenant": tenant, "load_page": page}).first()
+            row = query.first(conn, {"load_tenant": tenant, "load_page": page})
         if row is None:
             return None
         text, revision = row
@@ -320,7 +330,7 @@ class DatabasePageRepository:
             statement = _SAVE_DRAFT.get(conn.dialect.name)
             if statement is None:
                 raise StorageError("unsupported_database")
-            conn.execute(statement, params)
+            statement.run(conn, params)
 
     def ensure_draft(self, conn: sa.Connection, tenant: str, page: str, doc: dict[str, Any]) -> None:
         """Insert ``doc`` as the draft when (tenant, page) has no row yet; else leave the row alone (see ``PageRepository``).
@@ -342,12 +352,9 @@ class DatabasePageRepository:
         self, conn: sa.Connection, tenant: str, page: str
     ) -> tuple[dict[str, Any], int] | None:
         """The published copy and its revision, or None when never published."""
-        query = sa.select(pages.c.published, pages.c.published_revision).where(
-            pages.c.tenant == tenant, pages.c.page == page, pages.c.published.is_not(None)
-        )
         with translated():
-            row = conn.execute(query).first()
-        return None if row is None else (row.published, row.published_revision)
+            row = _LOAD_PUBLISHED.first(conn, {"published_tenant": tenant, "published_page": page})
+        return None if row is None else (row[0], row[1])
 
     def save_published(
         self, conn: sa.Connection, tenant: str, page: str, doc: dict[str, Any]
@@ -389,7 +396,7 @@ class DatabasePageRepository:
             rows = [in_order(row) for row in rows]
         with translated():
             for start in range(0, len(rows), _OPS_CHUNK):
-                conn.exec_driver_sql(sql, rows[start : start + _OPS_CHUNK])
+                run_driver_sql(conn, sql, rows[start : start + _OPS_CHUNK])
 
     def ops_since(
         self, conn: sa.Connection, tenant: str, page: str, revision: int, limit: int = 1000

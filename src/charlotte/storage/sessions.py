@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from charlotte.errors import StorageError
 from charlotte.events import utc_now
 from charlotte.storage._translate import translated
+from charlotte.storage.direct import Direct
 from charlotte.storage.tables import SESSION_STATUSES, sessions, turns
 
 __all__ = ["DEFAULT_MODE", "SessionRecord", "SessionStore"]
@@ -54,10 +55,12 @@ class SessionRecord:
 _FIELDS = tuple(field.name for field in fields(SessionRecord))
 _COLUMNS = [sessions.c[name] for name in _FIELDS]
 # Built once: constructing a statement costs about as much as running it on SQLite.
-_SELECT: Final = sa.select(*_COLUMNS).where(
+_SELECTED: Final = sa.select(*_COLUMNS).where(
     sessions.c.id == sa.bindparam("get_id"), sessions.c.tenant == sa.bindparam("get_tenant")
 )
-_SELECT_LOCKED: Final = _SELECT.with_for_update()
+# Every tool call reads its session: on the driver's cursor (see ``Direct``).
+_SELECT: Final = Direct(_SELECTED)
+_SELECT_LOCKED: Final = Direct(_SELECTED.with_for_update())
 # One IN list stays well under every driver's parameter limit.
 _IDS_PER_QUERY: Final = 500
 
@@ -210,5 +213,5 @@ class SessionStore:
     ) -> SessionRecord | None:
         query = _SELECT_LOCKED if lock else _SELECT
         with translated():
-            row = conn.execute(query, {"get_id": session_id, "get_tenant": tenant}).first()
+            row = query.first(conn, {"get_id": session_id, "get_tenant": tenant})
         return None if row is None else SessionRecord(*row)

@@ -17,6 +17,7 @@ from typing import Any, Final
 import sqlalchemy as sa
 
 from charlotte.storage._translate import translated
+from charlotte.storage.direct import Direct
 from charlotte.storage.tables import sessions, turns
 
 __all__ = ["ACTIVE", "TurnRecord", "TurnStore"]
@@ -50,8 +51,9 @@ class TurnRecord:
 
 _COLUMNS: Final = [turns.c[f.name] for f in fields(TurnRecord)]
 _SELECT: Final = sa.select(*_COLUMNS).where(turns.c.id == sa.bindparam("get_turn_id"))
-# Read before every tool call: built once (building it cost as much as running it).
-_STOP_FLAG: Final = (
+# Read before every tool call: built once (building it cost as much as
+# running it), run on the driver's cursor (see ``Direct``).
+_STOP_FLAG: Final = Direct(
     sa.select(turns.c.status, sessions.c.stop_requested)
     .join(sessions, sessions.c.id == turns.c.session_id)
     .where(turns.c.id == sa.bindparam("stop_turn_id"))
@@ -115,8 +117,8 @@ class TurnStore:
     def stop_flag(self, conn: sa.Connection, turn_id: str) -> tuple[str, bool] | None:
         """The turn's status and its session's stop flag, or None when there is no such turn."""
         with translated():
-            row = conn.execute(_STOP_FLAG, {"stop_turn_id": turn_id}).first()
-        return None if row is None else (row.status, bool(row.stop_requested))
+            row = _STOP_FLAG.first(conn, {"stop_turn_id": turn_id})
+        return None if row is None else (row[0], bool(row[1]))
 
     def heartbeat(self, conn: sa.Connection, turn_id: str, now: datetime) -> bool:
         """Stamp a running turn's ``heartbeat_at``; False when the turn is not running."""

@@ -1,0 +1,217 @@
+"""``Direct``: a hot statement run straight on the transaction's DBAPI cursor.
+
+Every tool call of a turn runs the same handful of statements (its stop
+flag, its session row, the draft, the session's seq bump and its events),
+each a few tens of microseconds on SQLite. Through ``Connection.execute``
+SQLAlchemy spends about as long again per statement on its own work (the
+execution context, parameter processing, the result object), and a turn
+runs 150 of them.
+
+A ``Direct`` is one SQLAlchemy statement, compiled once per dialect, run on
+the DBAPI cursor of the connection's open transaction, with exactly the
+conversions ``Connection.execute`` would apply: every bind parameter through
+its type's bind processor for that dialect, every returned column through
+its result processor. The statement stays defined by the table objects; only
+how it is sent changes. What it may not use is refused when it is first
+compiled: a parameter the caller does not bind (a Python-side column
+default), an expanding ``IN`` list, a literal rendered at execution.
+
+The standard path is kept where it matters:
+
+- a connection with statement listeners (``before_cursor_execute`` or
+  ``after_cursor_execute``: instrumentation, a test that counts or fails
+  statements) runs the statement through ``Connection.execute``, so every
+  listener sees every statement;
+- a connection outside a transaction does too (the direct path never begins one).
+
+A driver error leaves as the ``sqlalchemy.exc.DBAPIError`` subclass
+``Connection.execute`` would raise (a lost connection invalidated, as there),
+so callers translate it inside ``translated()`` as they always did.
+
+>>> BUMP = Direct(sa.update(sessions).where(...).values(...).returning(...))  # doctest: +SKIP
+>>> row = BUMP.first(conn, {"bump_session_id": session_id, ...})             # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.sql.compiler import SQLCompiler
+
+__all__ = ["Direct", "run_driver_sql"]
+
+_Process = Callable[[Any], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    """One statement as one dialect's driver runs it."""
+
+    sql: str
+    #: Parameter names in the driver's order (a positional paramstyle), else None (by name).
+    order: tuple[str, ...] | None
+    #: Bind processors by parameter name (only the parameters that have one).
+    binds: tuple[tuple[str, _Process], ...]
+    #: One result processor (or None) per returned column.
+    results: tuple[_Process | None, ...]
+
+
+class Direct:
+    """One statement run on the DBAPI cursor of the caller's transaction (see the module docstring).
+
+    Thread-safe: the per-dialect compilations are computed once and only read after.
+    """
+
+    __slots__ = ("_compiled", "statement")
+
+    def __init__(self, statement: sa.Executable) -> None:
+        self.statement = statement
+        self._compiled: dict[tuple[str, str], _Compiled] = {}
+
+    def first(self, conn: sa.Connection, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
+        """The first returned row (values converted), or None; the rest is discarded."""
+        rows = self._run(conn, [params], many=False, fetch=1)
+        return rows[0] if rows else None
+
+    def all(self, conn: sa.Connection, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        """Every returned row (values converted)."""
+        return self._run(conn, [params], many=False, fetch=None)
+
+    def run(self, conn: sa.Connection, params: Mapping[str, Any]) -> None:
+        """Run it once, for its effect."""
+        self._run(conn, [params], many=False, fetch=0)
+
+    def run_many(self, conn: sa.Connection, params: Sequence[Mapping[str, Any]]) -> None:
+        """Run it once per parameter set, in one driver call (``executemany``)."""
+        if params:
+            self._run(conn, params, many=len(params) > 1, fetch=0)
+
+    # -- internals -----------------------------------------------------------------
+
+    def _run(
+        self, conn: sa.Connection, params: Sequence[Mapping[str, Any]], *, many: bool, fetch: int | None
+    ) -> list[tuple[Any, ...]]:
+        if _watched(conn) or not conn.in_transaction():
+            return self._standard(conn, params, fetch)
+        compiled = self._for(conn.dialect)
+        values = [_bound(compiled, one) for one in params]
+        dbapi_connection = conn.connection.dbapi_connection
+        if dbapi_connection is None:  # pragma: no cover - an invalidated connection
+            return self._standard(conn, params, fetch)
+        cursor = dbapi_connection.cursor()
+        try:
+            try:
+                if many:
+                    cursor.executemany(compiled.sql, values)
+                else:
+                    cursor.execute(compiled.sql, values[0])
+                if fetch == 0:
+                    return []
+                fetched = cursor.fetchall() if fetch is None else cursor.fetchmany(fetch)
+            except conn.dialect.loaded_dbapi.Error as error:
+                raise _wrapped(conn, error, compiled.sql, cursor) from error
+        finally:
+            cursor.close()
+        return [_converted(compiled.results, row) for row in fetched]
+
+    def _standard(
+        self, conn: sa.Connection, params: Sequence[Mapping[str, Any]], fetch: int | None
+    ) -> list[tuple[Any, ...]]:
+        """Through ``Connection.execute``, as every other statement runs."""
+        result = conn.execute(self.statement, list(params) if len(params) > 1 else params[0])
+        if fetch == 0:
+            return []
+        rows = result.fetchall() if fetch is None else result.fetchmany(fetch)
+        result.close()
+        return [tuple(row) for row in rows]
+
+    def _for(self, dialect: sa.Dialect) -> _Compiled:
+        key = (dialect.name, dialect.paramstyle)
+        found = self._compiled.get(key)
+        if found is None:
+            found = self._compiled[key] = _compile(self.statement, dialect)
+        return found
+
+
+def run_driver_sql(conn: sa.Connection, sql: str, rows: Sequence[Any] | None = None) -> None:
+    """SQL already in the driver's form, on the driver's cursor: once, or ``executemany`` over ``rows``.
+
+    ``Connection.exec_driver_sql`` without its execution context, with the
+    same fallback and errors as ``Direct`` (the rows must be what the driver
+    takes: processed, in its paramstyle). For the SQLite ``BEGIN`` of every
+    transaction and the op history's batches.
+    """
+    dbapi_connection = None if _watched(conn) else conn.connection.dbapi_connection
+    if dbapi_connection is None:
+        if rows is None:
+            conn.exec_driver_sql(sql)
+        elif rows:
+            conn.exec_driver_sql(sql, list(rows))
+        return
+    cursor = dbapi_connection.cursor()
+    try:
+        try:
+            if rows is None:
+                cursor.execute(sql)
+            elif rows:
+                cursor.executemany(sql, rows)
+        except conn.dialect.loaded_dbapi.Error as error:
+            raise _wrapped(conn, error, sql, cursor) from error
+    finally:
+        cursor.close()
+
+
+def _compile(statement: sa.Executable, dialect: sa.Dialect) -> _Compiled:
+    compiled = statement.compile(dialect=dialect)  # type: ignore[attr-defined]
+    assert isinstance(compiled, SQLCompiler)
+    if compiled.insert_prefetch or compiled.update_prefetch:
+        raise TypeError("a Direct statement binds every value itself (no Python-side column default)")
+    if compiled.literal_execute_params or compiled.post_compile_params:
+        raise TypeError("a Direct statement has no expanding or literal-execute parameter")
+    order = tuple(compiled.positiontup or ()) if compiled.positional else None
+    binds: list[tuple[str, _Process]] = []
+    for name, bind in compiled.binds.items():
+        process = bind.type.dialect_impl(dialect).bind_processor(dialect)
+        if process is not None:
+            binds.append((name, process))
+    columns = getattr(statement, "exported_columns", ())
+    results = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns)
+    return _Compiled(compiled.string, order, tuple(binds), results)
+
+
+def _bound(compiled: _Compiled, params: Mapping[str, Any]) -> Any:
+    """The parameters as the driver takes them: processed, in order or by name."""
+    values = dict(params)
+    for name, process in compiled.binds:
+        if name in values:
+            values[name] = process(values[name])
+    if compiled.order is None:
+        return values
+    return tuple(values[name] for name in compiled.order)
+
+
+def _converted(results: tuple[_Process | None, ...], row: Sequence[Any]) -> tuple[Any, ...]:
+    return tuple(value if process is None else process(value) for process, value in zip(results, row, strict=True))
+
+
+def _watched(conn: sa.Connection) -> bool:
+    """True when statement listeners are registered on the connection or its engine."""
+    dispatch = conn.dispatch
+    return bool(dispatch.before_cursor_execute) or bool(dispatch.after_cursor_execute)
+
+
+def _wrapped(conn: sa.Connection, error: Exception, sql: str, cursor: Any) -> sa_exc.DBAPIError:
+    """The driver's error as ``Connection.execute`` raises it; a lost connection is invalidated."""
+    dbapi_connection = conn.connection.dbapi_connection
+    lost = conn.dialect.is_disconnect(error, dbapi_connection, cursor)  # type: ignore[arg-type]
+    if lost:
+        conn.invalidate(error)
+    wrapped = sa_exc.DBAPIError.instance(
+        sql, None, error, conn.dialect.loaded_dbapi.Error, connection_invalidated=lost, dialect=conn.dialect
+    )
+    assert isinstance(wrapped, sa_exc.DBAPIError)
+    return wrapped
