@@ -54,6 +54,8 @@ class _Compiled:
     sql: str
     #: Parameter names in the driver's order (a positional paramstyle), else None (by name).
     order: tuple[str, ...] | None
+    #: The values the statement itself holds (a literal in a comparison), by parameter name.
+    fixed: Mapping[str, Any]
     #: Bind processors by parameter name (only the parameters that have one).
     binds: tuple[tuple[str, _Process], ...]
     #: One result processor (or None) per returned column.
@@ -173,19 +175,24 @@ def _compile(statement: sa.Executable, dialect: sa.Dialect) -> _Compiled:
     if compiled.literal_execute_params or compiled.post_compile_params:
         raise TypeError("a Direct statement has no expanding or literal-execute parameter")
     order = tuple(compiled.positiontup or ()) if compiled.positional else None
+    fixed: dict[str, Any] = {}
     binds: list[tuple[str, _Process]] = []
-    for name, bind in compiled.binds.items():
+    for bind, name in compiled.bind_names.items():
+        if bind.callable is not None:
+            raise TypeError("a Direct statement has no parameter computed at execution")
+        if not bind.required:
+            fixed[name] = bind.value
         process = bind.type.dialect_impl(dialect).bind_processor(dialect)
         if process is not None:
             binds.append((name, process))
     columns = getattr(statement, "exported_columns", ())
     results = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns)
-    return _Compiled(compiled.string, order, tuple(binds), results)
+    return _Compiled(compiled.string, order, fixed, tuple(binds), results)
 
 
 def _bound(compiled: _Compiled, params: Mapping[str, Any]) -> Any:
     """The parameters as the driver takes them: processed, in order or by name."""
-    values = dict(params)
+    values = {**compiled.fixed, **params}
     for name, process in compiled.binds:
         if name in values:
             values[name] = process(values[name])

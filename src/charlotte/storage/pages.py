@@ -184,13 +184,21 @@ def _upsert(dialect: str, values: dict[str, Any], update_names: Sequence[str]) -
     )
 
 
-def _save_draft_upsert(dialect: str) -> Any:
+def _draft_values() -> dict[str, Any]:
     # The draft is bound as the text save_draft serialised (not through JsonText).
-    values = {
+    return {
         name: sa.bindparam(f"save_{name}", type_=sa.Text() if name == "draft" else pages.c[name].type)
         for name in ("tenant", "page", "draft", "revision", "updated_at")
     }
-    return _upsert(dialect, values, ("draft", "revision", "updated_at"))
+
+
+def _save_draft_upsert(dialect: str) -> Any:
+    return _upsert(dialect, _draft_values(), ("draft", "revision", "updated_at"))
+
+
+def _ensure_draft_insert(dialect: str) -> Any:
+    insert = _insert(dialect).values(**_draft_values())
+    return insert.on_conflict_do_nothing(index_elements=[pages.c.tenant, pages.c.page])
 
 
 def _insert_ops(dialect: str) -> Any:
@@ -212,6 +220,7 @@ def _insert_ops(dialect: str) -> Any:
 
 # Every write runs it: built once per dialect.
 _SAVE_DRAFT: Final = {dialect: Direct(_save_draft_upsert(dialect)) for dialect in ("sqlite", "postgresql")}
+_ENSURE_DRAFT: Final = {dialect: Direct(_ensure_draft_insert(dialect)) for dialect in ("sqlite", "postgresql")}
 _INSERT_OPS: Final = {dialect: _insert_ops(dialect) for dialect in ("sqlite", "postgresql")}
 #: The parameters of an op history row besides the ones ``_insert_ops`` names.
 _OP_COLUMNS: Final = ("tenant", "page", "revision", "actor", "session_id", "turn_id", "undoes")
@@ -342,11 +351,13 @@ class DatabasePageRepository:
         committed (a stale revision, not a storage conflict). Rolled back
         with the writer's transaction when its write fails.
         """
-        values = {"tenant": tenant, "page": page, "draft": sa.type_coerce(_text(doc), sa.Text),
-                  "revision": _revision(doc), "updated_at": utc_now()}  # fmt: skip
-        insert = _insert(conn.dialect.name).values(**values)
+        params = {"save_tenant": tenant, "save_page": page, "save_draft": _text(doc),
+                  "save_revision": _revision(doc), "save_updated_at": utc_now()}  # fmt: skip
         with translated():
-            conn.execute(insert.on_conflict_do_nothing(index_elements=[pages.c.tenant, pages.c.page]))
+            statement = _ENSURE_DRAFT.get(conn.dialect.name)
+            if statement is None:
+                raise StorageError("unsupported_database")
+            statement.run(conn, params)
 
     def load_published(
         self, conn: sa.Connection, tenant: str, page: str

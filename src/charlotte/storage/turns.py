@@ -59,7 +59,7 @@ _STOP_FLAG: Final = Direct(
     .where(turns.c.id == sa.bindparam("stop_turn_id"))
 )
 # Read with the page by every cms_check and cms_ready (the person's words are evidence).
-_MESSAGES: Final = (
+_MESSAGES: Final = Direct(
     sa.select(turns.c.message)
     .where(
         turns.c.session_id == sa.bindparam("said_session_id"),
@@ -110,7 +110,7 @@ class TurnStore:
         """
         values = {"said_session_id": session_id, "said_tenant": tenant, "said_limit": limit}
         with translated():
-            messages = list(conn.execute(_MESSAGES, values).scalars())
+            messages = [row[0] for row in _MESSAGES.all(conn, values)]
         messages.reverse()  # read newest first, for the limit
         return messages
 
