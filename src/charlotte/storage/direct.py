@@ -18,15 +18,19 @@ default), an expanding ``IN`` list, a literal rendered at execution.
 
 The standard path is kept where it matters:
 
-- a connection with statement listeners (``before_cursor_execute`` or
-  ``after_cursor_execute``: instrumentation, a test that counts or fails
-  statements) runs the statement through ``Connection.execute``, so every
-  listener sees every statement;
-- a connection outside a transaction does too (the direct path never begins one).
+- a connection with statement or error listeners (``before_cursor_execute``,
+  ``after_cursor_execute``, ``handle_error``: instrumentation, a test that
+  counts or fails statements) runs the statement through
+  ``Connection.execute``, so every listener sees every statement;
+- so does a connection with a ``schema_translate_map`` (the compiled SQL
+  names the tables as they are), and one outside a transaction (the direct
+  path never begins one).
 
 A driver error leaves as the ``sqlalchemy.exc.DBAPIError`` subclass
-``Connection.execute`` would raise (a lost connection invalidated, as there),
-so callers translate it inside ``translated()`` as they always did.
+``Connection.execute`` would raise, a value that cannot be bound as a
+``StatementError``, so callers translate them inside ``translated()`` as
+they always did. A lost connection is invalidated (only that one: the pool's
+other connections are checked by ``pool_pre_ping`` on PostgreSQL).
 
 >>> BUMP = Direct(sa.update(sessions).where(...).values(...).returning(...))  # doctest: +SKIP
 >>> row = BUMP.first(conn, {"bump_session_id": session_id, ...})             # doctest: +SKIP
@@ -42,7 +46,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.sql.compiler import SQLCompiler
 
-__all__ = ["Direct", "run_driver_sql"]
+__all__ = ["Direct", "begin_with", "run_driver_sql"]
 
 _Process = Callable[[Any], Any]
 
@@ -56,6 +60,8 @@ class _Compiled:
     order: tuple[str, ...] | None
     #: The values the statement itself holds (a literal in a comparison), by parameter name.
     fixed: Mapping[str, Any]
+    #: The parameters the caller must bind.
+    needed: frozenset[str]
     #: Bind processors by parameter name (only the parameters that have one).
     binds: tuple[tuple[str, _Process], ...]
     #: One result processor (or None) per returned column.
@@ -97,10 +103,14 @@ class Direct:
     def _run(
         self, conn: sa.Connection, params: Sequence[Mapping[str, Any]], *, many: bool, fetch: int | None
     ) -> list[tuple[Any, ...]]:
+        compiled = self._for(conn.dialect)  # compiled (and refused) on whichever path runs it
         if _watched(conn) or not conn.in_transaction():
             return self._standard(conn, params, fetch)
-        compiled = self._for(conn.dialect)
-        values = [_bound(compiled, one) for one in params]
+        try:
+            values = [_bound(compiled, one) for one in params]
+        except (KeyError, TypeError, ValueError) as error:
+            # A missing or unconvertible value: what Connection.execute raises for one.
+            raise sa_exc.StatementError(str(type(error).__name__), compiled.sql, None, error) from error
         dbapi_connection = conn.connection.dbapi_connection
         if dbapi_connection is None:  # pragma: no cover - an invalidated connection
             return self._standard(conn, params, fetch)
@@ -139,27 +149,43 @@ class Direct:
         return found
 
 
-def run_driver_sql(conn: sa.Connection, sql: str, rows: Sequence[Any] | None = None) -> None:
-    """SQL already in the driver's form, on the driver's cursor: once, or ``executemany`` over ``rows``.
+def run_driver_sql(conn: sa.Connection, sql: str, rows: Sequence[Any]) -> None:
+    """SQL already in the driver's form, ``executemany`` over ``rows``, on the driver's cursor.
 
     ``Connection.exec_driver_sql`` without its execution context, with the
     same fallback and errors as ``Direct`` (the rows must be what the driver
-    takes: processed, in its paramstyle). For the SQLite ``BEGIN`` of every
-    transaction and the op history's batches.
+    takes: processed, in its paramstyle). For the op history's batches.
     """
-    dbapi_connection = None if _watched(conn) else conn.connection.dbapi_connection
-    if dbapi_connection is None:
-        if rows is None:
-            conn.exec_driver_sql(sql)
-        elif rows:
+    if _watched(conn) or not conn.in_transaction():
+        if rows:
             conn.exec_driver_sql(sql, list(rows))
         return
+    if rows:
+        _on_cursor(conn, sql, rows)
+
+
+def begin_with(conn: sa.Connection, sql: str) -> None:
+    """The ``BEGIN`` a ``begin`` event hook sends (SQLite), on the driver's cursor.
+
+    The transaction is not open yet while the hook runs, so only listeners
+    send it the standard way.
+    """
+    if _watched(conn):
+        conn.exec_driver_sql(sql)
+    else:
+        _on_cursor(conn, sql, None)
+
+
+def _on_cursor(conn: sa.Connection, sql: str, rows: Sequence[Any] | None) -> None:
+    dbapi_connection = conn.connection.dbapi_connection
+    if dbapi_connection is None:  # pragma: no cover - an invalidated connection
+        raise sa_exc.ResourceClosedError("the connection was invalidated")
     cursor = dbapi_connection.cursor()
     try:
         try:
             if rows is None:
                 cursor.execute(sql)
-            elif rows:
+            else:
                 cursor.executemany(sql, rows)
         except conn.dialect.loaded_dbapi.Error as error:
             raise _wrapped(conn, error, sql, cursor) from error
@@ -176,22 +202,27 @@ def _compile(statement: sa.Executable, dialect: sa.Dialect) -> _Compiled:
         raise TypeError("a Direct statement has no expanding or literal-execute parameter")
     order = tuple(compiled.positiontup or ()) if compiled.positional else None
     fixed: dict[str, Any] = {}
+    needed: set[str] = set()
     binds: list[tuple[str, _Process]] = []
     for bind, name in compiled.bind_names.items():
         if bind.callable is not None:
             raise TypeError("a Direct statement has no parameter computed at execution")
-        if not bind.required:
+        if bind.required:
+            needed.add(name)
+        else:
             fixed[name] = bind.value
         process = bind.type.dialect_impl(dialect).bind_processor(dialect)
         if process is not None:
             binds.append((name, process))
     columns = getattr(statement, "exported_columns", ())
     results = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns)
-    return _Compiled(compiled.string, order, fixed, tuple(binds), results)
+    return _Compiled(compiled.string, order, fixed, frozenset(needed), tuple(binds), results)
 
 
 def _bound(compiled: _Compiled, params: Mapping[str, Any]) -> Any:
     """The parameters as the driver takes them: processed, in order or by name."""
+    if not compiled.needed <= params.keys():
+        raise KeyError("a parameter is missing")
     values = {**compiled.fixed, **params}
     for name, process in compiled.binds:
         if name in values:
@@ -206,9 +237,14 @@ def _converted(results: tuple[_Process | None, ...], row: Sequence[Any]) -> tupl
 
 
 def _watched(conn: sa.Connection) -> bool:
-    """True when statement listeners are registered on the connection or its engine."""
+    """True when the standard path must run: statement or error listeners, a schema map."""
     dispatch = conn.dispatch
-    return bool(dispatch.before_cursor_execute) or bool(dispatch.after_cursor_execute)
+    return (
+        bool(dispatch.before_cursor_execute)
+        or bool(dispatch.after_cursor_execute)
+        or bool(conn.dialect.dispatch.handle_error)
+        or "schema_translate_map" in conn.get_execution_options()
+    )
 
 
 def _wrapped(conn: sa.Connection, error: Exception, sql: str, cursor: Any) -> sa_exc.DBAPIError:

@@ -35,7 +35,7 @@ from sqlalchemy import event
 
 from charlotte.errors import StorageError
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import run_driver_sql
+from charlotte.storage.direct import begin_with
 
 __all__ = ["READ_ONLY", "SCHEMA", "engine_schema", "open_engine", "quoted_identifier", "read_connection", "transaction"]
 
@@ -187,7 +187,7 @@ def _configure_sqlite(engine: sa.Engine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(conn: sa.Connection) -> None:
         read_only = conn.get_execution_options().get(READ_ONLY, False)
-        run_driver_sql(conn, "BEGIN" if read_only else "BEGIN IMMEDIATE")
+        begin_with(conn, "BEGIN" if read_only else "BEGIN IMMEDIATE")
 
 
 @contextmanager

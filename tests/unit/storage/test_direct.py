@@ -37,6 +37,7 @@ from charlotte.storage._translate import translated
 from charlotte.storage.direct import Direct, run_driver_sql
 from charlotte.storage.tables import events
 from charlotte.storage.tables import sessions as sessions_table
+from charlotte.storage.tables import turns as turns_table
 from charlotte.storage.types import dumps
 
 LOG = DatabaseEventLog()
@@ -489,3 +490,85 @@ def test_outside_a_transaction_a_write_is_the_autobegun_transactions(engine: sa.
         stored = SessionStore().get(conn, session.id, session.tenant)
     assert stored is not None
     assert stored.last_seq == (5 if end == "commit" else 0)
+
+
+def test_run_driver_sql_outside_a_transaction_is_the_autobegun_transactions(engine: sa.Engine) -> None:
+    session = _stored_session(engine)
+    at = datetime(2025, 9, 10, 11, 12, 13, tzinfo=UTC)
+    with engine.connect() as conn:
+        sql, rows = _driver_form(conn, [_event_row(session, 1, at)])
+        run_driver_sql(conn, sql, rows)
+        assert conn.in_transaction()
+        conn.rollback()  # undone: it was never committed behind the connection's back
+    assert LOG.read(engine, session.id) == []
+
+
+# -- a statement's own values, values that cannot be bound, other listeners ----------
+
+
+def test_a_literal_in_the_statement_is_bound_from_the_statement(engine: sa.Engine) -> None:
+    # ``status == "running"`` holds its value; SQLite's LIMIT also renders an OFFSET 0 of its own.
+    session, turn = _with_turn(engine)
+    running = Direct(
+        sa.select(turns_table.c.id)
+        .where(turns_table.c.session_id == sa.bindparam("s"), turns_table.c.status == "running")
+        .limit(sa.bindparam("n", type_=sa.Integer))
+    )
+    with _reading(engine) as conn:
+        assert _both(conn, running, {"s": session.id, "n": 5}) == [(turn,)]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"bump_session_id": "x", "bump_count": 1},  # no bump_at
+        {"bump_session_id": "x", "bump_count": 1, "bump_at": datetime(2025, 1, 1)},  # naive
+    ],
+    ids=["missing", "naive datetime"],
+)
+def test_a_value_that_cannot_be_bound_is_invalid_value_as_with_connection_execute(
+    engine: sa.Engine, params: Params
+) -> None:
+    codes: list[str] = []
+    for path in ("direct", "standard"):
+        with transaction(engine) as conn, pytest.raises(StorageError) as raised, translated():
+            if path == "direct":
+                eventlog._BUMP.first(conn, params)
+            else:
+                conn.execute(eventlog._BUMP.statement, params)
+        codes.append(raised.value.code)
+    assert codes == ["invalid_value", "invalid_value"]
+
+
+def test_an_error_listener_or_a_schema_map_keeps_the_standard_path(
+    engine: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = _stored_session(engine)
+    params = {"get_id": session.id, "get_tenant": session.tenant}
+    handed = _counting_execute(monkeypatch)
+
+    def on_error(_context: Any) -> None:
+        pass
+
+    event.listen(engine, "handle_error", on_error)
+    try:
+        with transaction(engine) as conn:
+            assert sessions._SELECT.first(conn, params) is not None
+    finally:
+        event.remove(engine, "handle_error", on_error)
+    assert len(handed) == 1
+    with engine.connect() as conn:
+        mapped = conn.execution_options(schema_translate_map={None: None})
+        with mapped.begin():
+            assert sessions._SELECT.first(mapped, params) is not None
+    assert len(handed) == 2
+    with transaction(engine) as conn:
+        assert sessions._SELECT.first(conn, params) is not None
+    assert len(handed) == 2  # neither: the direct path
+
+
+def test_a_refused_statement_is_refused_on_the_standard_path_too(engine: sa.Engine) -> None:
+    listed = sessions_table.c.id.in_(sa.bindparam("ids", expanding=True))
+    ids = Direct(sa.select(sessions_table.c.id).where(listed))
+    with _listening(engine), transaction(engine) as conn, pytest.raises(TypeError):
+        ids.all(conn, {"ids": ["x"]})
