@@ -166,13 +166,13 @@ class ChangeSets:
         links: SiteLinks | None = None,
         conn: sa.Connection | None = None,
         events: list[NewEvent] | None = None,
+        locked: SessionRecord | None = None,
     ) -> Written:
         """Apply the agent's ops to the open set's working copy, opening a set when none is.
 
         With ``conn``, the write joins that open transaction and commits with
         it, as ``Workspace.agent_apply`` does (every refusal comes before the
-        first row is written), and ``events`` takes the write's events as it
-        does there.
+        first row is written), and ``events`` and ``locked`` are as there.
 
         LinkPolicy before, AssetPolicy on the touched nodes after, as for a
         draft write; one transaction with the set's row locked, recording
@@ -182,9 +182,9 @@ class ChangeSets:
         """
         ws = self.workspace
         ws.assert_agent_links(ops, links)
-        pending = events if conn is not None else None
+        pending, known = (events, locked) if conn is not None else (None, None)
         with transaction(ws.engine) if conn is None else nullcontext(conn) as conn:
-            session = self.workspace.session(conn, session_id, tenant, lock=True)
+            session = self.workspace.session(conn, session_id, tenant, lock=True, known=known)
             if not session.approve_on_save:
                 raise Refused("forbidden")
             change_set = self.open_change_set(conn, session, for_update=True)

@@ -205,6 +205,7 @@ class Workspace:
         conn: sa.Connection | None = None,
         turn_id: str | None = None,
         events: list[NewEvent] | None = None,
+        locked: SessionRecord | None = None,
     ) -> Written:
         """Apply the agent's ops to the draft (LinkPolicy before, AssetPolicy after).
 
@@ -213,13 +214,14 @@ class Workspace:
         turn writing, kept on its op history rows (what undoing the turn reads).
         ``events`` (with ``conn`` only): the write's events are added to it,
         not appended, for the caller to append with its own before ``conn``
-        commits (a tool call's one append, see ``PageTools.call``).
+        commits (a tool call's one append, see ``PageTools.call``), and
+        ``locked`` is the session row the caller read locked in ``conn``.
         """
         self.assert_agent_links(ops, links)
         actor = AGENT_ACTOR
         return self._write(
             session_id, tenant, ops, based_on=based_on, actor=actor, conn=conn, turn_id=turn_id,
-            events=events,
+            events=events, locked=locked,
         )  # fmt: skip
 
     def assert_agent_links(self, ops: object, links: SiteLinks | None = None) -> None:
@@ -314,14 +316,15 @@ class Workspace:
         undoes: str | None = None,
         reverting: bool = False,
         events: list[NewEvent] | None = None,
+        locked: SessionRecord | None = None,
     ) -> Written:
         # Every refusal (Refused, PageSessionError) is raised before the first
         # row is written, so a caller's transaction (``conn``) that goes on
         # after one holds nothing of this write; a failure after the first
         # write is a StorageError, which ends that transaction too.
-        pending = events if conn is not None else None
+        pending, known = (events, locked) if conn is not None else (None, None)
         with transaction(self.engine) if conn is None else nullcontext(conn) as conn:
-            session = self.session(conn, session_id, tenant, lock=True)
+            session = self.session(conn, session_id, tenant, lock=True, known=known)
             doc, _revision = self.load_for_write(conn, session)
             page = self.page_of(session, doc)
             if reverting:
@@ -422,8 +425,9 @@ class Workspace:
         return new
 
     def session(
-        self, conn: sa.Connection, session_id: str, tenant: str, *, lock: bool = False
-    ) -> SessionRecord:
+        self, conn: sa.Connection, session_id: str, tenant: str, *, lock: bool = False,
+        known: SessionRecord | None = None,
+    ) -> SessionRecord:  # fmt: skip
         """The stored session inside ``conn``; ``Refused("not_found")`` when missing or another tenant's.
 
         ``lock``: hold the session row until the transaction ends. Every write
@@ -431,8 +435,12 @@ class Workspace:
         on one session always lock in the same order (PostgreSQL would
         otherwise find a deadlock between, say, a person's edit — page row,
         then the session row for its event — and the agent's write, whose
-        ``tool.called`` already holds the session row).
+        ``tool.called`` already holds the session row). ``known``: the row the
+        caller already read inside ``conn`` (locked, for ``lock``), used when
+        it is this session's instead of reading it again.
         """
+        if known is not None and known.id == session_id and known.tenant == tenant:
+            return known
         session = (self.sessions.lock if lock else self.sessions.get)(conn, session_id, tenant)
         if session is None:
             raise Refused("not_found")

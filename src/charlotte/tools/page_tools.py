@@ -229,7 +229,10 @@ class PageTools:
                 before(conn)
             joined = before is not None and not checking
             events: list[NewEvent] = []
-            session = self._ws.sessions.get(conn, binding.session_id, binding.tenant)
+            # A joined call reads its session row locked: a write goes on with
+            # it (the lock every write takes first), and the call's events need it anyway.
+            read = self._ws.sessions.lock if joined else self._ws.sessions.get
+            session = read(conn, binding.session_id, binding.tenant)
             if session is None:
                 result: ToolResult | None = failure("not_found", None)
             elif session.tenant != binding.tenant or session.page != binding.page:
@@ -326,12 +329,12 @@ class PageTools:
         if session.approve_on_save:
             written = self._sets.apply_agent_ops(
                 session.id, session.tenant, args["ops"], based_on=args["basedOn"], links=links,
-                conn=call.conn, events=call.events,
+                conn=call.conn, events=call.events, locked=call.session,
             )  # fmt: skip
         else:
             written = self._ws.agent_apply(
                 session.id, session.tenant, args["ops"], based_on=args["basedOn"], links=links,
-                conn=call.conn, turn_id=call.turn_id, events=call.events,
+                conn=call.conn, turn_id=call.turn_id, events=call.events, locked=call.session,
             )  # fmt: skip
         return success(written.revision, applied=len(written.ops), notices=self._notices(call))
 
