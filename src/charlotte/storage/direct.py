@@ -46,7 +46,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.sql.compiler import SQLCompiler
 
-__all__ = ["Direct", "begin_with", "run_driver_sql"]
+__all__ = ["Direct", "begin_with", "one_of", "run_driver_sql"]
 
 _Process = Callable[[Any], Any]
 
@@ -147,6 +147,13 @@ class Direct:
         if found is None:
             found = self._compiled[key] = _compile(self.statement, dialect)
         return found
+
+
+def one_of(column: sa.ColumnElement[Any], values: Sequence[Any]) -> sa.ColumnElement[bool]:
+    """``column IN (values)`` as plain comparisons a ``Direct`` binds (``in_`` expands at execution)."""
+    if not values:
+        return sa.false()
+    return sa.or_(*(column == value for value in values))
 
 
 def run_driver_sql(conn: sa.Connection, sql: str, rows: Sequence[Any]) -> None:

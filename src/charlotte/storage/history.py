@@ -10,7 +10,8 @@ record cannot be read comes back with an empty one, never an error.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
@@ -19,6 +20,7 @@ import sqlalchemy as sa
 
 from charlotte.events import utc_now
 from charlotte.storage._translate import translated
+from charlotte.storage.direct import Direct
 from charlotte.storage.tables import turn_history
 from charlotte.storage.text import storable_json, storable_text
 from charlotte.storage.types import dumps, loads
@@ -113,7 +115,7 @@ class HistoryStore:
             "created_at": utc_now(),
         }
         with translated():
-            conn.execute(sa.insert(turn_history).values(**values))
+            _INSERT.run(conn, {f"insert_{name}": value for name, value in values.items()})
 
     def recent(
         self,
@@ -134,40 +136,60 @@ class HistoryStore:
         """
         if limit <= 0:
             return []
-        column = turn_history.c.messages
-        if not with_messages:
-            messages: sa.ColumnElement[Any] = sa.null()
-        elif messages_up_to is not None:
-            messages = sa.case((sa.func.length(column) <= messages_up_to, column), else_=sa.null())
-        else:
-            messages = column
-        columns = [messages.label("messages") if c is column else c for c in _COLUMNS]
-        statement = (
-            sa.select(*columns)
-            .where(turn_history.c.session_id == session_id, turn_history.c.tenant == tenant)
-            .order_by(turn_history.c.seq.desc())
-            .limit(limit)
-        )
-        if before is not None:
-            statement = statement.where(turn_history.c.seq < before)
+        kept = "none" if not with_messages else "up_to" if messages_up_to is not None else "all"
+        params = {"recent_session_id": session_id, "recent_tenant": tenant, "recent_limit": limit,
+                  "recent_up_to": messages_up_to, "recent_before": before}  # fmt: skip
         with translated():
-            rows = conn.execute(statement).all()
+            rows = _recent(kept, before is not None).all(conn, params)
         return [_row(row) for row in reversed(rows)]
 
 
-def _row(row: sa.Row[Any]) -> HistoryRow:
+# Every turn's end inserts one.
+_INSERT: Final = Direct(
+    turn_history.insert().values({c.name: sa.bindparam(f"insert_{c.name}", type_=c.type) for c in _COLUMNS})
+)
+
+
+@functools.lru_cache(maxsize=8)
+def _recent(kept: str, before: bool) -> Direct:
+    """``HistoryStore.recent``'s statement: messages ``none``, ``up_to`` a length or ``all``; below a seq."""
+    column = turn_history.c.messages
+    if kept == "none":
+        messages: sa.ColumnElement[Any] = sa.null()
+    elif kept == "up_to":
+        up_to = sa.bindparam("recent_up_to", type_=sa.Integer)
+        messages = sa.case((sa.func.length(column) <= up_to, column), else_=sa.null())
+    else:
+        messages = column
+    columns = [messages.label("messages") if c is column else c for c in _COLUMNS]
+    statement = (
+        sa.select(*columns)
+        .where(
+            turn_history.c.session_id == sa.bindparam("recent_session_id"),
+            turn_history.c.tenant == sa.bindparam("recent_tenant"),
+        )
+        .order_by(turn_history.c.seq.desc())
+        .limit(sa.bindparam("recent_limit", type_=sa.Integer))
+    )
+    if before:
+        statement = statement.where(turn_history.c.seq < sa.bindparam("recent_before", type_=sa.Integer))
+    return Direct(statement)
+
+
+def _row(row: Sequence[Any]) -> HistoryRow:
+    turn_id, session_id, tenant, seq, status, message, reply, messages, record, asked_at, created_at = row
     return HistoryRow(
-        turn_id=row.turn_id,
-        session_id=row.session_id,
-        tenant=row.tenant,
-        seq=row.seq,
-        status=row.status,
-        message=row.message,
-        reply=row.reply,
-        messages=row.messages,
-        record=_record(row.record),
-        asked_at=row.asked_at,
-        created_at=row.created_at,
+        turn_id=turn_id,
+        session_id=session_id,
+        tenant=tenant,
+        seq=seq,
+        status=status,
+        message=message,
+        reply=reply,
+        messages=messages,
+        record=_record(record),
+        asked_at=asked_at,
+        created_at=created_at,
     )
 
 

@@ -7,6 +7,7 @@ tenant behaves exactly like an unknown id.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, fields
@@ -18,7 +19,7 @@ import sqlalchemy as sa
 from charlotte.errors import StorageError
 from charlotte.events import utc_now
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import Direct
+from charlotte.storage.direct import Direct, one_of
 from charlotte.storage.tables import SESSION_STATUSES, sessions, turns
 
 __all__ = ["DEFAULT_MODE", "SessionRecord", "SessionStore"]
@@ -61,6 +62,20 @@ _SELECTED: Final = sa.select(*_COLUMNS).where(
 # Every tool call reads its session: on the driver's cursor (see ``Direct``).
 _SELECT: Final = Direct(_SELECTED)
 _SELECT_LOCKED: Final = Direct(_SELECTED.with_for_update())
+@functools.lru_cache(maxsize=32)
+def _update(columns: tuple[str, ...], expected: tuple[str, ...] | None) -> Direct:
+    """``SessionStore.update``'s statement for these columns (and expected statuses), built once."""
+    statement = (
+        sa.update(sessions)
+        .where(sessions.c.id == sa.bindparam("update_id"), sessions.c.tenant == sa.bindparam("update_tenant"))
+        .values({name: sa.bindparam(f"update_{name}", type_=sessions.c[name].type) for name in columns})
+        .returning(sessions.c.id)
+    )
+    if expected is not None:
+        statement = statement.where(one_of(sessions.c.status, expected))
+    return Direct(statement)
+
+
 # One IN list stays well under every driver's parameter limit.
 _IDS_PER_QUERY: Final = 500
 
@@ -161,17 +176,13 @@ class SessionStore:
             values["stop_requested"] = stop_requested
         if guide_hash is not None:
             values["guide_hash"] = guide_hash
-        statement = (
-            sa.update(sessions)
-            .where(sessions.c.id == session_id, sessions.c.tenant == tenant)
-            .values(**values)
-        )
-        if expect_status is not None:
-            for expected in expect_status:
-                _check_status(expected)
-            statement = statement.where(sessions.c.status.in_(list(expect_status)))
+        expected = None if expect_status is None else tuple(expect_status)
+        for status_name in expected or ():
+            _check_status(status_name)
+        params = {f"update_{name}": value for name, value in values.items()}
+        params |= {"update_id": session_id, "update_tenant": tenant}
         with translated():
-            return conn.execute(statement).rowcount == 1
+            return _update(tuple(values), expected).first(conn, params) is not None
 
     def of_page(
         self, conn: sa.Connection, tenant: str, page: str, limit: int, before: str | None = None

@@ -9,6 +9,7 @@ transaction.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
@@ -17,7 +18,7 @@ from typing import Any, Final
 import sqlalchemy as sa
 
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import Direct
+from charlotte.storage.direct import Direct, one_of
 from charlotte.storage.tables import sessions, turns
 
 __all__ = ["ACTIVE", "TurnRecord", "TurnStore"]
@@ -58,6 +59,26 @@ _STOP_FLAG: Final = Direct(
     .join(sessions, sessions.c.id == turns.c.session_id)
     .where(turns.c.id == sa.bindparam("stop_turn_id"))
 )
+# Every turn's send inserts one.
+_INSERT: Final = Direct(
+    turns.insert().values({c.name: sa.bindparam(f"insert_{c.name}", type_=c.type) for c in _COLUMNS})
+)
+
+
+@functools.lru_cache(maxsize=32)
+def _change(columns: tuple[str, ...], statuses: tuple[str, ...], stale: bool) -> Direct:
+    """``TurnStore.change``'s statement for these columns, statuses and staleness, built once."""
+    statement = (
+        sa.update(turns)
+        .where(turns.c.id == sa.bindparam("change_id"), one_of(turns.c.status, statuses))
+        .values({name: sa.bindparam(f"change_{name}", type_=turns.c[name].type) for name in columns})
+        .returning(*_COLUMNS)
+    )
+    if stale:
+        statement = statement.where(turns.c.heartbeat_at < sa.bindparam("change_stale_before", type_=turns.c.heartbeat_at.type))
+    return Direct(statement)
+
+
 # Read with the page by every cms_check and cms_ready (the person's words are evidence).
 _MESSAGES: Final = Direct(
     sa.select(turns.c.message)
@@ -80,9 +101,9 @@ class TurnStore:
 
     def insert(self, conn: sa.Connection, record: TurnRecord) -> None:
         """Store a new turn (the active-turn index refuses a second one: ``conflict``)."""
-        values = {f.name: getattr(record, f.name) for f in fields(record)}
+        values = {f"insert_{f.name}": getattr(record, f.name) for f in fields(record)}
         with translated():
-            conn.execute(sa.insert(turns).values(**values))
+            _INSERT.run(conn, values)
 
     def get(self, conn: sa.Connection, turn_id: str) -> TurnRecord | None:
         """The turn, or None."""
@@ -139,16 +160,11 @@ class TurnStore:
         With ``stale_before`` the row must also have a ``heartbeat_at`` older
         than it (a stale running turn; for a queued turn: not re-delivered since).
         """
-        statement = (
-            sa.update(turns)
-            .where(turns.c.id == turn_id, turns.c.status.in_(list(from_statuses)))
-            .values(**columns)
-            .returning(*_COLUMNS)
-        )
-        if stale_before is not None:
-            statement = statement.where(turns.c.heartbeat_at < stale_before)
+        statement = _change(tuple(columns), tuple(from_statuses), stale_before is not None)
+        params = {f"change_{name}": value for name, value in columns.items()}
+        params |= {"change_id": turn_id, "change_stale_before": stale_before}
         with translated():
-            row = conn.execute(statement).first()
+            row = statement.first(conn, params)
         return None if row is None else TurnRecord(*row)
 
     def stale_running(self, conn: sa.Connection, before: datetime) -> list[str]:
