@@ -119,6 +119,15 @@ def test_a_section_nothing_feeds_is_left_out() -> None:
     assert [b.root for b in plan.batches] == ["hero", "contact"]
 
 
+def test_what_we_offer_is_the_offerings_the_facts_list_where_the_brief_asks_for_it() -> None:
+    brief = "A page for Kettle & Kiln, a pottery studio: a hero, what we offer, opening hours and how to find us"
+    facts = {"hours": "Tue-Sun 9:00-17:00", "address": "14 Mill Lane, Bristol",
+             "services": "Pottery classes; Open studio; Kiln hire"}  # fmt: skip
+    plan = plan_page(brief, facts)
+    assert plan.left_out == ()  # the services fill it: nothing is said to be missing
+    assert [b.root for b in plan.batches][:3] == ["hero", "services", "opening-hours"]
+
+
 def test_three_briefs_give_three_visibly_different_pages() -> None:
     docs = {case: _built(*PAGES[case][:2]) for case in PAGES}
     roots = {
