@@ -383,9 +383,9 @@ def sections_of(brief: str, facts: Mapping[str, Any], offers: bool = False) -> l
             keys.append(kind.key)
     if "offer" in keys:
         # "What we offer" is what a fact-fed offer kind (services, a menu) shows: it takes its place.
-        fed = [k for k in keys if k in OFFER_KINDS and k != "offer" and fact(facts, KIND_BY_KEY[k].facts)]
-        if fed:
-            keys[keys.index("offer")] = fed[0]
+        listed = [k for k in keys if k in OFFER_KINDS and k != "offer" and fact(facts, KIND_BY_KEY[k].facts)]
+        if listed:
+            keys[keys.index("offer")] = listed[0]
     if offers and not any(k in OFFER_KINDS for k in keys):
         keys.insert(0, "offer")
     if has_contact(facts):

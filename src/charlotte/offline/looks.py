@@ -67,7 +67,7 @@ _COLOUR_KEYS: Final = ("background", "color", "border", "boxShadow")
 
 @dataclass(frozen=True, slots=True)
 class Restyle:
-    """Change the look: ``aspect`` accent/background/tone/shape/font, ``value`` what to."""
+    """Change the look: ``aspect`` accent/background/tone/shape/font/height, ``value`` what to."""
 
     aspect: str
     value: str
@@ -367,8 +367,32 @@ def _fonts(nodes: Sequence[Mapping[str, Any]], stack: str, scope: str) -> list[d
     return ops
 
 
+#: How much a shorter or a taller hero scales its padding, and the padding it keeps at least.
+_HEIGHT: Final[Mapping[str, float]] = {"shorter": 0.55, "taller": 1.5}
+_MIN_PAD, _MAX_PAD = 16, 240
+
+
+def _height(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[str, Any]]:
+    """``set_style`` ops scaling the hero's padding at every breakpoint that sets one."""
+    hero = next((n for n in nodes if n.get("id") == "hero"), None)
+    ops: list[dict[str, Any]] = []
+    for bp, values in _style(hero or {}).items():
+        size = _scaled(values.get("padding"), _HEIGHT[value]) if isinstance(values, dict) else None
+        if size is not None:
+            size["value"] = min(max(size["value"], _MIN_PAD), _MAX_PAD)
+            if size["value"] != values["padding"]["value"]:
+                ops.append({"t": "set_style", "id": "hero", "breakpoint": bp, "patch": {"padding": size}})
+    return ops
+
+
 def look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], str]:
     """The ops for ``look`` on the page's ``nodes`` and what they do ("" with no ops: why not)."""
+    if look.aspect == "height":
+        ops = _height(nodes, look.value)
+        if not ops:
+            return [], f"the hero cannot get any {look.value}"
+        room = "less" if look.value == "shorter" else "more"
+        return ops, f"made the hero {look.value} ({room} space around its words)"
     if look.aspect == "accent":
         accent = _accent(nodes)
         if accent is None:

@@ -59,7 +59,9 @@ _CHANGE = frozenset(
      "give", "retitle", "reword", "rewrite"}
 )  # fmt: skip
 _SHORTER = frozenset({"shorten", "trim", "tighten", "condense", "cut down", "shorter", "briefer"})
-_LONGER = frozenset({"lengthen", "expand", "extend", "longer", "fuller"})
+_LONGER = frozenset({"lengthen", "expand", "extend", "longer", "fuller", "taller", "bigger"})
+#: Words around a section's name that name nothing ("make the hero a bit shorter").
+_FILLER = frozenset({"the", "a", "an", "section", "band", "much", "bit", "little", "lot", "please", "it"})
 _VERBS = _ADD | _REMOVE | _MOVE | _CHANGE | {"shorten", "lengthen", "expand", "trim", "get", "take"}
 #: Verbs the builder does not act on: a clause they open is read (and refused) on its own.
 _OTHER_VERBS = frozenset(
@@ -353,6 +355,10 @@ def _read_clause(clause: str, runs: Sequence[str]) -> list[Request]:
         target = _target(phrase.replace(verb, " ", 1) if verb in _CHANGE else phrase)
         if target is not None:
             return [Resize(target, longer)]
+        band = {w.strip(".,!?").lower() for w in phrase.split()} - _CHANGE - _FILLER
+        if band and band <= set(SECTION_WORDS["hero"]):
+            # "make the hero shorter": the band itself, not its words.
+            return [Restyle("height", "taller" if longer else "shorter", "hero")]
     quoted = _quoted_swap(body, lbody, verb, runs)
     if quoted is not None:
         return [quoted]

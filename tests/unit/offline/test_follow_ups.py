@@ -115,6 +115,26 @@ def test_a_headline_that_is_the_name_is_not_cut(session: Session) -> None:
     assert "already short" in turn.reply and "Crumb & Co" in turn.reply
 
 
+@pytest.mark.parametrize(
+    ("message", "smaller"),
+    [("Make the hero shorter", True), ("shorten the banner", True), ("make the hero a bit taller", False)],
+)
+def test_the_hero_band_is_made_shorter_or_taller(session: Session, message: str, smaller: bool) -> None:
+    def paddings() -> dict[str, float]:
+        hero = session.handle.draft()["page"]["nodes"]["hero"]
+        return {bp: v["padding"]["value"] for bp, v in hero["style"].items() if "padding" in v}
+
+    before = paddings()
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    after = paddings()
+    assert after.keys() == before.keys() and before
+    assert all((after[bp] < before[bp]) if smaller else (after[bp] > before[bp]) for bp in before)
+    assert all(value >= 16 for value in after.values())  # a phone keeps room around the words
+    assert turn.words("hero", "text") and "hero" in turn.reply
+
+
 @pytest.mark.parametrize("message", ["Make the intro longer", "expand the subheading a bit"])
 def test_a_text_is_made_longer_from_the_brief_and_facts(session: Session, message: str) -> None:
     turn = session.turn(message)

@@ -87,6 +87,9 @@ PHRASINGS: list[tuple[str, list[Request]]] = [
     ("a bolder, darker look", [Restyle("shape", "bold"), Restyle("tone", "darker")]),
     # The page itself darker: a dark page, not a darker accent on a light one.
     ("Make it darker", [Restyle("background", "dark")]),
+    # The hero band itself, not its words.
+    ("Make the hero shorter", [Restyle("height", "shorter", "hero")]),
+    ("make the banner a bit taller", [Restyle("height", "taller", "hero")]),
     ("make the whole page darker", [Restyle("background", "dark")]),
     ("make the buttons darker", [Restyle("tone", "darker")]),
     ("make it a darker blue", [Restyle("tone", "darker")]),
