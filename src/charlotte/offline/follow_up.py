@@ -41,7 +41,7 @@ CAPABILITIES: Final = (
     "facts; remove a section, or move it above or below another or to the top or bottom; change "
     "the phone number, e-mail or address the page shows; change the look (the accent colour, a "
     "light or dark background, a warmer, cooler, darker or lighter palette, more minimal or "
-    "bolder, a font family)."
+    "bolder, a font family, a shorter or taller hero)."
 )
 
 
