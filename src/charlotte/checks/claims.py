@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Literal
 
 from charlotte.checks.amounts import (
     AMOUNT,
@@ -31,13 +32,15 @@ from charlotte.checks.amounts import (
 )
 from charlotte.checks.contacts import (
     EMAIL,
+    PackedPhone,
+    PackedWebAddress,
     Phone,
     WebAddress,
     email_value,
     find_phones,
     find_web_addresses,
 )
-from charlotte.checks.hours import Hours, find_hours
+from charlotte.checks.hours import Hours, PackedHours, find_hours
 from charlotte.checks.memo import Memo
 
 #: Claim kinds, in the order findings report them for one node.
@@ -52,8 +55,35 @@ class Amount:
     unit: str = ""
     currency: str | None = None
 
+    def packed(self) -> PackedAmount:
+        """One flat tuple: a form the garbage collector does not track (``Memo``)."""
+        return ("amount", self.value, self.unit, self.currency)
 
+    @staticmethod
+    def unpacked(packed: PackedAmount) -> Amount:
+        """The amount ``packed`` was made from."""
+        return Amount(packed[1], packed[2], packed[3])
+
+
+PackedAmount = tuple[Literal["amount"], Decimal, str, str | None]
 Key = Amount | Phone | WebAddress | Hours | str
+#: A ``Key`` as the memos keep it: its ``packed()``, an e-mail address tagged.
+PackedKey = (
+    PackedAmount | PackedPhone | PackedWebAddress | PackedHours | tuple[Literal["email"], str]
+)
+
+
+def unpack_key(packed: PackedKey) -> Key:
+    """The key ``packed`` was made from."""
+    if packed[0] == "amount":
+        return Amount.unpacked(packed)
+    if packed[0] == "email":
+        return packed[1]
+    if packed[0] == "phone":
+        return Phone.unpacked(packed)
+    if packed[0] == "url":
+        return WebAddress.unpacked(packed)
+    return Hours.unpacked(packed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +97,39 @@ class Found:
     value: str
     key: Key
 
+    def packed(self) -> PackedFound:
+        """One flat tuple, its key's fields last: untracked at the collector's first pass (``Memo``)."""
+        where = (self.kind, self.start, self.end, self.text, self.value)
+        key = self.key
+        if isinstance(key, str):
+            return (*where, "email", key)
+        return (*where, *key.packed())
+
+    @staticmethod
+    def unpacked(packed: PackedFound) -> Found:
+        """The claim ``packed`` was made from."""
+        return Found(packed[0], packed[1], packed[2], packed[3], packed[4], unpack_key(packed[5:]))
+
+
+#: A ``Found`` as the memos keep it: kind, start, end, text, value, then its key's fields.
+PackedFound = (
+    tuple[str, int, int, str, str, Literal["amount"], Decimal, str, str | None]
+    | tuple[str, int, int, str, str, Literal["email"], str]
+    | tuple[str, int, int, str, str, Literal["phone"], str, *tuple[str, ...]]
+    | tuple[str, int, int, str, str, Literal["url"], str, str]
+    | tuple[str, int, int, str, str, Literal["hours"], int, int | None, int | None]
+)
+
+
+def pack_claims(claims: tuple[Found, ...]) -> tuple[PackedFound, ...]:
+    """Claims as plain tuples, for a memo (``claims_in``)."""
+    return tuple(found.packed() for found in claims)
+
+
+def unpack_claims(packed: tuple[PackedFound, ...]) -> tuple[Found, ...]:
+    """The claims ``packed`` was made from, in their order."""
+    return tuple([Found.unpacked(found) for found in packed]) if packed else ()
+
 
 @dataclass(slots=True)
 class Reading:
@@ -75,6 +138,20 @@ class Reading:
     found: list[Found] = field(default_factory=list)
     bare: set[Decimal] = field(default_factory=set)
     numbers: set[Decimal] = field(default_factory=set)
+
+    def packed(self) -> PackedReading:
+        """The numbers sorted, then the claims: tuples the garbage collector does not track (``Memo``)."""
+        found = (f.packed() for f in self.found)
+        return (tuple(sorted(self.bare)), tuple(sorted(self.numbers)), *found)
+
+    @staticmethod
+    def unpacked(packed: PackedReading) -> Reading:
+        """A new reading equal to the one ``packed`` was made from."""
+        found = [Found.unpacked(f) for f in packed[2:]]
+        return Reading(found, set(packed[0]), set(packed[1]))
+
+
+PackedReading = tuple[tuple[Decimal, ...], tuple[Decimal, ...], *tuple[PackedFound, ...]]
 
 
 _MASK = "\x00"
@@ -341,12 +418,15 @@ def _numbers(text: str) -> Iterator[Decimal]:
 #: What one kept claim weighs in a memo, against one character of text.
 CLAIM_WEIGHT = 400
 
-_CLAIMS: Memo[str, tuple[Found, ...]] = Memo(entries=4096, budget=16_000_000)
+_CLAIMS: Memo[str, tuple[Found, ...]] = Memo(
+    entries=4096, budget=16_000_000, pack=pack_claims, unpack=unpack_claims
+)
 
 
 def claims_in(text: str) -> tuple[Found, ...]:
     """The claims ``read`` finds in a page text, kept in a bounded memo: a page is
-    checked again and again during a turn while most of its texts stay the same."""
+    checked again and again during a turn while most of its texts stay the same
+    (kept packed: each call hands out equal claims, not the same objects)."""
     return _CLAIMS.get_or_make(text, _found_in, weigh)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Literal
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -20,6 +21,10 @@ def _words(text: str) -> tuple[str, ...]:
 
 # --- phones -------------------------------------------------------------------
 
+#: A ``Phone`` as the memos keep it: tag, value, then each reading's country code
+#: ("" when not given) and national number (see ``Phone.packed``).
+PackedPhone = tuple[Literal["phone"], str, *tuple[str, ...]]
+
 
 @dataclass(frozen=True, slots=True)
 class Phone:
@@ -27,6 +32,20 @@ class Phone:
 
     readings: frozenset[tuple[str | None, str]]
     value: str
+
+    def packed(self) -> PackedPhone:
+        """One flat tuple, readings sorted: a form the garbage collector does not track (``Memo``)."""
+        readings = sorted((cc or "", national) for cc, national in self.readings)
+        return ("phone", self.value, *(part for reading in readings for part in reading))
+
+    @staticmethod
+    def unpacked(packed: PackedPhone) -> Phone:
+        """The phone ``packed`` was made from."""
+        parts = packed[2:]
+        readings = frozenset(
+            (cc or None, national) for cc, national in zip(parts[::2], parts[1::2], strict=True)
+        )
+        return Phone(readings, packed[1])
 
     def matches(self, other: Phone) -> bool:
         """True when both can be the same line (country codes agree where both are known)."""
@@ -154,6 +173,9 @@ URL = re.compile(
 )
 _TRAILING = ".,;:!?)]}'\""
 
+#: A ``WebAddress`` as the memos keep it (see ``WebAddress.packed``).
+PackedWebAddress = tuple[Literal["url"], str, str]
+
 
 @dataclass(frozen=True, slots=True)
 class WebAddress:
@@ -161,6 +183,15 @@ class WebAddress:
 
     host: str
     path: str
+
+    def packed(self) -> PackedWebAddress:
+        """One flat tuple: a form the garbage collector does not track (``Memo``)."""
+        return ("url", self.host, self.path)
+
+    @staticmethod
+    def unpacked(packed: PackedWebAddress) -> WebAddress:
+        """The address ``packed`` was made from."""
+        return WebAddress(packed[1], packed[2])
 
     @property
     def value(self) -> str:

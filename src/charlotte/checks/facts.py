@@ -32,7 +32,17 @@ from decimal import Decimal
 from typing import Final
 
 from charlotte.checks.amounts import currencies_match
-from charlotte.checks.claims import CLAIM_WEIGHT, Amount, Found, Reading, claims_in, read, weigh
+from charlotte.checks.claims import (
+    CLAIM_WEIGHT,
+    Amount,
+    Found,
+    Reading,
+    claims_in,
+    pack_claims,
+    read,
+    unpack_claims,
+    weigh,
+)
 from charlotte.checks.contacts import Phone, WebAddress, parse_web_address
 from charlotte.checks.findings import quote
 from charlotte.checks.hours import Hours, endpoints
@@ -273,13 +283,16 @@ _EVIDENCE: Memo[tuple[tuple[str, ...], str | None], Evidence] = Memo(
 )
 #: Evidence of what the person said, by the exact messages that count.
 _PERSON: Memo[tuple[str, ...], Evidence] = Memo(entries=16, budget=8_000_000)
-#: What reading one message found, by its exact text.
-_MESSAGE_READINGS: Memo[str, Reading] = Memo(entries=4096, budget=16_000_000)
+#: What reading one message found, by its exact text. This memo and ``_UNSUPPORTED`` keep
+#: their values packed: the garbage collector does not track them (see ``Memo``).
+_MESSAGE_READINGS: Memo[str, Reading] = Memo(
+    entries=4096, budget=16_000_000, pack=Reading.packed, unpack=Reading.unpacked
+)
 #: The brief's and the person's evidence as one, by the two (each kept above).
 _EITHER: Memo[tuple[Evidence, Evidence], Either] = Memo(entries=16, budget=16)
 #: Unsupported claims by evidence and page text.
 _UNSUPPORTED: Memo[tuple[Evidence | Either, str], tuple[Found, ...]] = Memo(
-    entries=8192, budget=32_000_000
+    entries=8192, budget=32_000_000, pack=pack_claims, unpack=unpack_claims
 )
 
 

@@ -16,12 +16,16 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Literal
 
 from charlotte.checks.amounts import is_unit_word
 
 DAY_MINUTES = 24 * 60
 ALL_DAYS = frozenset(range(7))
 _DAY_KEYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+#: ``Hours`` as the memos keep it: tag, start, end, days as bits (Monday = 1) or None.
+PackedHours = tuple[Literal["hours"], int, int | None, int | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +35,18 @@ class Hours:
     start: int
     end: int | None
     days: frozenset[int] | None
+
+    def packed(self) -> PackedHours:
+        """One flat tuple: a form the garbage collector does not track (``Memo``)."""
+        bits = None if self.days is None else sum(1 << day for day in self.days)
+        return ("hours", self.start, self.end, bits)
+
+    @staticmethod
+    def unpacked(packed: PackedHours) -> Hours:
+        """The hours ``packed`` was made from."""
+        _, start, end, bits = packed
+        days = None if bits is None else frozenset(d for d in range(bits.bit_length()) if bits >> d & 1)
+        return Hours(start, end, days)
 
     @property
     def value(self) -> str:

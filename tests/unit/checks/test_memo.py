@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import gc
 import uuid
 from collections import Counter
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from charlotte.checks import PageChecks, facts
-from charlotte.checks.claims import Reading, claims_in, read
-from charlotte.checks.facts import evidence_for
+from charlotte.checks import PageChecks, claims, facts
+from charlotte.checks.claims import KINDS, Found, Reading, claims_in, read
+from charlotte.checks.facts import Evidence, evidence_for
 from charlotte.checks.memo import Memo
 
 
@@ -38,6 +42,18 @@ def test_a_memo_keeps_to_its_budget_and_never_keeps_what_outweighs_it() -> None:
     assert len(memo) == 2  # 12 characters do not fit in 10: the oldest went
     assert memo.get_or_make("x" * 11, str.upper, weigh) == "X" * 11
     assert len(memo) == 2
+
+
+def test_a_memo_with_pack_and_unpack_keeps_the_packed_form_and_hands_out_equal_values() -> None:
+    memo: Memo[str, frozenset[str]] = Memo(
+        entries=4, budget=100, pack=lambda value: tuple(sorted(value)), unpack=frozenset
+    )
+    made = memo.get_or_make("abca", frozenset, lambda _k, _v: 1)
+    assert made == frozenset("abc")
+    assert memo.get_or_make("abca", lambda _k: frozenset(), lambda _k, _v: 1) == made
+    assert [kept for kept, _weight in memo._entries.values()] == [("a", "b", "c")]
+    with pytest.raises(TypeError, match="both pack and unpack"):
+        Memo(entries=1, budget=1, pack=str)
 
 
 @pytest.fixture
@@ -73,10 +89,112 @@ def test_other_words_are_read_afresh(reads: Counter[str]) -> None:
     assert reads[brief] == 3  # the same brief with other facts or another site is other evidence
 
 
-def test_a_page_text_is_judged_once_per_evidence() -> None:
+def test_a_page_text_is_judged_once_per_evidence(monkeypatch: pytest.MonkeyPatch) -> None:
+    judged: Counter[str] = Counter()
+    real_claims_in = claims_in
+
+    def judging(text: str) -> tuple[Found, ...]:
+        judged[text] += 1
+        return real_claims_in(text)
+
+    monkeypatch.setattr(facts, "claims_in", judging)
     evidence = evidence_for(f"Sourdough £4.50 {uuid.uuid4().hex}", None)
-    text = "Sourdough £4.50, rolls £1.20, rolls £1.20 again"
+    text = f"{uuid.uuid4().hex}: Sourdough £4.50, rolls £1.20, rolls £1.20 again"
     unsupported = evidence.unsupported_in(text)
     assert [f.value for f in unsupported] == ["GBP 1.2"]  # each (kind, value) once
-    assert evidence.unsupported_in(text) is unsupported
-    assert claims_in(text) is claims_in(text)
+    assert evidence.unsupported_in(text) == unsupported
+    assert judged[text] == 1
+
+
+def test_a_page_text_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    reads: Counter[str] = Counter()
+
+    def counting(text: str, *, number_words: bool = False) -> Reading:
+        reads[text] += 1
+        return read(text, number_words=number_words)
+
+    monkeypatch.setattr(claims, "read", counting)
+    text = f"{uuid.uuid4().hex}: rolls £1.20, call 020 7946 0958"
+    assert claims_in(text) == claims_in(text) == tuple(read(text).found)
+    assert reads[text] == 1
+
+
+# --- what the memos keep: packed, exactly what was read ----------------------------
+
+#: Every claim kind and key type, a phone of several readings, bare numbers.
+EVERY_KIND = (
+    "Sourdough £4.50, cakes $1,299.00-$1,500, 12.50; call +44 20 7946 0958, 020 7946 0958, "
+    "1-555-010-2000 or +442079460958; hello@rose.co.uk, https://rose.test/Menu/, www.rose.com; "
+    "15% off, 10-20 per cent; Mon-Fri 8am-6pm, Sat 9-1, open daily 7-15, from 9am; since 1985, "
+    "12.05.2019; 4.9 out of 5, 300 reviews, 5 km, 12,000 freelancers, 3x; our 3 sisters"
+)
+
+
+def test_every_kind_of_claim_is_kept_exactly_as_read() -> None:
+    reading = read(EVERY_KIND, number_words=True)
+    assert {f.kind for f in reading.found} == set(KINDS) and reading.bare
+    assert {type(f.key).__name__ for f in reading.found} == {"Amount", "Phone", "WebAddress", "Hours", "str"}
+    for found in reading.found:
+        unpacked = Found.unpacked(found.packed())
+        assert unpacked == found and type(unpacked.key) is type(found.key)
+    assert Reading.unpacked(reading.packed()) == reading
+    text = f"{EVERY_KIND} {uuid.uuid4().hex}"
+    assert claims_in(text) == claims_in(text) == tuple(read(text).found)
+
+
+_PIECES = (
+    "£4.50", "$1,299.00", "€12", "1 299,00 kr", "12.50", "version 2.10", "+44 20 7946 0958",
+    "020 7946 0958", "1-555-010-2000", "+442079460958", "hello@Rose.co.uk", "a@b.c",
+    "https://rose.test/menu/", "www.rose.com", "rose.bakery", "15%", "10-20 per cent",
+    "Mon-Fri 8am-6pm", "Sat 9-1", "open daily 7-15", "9am", "noon", "1985", "© 2019-2024",
+    "12.05.2019", "4.9 out of 5", "300 reviews", "5 km", "three locations", "1 111 111",
+)
+texts = st.lists(
+    st.sampled_from(_PIECES) | st.text(alphabet=" .,:-\u2013/+$€£%()#@amptoSMF0123456789\n", max_size=8),
+    max_size=12,
+).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=texts)
+def test_what_the_memos_hand_out_equals_a_fresh_reading(text: str) -> None:
+    text = f"{text} {uuid.uuid4().hex}"  # not read before, in this process
+    fresh = tuple(read(text).found)
+    assert claims_in(text) == fresh  # read now, then kept packed
+    assert claims_in(text) == fresh  # rebuilt from the kept form
+    evidence = evidence_for(f"brief {uuid.uuid4().hex}", None)
+    assert evidence.unsupported_in(text) == evidence.unsupported_in(text)
+    message = Evidence.of_messages([text])
+    assert Evidence.of_messages([text]).unsupported_in(text) == message.unsupported_in(text)
+    reading = read(text, number_words=True)
+    assert Reading.unpacked(reading.packed()) == reading
+
+
+def _kept(memo: Memo[Any, Any]) -> list[Any]:
+    """What ``memo`` keeps: its values as packed."""
+    return [kept for kept, _weight in memo._entries.values()]
+
+
+def test_the_memos_keep_what_they_read_where_the_garbage_collector_does_not_look() -> None:
+    salt = uuid.uuid4().hex
+    page = [f"{salt} {i}: " + EVERY_KIND * 5 for i in range(20)]
+    evidence = evidence_for(f"Rose Bakery {salt}", None)
+    for text in page:
+        assert len(claims_in(text)) > 100
+        assert evidence.unsupported_in(text)
+    Evidence.of_messages(page)
+    memos = (claims._CLAIMS, facts._UNSUPPORTED, facts._MESSAGE_READINGS)
+    gc.collect()
+    # Every claim is kept as one flat tuple: untracked by the first collection.
+    for memo in memos:
+        kept = _kept(memo)
+        assert len(kept) >= len(page)
+        readings = memo is facts._MESSAGE_READINGS
+        packed = [found for value in kept for found in (value[2:] if readings else value)]
+        assert len(packed) > 10 * len(page)
+        assert not any(gc.is_tracked(found) for found in packed)
+    # The tuples holding them: one level of nesting per collection.
+    gc.collect()
+    gc.collect()
+    for memo in memos:
+        assert not any(gc.is_tracked(entry) for entry in memo._entries.values())
