@@ -47,7 +47,7 @@ def apply_in_pieces(
     if type(based_on) is not int or based_on != page.revision:
         raise PageSessionError("stale_revision", detail={"revision": page.revision})
     done: list[dict[str, Any]] = []
-    undo: list[list[dict[str, Any]]] = []
+    undo: list[tuple[dict[str, Any], ...]] = []
     for start in range(0, len(ops), MAX_OPS_PER_APPLY):
         try:
             piece = page.apply(

@@ -338,7 +338,7 @@ class ChangeSets:
         except Refused as e:
             raise ReplayConflict(e.code, e.at or 0) from None
         replayed: list[dict[str, Any]] = []
-        undo: list[list[dict[str, Any]]] = []
+        undo: list[tuple[dict[str, Any], ...]] = []
         for start in range(0, len(ops), self.chunk):
             part: list[dict[str, Any]] = []
             for at in range(start, min(start + self.chunk, len(ops)), MAX_OPS_PER_APPLY):

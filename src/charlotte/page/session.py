@@ -101,7 +101,7 @@ class Applied:
     revision: int
     ops: list[Op]
     inverse: list[Op]
-    undo: list[list[Op]] = field(default_factory=list, compare=False)
+    undo: list[tuple[Op, ...]] = field(default_factory=list, compare=False)
 
 
 class ValidatedDocs:
@@ -233,7 +233,7 @@ class PageSession:
         batch = self._batch or _Batch(self._doc, self._types, self._breakpoints)
         self._batch = None  # a batch that fails leaves its working copy half changed
         applied: list[Op] = []
-        undo: list[list[Op]] = []
+        undo: list[tuple[Op, ...]] = []
         for at, raw in enumerate(ops):
             try:
                 op = _json_copy(raw, 0) if not owned else _nested_within(raw, 0)
@@ -275,7 +275,7 @@ class _Batch:
             last = self.wc.node(kids[-1]) if kids else None
             node["order"] = key_between(last["order"] if last else None, None)
 
-    def apply(self, op: Op) -> list[Op]:
+    def apply(self, op: Op) -> tuple[Op, ...]:
         t = self.check(op)
         counted = self.count_change(op, t)
         reason, inverse = self.wc.apply_with_inverse(op)
@@ -305,7 +305,9 @@ class _Batch:
             check_meta(self.wc.meta)
         elif t == "set_theme":
             check_theme(self.wc.theme)
-        return inverse
+        # A tuple: once its ops are no longer tracked the collector stops tracking
+        # it too, where a list stays tracked (and walked by every full collection).
+        return tuple(inverse)
 
     def check(self, op: Op) -> str:
         """The op's fields, before the reducer sees them; returns its type."""

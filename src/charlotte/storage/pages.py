@@ -49,7 +49,7 @@ class OpEntry:
     undoes: str | None = None
     #: The ops taking this revision back to the one before; None when not kept (older rows,
     #: a host repository that keeps less): such a revision cannot be undone or restored past.
-    inverse: list[dict[str, Any]] | None = None
+    inverse: Sequence[dict[str, Any]] | None = None
     #: When the op was written (None when not kept; not part of equality).
     at: datetime | None = field(default=None, compare=False)
 
