@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from charlotte.errors import PageSessionError, Refused
@@ -12,12 +13,26 @@ from charlotte.page.ops import touched_node_ids
 from charlotte.page.session import Applied, PageSession
 
 __all__ = [
+    "Written",
     "apply_in_pieces",
     "check_person",
     "link_view",
     "page_changed",
     "touched_node_ids",
 ]  # touched_node_ids: page.ops
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A committed write: the new revision, the ops as applied, their undo, the event seq."""
+
+    revision: int
+    ops: list[dict[str, Any]]
+    inverse: list[dict[str, Any]]
+    node_ids: tuple[str, ...]
+    #: Seq of the ``page.changed`` event; None when the batch was empty (nothing written)
+    #: or the caller appends the write's events itself (``events=``).
+    seq: int | None
 
 
 def check_person(user: object) -> None:

@@ -40,6 +40,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from charlotte.drafts._writes import (
+    Written,
     apply_in_pieces,
     check_person,
     link_view,
@@ -75,19 +76,6 @@ class SiteLinks:
 
     site_origin: str = "https://site.invalid"
     allowed_origins: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Written:
-    """A committed write: the new revision, the ops as applied, their undo, the event seq."""
-
-    revision: int
-    ops: list[dict[str, Any]]
-    inverse: list[dict[str, Any]]
-    node_ids: tuple[str, ...]
-    #: Seq of the ``page.changed`` event; None when the batch was empty (nothing written)
-    #: or the caller appends the write's events itself (``events=``).
-    seq: int | None
 
 
 class Workspace:
