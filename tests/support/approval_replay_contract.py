@@ -111,7 +111,7 @@ class ApprovalReplayContract:
         ops = [section(f"s{n}") for n in range(6)] + [props("title", "Rye")]
         change_sets.apply_agent_ops(s.id, s.tenant, ops, based_on=2)
 
-    def test_a_conflict_in_the_last_chunk_writes_nothing_of_the_page(
+    def test_a_conflict_in_the_last_chunk_leaves_nothing_of_the_page(
         self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
         self.seven_ops(change_sets, session)
@@ -123,14 +123,16 @@ class ApprovalReplayContract:
         with statements(engine) as sent:
             resolution = change_sets.approve(session.id, session.tenant, "bob")
         assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "node_not_found", 6)
-        # Three chunks replayed in memory, the fourth conflicted: no page write at all.
+        # Three chunks replayed and their history written inside the savepoint, the
+        # fourth conflicted: rolled back, the draft never written.
         written = written_tables(sent)
-        assert pages.name not in written and page_ops.name not in written, written
+        assert pages.name not in written and written.count(page_ops.name) == 3, written
+        assert any(statement.startswith("ROLLBACK TO SAVEPOINT") for statement in sent), sent
         assert tables.change_sets.name in written
         assert self.stored(engine, session)[:2] == (page, history)
         assert self.event_types(engine, session, after) == [EventTypes.PROPOSAL_CONFLICTED]
 
-    def test_a_replay_writes_the_draft_and_its_history_once_for_all_its_chunks(
+    def test_a_replay_writes_the_draft_once_and_its_history_chunk_by_chunk(
         self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
         self.seven_ops(change_sets, session)
@@ -139,18 +141,18 @@ class ApprovalReplayContract:
         assert (resolution.status, resolution.revision) == ("approved", 9)
         written = written_tables(sent)
         assert written.count(pages.name) == 1, written
-        assert written.count(page_ops.name) == 1, written  # one multi-row insert of all seven
+        assert written.count(page_ops.name) == 4, written  # one multi-row insert per chunk
         _, history, _ = self.stored(engine, session)
         assert [(revision, actor) for revision, actor, _ in history][2:] == [
             (revision, "agent") for revision in range(3, 10)
         ]
 
-    def test_a_storage_error_after_the_draft_is_saved_rolls_back_the_whole_approval(
+    def test_a_storage_error_after_history_was_written_rolls_back_the_whole_approval(
         self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
         self.seven_ops(change_sets, session)
-        # A stray history row at the revision the replay's fifth op will take:
-        # the draft is saved first, then the history insert is refused.
+        # A stray history row at the revision the replay's fifth op will take: the
+        # first two chunks' rows are written, then the third chunk's insert is refused.
         with transaction(engine) as conn:
             conn.execute(
                 sa.insert(page_ops).values(
@@ -164,8 +166,8 @@ class ApprovalReplayContract:
             change_sets.approve(session.id, session.tenant, "bob")
         assert failed.value.code == "conflict"
         written = written_tables(sent)
-        assert written.index(pages.name) < written.index(page_ops.name), written
-        # The draft saved before the failure is gone with it; the set is still open.
+        assert written.count(page_ops.name) == 3 and pages.name not in written, written
+        # The history written before the failure is gone with it; the set is still open.
         assert self.stored(engine, session) == before
         assert [status for _, status in before[2]] == ["open"]
         assert self.event_types(engine, session, after) == []

@@ -35,11 +35,13 @@ the draft. Its writes go to the session's one *open* change set (a row of
   rules of today) checks the whole set first and AssetPolicy checks the
   nodes each chunk touched. Any ``PageSessionError`` or
   ``Refused`` resolves the set ``conflicted`` with the code and op index
-  (``proposal.conflicted``); nothing of the page is written before the whole
-  replay has succeeded, so no op of the set reaches the draft (a storage error
-  after the first write ends the whole transaction). The load and replay run
-  inside one savepoint only for the first-write row: on a conflict it is
-  rolled back, so a never-written page stays without a row. Success stores the draft and its op history,
+  (``proposal.conflicted``). The load and replay run inside one savepoint:
+  each chunk's op history rows are written once the chunk passed (its
+  inverses need not all stay alive: a 10,000-op approval kept 10,000
+  inverse tuples for the garbage collector to walk), and a conflict rolls
+  the savepoint back, so no op of the set reaches the draft or its history
+  and a never-written page stays without a row (a storage error ends the
+  whole transaction). Success stores the draft,
   records the draft's ``page.changed`` (actor ``agent``) and
   ``proposal.approved`` (actor: the approving person), and resolves the set
   ``approved``. ``reject`` resolves it ``rejected`` (``proposal.rejected``).
@@ -63,7 +65,8 @@ Resolution(change_set_id='…', status='approved', ops=2, revision=5, code=None,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -237,9 +240,11 @@ class ChangeSets:
                     doc, draft_revision = ws.load_for_write(conn, session)
                     # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
                     page = PageSession(doc, node_types=ws.node_types)
-                    applied = self.replay(page, change_set.ops, rules)
+                    kept = functools.partial(ws.store_ops, conn, session, actor=AGENT_ACTOR)
+                    applied = self.replay(page, change_set.ops, rules, store=kept)
                     node_ids = touched_node_ids(applied.ops)
-                    ws.store(conn, session, page.doc, applied, actor=AGENT_ACTOR)
+                    # The op history is stored chunk by chunk: the draft is left.
+                    ws.store(conn, session, page.doc, Applied(page.revision, [], []), actor=AGENT_ACTOR)
                     changed = page_changed(applied, node_ids, AGENT_ACTOR)
                     ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
             except ReplayConflict as conflict:
@@ -326,12 +331,22 @@ class ChangeSets:
 
     # -- helpers ---------------------------------------------------------------
 
-    def replay(self, page: PageSession, ops: list[dict[str, Any]], rules: SiteLinks) -> Applied:
+    def replay(
+        self,
+        page: PageSession,
+        ops: list[dict[str, Any]],
+        rules: SiteLinks,
+        store: Callable[[Applied], None] | None = None,
+    ) -> Applied:
         """Apply ``ops`` to ``page`` in chunks; raise ``ReplayConflict`` at the first that fails.
 
         The agent's LinkPolicy first, AssetPolicy per chunk (an approval; ``drafts/review.py``).
         ``ops`` are handed over (a set's ops, decoded for this replay alone):
-        they are applied and kept as they are, not copied.
+        they are applied and kept as they are, not copied. ``store`` takes each
+        chunk once it passed (its ops and their undo, at the chunk's revision),
+        and its undo is then not kept: an approval writes its op history as it
+        goes, inside its savepoint, so 10,000 ops' inverses are never all alive
+        at once (a conflict in a later chunk rolls those rows back).
         """
         try:
             self.workspace.assert_agent_links(ops, rules)
@@ -355,6 +370,9 @@ class ChangeSets:
                 node = e.detail.get("node") if e.detail else None
                 raise ReplayConflict(e.code, start + _last_touching(part, node)) from None
             replayed += part
+            if store is not None:
+                store(Applied(page.revision, part, [], undo))
+                undo = []
         # The inverse of a whole replay is never used: undoing an approval is a new edit;
         # each op's own inverse goes into the op history (restoring past an approval).
         return Applied(page.revision, replayed, [], undo)

@@ -392,6 +392,13 @@ class Workspace:
         wrote it (``turn_id``) and, for a person's undo, the turn undone (``undoes``).
         """
         self.pages.save_draft(conn, session.tenant, session.page, doc, shared=True)
+        self.store_ops(conn, session, applied, actor=actor, turn_id=turn_id, undoes=undoes)
+
+    def store_ops(
+        self, conn: sa.Connection, session: SessionRecord, applied: Applied, *, actor: str,
+        turn_id: str | None = None, undoes: str | None = None,
+    ) -> None:  # fmt: skip
+        """``store``'s op history rows alone (an approval stores them chunk by chunk)."""
         first = applied.revision - len(applied.ops) + 1
         undo = applied.undo if len(applied.undo) == len(applied.ops) else [None] * len(applied.ops)
         self.pages.append_ops(
