@@ -98,6 +98,15 @@ class Direct:
         if params:
             self._run(conn, params, many=len(params) > 1, fetch=0)
 
+    def driver_form(self, dialect: sa.Dialect) -> tuple[str, tuple[str, ...] | None]:
+        """The SQL as ``dialect``'s driver runs it, and its parameter names in order (None: by name).
+
+        For a caller that prepares many rows itself (processed, laid out in
+        that order) and sends them with ``run_driver_sql``.
+        """
+        compiled = self._for(dialect)
+        return compiled.sql, compiled.order
+
     # -- internals -----------------------------------------------------------------
 
     def _run(
@@ -111,23 +120,7 @@ class Direct:
         except (KeyError, TypeError, ValueError) as error:
             # A missing or unconvertible value: what Connection.execute raises for one.
             raise sa_exc.StatementError(str(type(error).__name__), compiled.sql, None, error) from error
-        dbapi_connection = conn.connection.dbapi_connection
-        if dbapi_connection is None:  # pragma: no cover - an invalidated connection
-            return self._standard(conn, params, fetch)
-        cursor = dbapi_connection.cursor()
-        try:
-            try:
-                if many:
-                    cursor.executemany(compiled.sql, values)
-                else:
-                    cursor.execute(compiled.sql, values[0])
-                if fetch == 0:
-                    return []
-                fetched = cursor.fetchall() if fetch is None else cursor.fetchmany(fetch)
-            except conn.dialect.loaded_dbapi.Error as error:
-                raise _wrapped(conn, error, compiled.sql, cursor) from error
-        finally:
-            cursor.close()
+        fetched = _on_cursor(conn, compiled.sql, values if many else values[0], many=many, fetch=fetch)
         return [_converted(compiled.results, row) for row in fetched]
 
     def _standard(
@@ -168,7 +161,7 @@ def run_driver_sql(conn: sa.Connection, sql: str, rows: Sequence[Any]) -> None:
             conn.exec_driver_sql(sql, list(rows))
         return
     if rows:
-        _on_cursor(conn, sql, rows)
+        _on_cursor(conn, sql, rows, many=True, fetch=0)
 
 
 def begin_with(conn: sa.Connection, sql: str) -> None:
@@ -180,20 +173,29 @@ def begin_with(conn: sa.Connection, sql: str) -> None:
     if _watched(conn):
         conn.exec_driver_sql(sql)
     else:
-        _on_cursor(conn, sql, None)
+        _on_cursor(conn, sql, None, many=False, fetch=0)
 
 
-def _on_cursor(conn: sa.Connection, sql: str, rows: Sequence[Any] | None) -> None:
+def _on_cursor(
+    conn: sa.Connection, sql: str, params: Any, *, many: bool, fetch: int | None
+) -> Sequence[Sequence[Any]]:
+    """``sql`` on a cursor of the connection's driver: once with ``params`` (None: none), or
+    ``executemany`` over them; ``fetch`` rows back (0: none, None: all). Errors as ``_wrapped``."""
     dbapi_connection = conn.connection.dbapi_connection
     if dbapi_connection is None:  # pragma: no cover - an invalidated connection
         raise sa_exc.ResourceClosedError("the connection was invalidated")
     cursor = dbapi_connection.cursor()
     try:
         try:
-            if rows is None:
+            if many:
+                cursor.executemany(sql, params)
+            elif params is None:
                 cursor.execute(sql)
             else:
-                cursor.executemany(sql, rows)
+                cursor.execute(sql, params)
+            if fetch == 0:
+                return ()
+            return cursor.fetchall() if fetch is None else cursor.fetchmany(fetch)
         except conn.dialect.loaded_dbapi.Error as error:
             raise _wrapped(conn, error, sql, cursor) from error
     finally:

@@ -206,43 +206,30 @@ def _insert_ops(dialect: str) -> Any:
 
     The op and its inverse as the text ``append_ops`` serialised, the time as
     the column type converts it (once per batch). ``append_ops`` hands the
-    rows to the driver as the statement's compiled SQL (``_ops_sql``):
+    rows to the driver as the statement's compiled SQL (``Direct.driver_form``):
     through ``Connection.execute`` SQLAlchemy converts every row's values one
     by one, which cost more than the insert itself for a 10,000-op approval.
     """
     at = sa.Text() if dialect == "sqlite" else sa.DateTime(timezone=True)
     return page_ops.insert().values(
-        op=sa.bindparam("op_text", type_=sa.Text()),
-        inverse=sa.bindparam("inverse_text", type_=sa.Text()),
-        at=sa.bindparam("at_value", type_=at),
+        {name: sa.bindparam(name, type_=page_ops.c[name].type) for name in _OP_COLUMNS}
+        | {
+            "op": sa.bindparam("op_text", type_=sa.Text()),
+            "inverse": sa.bindparam("inverse_text", type_=sa.Text()),
+            "at": sa.bindparam("at_value", type_=at),
+        }
     )
 
 
+#: The parameters of an op history row besides the ones ``_insert_ops`` names.
+_OP_COLUMNS: Final = ("tenant", "page", "revision", "actor", "session_id", "turn_id", "undoes")
 # Every write runs it: built once per dialect.
 _SAVE_DRAFT: Final = {dialect: Direct(_save_draft_upsert(dialect)) for dialect in ("sqlite", "postgresql")}
 _ENSURE_DRAFT: Final = {dialect: Direct(_ensure_draft_insert(dialect)) for dialect in ("sqlite", "postgresql")}
-_INSERT_OPS: Final = {dialect: _insert_ops(dialect) for dialect in ("sqlite", "postgresql")}
-#: The parameters of an op history row besides the ones ``_insert_ops`` names.
-_OP_COLUMNS: Final = ("tenant", "page", "revision", "actor", "session_id", "turn_id", "undoes")
+_INSERT_OPS: Final = {dialect: Direct(_insert_ops(dialect)) for dialect in ("sqlite", "postgresql")}
 #: The values of an op history row as ``append_ops`` lays them out.
 _ROW: Final = ("tenant", "page", "revision", "actor", "op_text", "session_id", "turn_id", "undoes",
                "inverse_text", "at_value")  # fmt: skip
-#: ``_INSERT_OPS`` compiled for a driver: (dialect, paramstyle) → (SQL, positional parameter names).
-_OPS_SQL: dict[tuple[str, str], tuple[str, tuple[str, ...] | None]] = {}
-
-
-def _ops_sql(dialect: sa.Dialect) -> tuple[str, tuple[str, ...] | None]:
-    """The op history's INSERT as ``dialect``'s driver runs it, and its parameters in order (None: by name)."""
-    key = (dialect.name, dialect.paramstyle)
-    found = _OPS_SQL.get(key)
-    if found is None:
-        statement = _INSERT_OPS.get(dialect.name)
-        if statement is None:
-            raise StorageError("unsupported_database")
-        compiled = statement.compile(dialect=dialect, column_keys=list(_OP_COLUMNS))
-        names = tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
-        found = _OPS_SQL[key] = (compiled.string, names)
-    return found
 
 
 # The draft column read and written as its stored text (JsonText would decode / encode it).
@@ -385,7 +372,10 @@ class DatabasePageRepository:
         """Add ``entries`` to the op history of (tenant, page)."""
         if not entries:
             return
-        sql, positions = _ops_sql(conn.dialect)
+        statement = _INSERT_OPS.get(conn.dialect.name)
+        if statement is None:
+            raise StorageError("unsupported_database")
+        sql, positions = statement.driver_form(conn.dialect)
         at_type = page_ops.c.at.type.dialect_impl(conn.dialect)  # what a compiled statement binds
         stored_at: Callable[[Any], Any] = at_type.bind_processor(conn.dialect) or _same
         now = stored_at(utc_now())
