@@ -28,10 +28,11 @@ from tests.support.workspace_contract import section
 
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import Workspace
-from charlotte.errors import StorageError
+from charlotte.errors import PageSessionError, StorageError
 from charlotte.events import EventTypes
 from charlotte.storage import DatabaseEventLog, SessionRecord, read_connection, tables, transaction
 from charlotte.storage.tables import page_ops, pages
+from charlotte.storage.types import dumps, loads
 
 #: The first words of a statement that writes, and the table it writes.
 _WRITE = re.compile(r"\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\S+)", re.IGNORECASE)
@@ -172,3 +173,40 @@ class ApprovalReplayContract:
         assert [status for _, status in before[2]] == ["open"]
         assert self.event_types(engine, session, after) == []
         assert ws.draft(session.id, session.tenant)[1] == 2
+
+    def test_the_set_is_decoded_as_it_replays_and_a_corrupt_tail_leaves_nothing(
+        self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
+    ) -> None:
+        # Two writes: the second's ops are appended to the stored text.
+        change_sets.apply_agent_ops(session.id, session.tenant, [section("s0"), section("s1")], based_on=2)
+        more = [section(f"s{n}") for n in range(2, 6)] + [props("title", "Rye")]
+        change_sets.apply_agent_ops(session.id, session.tenant, more, based_on=4)
+        with read_connection(engine) as conn:
+            stored = conn.execute(
+                sa.select(sa.type_coerce(tables.change_sets.c.ops, sa.Text))
+                .where(tables.change_sets.c.session_id == session.id)
+            ).scalar_one()
+        decoded = loads(stored)
+        assert stored == dumps(decoded)  # the appended text is what one write of the list writes
+        assert [op.get("id") or op["node"]["id"] for op in decoded] == [
+            "s0", "s1", "s2", "s3", "s4", "s5", "title"
+        ]  # fmt: skip
+        # Host corruption after the fifth op: the first two chunks replay (their history
+        # written) before the decoder reaches it; the whole approval is then taken back.
+        broken = dumps(decoded[:5])[:-1] + ',{"t":'
+        assert stored.startswith(broken[:-6])
+        with transaction(engine) as conn:
+            conn.execute(
+                sa.update(tables.change_sets)
+                .where(tables.change_sets.c.session_id == session.id)
+                .values(ops=sa.type_coerce(broken, sa.Text))
+            )
+        before = self.stored(engine, session)
+        after = self.last_seq(engine, session)
+        with statements(engine) as sent, pytest.raises(PageSessionError) as failed:
+            change_sets.approve(session.id, session.tenant, "bob")
+        assert (failed.value.code, failed.value.detail) == ("invalid_state", "change set: ops")
+        written = written_tables(sent)
+        assert written.count(page_ops.name) == 2 and pages.name not in written, written
+        assert self.stored(engine, session) == before
+        assert self.event_types(engine, session, after) == []

@@ -331,6 +331,30 @@ class ChangeSetsContract:
         assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "external_link", 0)
         assert ws.draft(session.id, session.tenant)[1] == 2
 
+    def test_a_replay_conflict_names_the_first_op_that_fails_whichever_rule_it_breaks(
+        self, ws: Workspace, engine: sa.Engine
+    ) -> None:
+        # Ops: an edit of the title (0), a map link (1), a section (2), an edit of the
+        # subtitle (3). Links are checked for each slice before it is applied, yet the
+        # conflict is the first op that fails, whichever rule it breaks.
+        change_sets = ChangeSets(ws, chunk=4)
+        ops = [
+            props("title", "Rye"), link("map", "hero", "https://maps.example.com/x"),
+            section("more"), props("sub", "Spelt"),
+        ]  # fmt: skip
+        narrower = SiteLinks("https://bakery.test", ())
+        found = []
+        for removed in ("title", "sub"):
+            s = unshared_session(engine, approve_on_save=True)
+            page = [section("hero"), heading("title", "hero", "Bread"), heading("sub", "hero", "Rolls")]
+            ws.human_edit(s.id, s.tenant, page, based_on=0, user="ann")
+            change_sets.apply_agent_ops(s.id, s.tenant, ops, based_on=3)
+            ws.human_edit(s.id, s.tenant, [{"t": "remove_node", "id": removed}], based_on=3, user="ann")
+            resolution = change_sets.approve(s.id, s.tenant, "ann", links=narrower)
+            found.append((resolution.status, resolution.code, resolution.at))
+            assert ws.draft(s.id, s.tenant)[1] == 4
+        assert found == [("conflicted", "node_not_found", 0), ("conflicted", "external_link", 1)]
+
     def test_reject_discards_the_set_and_tells_the_agent_once(
         self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:

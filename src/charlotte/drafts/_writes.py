@@ -44,12 +44,12 @@ def check_person(user: object) -> None:
         raise Refused("invalid_request", detail={"field": "user"})
 
 
-def page_changed(applied: Applied, node_ids: tuple[str, ...], actor: str) -> NewEvent:
+def page_changed(revision: int, ops: int, node_ids: tuple[str, ...], actor: str) -> NewEvent:
     """The ``page.changed`` event of a write: its revision, actor, op count and touched nodes."""
     payload = {
-        "revision": applied.revision,
+        "revision": revision,
         "actor": actor,
-        "ops": len(applied.ops),
+        "ops": ops,
         "node_ids": list(node_ids),
     }
     return NewEvent(EventTypes.PAGE_CHANGED, payload, actor)

@@ -31,9 +31,12 @@ the draft. Its writes go to the session's one *open* change set (a row of
   storage error. Each chunk is applied in slices of
   ``MAX_OPS_PER_APPLY`` (the agent's own bound): measured faster than one
   1,000-op apply, because less undo data is alive at once for the garbage
-  collector to walk. As for any agent write, LinkPolicy (the tenant's
-  rules of today) checks the whole set first and AssetPolicy checks the
-  nodes each chunk touched. Any ``PageSessionError`` or
+  collector to walk. The set's ops are decoded one at a time as the
+  replay takes them (``ChangeSet.each_op``), not as one list. As for any
+  agent write, LinkPolicy (the tenant's rules of today) checks each slice
+  before it is applied, and the first op that fails a link or the apply
+  names the conflict; AssetPolicy checks the nodes each chunk touched after
+  it (the last op of the chunk that wrote the node). Any ``PageSessionError`` or
   ``Refused`` resolves the set ``conflicted`` with the code and op index
   (``proposal.conflicted``). The load and replay run inside one savepoint:
   each chunk's op history rows are written once the chunk passed (its
@@ -66,7 +69,7 @@ Resolution(change_set_id='…', status='approved', ops=2, revision=5, code=None,
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -74,11 +77,11 @@ from typing import Any, Final
 import sqlalchemy as sa
 
 from charlotte.drafts._agent_changes import agent_changes
+from charlotte.drafts._replay import Replayed, replay
 from charlotte.drafts._writes import check_person, page_changed, touched_node_ids
 from charlotte.drafts.workspace import SiteLinks, Workspace, Written
-from charlotte.errors import PageSessionError, Refused, ReplayConflict
+from charlotte.errors import Refused, ReplayConflict
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
-from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy
 from charlotte.storage import ChangeSet, ChangeSetStore, SessionRecord, read_connection, transaction
@@ -206,7 +209,7 @@ class ChangeSets:
                 new.append(NewEvent(EventTypes.PROPOSAL_OPENED, opened, AGENT_ACTOR))
             else:
                 self.store.extend(conn, change_set, page.doc, applied.ops)
-            new.append(page_changed(applied, node_ids, AGENT_ACTOR))
+            new.append(page_changed(applied.revision, len(applied.ops), node_ids, AGENT_ACTOR))
             if pending is not None:
                 pending.extend(new)
                 return Written(applied.revision, applied.ops, applied.inverse, node_ids, None)
@@ -241,11 +244,10 @@ class ChangeSets:
                     # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
                     page = PageSession(doc, node_types=ws.node_types)
                     kept = functools.partial(ws.store_ops, conn, session, actor=AGENT_ACTOR)
-                    applied = self.replay(page, change_set.ops, rules, store=kept)
-                    node_ids = touched_node_ids(applied.ops)
+                    done = self.replay(page, change_set.each_op(), rules, store=kept)
                     # The op history is stored chunk by chunk: the draft is left.
                     ws.store(conn, session, page.doc, Applied(page.revision, [], []), actor=AGENT_ACTOR)
-                    changed = page_changed(applied, node_ids, AGENT_ACTOR)
+                    changed = page_changed(done.revision, done.count, done.node_ids, AGENT_ACTOR)
                     ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
             except ReplayConflict as conflict:
                 resolution = Resolution(
@@ -334,48 +336,20 @@ class ChangeSets:
     def replay(
         self,
         page: PageSession,
-        ops: list[dict[str, Any]],
+        ops: Iterable[dict[str, Any]],
         rules: SiteLinks,
         store: Callable[[Applied], None] | None = None,
-    ) -> Applied:
-        """Apply ``ops`` to ``page`` in chunks; raise ``ReplayConflict`` at the first that fails.
+    ) -> Replayed:
+        """Apply ``ops`` to ``page`` in chunks of ``chunk`` ops, under today's ``rules``.
 
-        The agent's LinkPolicy first, AssetPolicy per chunk (an approval; ``drafts/review.py``).
-        ``ops`` are handed over (a set's ops, decoded for this replay alone):
-        they are applied and kept as they are, not copied. ``store`` takes each
-        chunk once it passed (its ops and their undo, at the chunk's revision),
-        and its undo is then not kept: an approval writes its op history as it
-        goes, inside its savepoint, so 10,000 ops' inverses are never all alive
-        at once (a conflict in a later chunk rolls those rows back).
+        The agent's LinkPolicy and AssetPolicy as for any agent write (an
+        approval; ``drafts/review.py``); ``charlotte.drafts._replay.replay``
+        says how, and what ``store`` takes.
         """
-        try:
-            self.workspace.assert_agent_links(ops, rules)
-        except Refused as e:
-            raise ReplayConflict(e.code, e.at or 0) from None
-        replayed: list[dict[str, Any]] = []
-        undo: list[tuple[dict[str, Any], ...]] = []
-        for start in range(0, len(ops), self.chunk):
-            part: list[dict[str, Any]] = []
-            for at in range(start, min(start + self.chunk, len(ops)), MAX_OPS_PER_APPLY):
-                piece = ops[at : min(at + MAX_OPS_PER_APPLY, start + self.chunk)]
-                try:
-                    applied = page.apply(piece, based_on=page.revision, actor=AGENT_ACTOR, owned=True)
-                except PageSessionError as e:
-                    raise ReplayConflict(e.code, at + (e.at or 0)) from None
-                part += applied.ops
-                undo += applied.undo
-            try:
-                self._assets.assert_nodes(page.doc, touched_node_ids(part))
-            except Refused as e:
-                node = e.detail.get("node") if e.detail else None
-                raise ReplayConflict(e.code, start + _last_touching(part, node)) from None
-            replayed += part
-            if store is not None:
-                store(Applied(page.revision, part, [], undo))
-                undo = []
-        # The inverse of a whole replay is never used: undoing an approval is a new edit;
-        # each op's own inverse goes into the op history (restoring past an approval).
-        return Applied(page.revision, replayed, [], undo)
+        return replay(
+            page, ops, chunk=self.chunk, store=store, assets=self._assets.assert_nodes,
+            links=lambda piece: self.workspace.assert_agent_links(piece, rules),
+        )  # fmt: skip
 
     def resolve(
         self,
@@ -414,11 +388,3 @@ def _notice(change_set: ChangeSet) -> dict[str, Any]:
         told["code"] = change_set.conflict_code
         told["at"] = change_set.conflict_at
     return told
-
-
-def _last_touching(ops: list[dict[str, Any]], node: object) -> int:
-    """Index in ``ops`` of the last op that wrote ``node`` (0 when none names it)."""
-    for at in range(len(ops) - 1, -1, -1):
-        if touched_node_ids([ops[at]]) == (node,):
-            return at
-    return 0

@@ -413,7 +413,7 @@ class Workspace:
 
     @staticmethod
     def _events_of(applied: Applied, node_ids: tuple[str, ...], actor: str) -> list[NewEvent]:
-        new = [page_changed(applied, node_ids, actor)]
+        new = [page_changed(applied.revision, len(applied.ops), node_ids, actor)]
         if actor != AGENT_ACTOR:
             edited = {"revision": applied.revision, "ops": len(applied.ops), "node_ids": list(node_ids)}
             new.append(NewEvent(EventTypes.HUMAN_EDITED, edited, actor))

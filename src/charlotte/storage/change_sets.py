@@ -20,23 +20,33 @@ The table keeps its first name, ``charlotte_proposals`` (a storage name, see
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, Final
 
 import sqlalchemy as sa
 
+from charlotte.errors import PageSessionError, StorageError
 from charlotte.events import utc_now
 from charlotte.storage._translate import translated
 from charlotte.storage.sessions import SessionRecord
 from charlotte.storage.tables import change_sets
+from charlotte.storage.types import extend_array, loads, loads_each
 
 __all__ = ["ChangeSet", "ChangeSetStore"]
 
 
 @dataclass(frozen=True, slots=True)
 class ChangeSet:
-    """One stored change set: its working copy and the agent ops it holds."""
+    """One stored change set: its working copy and the agent ops it holds.
+
+    The ops stay the stored JSON text (``ops_text``) until asked for:
+    ``each_op`` decodes them one at a time (an approval's replay), ``ops``
+    all at once, and ``ChangeSetStore.extend`` appends to the text without
+    decoding it, so an agent write costs what its own ops cost, however
+    many the set already holds.
+    """
 
     id: str
     session_id: str
@@ -44,7 +54,7 @@ class ChangeSet:
     page: str
     status: str
     working: dict[str, Any]
-    ops: list[dict[str, Any]]
+    ops_text: str
     op_count: int
     conflict_code: str | None
     conflict_at: int | None
@@ -54,6 +64,23 @@ class ChangeSet:
     #: Set when resolved unless an approval replayed it on an unchanged draft:
     #: its base revision; its working revisions above it name no state any more.
     retired_above: int | None
+
+    @property
+    def ops(self) -> list[dict[str, Any]]:
+        """The set's ops, decoded (each read decodes them again: keep the list)."""
+        ops: list[dict[str, Any]] = loads(self.ops_text)
+        return ops
+
+    def each_op(self) -> Iterator[dict[str, Any]]:
+        """The set's ops decoded one at a time, as they are taken.
+
+        Where the stored text stops being a JSON array (host corruption),
+        ``PageSessionError("invalid_state")``, as for a corrupt stored draft.
+        """
+        try:
+            yield from loads_each(self.ops_text)
+        except ValueError:
+            raise PageSessionError("invalid_state", detail="change set: ops") from None
 
     @property
     def revision(self) -> int:
@@ -67,8 +94,14 @@ class ChangeSet:
         return self.revision - self.op_count
 
 
-# In ChangeSet's field order: a row becomes a ChangeSet positionally.
-_COLUMNS: Final = [change_sets.c[field.name] for field in fields(ChangeSet)]
+# In ChangeSet's field order: a row becomes a ChangeSet positionally. The ops
+# column is read as its text (type_coerce: no JSON result processor).
+_COLUMNS: Final = [
+    sa.type_coerce(change_sets.c.ops, sa.Text).label("ops_text")
+    if field.name == "ops_text"
+    else change_sets.c[field.name]
+    for field in fields(ChangeSet)
+]
 
 
 class ChangeSetStore:
@@ -121,10 +154,19 @@ class ChangeSetStore:
         working: dict[str, Any],
         ops: list[dict[str, Any]],
     ) -> None:
-        """Append ``ops`` to an open change set and store its new working copy."""
+        """Append ``ops`` to an open change set and store its new working copy.
+
+        The stored ops text is extended, not decoded and written again; ops
+        that are not JSON are ``StorageError("invalid_value")``, as any
+        value a JSON column refuses.
+        """
+        try:
+            stored = extend_array(change_set.ops_text, ops)
+        except (TypeError, ValueError):
+            raise StorageError("invalid_value") from None
         values = {
             "working": working,
-            "ops": [*change_set.ops, *ops],
+            "ops": sa.type_coerce(stored, sa.Text),
             "op_count": change_set.op_count + len(ops),
         }
         with translated():

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from json.encoder import encode_basestring_ascii
 from typing import Any, Final
@@ -33,7 +33,16 @@ from sqlalchemy.engine import Dialect
 
 from charlotte.storage.text import has_lone_surrogate, storable_json
 
-__all__ = ["JsonText", "UtcDateTime", "dumps", "dumps_each", "dumps_reusing", "loads"]
+__all__ = [
+    "JsonText",
+    "UtcDateTime",
+    "dumps",
+    "dumps_each",
+    "dumps_reusing",
+    "extend_array",
+    "loads",
+    "loads_each",
+]
 
 # A \u escape of a high surrogate not followed by a low one, or of a low one
 # not preceded by a high one. One branch starting with the literal "\u": the
@@ -150,6 +159,79 @@ def loads(text: str, *, allow_nan: bool = True) -> Any:
     """
     value = json.loads(text) if allow_nan else json.loads(text, parse_constant=_not_json)
     return storable_json(value) if _may_hold_lone_surrogate(text) else value
+
+
+# One value at an index (the C scanner json.loads itself uses) and the JSON whitespace after it.
+_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+_SPACE: Final = re.compile(r"[ \t\n\r]*")
+
+
+def _skip(text: str, at: int) -> int:
+    """The index of the first non-whitespace character of ``text`` from ``at`` (or its length)."""
+    space = _SPACE.match(text, at)
+    return at if space is None else space.end()
+
+
+def loads_each(text: str) -> Iterator[Any]:
+    """Each value of the stored JSON array ``text``, decoded one at a time, as ``loads`` would.
+
+    A caller that uses each value and drops it never holds them all: a
+    10,000-op change set is decoded op by op while it replays, instead of as
+    one list whose 24,000 containers outlive the garbage collector's young
+    generations. Raises ``ValueError`` (when the iteration reaches it) for
+    text that is not a JSON array; a text that may spell a lone surrogate is
+    decoded whole by ``loads`` first (the rare case, repaired the same way).
+    """
+    if _may_hold_lone_surrogate(text):
+        value = loads(text)
+        if type(value) is not list:
+            raise ValueError("not a JSON array")
+        yield from value
+        return
+    at = _skip(text, 0)
+    if text[at : at + 1] != "[":
+        raise ValueError("not a JSON array")
+    at = _skip(text, at + 1)
+    if text[at : at + 1] == "]":
+        _at_end(text, at + 1)
+        return
+    while True:
+        try:
+            value, at = _SCAN(text, at)
+        except StopIteration:
+            raise ValueError("not a JSON array") from None
+        yield value
+        at = _skip(text, at)
+        mark = text[at : at + 1]
+        if mark == "]":
+            _at_end(text, at + 1)
+            return
+        if mark != ",":
+            raise ValueError("not a JSON array")
+        at = _skip(text, at + 1)
+
+
+def _at_end(text: str, at: int) -> None:
+    if _skip(text, at) != len(text):
+        raise ValueError("not a JSON array")
+
+
+def extend_array(text: str, values: list[Any]) -> str:
+    """The stored JSON array ``text`` with ``values`` appended, without decoding ``text``.
+
+    ``dumps`` writes ``values``; ``text`` is spliced, so appending to a long
+    stored array costs what the new values cost. Raises ``ValueError`` when
+    ``text`` does not start with ``[`` and end with ``]``, and what ``dumps`` raises.
+    """
+    head = text.strip(" \t\n\r")
+    if not (head.startswith("[") and head.endswith("]")):
+        raise ValueError("not a JSON array")
+    if not values:
+        return head
+    tail = dumps(values)
+    if head[1:-1].strip(" \t\n\r") == "":
+        return tail
+    return head[:-1] + "," + tail[1:]
 
 
 def _not_json(_name: str) -> Any:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from charlotte.errors import StorageError
 from charlotte.storage import transaction
 from charlotte.storage.tables import sessions
-from charlotte.storage.types import dumps, dumps_reusing, loads
+from charlotte.storage.types import dumps, dumps_reusing, extend_array, loads, loads_each
 
 
 def _session_row(**overrides: object) -> dict[str, object]:
@@ -151,3 +151,56 @@ def test_dumps_reusing_refuses_what_dumps_refuses() -> None:
     # Names json.dumps would convert (not text) are left to it.
     assert dumps_reusing({"nodes": {1: "x"}}, "nodes", None)[0] == '{"nodes":{"1":"x"}}'
     assert dumps_reusing({"nodes": [1]}, "nodes", None)[0] == '{"nodes":[1]}'
+
+
+@given(values=st.lists(_JSON, max_size=6), spaced=st.booleans())
+def test_loads_each_yields_what_loads_reads(values: list[object], spaced: bool) -> None:
+    text = json.dumps(values, indent=1 if spaced else None)
+    assert list(loads_each(text)) == loads(text)
+    assert list(loads_each(" \n" + text + "\t ")) == values
+
+
+def test_loads_each_decodes_one_value_at_a_time() -> None:
+    # The values are decoded as they are taken: what follows a bad value is never read.
+    values = loads_each('[{"a":1},{"b":2},{"c":')
+    assert next(values) == {"a": 1}
+    assert next(values) == {"b": 2}
+    with pytest.raises(ValueError):
+        next(values)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "{}", '"[1]"', "[", "]", "[1", "[1,]", "[,1]", "[1 2]", "[1]]", "[1] x", "[]x", "[1,,2]", "nul"],
+)
+def test_loads_each_refuses_what_is_not_a_json_array(text: str) -> None:
+    with pytest.raises(ValueError):
+        list(loads_each(text))
+
+
+def test_loads_each_repairs_a_lone_surrogate_as_loads_does() -> None:
+    text = '[{"t":"a"},{"t":"x\\ud800y"}]'
+    assert list(loads_each(text)) == loads(text) == [{"t": "a"}, {"t": "x\ufffdy"}]
+    with pytest.raises(ValueError):
+        list(loads_each('{"t":"\\ud800"}'))
+
+
+@given(first=st.lists(_JSON, max_size=5), more=st.lists(_JSON, max_size=5))
+def test_extend_array_writes_what_dumps_writes_for_both_lists(
+    first: list[object], more: list[object]
+) -> None:
+    assert extend_array(dumps(first), more) == dumps(first + more)
+    assert loads(extend_array(" " + json.dumps(first, indent=1) + "\n", more)) == first + more
+
+
+@pytest.mark.parametrize("text", ["", "{}", "1", "[1", "1]", '"[]"'])
+def test_extend_array_refuses_a_text_that_is_not_an_array(text: str) -> None:
+    with pytest.raises(ValueError):
+        extend_array(text, [1])
+
+
+def test_extend_array_refuses_what_dumps_refuses() -> None:
+    with pytest.raises(ValueError):
+        extend_array("[1]", [float("nan")])
+    with pytest.raises(TypeError):
+        extend_array("[]", [object()])
