@@ -12,12 +12,11 @@ the asset policy's inert-CSS check.
 
 from __future__ import annotations
 
-import colorsys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.offline.style import CARD_WIDTH, fits
+from charlotte.offline.style import CARD_WIDTH, fits, hsv, tone_of
 
 __all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_looks"]
 
@@ -162,41 +161,6 @@ def _replace_hex(text: str, change: Callable[[str], str]) -> str:
     return "".join(out)
 
 
-def _hsv(hex_value: str) -> tuple[float, float, float]:
-    r, g, b = (int(hex_value[k : k + 2], 16) / 255 for k in (1, 3, 5))
-    return colorsys.rgb_to_hsv(r, g, b)
-
-
-def _hex(h: float, s: float, v: float) -> str:
-    r, g, b = colorsys.hsv_to_rgb(h % 1.0, min(max(s, 0.0), 1.0), min(max(v, 0.0), 1.0))
-    return "#" + "".join(f"{round(x * 255):02x}" for x in (r, g, b))
-
-
-def _toward(h: float, goal: float, step: float) -> float:
-    diff = (goal - h + 0.5) % 1.0 - 0.5
-    return h + max(-step, min(step, diff))
-
-
-def _tone(tone: str) -> Callable[[str], str]:
-    def change(value: str) -> str:
-        h, s, v = _hsv(value)
-        if s < 0.15 and tone in ("warmer", "cooler"):
-            # A grey takes a tint of the tone (a black-and-white page gets warm or cool greys),
-            # a white a faint one (cream, ice): on a page already in warm colours the bands
-            # are what can still grow warmer.
-            tint = 0.3 if v < 0.5 else 0.12 if v < 0.97 else 0.05
-            return _hex(35 / 360 if tone == "warmer" else 215 / 360, max(s, tint), v)
-        if s < 0.15:  # whites, greys and near-whites stay darker or lighter as they are
-            return value
-        if tone == "darker":
-            return _hex(h, s, v * 0.72)
-        if tone == "lighter":
-            return _hex(h, s * 0.75, v + (1 - v) * 0.35)
-        return _hex(_toward(h, 25 / 360 if tone == "warmer" else 215 / 360, 30 / 360), s, v)
-
-    return change
-
-
 def _style(node: Mapping[str, Any]) -> dict[str, Any]:
     style = node.get("style")
     return style if isinstance(style, dict) else {}
@@ -255,7 +219,7 @@ def _first_hex(text: str) -> str | None:
 
 
 def _ink_for(background: str) -> str:
-    _h, _s, v = _hsv(background)
+    _h, _s, v = hsv(background)
     return _LIGHT_INK if v > 0.6 else _DARK_INK
 
 
@@ -404,7 +368,7 @@ def look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[di
         what = named.get(look.value, f"the background {look.value}")
         return _backgrounds(nodes, look.value), f"gave the sections {what}"
     if look.aspect == "tone":
-        return _recolour(nodes, _tone(look.value)), f"made the palette {look.value}"
+        return _recolour(nodes, tone_of(look.value)), f"made the palette {look.value}"
     if look.aspect == "shape":
         said = (
             "more minimal (no shadows, plainer headings, small corners)"

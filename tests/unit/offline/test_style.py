@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from charlotte.offline.style import _FALLBACKS, _PALETTES, Palette, palette_for
+from charlotte.offline.style import (
+    _FALLBACKS,
+    _PALETTES,
+    Palette,
+    contrast,
+    hsv,
+    legible,
+    palette_for,
+)
 
 
 def _rgb(value: str) -> tuple[int, int, int]:
@@ -18,7 +26,7 @@ def _distance(a: str, b: str) -> int:
 PALETTES: list[Palette] = [p for _words, p in _PALETTES] + list(_FALLBACKS)
 
 
-@pytest.mark.parametrize("tone", ["", " calm", " minimal"])
+@pytest.mark.parametrize("tone", ["", " calm", " minimal", " warm", " cool", " warm and calm"])
 @pytest.mark.parametrize("palette", PALETTES)
 def test_the_hero_button_stands_out_from_the_hero(palette: Palette, tone: str) -> None:
     # Every kind of business's palette, in each look: the hero's call button is visible.
@@ -26,3 +34,44 @@ def test_the_hero_button_stands_out_from_the_hero(palette: Palette, tone: str) -
     example = words.split("|")[0].replace("\\", "") if words else "anything"
     shown = palette_for(f"a {example} place{tone}", PALETTES.index(palette))
     assert _distance(shown.accent, shown.hero) > 40, (shown.accent, shown.hero)
+
+
+def _example(palette: Palette) -> str:
+    words = next((w for w, p in _PALETTES if p == palette), "")
+    return words.split("|")[0].replace("\\", "") if words else "anything"
+
+
+@pytest.mark.parametrize("tone", ["", " warm", " cosy", " cool", " crisp", " calm and warm", " minimal, cool"])
+@pytest.mark.parametrize("palette", PALETTES)
+def test_every_text_colour_is_legible_on_its_ground(palette: Palette, tone: str) -> None:
+    shown = palette_for(f"a {_example(palette)} place{tone}", PALETTES.index(palette))
+    assert contrast(shown.hero, shown.on_hero) >= 4.5, shown
+    assert contrast(shown.accent, "#ffffff") >= 4.5, shown  # button labels, links on white cards
+    assert contrast(shown.ink, shown.tint) >= 4.5, shown
+
+
+def _hue_distance(a: str, degrees: float) -> float:
+    return abs((hsv(a)[0] * 360 - degrees + 180) % 360 - 180)
+
+
+@pytest.mark.parametrize("palette", PALETTES)
+def test_a_warm_brief_warms_the_palette_and_a_cool_one_cools_it(palette: Palette) -> None:
+    example, seed = _example(palette), PALETTES.index(palette)
+    plain = palette_for(f"a {example} place", seed)
+    warm = palette_for(f"a {example} place, warm and welcoming", seed)
+    cool = palette_for(f"a {example} place with a crisp feel", seed)
+    # The accent moves toward a warm (25°) or a cool (215°) hue, the bands' tint with it.
+    assert _hue_distance(warm.accent, 25) <= _hue_distance(plain.accent, 25)
+    assert _hue_distance(cool.accent, 215) <= _hue_distance(plain.accent, 215)
+    assert warm.tint != cool.tint
+    # Both words, or neither: the kind's own palette.
+    assert palette_for(f"a {example} place, warm yet cool", seed) == plain
+
+
+def test_legible_darkens_on_a_light_ground_and_lightens_on_a_dark_one() -> None:
+    assert contrast("#ffffff", "#000000") == pytest.approx(21)
+    darker = legible("#f0a040", "#ffffff")
+    assert contrast(darker, "#ffffff") >= 4.5 and hsv(darker)[2] < hsv("#f0a040")[2]
+    lighter = legible("#404040", "#101010")
+    assert contrast(lighter, "#101010") >= 4.5 and hsv(lighter)[2] > hsv("#404040")[2]
+    assert legible("#1f2937", "#ffffff") == "#1f2937"  # already legible: unchanged
