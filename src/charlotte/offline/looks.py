@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.offline.style import CARD_WIDTH, fits, hsv, tone_of
+from charlotte.offline.style import CARD_WIDTH, contrast, fits, hsv, legible, tone_of
 
 __all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_looks"]
 
@@ -223,6 +223,25 @@ def _ink_for(background: str) -> str:
     return _LIGHT_INK if v > 0.6 else _DARK_INK
 
 
+#: The colours a person may name (what ``_colour`` reads as our own hex values).
+_NAMED: Final = frozenset(COLOURS.values())
+#: The (band, card) colours of a dark and of a light page.
+_GROUNDS: Final = ((_DARK_BANDS, _DARK_CARDS), (_LIGHT_BANDS, _LIGHT_CARDS))
+
+
+def _on_grounds(accent: str, band: str, card: str) -> str:
+    """``accent`` as words on ``band`` and ``card`` show it: darkened or lightened to 4.5:1 on both."""
+    band_hex, card_hex = _first_hex(band), _first_hex(card)
+    if band_hex is None or card_hex is None:
+        return accent
+    return legible(legible(accent, card_hex), band_hex)
+
+
+def _shades(accent: str) -> set[str]:
+    """The accent and its shades on the dark and the light page (words already moved to one)."""
+    return {accent, *(_on_grounds(accent, band, card) for band, card in _GROUNDS)}
+
+
 def _backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[str, Any]]:
     accent = _accent(nodes)
     band, card, ink = {
@@ -248,6 +267,16 @@ def _backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[st
             # A panel inside a band (a price list's row): it goes with the cards, or its words
             # (in the band's new ink) would vanish on its old background.
             patch = {"background": card}
+        elif (
+            accent
+            and background is None
+            and isinstance(colour := _base(node).get("color"), str)
+            and _first_hex(colour) in _shades(accent)
+            and (shown := _on_grounds(accent, band, card)) != _first_hex(colour)
+        ):
+            # Words in the accent (a contact link, a label, an hour) on the new ground: kept
+            # at 4.5:1 against both the bands and the cards (teal on a dark card is not).
+            patch = {"color": shown}
         else:
             continue
         ops.append({"t": "set_style", "id": node["id"], "breakpoint": "base", "patch": patch})
@@ -361,8 +390,20 @@ def look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[di
         accent = _accent(nodes)
         if accent is None:
             return [], "the page has no button or link whose colour is the accent"
-        ops = _recolour(nodes, lambda h: look.value if h == accent else h)
-        return ops, f"changed the accent colour from {accent} to {look.value}"
+        # Buttons carry white labels on the accent: a colour by name is our pick, so its
+        # shade that keeps them at 4.5:1; a hex value the person gave is theirs, as given.
+        new = legible(look.value, "#ffffff") if look.value in _NAMED else look.value
+        # The accent's words on a dark or light page are its legible shade: they follow it.
+        shades = {shade: _on_grounds(new, band, card) for band, card in _GROUNDS
+                  if (shade := _on_grounds(accent, band, card)) != accent}  # fmt: skip
+        shades[accent] = new
+        ops = _recolour(nodes, lambda h: shades.get(h, h))
+        note = ""
+        if new != look.value:
+            note = f" (a darker shade of {look.value}, so white labels on it stay legible)"
+        elif (ratio := contrast(new, "#ffffff")) < 4.5:
+            note = f" (white labels on it read at {ratio:.1f}:1, below the 4.5:1 that keeps them legible)"
+        return ops, f"changed the accent colour from {accent} to {new}{note}"
     if look.aspect == "background":
         named = {"dark": "a dark background", "light": "a light background"}
         what = named.get(look.value, f"the background {look.value}")

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from tests.unit.offline.follow_up_app import BRIEF, FACTS, Follow, Session, Turn
 
+from charlotte.offline.style import contrast
+
 NEW_PHONE = "+44 113 496 0999"
 #: The test brief, asking for a call to action (the page has one only when the brief asks).
 CTA_BRIEF = BRIEF.replace(" and contact.", ", contact and a call to action.")
@@ -661,3 +663,56 @@ def test_the_accent_of_a_page_whose_only_buttons_are_contact_links_changes(
     changed_and_ready(turn)
     assert turn.nodes["contact-phone"]["style"]["base"]["color"] == "#15803d"
     assert old not in str([n["style"] for n in turn.nodes.values()])
+
+
+def _words_on_their_own(turn: Turn) -> dict[str, str]:
+    """Node id -> its words' colour, for every node that sets a colour and no background."""
+    found: dict[str, str] = {}
+    for node in turn.nodes.values():
+        base = node["style"].get("base", {})
+        colour = base.get("color")
+        if node["parent"] is not None and "background" not in base and isinstance(colour, str):
+            found[node["id"]] = colour
+    return found
+
+
+def test_words_in_the_accent_stay_legible_on_a_dark_page(session: Session) -> None:
+    accent = session.handle.draft()["page"]["nodes"]["hero-button"]["style"]["base"]["background"]
+
+    turn = session.turn("make the background dark")
+
+    changed_and_ready(turn)
+    words = _words_on_their_own(turn)
+    assert "contact-phone" in words and words["contact-phone"] != accent
+    for node, colour in words.items():
+        # On the dark cards and the darker bands alike (teal on #1f2937 read at 2.7:1).
+        assert contrast(colour, "#1f2937") >= 4.5 and contrast(colour, "#111827") >= 4.5, node
+    # The buttons keep the accent they had; a person's dark page is still theirs.
+    assert turn.nodes["hero-button"]["style"]["base"]["background"] == accent
+
+    again = session.turn("Change the accent colour to green")
+
+    changed_and_ready(again)
+    assert again.nodes["hero-button"]["style"]["base"]["background"] == "#15803d"
+    shown = _words_on_their_own(again)
+    # The words follow the new accent, in its shade for the dark page: no old shade is left.
+    assert shown["contact-phone"] not in (words["contact-phone"], "#15803d")
+    assert contrast(shown["contact-phone"], "#1f2937") >= 4.5
+    assert words["contact-phone"] not in str([n["style"] for n in again.nodes.values()])
+
+
+def test_an_accent_by_name_keeps_white_labels_legible_and_a_hex_is_kept_as_given(
+    session: Session,
+) -> None:
+    turn = session.turn("change the accent colour to yellow")
+
+    changed_and_ready(turn)
+    button = turn.nodes["hero-button"]["style"]["base"]["background"]
+    assert contrast(button, "#ffffff") >= 4.5 and button != "#ca8a04"
+    assert "a darker shade of #ca8a04" in turn.reply
+
+    given = session.turn("make the buttons #2a7")
+
+    changed_and_ready(given)
+    assert given.nodes["hero-button"]["style"]["base"]["background"] == "#22aa77"
+    assert "below the 4.5:1" in given.reply
