@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.offline.style import CARD_WIDTH, contrast, fits, hsv, legible, tone_of
+from charlotte.offline.colours import contrast, hsv, legible, tone_of
+from charlotte.offline.style import CARD_WIDTH, fits
 
 __all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_looks"]
 

@@ -1,0 +1,80 @@
+"""Colour arithmetic of the offline builder: tones and legibility of ``#rrggbb`` colours.
+
+``tone_of`` moves a colour toward a tone (warmer, cooler, darker, lighter),
+as a follow-up asks and a brief's tone words do; ``contrast`` is WCAG 2's
+contrast ratio and ``legible`` the nearest shade of a colour that reaches
+it against a ground. Plain ``colorsys`` and the WCAG formula: a colour
+library would bring more than these four functions need.
+"""
+
+from __future__ import annotations
+
+import colorsys
+from collections.abc import Callable
+
+__all__ = ["contrast", "hsv", "legible", "tone_of"]
+
+
+def hsv(hex_value: str) -> tuple[float, float, float]:
+    """Hue, saturation and value (0..1) of a ``#rrggbb`` colour."""
+    r, g, b = (int(hex_value[k : k + 2], 16) / 255 for k in (1, 3, 5))
+    return colorsys.rgb_to_hsv(r, g, b)
+
+
+def _hex(h: float, s: float, v: float) -> str:
+    r, g, b = colorsys.hsv_to_rgb(h % 1.0, min(max(s, 0.0), 1.0), min(max(v, 0.0), 1.0))
+    return "#" + "".join(f"{round(x * 255):02x}" for x in (r, g, b))
+
+
+def _toward(h: float, goal: float, step: float) -> float:
+    diff = (goal - h + 0.5) % 1.0 - 0.5
+    return h + max(-step, min(step, diff))
+
+
+def tone_of(tone: str) -> Callable[[str], str]:
+    """A change of ``#rrggbb`` colours toward ``tone``: warmer, cooler, darker or lighter."""
+    def change(value: str) -> str:
+        h, s, v = hsv(value)
+        if s < 0.15 and tone in ("warmer", "cooler"):
+            # A grey takes a tint of the tone (a black-and-white page gets warm or cool greys),
+            # a white a faint one (cream, ice): on a page already in warm colours the bands
+            # are what can still grow warmer.
+            tint = 0.3 if v < 0.5 else 0.12 if v < 0.97 else 0.05
+            return _hex(35 / 360 if tone == "warmer" else 215 / 360, max(s, tint), v)
+        if s < 0.15:  # whites, greys and near-whites stay darker or lighter as they are
+            return value
+        if tone == "darker":
+            return _hex(h, s, v * 0.72)
+        if tone == "lighter":
+            return _hex(h, s * 0.75, v + (1 - v) * 0.35)
+        return _hex(_toward(h, 25 / 360 if tone == "warmer" else 215 / 360, 30 / 360), s, v)
+
+    return change
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG 2 contrast ratio of two ``#rrggbb`` colours (1 to 21)."""
+
+    def luminance(value: str) -> float:
+        channels = [int(value[k : k + 2], 16) / 255 for k in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def legible(colour: str, against: str, ratio: float = 4.5) -> str:
+    """``colour`` darkened (or, against a dark colour, lightened) until text and ground differ by ``ratio``.
+
+    WCAG's 4.5:1 for body text by default; a hue moved toward a tone can lose
+    contrast (a blue turned orange is lighter), so a toned palette passes here.
+    """
+    h, s, v = hsv(colour)
+    lighten = hsv(against)[2] < 0.5
+    for _ in range(24):
+        if contrast(colour, against) >= ratio:
+            return colour
+        v = v + (1 - v) * 0.2 if lighten else v * 0.9
+        colour = _hex(h, s * 0.95 if lighten else s, v)
+    return colour
