@@ -30,6 +30,7 @@ from typing import Any
 from charlotte.errors import PageSessionError, Refused, ReplayConflict
 from charlotte.events import AGENT_ACTOR
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
+from charlotte.page.ops import written_node_id
 from charlotte.page.session import Applied, PageSession
 
 __all__ = ["Replayed", "replay"]
@@ -37,13 +38,12 @@ __all__ = ["Replayed", "replay"]
 
 @dataclass(frozen=True, slots=True)
 class Replayed:
-    """What a replay did: the page's revision after it, the ops applied, the nodes they touched.
+    """What a replay did: how many ops it applied and the nodes they touched (the revision: the page's).
 
     ``ops`` are the applied ops themselves only for a replay that kept them
     (no ``store``); one that stored each slice as it went leaves it empty.
     """
 
-    revision: int
     count: int
     node_ids: tuple[str, ...]
     ops: list[dict[str, Any]]
@@ -81,9 +81,8 @@ def replay(
                 break
             applied = _apply_piece(page, piece, links, at)
             for i, op in enumerate(applied.ops, at):
-                node = op.get("node")
-                nid = node.get("id") if isinstance(node, dict) else op.get("id")
-                if isinstance(nid, str):
+                nid = written_node_id(op)
+                if nid is not None:
                     last[nid] = i
             if store is not None:
                 store(Applied(page.revision, applied.ops, [], applied.undo))
@@ -101,7 +100,7 @@ def replay(
         start = at
     # The inverse of a whole replay is never used: undoing an approval is a new edit;
     # each op's own inverse goes into the op history (restoring past an approval).
-    return Replayed(page.revision, start, tuple(touched), replayed)
+    return Replayed(start, tuple(touched), replayed)
 
 
 def _apply_piece(

@@ -245,9 +245,8 @@ class ChangeSets:
                     page = PageSession(doc, node_types=ws.node_types)
                     kept = functools.partial(ws.store_ops, conn, session, actor=AGENT_ACTOR)
                     done = self.replay(page, change_set.each_op(), rules, store=kept)
-                    # The op history is stored chunk by chunk: the draft is left.
-                    ws.store(conn, session, page.doc, Applied(page.revision, [], []), actor=AGENT_ACTOR)
-                    changed = page_changed(done.revision, done.count, done.node_ids, AGENT_ACTOR)
+                    ws.save_draft(conn, session, page.doc)  # its op history is stored already
+                    changed = page_changed(page.revision, done.count, done.node_ids, AGENT_ACTOR)
                     ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
             except ReplayConflict as conflict:
                 resolution = Resolution(

@@ -391,8 +391,12 @@ class Workspace:
         Each row keeps its op's inverse (``applied.undo``), the agent turn that
         wrote it (``turn_id``) and, for a person's undo, the turn undone (``undoes``).
         """
-        self.pages.save_draft(conn, session.tenant, session.page, doc, shared=True)
+        self.save_draft(conn, session, doc)
         self.store_ops(conn, session, applied, actor=actor, turn_id=turn_id, undoes=undoes)
+
+    def save_draft(self, conn: sa.Connection, session: SessionRecord, doc: dict[str, Any]) -> None:
+        """``store``'s draft alone, saved shared (an approval stores its op history as it goes)."""
+        self.pages.save_draft(conn, session.tenant, session.page, doc, shared=True)
 
     def store_ops(
         self, conn: sa.Connection, session: SessionRecord, applied: Applied, *, actor: str,

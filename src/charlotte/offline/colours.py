@@ -65,13 +65,14 @@ def contrast(a: str, b: str) -> float:
 
 
 def legible(colour: str, against: str, ratio: float = 4.5) -> str:
-    """``colour`` darkened (or, against a dark colour, lightened) until text and ground differ by ``ratio``.
+    """``colour`` darkened (or, on a dark ground, lightened) until text and ground differ by ``ratio``.
 
     WCAG's 4.5:1 for body text by default; a hue moved toward a tone can lose
     contrast (a blue turned orange is lighter), so a toned palette passes here.
     """
     h, s, v = hsv(colour)
-    lighten = hsv(against)[2] < 0.5
+    # Toward whichever end of the scale stands further from the ground.
+    lighten = contrast(against, "#ffffff") > contrast(against, "#000000")
     for _ in range(24):
         if contrast(colour, against) >= ratio:
             return colour

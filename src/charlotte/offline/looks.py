@@ -250,6 +250,9 @@ def _backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[st
         "light": (_LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK),
     }.get(value, (value, value, ""))
     ink = ink or _ink_for(value)
+    # The accent's words, in whichever shade a page showed them, take the new ground's.
+    shades = _shades(accent) if accent else set()
+    shown = _on_grounds(accent, band, card) if accent else None
     ops: list[dict[str, Any]] = []
     for node in nodes:
         background = _base(node).get("background")
@@ -269,11 +272,11 @@ def _backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[st
             # (in the band's new ink) would vanish on its old background.
             patch = {"background": card}
         elif (
-            accent
+            shown is not None
             and background is None
             and isinstance(colour := _base(node).get("color"), str)
-            and _first_hex(colour) in _shades(accent)
-            and (shown := _on_grounds(accent, band, card)) != _first_hex(colour)
+            and (words := _first_hex(colour)) in shades
+            and words != shown
         ):
             # Words in the accent (a contact link, a label, an hour) on the new ground: kept
             # at 4.5:1 against both the bands and the cards (teal on a dark card is not).

@@ -31,7 +31,7 @@ from charlotte.page.inverse import inverse_of
 from charlotte.page.model import Doc, Op
 from charlotte.page.working_copy import WorkingCopy
 
-__all__ = ["WorkingCopy", "invert", "reduce", "reduce_all", "touched_node_ids"]
+__all__ = ["WorkingCopy", "invert", "reduce", "reduce_all", "touched_node_ids", "written_node_id"]
 
 
 def reduce(doc: Doc, op: object) -> tuple[Doc, str | None]:
@@ -73,10 +73,16 @@ def touched_node_ids(ops: Iterable[object]) -> tuple[str, ...]:
     """
     seen: dict[str, None] = {}
     for op in ops:
-        if not isinstance(op, dict):
-            continue
-        node = op.get("node")
-        nid = node.get("id") if isinstance(node, dict) else op.get("id")
-        if isinstance(nid, str):
+        nid = written_node_id(op)
+        if nid is not None:
             seen.setdefault(nid, None)
     return tuple(seen)
+
+
+def written_node_id(op: object) -> str | None:
+    """The id of the node ``op`` writes (an inserted node's own id, else the op's ``id``), or None."""
+    if not isinstance(op, dict):
+        return None
+    node = op.get("node")
+    nid = node.get("id") if isinstance(node, dict) else op.get("id")
+    return nid if isinstance(nid, str) else None

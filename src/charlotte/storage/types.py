@@ -161,7 +161,8 @@ def loads(text: str, *, allow_nan: bool = True) -> Any:
     return storable_json(value) if _may_hold_lone_surrogate(text) else value
 
 
-# One value at an index (the C scanner json.loads itself uses) and the JSON whitespace after it.
+# One value at an index (the C scanner json.loads itself uses) and the JSON whitespace
+# between values (json.decoder's own WHITESPACE, which its type stubs do not declare).
 _SCAN: Final[Callable[[str, int], tuple[Any, int]]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 _SPACE: Final = re.compile(r"[ \t\n\r]*")
 
@@ -219,17 +220,17 @@ def _at_end(text: str, at: int) -> None:
 def extend_array(text: str, values: list[Any]) -> str:
     """The stored JSON array ``text`` with ``values`` appended, without decoding ``text``.
 
-    ``dumps`` writes ``values``; ``text`` is spliced, so appending to a long
-    stored array costs what the new values cost. Raises ``ValueError`` when
+    ``dumps`` writes ``values`` and ``text`` is spliced: a long stored array
+    is copied once, never decoded or encoded again. Raises ``ValueError`` when
     ``text`` does not start with ``[`` and end with ``]``, and what ``dumps`` raises.
     """
-    head = text.strip(" \t\n\r")
+    head = text.strip(" \t\n\r")  # the same object when there is nothing to strip
     if not (head.startswith("[") and head.endswith("]")):
         raise ValueError("not a JSON array")
     if not values:
         return head
     tail = dumps(values)
-    if head[1:-1].strip(" \t\n\r") == "":
+    if _skip(head, 1) == len(head) - 1:  # an empty array
         return tail
     return head[:-1] + "," + tail[1:]
 
