@@ -331,6 +331,35 @@ class ChangeSetsContract:
         assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "external_link", 0)
         assert ws.draft(session.id, session.tenant)[1] == 2
 
+    def test_assets_are_checked_on_the_page_the_whole_replay_made(
+        self, ws: Workspace, assets: MutableAssets, engine: sa.Engine
+    ) -> None:
+        # Slices of two ops: the image goes in in the first slice, and is edited in the
+        # third (op 5) or removed in the second (op 3). Its asset is gone by the approval.
+        change_sets = ChangeSets(ws, chunk=2)
+        image = {
+            "t": "insert_node",
+            "node": {"id": "img", "type": "image", "parent": "hero", "props": {"asset": "logo", "alt": "Logo"}},
+        }
+        alt = {"t": "set_node_props", "id": "img", "patch": {"alt": "A logo"}}
+        removed = {"t": "remove_node", "id": "img"}
+        found = []
+        for ops in (
+            [image, props("title", "Rye"), section("a"), props("sub", "Spelt"), section("b"), alt],
+            [image, props("title", "Rye"), section("a"), removed, section("b"), props("sub", "Spelt")],
+        ):
+            s = unshared_session(engine, approve_on_save=True)
+            page = [section("hero"), heading("title", "hero", "Bread"), heading("sub", "hero", "Rolls")]
+            ws.human_edit(s.id, s.tenant, page, based_on=0, user="ann")
+            assets.ids.add("logo")
+            change_sets.apply_agent_ops(s.id, s.tenant, ops, based_on=3)
+            assets.ids.clear()
+            resolution = change_sets.approve(s.id, s.tenant, "ann")
+            found.append((resolution.status, resolution.code, resolution.at))
+        # The refused node names the last op that wrote it; a node the set removed is not on
+        # the page it made, so nothing of it is refused.
+        assert found == [("conflicted", "authored_asset", 5), ("approved", None, None)]
+
     def test_a_replay_conflict_names_the_first_op_that_fails_whichever_rule_it_breaks(
         self, ws: Workspace, engine: sa.Engine
     ) -> None:
@@ -438,7 +467,7 @@ class ChangeSetsContract:
             "theme": False,
         }
 
-    def test_ten_thousand_ops_approve_in_chunks(
+    def test_ten_thousand_ops_approve_in_slices(
         self,
         ws: Workspace,
         change_sets: ChangeSets,
@@ -469,12 +498,21 @@ class ChangeSetsContract:
         monkeypatch.setattr(AssetPolicy, "assert_nodes", checking)
         resolution = change_sets.approve(session.id, session.tenant, "ann")
         assert (resolution.status, resolution.revision) == ("approved", 10_002)
-        # Chunks of 1,000 (one AssetPolicy check each), applied in slices of 200.
+        # Applied in slices of 200; AssetPolicy once, on the 51 nodes the set touched.
         assert sizes == [200] * 50
-        assert len(checked) == 10
+        assert checked == [51]
         doc, current = ws.draft(session.id, session.tenant)
         assert current == 10_002 and doc == change_set.working
-        assert len(self.history(engine, session)) == 10_002
+        history = self.history(engine, session)
+        assert len(history) == 10_002
+        # The op history holds the set's ops (stored from the set's own text of each).
+        with read_connection(engine) as conn:
+            stored = conn.execute(
+                sa.select(page_ops.c.op)
+                .where(page_ops.c.tenant == session.tenant, page_ops.c.page == session.page, page_ops.c.revision > 2)
+                .order_by(page_ops.c.revision)
+            ).scalars().all()
+        assert stored == change_set.ops
 
     # -- concurrency -----------------------------------------------------------
 

@@ -1,23 +1,26 @@
 """Replaying a change set's ops on a page: ``replay`` (an approval, a partial rejection).
 
 ``ChangeSets.replay`` binds the rules (the tenant's links and assets of
-today) and the chunk size; this module is the loop, kept small so that a
+today) and the slice size; this module is the loop, kept small so that a
 long set costs what its ops cost and no more:
 
-- the ops come from an iterable and are taken a slice at a time
-  (``MAX_OPS_PER_APPLY``): an approval hands ``ChangeSet.each_op``, which
-  decodes the stored text as the replay takes it;
+- the ops come from an iterable of (op, stored text) pairs and are taken a
+  slice at a time (``MAX_OPS_PER_APPLY``): an approval hands
+  ``ChangeSet.each_op``, which decodes the stored text as the replay takes
+  it, and its texts go to the op history as they are (not encoded again);
 - each slice is checked for links, applied, and handed to ``store`` (an
   approval writes its op history there) before the next is decoded, so
   10,000 ops are never all alive at once. Measured: a 10,000-op approval
   used to promote about 31,000 objects into the collector's oldest
   generation (enough to trigger a full collection of a server process's
   150,000 objects, 75-100 ms, inside the approval), now about 18,000;
-- AssetPolicy checks the nodes a chunk touched once the chunk is applied.
+- AssetPolicy checks the nodes the replay touched once, on the page it made
+  (a node removed by a later op is not on it, and is not checked).
 
 The conflict is the first op that fails a link or its apply (an op before
-a refused link that fails to apply comes first), and for AssetPolicy the
-last op of the chunk that wrote the refused node.
+a refused link that fails to apply comes first); one that AssetPolicy
+refuses comes after every op applied, and names the last op that wrote the
+refused node.
 """
 
 from __future__ import annotations
@@ -51,56 +54,49 @@ class Replayed:
 
 def replay(
     page: PageSession,
-    ops: Iterable[dict[str, Any]],
+    ops: Iterable[tuple[dict[str, Any], str | None]],
     *,
     chunk: int,
     links: Callable[[list[dict[str, Any]]], None],
     assets: Callable[[dict[str, Any], tuple[str, ...]], None],
-    store: Callable[[Applied], None] | None = None,
+    store: Callable[[Applied, list[str | None]], None] | None = None,
 ) -> Replayed:
     """Apply ``ops`` to ``page``; raise ``ReplayConflict`` at the first that fails (module docstring).
 
-    ``links`` refuses a slice's ops (``Refused`` with the op's index),
-    ``assets`` a chunk's touched nodes on the page. ``ops`` are handed over
-    and applied as they are, not copied. ``store`` takes each slice once it
-    applied (its ops and undo, at its revision), and the slice is then not
-    kept; a conflict in a later chunk is the caller's to roll back.
+    ``ops`` are (op, its stored text or None) pairs, taken ``chunk`` at a
+    time (at most ``MAX_OPS_PER_APPLY``) and applied as they are, not
+    copied. ``links`` refuses a slice's ops (``Refused`` with the op's index),
+    ``assets`` the touched nodes on the page the whole replay made.
+    ``store`` takes each slice once it applied (its ops and undo, at its
+    revision, and the ops' texts), and the slice is then not kept; a later
+    conflict is the caller's to roll back.
     """
     source = iter(ops)
+    size = min(chunk, MAX_OPS_PER_APPLY)
     replayed: list[dict[str, Any]] = []
-    touched: dict[str, None] = {}
-    start = 0
-    while True:
-        # Within a chunk: node id -> the index of the last op that wrote it (str -> int,
-        # which the collector does not track), for the index of an AssetPolicy conflict.
-        last: dict[str, int] = {}
-        at = start
-        while at < start + chunk:
-            piece = list(itertools.islice(source, min(MAX_OPS_PER_APPLY, start + chunk - at)))
-            if not piece:
-                break
-            applied = _apply_piece(page, piece, links, at)
-            for i, op in enumerate(applied.ops, at):
-                nid = written_node_id(op)
-                if nid is not None:
-                    last[nid] = i
-            if store is not None:
-                store(Applied(page.revision, applied.ops, [], applied.undo))
-            else:
-                replayed += applied.ops
-            at += len(piece)
-        if at == start:
-            break
-        try:
-            assets(page.doc, tuple(last))
-        except Refused as e:
-            node = e.detail.get("node") if e.detail else None
-            raise ReplayConflict(e.code, last.get(node, start) if isinstance(node, str) else start) from None
-        touched.update(dict.fromkeys(last))
-        start = at
+    # Node id -> the index of the last op that wrote it (str -> int, which the
+    # collector does not track): the touched nodes, and an AssetPolicy conflict's op.
+    last: dict[str, int] = {}
+    at = 0
+    while piece := list(itertools.islice(source, size)):
+        applied = _apply_piece(page, [op for op, _text in piece], links, at)
+        for i, op in enumerate(applied.ops, at):
+            nid = written_node_id(op)
+            if nid is not None:
+                last[nid] = i
+        if store is not None:
+            store(Applied(page.revision, applied.ops, [], applied.undo), [text for _op, text in piece])
+        else:
+            replayed += applied.ops
+        at += len(piece)
+    try:
+        assets(page.doc, tuple(last))
+    except Refused as e:
+        node = e.detail.get("node") if e.detail else None
+        raise ReplayConflict(e.code, last.get(node, 0) if isinstance(node, str) else 0) from None
     # The inverse of a whole replay is never used: undoing an approval is a new edit;
     # each op's own inverse goes into the op history (restoring past an approval).
-    return Replayed(start, tuple(touched), replayed)
+    return Replayed(at, tuple(last), replayed)
 
 
 def _apply_piece(

@@ -23,25 +23,25 @@ the draft. Its writes go to the session's one *open* change set (a row of
   says ``revision_unknown`` for a resolved set's retired revisions
   (``charlotte.drafts._agent_changes``).
 - **Approving** replays the set's ops on the *current* draft (a person may
-  have edited it meanwhile) in chunks of ``REPLAY_CHUNK`` ops, actor
-  ``agent``. The draft is loaded as every writer loads it
-  (``Workspace.load_for_write``): a never-written page gets its row first, so
-  a first write by another session at the same moment waits for the approval
-  and sees a stale revision (or the approval replays on its write), never a
-  storage error. Each chunk is applied in slices of
-  ``MAX_OPS_PER_APPLY`` (the agent's own bound): measured faster than one
+  have edited it meanwhile) in slices of ``REPLAY_CHUNK`` ops
+  (``MAX_OPS_PER_APPLY``, the agent's own bound: measured faster than one
   1,000-op apply, because less undo data is alive at once for the garbage
-  collector to walk. The set's ops are decoded one at a time as the
-  replay takes them (``ChangeSet.each_op``), not as one list. As for any
+  collector to walk), actor ``agent``. The draft is loaded as every writer
+  loads it (``Workspace.load_for_write``): a never-written page gets its row
+  first, so a first write by another session at the same moment waits for
+  the approval and sees a stale revision (or the approval replays on its
+  write), never a storage error. The set's ops are decoded one at a time as
+  the replay takes them (``ChangeSet.each_op``), not as one list, and their
+  stored texts become the op history's (``OpEntry.op_text``). As for any
   agent write, LinkPolicy (the tenant's rules of today) checks each slice
   before it is applied, and the first op that fails a link or the apply
-  names the conflict; AssetPolicy checks the nodes each chunk touched after
-  it (the last op of the chunk that wrote the node). Any ``PageSessionError`` or
-  ``Refused`` resolves the set ``conflicted`` with the code and op index
-  (``proposal.conflicted``). The load and replay run inside one savepoint:
-  each chunk's op history rows are written once the chunk passed (its
-  inverses need not all stay alive: a 10,000-op approval kept 10,000
-  inverse tuples for the garbage collector to walk), and a conflict rolls
+  names the conflict; AssetPolicy checks the nodes the replay touched once,
+  on the page it made (the last op that wrote the refused node). Any
+  ``PageSessionError`` or ``Refused`` resolves the set ``conflicted`` with
+  the code and op index (``proposal.conflicted``). The load and replay run
+  inside one savepoint: each slice's op history rows are written once it
+  applied (its inverses need not all stay alive: a 10,000-op approval kept
+  10,000 inverse tuples for the garbage collector to walk), and a conflict rolls
   the savepoint back, so no op of the set reaches the draft or its history
   and a never-written page stays without a row (a storage error ends the
   whole transaction). Success stores the draft,
@@ -68,7 +68,6 @@ Resolution(change_set_id='…', status='approved', ops=2, revision=5, code=None,
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -82,14 +81,15 @@ from charlotte.drafts._writes import check_person, page_changed, touched_node_id
 from charlotte.drafts.workspace import SiteLinks, Workspace, Written
 from charlotte.errors import Refused, ReplayConflict
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
+from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy
 from charlotte.storage import ChangeSet, ChangeSetStore, SessionRecord, read_connection, transaction
 
 __all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSets", "Resolution"]
 
-#: Ops replayed between two AssetPolicy checks when a set is approved.
-REPLAY_CHUNK: Final = 1_000
+#: Ops one slice of an approval's replay applies (and stores the op history of).
+REPLAY_CHUNK: Final = MAX_OPS_PER_APPLY
 
 #: What the agent is told about each resolution (our own fixed sentences).
 NOTICE_MESSAGES: Final = {
@@ -243,7 +243,9 @@ class ChangeSets:
                     doc, draft_revision = ws.load_for_write(conn, session)
                     # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
                     page = PageSession(doc, node_types=ws.node_types)
-                    kept = functools.partial(ws.store_ops, conn, session, actor=AGENT_ACTOR)
+                    def kept(applied: Applied, texts: list[str | None]) -> None:
+                        ws.store_ops(conn, session, applied, actor=AGENT_ACTOR, texts=texts)
+
                     done = self.replay(page, change_set.each_op(), rules, store=kept)
                     ws.save_draft(conn, session, page.doc)  # its op history is stored already
                     changed = page_changed(page.revision, done.count, done.node_ids, AGENT_ACTOR)
@@ -335,11 +337,11 @@ class ChangeSets:
     def replay(
         self,
         page: PageSession,
-        ops: Iterable[dict[str, Any]],
+        ops: Iterable[tuple[dict[str, Any], str | None]],
         rules: SiteLinks,
-        store: Callable[[Applied], None] | None = None,
+        store: Callable[[Applied, list[str | None]], None] | None = None,
     ) -> Replayed:
-        """Apply ``ops`` to ``page`` in chunks of ``chunk`` ops, under today's ``rules``.
+        """Apply ``ops`` (op, stored text) to ``page`` in slices of ``chunk`` ops, under today's ``rules``.
 
         The agent's LinkPolicy and AssetPolicy as for any agent write (an
         approval; ``drafts/review.py``); ``charlotte.drafts._replay.replay``

@@ -95,7 +95,7 @@ def reject_nodes(
         replayed: list[dict[str, Any]] = []
         if kept:
             try:
-                replayed = sets.replay(page, kept, ws.links).ops
+                replayed = sets.replay(page, ((op, None) for op in kept), ws.links).ops
             except ReplayConflict as conflict:
                 keys = sorted(op_keys(kept[conflict.at])) if conflict.at < len(kept) else []
                 raise Refused("conflicted", detail={"nodes": keys}) from None

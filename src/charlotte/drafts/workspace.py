@@ -400,18 +400,23 @@ class Workspace:
 
     def store_ops(
         self, conn: sa.Connection, session: SessionRecord, applied: Applied, *, actor: str,
-        turn_id: str | None = None, undoes: str | None = None,
+        turn_id: str | None = None, undoes: str | None = None, texts: Sequence[str | None] = (),
     ) -> None:  # fmt: skip
-        """``store``'s op history rows alone (an approval stores them chunk by chunk)."""
-        first = applied.revision - len(applied.ops) + 1
-        undo = applied.undo if len(applied.undo) == len(applied.ops) else [None] * len(applied.ops)
+        """``store``'s op history rows alone (an approval stores them slice by slice).
+
+        ``texts``: each op's stored JSON text, where the caller holds it (``OpEntry.op_text``).
+        """
+        count = len(applied.ops)
+        first = applied.revision - count + 1
+        undo = applied.undo if len(applied.undo) == count else [None] * count
+        known = texts if len(texts) == count else [None] * count
         self.pages.append_ops(
             conn,
             session.tenant,
             session.page,
             [
-                OpEntry(first + i, actor, op, session.id, turn_id, undoes, back)
-                for i, (op, back) in enumerate(zip(applied.ops, undo, strict=True))
+                OpEntry(first + i, actor, op, session.id, turn_id, undoes, back, op_text=text)
+                for i, (op, back, text) in enumerate(zip(applied.ops, undo, known, strict=True))
             ],
         )
 

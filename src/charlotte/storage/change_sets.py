@@ -32,7 +32,7 @@ from charlotte.events import utc_now
 from charlotte.storage._translate import translated
 from charlotte.storage.sessions import SessionRecord
 from charlotte.storage.tables import change_sets
-from charlotte.storage.types import extend_array, loads, loads_each
+from charlotte.storage.types import extend_array, loads, loads_each_text
 
 __all__ = ["ChangeSet", "ChangeSetStore"]
 
@@ -71,14 +71,17 @@ class ChangeSet:
         ops: list[dict[str, Any]] = loads(self.ops_text)
         return ops
 
-    def each_op(self) -> Iterator[dict[str, Any]]:
-        """The set's ops decoded one at a time, as they are taken.
+    def each_op(self) -> Iterator[tuple[dict[str, Any], str | None]]:
+        """The set's ops decoded one at a time, as they are taken, each with its stored text.
 
-        Where the stored text stops being a JSON array (host corruption),
-        ``PageSessionError("invalid_state")``, as for a corrupt stored draft.
+        The text is the op as the set stores it (``storage.types.loads_each_text``;
+        ``None`` for the rare text decoded whole), so that the op history can
+        store it as it is. Where the stored text stops being a JSON array, or
+        holds NaN (host corruption), ``PageSessionError("invalid_state")``, as
+        for a corrupt stored draft.
         """
         try:
-            yield from loads_each(self.ops_text)
+            yield from loads_each_text(self.ops_text)
         except ValueError:
             raise PageSessionError("invalid_state", detail="change set: ops") from None
 

@@ -52,6 +52,10 @@ class OpEntry:
     inverse: Sequence[dict[str, Any]] | None = None
     #: When the op was written (None when not kept; not part of equality).
     at: datetime | None = field(default=None, compare=False)
+    #: ``op`` as stored JSON text, when the writer already holds it (an approval: the
+    #: change set's own text of the op); a repository may store it instead of encoding
+    #: ``op``. It decodes to ``op`` (not part of equality; None: encode ``op``).
+    op_text: str | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """``{revision, actor, op}`` as plain JSON-shaped data."""
@@ -380,7 +384,8 @@ class DatabasePageRepository:
         stored_at: Callable[[Any], Any] = at_type.bind_processor(conn.dialect) or _same
         now = stored_at(utc_now())
         try:
-            ops = dumps_each([entry.op for entry in entries])
+            encoded = dumps_each([entry.op if entry.op_text is None else None for entry in entries])
+            ops = [text if text is not None else e.op_text for e, text in zip(entries, encoded, strict=True)]
             inverses = dumps_each([entry.inverse for entry in entries])
         except (TypeError, ValueError, RecursionError) as error:
             raise StorageError("invalid_value") from error

@@ -42,6 +42,7 @@ __all__ = [
     "extend_array",
     "loads",
     "loads_each",
+    "loads_each_text",
 ]
 
 # A \u escape of a high surrogate not followed by a low one, or of a low one
@@ -151,6 +152,10 @@ def dumps_reusing(value: Any, key: str, held: Members | None) -> tuple[str, dict
     return _checked("{" + ",".join(top) + "}"), texts
 
 
+def _not_json(_name: str) -> Any:
+    raise ValueError("NaN and infinity are not JSON")
+
+
 def loads(text: str, *, allow_nan: bool = True) -> Any:
     """The value of stored JSON ``text``, lone surrogates replaced by U+FFFD.
 
@@ -164,6 +169,9 @@ def loads(text: str, *, allow_nan: bool = True) -> Any:
 # One value at an index (the C scanner json.loads itself uses) and the JSON whitespace
 # between values (json.decoder's own WHITESPACE, which its type stubs do not declare).
 _SCAN: Final[Callable[[str, int], tuple[Any, int]]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+_SCAN_STRICT: Final[Callable[[str, int], tuple[Any, int]]] = json.JSONDecoder(
+    parse_constant=_not_json
+).scan_once  # type: ignore[attr-defined]
 _SPACE: Final = re.compile(r"[ \t\n\r]*")
 
 
@@ -183,11 +191,31 @@ def loads_each(text: str) -> Iterator[Any]:
     text that is not a JSON array; a text that may spell a lone surrogate is
     decoded whole by ``loads`` first (the rare case, repaired the same way).
     """
+    for value, _text in _each(text, _SCAN, spans=False):
+        yield value
+
+
+def loads_each_text(text: str) -> Iterator[tuple[Any, str | None]]:
+    """``loads_each``, each value with its own text in ``text`` (``None`` where there is none).
+
+    The text is the element as stored (``dumps`` wrote it), so a caller
+    storing the value again stores it instead of encoding the value anew.
+    NaN and infinity are ``ValueError`` here (``dumps`` never writes them), and a
+    text that may spell a lone surrogate is decoded whole: its values come
+    with ``None`` (their repaired value is not what the text says).
+    """
+    return _each(text, _SCAN_STRICT, spans=True)
+
+
+def _each(
+    text: str, scan: Callable[[str, int], tuple[Any, int]], *, spans: bool
+) -> Iterator[tuple[Any, str | None]]:
     if _may_hold_lone_surrogate(text):
-        value = loads(text)
+        value = loads(text, allow_nan=scan is _SCAN)
         if type(value) is not list:
             raise ValueError("not a JSON array")
-        yield from value
+        for item in value:
+            yield item, None
         return
     at = _skip(text, 0)
     if text[at : at + 1] != "[":
@@ -198,11 +226,11 @@ def loads_each(text: str) -> Iterator[Any]:
         return
     while True:
         try:
-            value, at = _SCAN(text, at)
+            value, end = scan(text, at)
         except StopIteration:
             raise ValueError("not a JSON array") from None
-        yield value
-        at = _skip(text, at)
+        yield value, text[at:end] if spans else None
+        at = _skip(text, end)
         mark = text[at : at + 1]
         if mark == "]":
             _at_end(text, at + 1)
@@ -235,8 +263,6 @@ def extend_array(text: str, values: list[Any]) -> str:
     return head[:-1] + "," + tail[1:]
 
 
-def _not_json(_name: str) -> Any:
-    raise ValueError("NaN and infinity are not JSON")
 
 
 class JsonText(sa.types.TypeDecorator[Any]):

@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 from charlotte.errors import StorageError
 from charlotte.storage import transaction
 from charlotte.storage.tables import sessions
-from charlotte.storage.types import dumps, dumps_reusing, extend_array, loads, loads_each
+from charlotte.storage.types import (
+    dumps,
+    dumps_reusing,
+    extend_array,
+    loads,
+    loads_each,
+    loads_each_text,
+)
 
 
 def _session_row(**overrides: object) -> dict[str, object]:
@@ -183,6 +190,28 @@ def test_loads_each_repairs_a_lone_surrogate_as_loads_does() -> None:
     assert list(loads_each(text)) == loads(text) == [{"t": "a"}, {"t": "x\ufffdy"}]
     with pytest.raises(ValueError):
         list(loads_each('{"t":"\\ud800"}'))
+
+
+@given(values=st.lists(_JSON, max_size=6), spaced=st.booleans())
+def test_loads_each_text_gives_each_value_with_its_own_text(values: list[object], spaced: bool) -> None:
+    text = json.dumps(values, indent=1) if spaced else dumps(values)
+    pairs = list(loads_each_text(" " + text))
+    assert [value for value, _text in pairs] == values
+    # Each text is the element as written: it reads back as the value (as dumps wrote it, compact).
+    assert all(piece is not None and loads(piece) == value for value, piece in pairs)
+    if not spaced:
+        assert [piece for _value, piece in pairs] == [dumps(value) for value in values]
+
+
+@pytest.mark.parametrize("text", ["[1,NaN]", '[{"a":Infinity}]', "[-Infinity]", "[1", "{}"])
+def test_loads_each_text_refuses_nan_and_what_is_not_an_array(text: str) -> None:
+    with pytest.raises(ValueError):
+        list(loads_each_text(text))
+
+
+def test_loads_each_text_gives_no_text_for_a_repaired_lone_surrogate() -> None:
+    text = '[{"t":"a"},{"t":"x\\ud800y"}]'
+    assert list(loads_each_text(text)) == [({"t": "a"}, None), ({"t": "x\ufffdy"}, None)]
 
 
 @given(first=st.lists(_JSON, max_size=5), more=st.lists(_JSON, max_size=5))
