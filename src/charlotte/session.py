@@ -185,6 +185,7 @@ class CharlotteSession:
             if change_set is None:
                 return None
             draft, draft_revision = app.workspace.load_draft(conn, record)
+        working = change_set.working
         return {
             "id": change_set.id,
             "status": change_set.status,
@@ -193,11 +194,11 @@ class CharlotteSession:
             "revision": change_set.revision,
             "draft_revision": draft_revision,
             "created_at": format_at(change_set.created_at),
-            "html": render_html(change_set.working, assets=app.assets),
-            "css": emit_css(change_set.working),
-            "diff": diff_docs(draft, change_set.working).to_json(),
+            "html": render_html(working, assets=app.assets),
+            "css": emit_css(working),
+            "diff": diff_docs(draft, working).to_json(),
             # The working copy itself, so a reviewer can name the nodes it adds.
-            "page": change_set.working,
+            "page": working,
         }
 
     def published(self) -> dict[str, Any] | None:

@@ -498,8 +498,8 @@ class ChangeSetsContract:
         monkeypatch.setattr(AssetPolicy, "assert_nodes", checking)
         resolution = change_sets.approve(session.id, session.tenant, "ann")
         assert (resolution.status, resolution.revision) == ("approved", 10_002)
-        # Applied in slices of 200; AssetPolicy once, on the 51 nodes the set touched.
-        assert sizes == [200] * 50
+        # Applied in slices of REPLAY_CHUNK (100); AssetPolicy once, on the 51 nodes the set touched.
+        assert sizes == [100] * 100
         assert checked == [51]
         doc, current = ws.draft(session.id, session.tenant)
         assert current == 10_002 and doc == change_set.working

@@ -5,7 +5,7 @@ today) and the slice size; this module is the loop, kept small so that a
 long set costs what its ops cost and no more:
 
 - the ops come from an iterable of (op, stored text) pairs and are taken a
-  slice at a time (``MAX_OPS_PER_APPLY``): an approval hands
+  slice of ``chunk`` at a time (at most ``MAX_OPS_PER_APPLY``): an approval hands
   ``ChangeSet.each_op``, which decodes the stored text as the replay takes
   it, and its texts go to the op history as they are (not encoded again);
 - each slice is checked for links, applied, and handed to ``store`` (an

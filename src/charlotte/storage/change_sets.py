@@ -26,6 +26,7 @@ from datetime import datetime
 from typing import Any, Final
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
 
 from charlotte.errors import PageSessionError, StorageError
 from charlotte.events import utc_now
@@ -53,7 +54,12 @@ class ChangeSet:
     tenant: str
     page: str
     status: str
-    working: dict[str, Any]
+    #: The working copy as its stored text (``working`` decodes it).
+    working_text: str
+    #: The working copy's revision, its ``seq`` (what the agent sees while the set is
+    #: open), read by the database from the stored text: a reader that needs only
+    #: the revision (an approval) never decodes the working copy.
+    revision: int
     ops_text: str
     op_count: int
     conflict_code: str | None
@@ -86,10 +92,10 @@ class ChangeSet:
             raise PageSessionError("invalid_state", detail="change set: ops") from None
 
     @property
-    def revision(self) -> int:
-        """The working copy's revision (what the agent sees while the change set is open)."""
-        revision: int = self.working["seq"]
-        return revision
+    def working(self) -> dict[str, Any]:
+        """The working copy, decoded (each read decodes it again: keep the value)."""
+        working: dict[str, Any] = loads(self.working_text)
+        return working
 
     @property
     def base_revision(self) -> int:
@@ -97,14 +103,34 @@ class ChangeSet:
         return self.revision - self.op_count
 
 
-# In ChangeSet's field order: a row becomes a ChangeSet positionally. The ops
-# column is read as its text (type_coerce: no JSON result processor).
-_COLUMNS: Final = [
-    sa.type_coerce(change_sets.c.ops, sa.Text).label("ops_text")
-    if field.name == "ops_text"
-    else change_sets.c[field.name]
-    for field in fields(ChangeSet)
-]
+# The JSON columns read as their text (type_coerce: no JSON result processor).
+_WORKING_TEXT: Final = sa.type_coerce(change_sets.c.working, sa.Text)
+_OPS_TEXT: Final = sa.type_coerce(change_sets.c.ops, sa.Text)
+
+
+def _columns(seq: sa.ColumnElement[int]) -> list[sa.ColumnElement[Any]]:
+    """A row's columns in ChangeSet's field order (a row becomes one positionally).
+
+    ``seq`` reads the working copy's revision out of its stored text.
+    """
+    named: dict[str, sa.ColumnElement[Any]] = {"working_text": _WORKING_TEXT, "ops_text": _OPS_TEXT, "revision": seq}
+    return [
+        named[f.name].label(f.name) if f.name in named else change_sets.c[f.name] for f in fields(ChangeSet)
+    ]
+
+
+#: Per dialect: the working copy's ``seq`` as the database reads it from the stored text.
+_COLUMNS: Final = {
+    "sqlite": _columns(sa.func.json_extract(_WORKING_TEXT, "$.seq", type_=sa.Integer)),
+    "postgresql": _columns(sa.cast(sa.cast(_WORKING_TEXT, postgresql.JSON)["seq"].astext, sa.Integer)),
+}
+
+
+def _select(conn: sa.Connection) -> sa.Select[Any]:
+    columns = _COLUMNS.get(conn.dialect.name)
+    if columns is None:
+        raise StorageError("unsupported_database")
+    return sa.select(*columns)
 
 
 class ChangeSetStore:
@@ -114,7 +140,7 @@ class ChangeSetStore:
         self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False
     ) -> ChangeSet | None:
         """The open change set of ``session`` inside ``conn`` (``for_update`` locks its row)."""
-        query = sa.select(*_COLUMNS).where(
+        query = _select(conn).where(
             change_sets.c.session_id == session.id,
             change_sets.c.tenant == session.tenant,
             change_sets.c.status == "open",
@@ -219,7 +245,8 @@ class ChangeSetStore:
     def has_unnotified(self, conn: sa.Connection, session: SessionRecord) -> bool:
         """True when ``session`` has a resolved change set the agent has not been told about."""
         with translated():
-            return conn.execute(_unnotified(session).limit(1)).first() is not None
+            found = _unnotified(sa.select(change_sets.c.id), session).limit(1)
+            return conn.execute(found).first() is not None
 
     def take_unnotified(self, conn: sa.Connection, session: SessionRecord) -> list[ChangeSet]:
         """The resolved, unnotified change sets of ``session``, oldest first, now marked notified.
@@ -227,7 +254,7 @@ class ChangeSetStore:
         Locks their rows, so that concurrent callers hand each resolution out once.
         """
         with translated():
-            rows = conn.execute(_unnotified(session).with_for_update()).all()
+            rows = conn.execute(_unnotified(_select(conn), session).with_for_update()).all()
             if not rows:
                 return []
             conn.execute(
@@ -238,10 +265,9 @@ class ChangeSetStore:
         return [ChangeSet(*row) for row in rows]
 
 
-def _unnotified(session: SessionRecord) -> sa.Select[Any]:
+def _unnotified(query: sa.Select[Any], session: SessionRecord) -> sa.Select[Any]:
     return (
-        sa.select(*_COLUMNS)
-        .where(
+        query.where(
             change_sets.c.session_id == session.id,
             change_sets.c.tenant == session.tenant,
             change_sets.c.status != "open",
