@@ -40,8 +40,8 @@ class WalCheckpoints:
     """Checkpoints of the WAL of the SQLite file ``path`` (see the module docstring)."""
 
     __slots__ = (
-        "_busy_ms", "_closed", "_due", "_idle", "_interval", "_lock", "_thread", "_threshold", "_uri",
-        "_wake", "_wal",
+        "_busy_ms", "_closed", "_due", "_idle", "_interval", "_lock", "_pid", "_thread", "_threshold",
+        "_uri", "_wake", "_wal",
     )  # fmt: skip
 
     def __init__(
@@ -57,11 +57,21 @@ class WalCheckpoints:
         self._threshold = pages * _FRAME_BYTES
         self._interval = interval
         self._idle = idle
+        self._thread: threading.Thread | None = None
+        self._forked()
+
+    def _forked(self) -> None:
+        """A fresh lock and no thread: at creation, and in a child process after a fork.
+
+        The child has only the thread that forked (a lock another thread held
+        stays held in the child, and the parent's checkpoint thread is gone).
+        """
+        self._pid = os.getpid()
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
         self._due = False
         self._closed = False
-        self._thread: threading.Thread | None = None
+        self._thread = None
 
     def written(self) -> None:
         """A write transaction committed: have the WAL checkpointed soon once it is large."""
@@ -70,6 +80,8 @@ class WalCheckpoints:
                 return
         except OSError:
             return
+        if self._pid != os.getpid():
+            self._forked()
         with self._lock:
             if self._closed:
                 return

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import os
 import shutil
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -124,3 +126,48 @@ def test_a_file_engine_checkpoints_past_the_writers_and_keeps_the_backstop(tmp_p
     finally:
         engine.dispose()
     assert not writers.checkpoints.running  # disposing the engine stops its thread
+
+
+def test_a_forked_child_checkpoints_with_its_own_lock_and_thread(tmp_path: Path) -> None:
+    # The parent forks while another thread holds the lock and the parent's thread runs:
+    # the child, which has neither, still checkpoints (and never waits on the held lock).
+    path = tmp_path / "fork.db"
+    writer = _wal_file(path, 5)
+    checkpoints = WalCheckpoints(str(path), busy_timeout_ms=1000, pages=20, idle=30.0)
+    writer.executemany("INSERT INTO t VALUES (?)", [(_ROW,)] * 60)
+    checkpoints.written()
+    assert checkpoints.running
+    held = threading.Event()
+    release = threading.Event()
+
+    def hold() -> None:
+        with checkpoints._lock:  # the state a fork can catch it in
+            held.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert held.wait(5)
+    writer.executemany("INSERT INTO t VALUES (?)", [(_ROW,)] * 60)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through its exit status
+        code = 1
+        try:
+            checkpoints.written()
+            code = 0 if _until(lambda: _rows_in_main_file(path, tmp_path) == 125) else 2
+        finally:
+            os._exit(code)
+    release.set()
+    holder.join(5)
+    deadline = time.monotonic() + 10
+    status = None
+    while status is None and time.monotonic() < deadline:
+        done, status_code = os.waitpid(pid, os.WNOHANG)
+        status = status_code if done else None
+        time.sleep(0.02)
+    if status is None:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    checkpoints.close()
+    writer.close()
+    assert status is not None and os.waitstatus_to_exitcode(status) == 0
