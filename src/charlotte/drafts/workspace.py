@@ -402,10 +402,7 @@ class Workspace:
         self, conn: sa.Connection, session: SessionRecord, applied: Applied, *, actor: str,
         turn_id: str | None = None, undoes: str | None = None, texts: Sequence[str | None] = (),
     ) -> None:  # fmt: skip
-        """``store``'s op history rows alone (an approval stores them slice by slice).
-
-        ``texts``: each op's stored JSON text, where the caller holds it (``OpEntry.op_text``).
-        """
+        """``store``'s op history rows alone (an approval's slice, with each op's stored ``texts``)."""
         count = len(applied.ops)
         first = applied.revision - count + 1
         undo = applied.undo if len(applied.undo) == count else [None] * count
