@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Final
 
@@ -35,7 +35,6 @@ from sqlalchemy import event
 
 from charlotte.errors import StorageError
 from charlotte.storage._translate import translated
-from charlotte.storage.checkpoints import BACKSTOP_PAGES, WalCheckpoints
 from charlotte.storage.direct import begin_with
 
 __all__ = ["READ_ONLY", "SCHEMA", "engine_schema", "open_engine", "quoted_identifier", "read_connection", "transaction"]
@@ -60,13 +59,11 @@ class _Writers:
     at most the busy timeout, then ``StorageError("database_busy")``.
     """
 
-    __slots__ = ("_lock", "_seconds", "checkpoints")
+    __slots__ = ("_lock", "_seconds")
 
-    def __init__(self, seconds: float, checkpoints: WalCheckpoints) -> None:
+    def __init__(self, seconds: float) -> None:
         self._lock = threading.RLock()
         self._seconds = seconds
-        #: The file's WAL checkpoints, told of each write transaction that committed.
-        self.checkpoints = checkpoints
 
     @contextmanager
     def held(self) -> Iterator[None]:
@@ -112,8 +109,7 @@ def open_engine(
         _prepare_sqlite_file(parsed.database)
         if parsed.database not in (None, "", ":memory:"):
             execution_options = dict(options.pop("execution_options", {}))
-            checkpoints = WalCheckpoints(parsed.database, busy_timeout_ms=busy_timeout_ms)
-            execution_options[_WRITERS] = _Writers(max(busy_timeout_ms, 0) / 1000, checkpoints)
+            execution_options[_WRITERS] = _Writers(max(busy_timeout_ms, 0) / 1000)
             options["execution_options"] = execution_options
         with translated():
             engine = sa.create_engine(parsed, **options)
@@ -185,15 +181,8 @@ def _configure_sqlite(engine: sa.Engine, busy_timeout_ms: int) -> None:
                 # only risks the last commits on power loss; FULL costs an fsync
                 # per commit.
                 cursor.execute("PRAGMA synchronous = NORMAL")
-                # Checkpoints run on their own thread (WalCheckpoints); a writer only past the backstop.
-                cursor.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
         finally:
             cursor.close()
-
-    writers = engine.get_execution_options().get(_WRITERS)
-    if isinstance(writers, _Writers):
-        checkpoints = writers.checkpoints
-        event.listen(engine, "engine_disposed", lambda _engine: checkpoints.close())
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: sa.Connection) -> None:
@@ -210,13 +199,9 @@ def transaction(engine: sa.Engine) -> Iterator[sa.Connection]:
     (``_Writers``).
     """
     writers = engine.get_execution_options().get(_WRITERS)
-    if not isinstance(writers, _Writers):
-        with translated(), engine.begin() as conn:
-            yield conn
-        return
-    with writers.held(), translated(), engine.begin() as conn:
+    queue = writers.held() if isinstance(writers, _Writers) else nullcontext()
+    with queue, translated(), engine.begin() as conn:
         yield conn
-    writers.checkpoints.written()  # committed (the block raised otherwise)
 
 
 @contextmanager
