@@ -161,8 +161,14 @@ def test_the_quick_start_runs_in_an_empty_folder(tmp_path: Path) -> None:
             == f"charlotte builder on http://127.0.0.1:{port}/ (model offline)"
         )
     finally:
+        # Ctrl-C the moment it says it serves: it stops (and is killed, never left, if not).
         process.send_signal(signal.SIGINT)
-        _out, err = process.communicate(timeout=30)
+        try:
+            _out, err = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            raise
     assert "Traceback" not in err, err
 
 
