@@ -18,7 +18,10 @@ from pathlib import Path
 import pytest
 
 # What the installed ``charlotte`` script runs.
-CHARLOTTE = [sys.executable, "-c", "import sys; from charlotte.cli import main; sys.exit(main())"]
+# Ctrl-C as at a terminal: a suite started in the background (where SIGINT is ignored,
+# and children inherit that) still sends the commands a Ctrl-C they act on.
+_AT_A_TERMINAL = "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+CHARLOTTE = [sys.executable, "-c", _AT_A_TERMINAL + "from charlotte.cli import main; sys.exit(main())"]
 # The same, where psycopg cannot be imported (as without the postgres extra).
 WITHOUT_PSYCOPG = [
     sys.executable,

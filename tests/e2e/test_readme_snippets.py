@@ -40,7 +40,10 @@ from starlette.testclient import TestClient
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
-CHARLOTTE = [sys.executable, "-c", "import sys; from charlotte.cli import main; sys.exit(main())"]
+# Ctrl-C as at a terminal: a suite started in the background (where SIGINT is ignored,
+# and children inherit that) still sends the commands a Ctrl-C they act on.
+_AT_A_TERMINAL = "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+CHARLOTTE = [sys.executable, "-c", _AT_A_TERMINAL + "from charlotte.cli import main; sys.exit(main())"]
 
 _BLOCK = re.compile(r"(?:<!-- readme-snippet: ([\w-]+) -->\n)?```(\w*)\n(.*?)```", re.S)
 _INSTALL = re.compile(r"pip install '?charlotte(?:\[([\w,]+)\])?'?")
