@@ -247,7 +247,6 @@ class ChangeSets:
                     doc, draft_revision = ws.load_for_write(conn, session)
                     # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
                     page = PageSession(doc, node_types=ws.node_types)
-                    del doc  # the page holds it: each node it replaces can go
                     def kept(applied: Applied, texts: list[str | None]) -> None:
                         ws.store_ops(conn, session, applied, actor=AGENT_ACTOR, texts=texts)
 

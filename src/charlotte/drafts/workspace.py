@@ -400,13 +400,13 @@ class Workspace:
 
     def store_ops(
         self, conn: sa.Connection, session: SessionRecord, applied: Applied, *, actor: str,
-        turn_id: str | None = None, undoes: str | None = None, texts: Sequence[str | None] = (),
+        turn_id: str | None = None, undoes: str | None = None, texts: Sequence[str | None] | None = None,
     ) -> None:  # fmt: skip
         """``store``'s op history rows alone (an approval's slice, with each op's stored ``texts``)."""
         count = len(applied.ops)
         first = applied.revision - count + 1
         undo = applied.undo if len(applied.undo) == count else [None] * count
-        known = texts if len(texts) == count else [None] * count
+        known = [None] * count if texts is None else texts  # zip(strict=True) refuses a wrong count
         self.pages.append_ops(
             conn,
             session.tenant,

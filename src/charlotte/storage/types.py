@@ -191,7 +191,7 @@ def loads_each(text: str) -> Iterator[Any]:
     text that is not a JSON array; a text that may spell a lone surrogate is
     decoded whole by ``loads`` first (the rare case, repaired the same way).
     """
-    for value, _text in _each(text, _SCAN, spans=False):
+    for value, _text in _each(text, with_text=False):
         yield value
 
 
@@ -204,14 +204,14 @@ def loads_each_text(text: str) -> Iterator[tuple[Any, str | None]]:
     text that may spell a lone surrogate is decoded whole: its values come
     with ``None`` (their repaired value is not what the text says).
     """
-    return _each(text, _SCAN_STRICT, spans=True)
+    return _each(text, with_text=True)
 
 
-def _each(
-    text: str, scan: Callable[[str, int], tuple[Any, int]], *, spans: bool
-) -> Iterator[tuple[Any, str | None]]:
+def _each(text: str, *, with_text: bool) -> Iterator[tuple[Any, str | None]]:
+    """``loads_each`` (NaN allowed, as ``loads``) or ``loads_each_text`` (``with_text``: strict)."""
+    scan = _SCAN_STRICT if with_text else _SCAN
     if _may_hold_lone_surrogate(text):
-        value = loads(text, allow_nan=scan is _SCAN)
+        value = loads(text, allow_nan=not with_text)
         if type(value) is not list:
             raise ValueError("not a JSON array")
         for item in value:
@@ -229,7 +229,7 @@ def _each(
             value, end = scan(text, at)
         except StopIteration:
             raise ValueError("not a JSON array") from None
-        yield value, text[at:end] if spans else None
+        yield value, text[at:end] if with_text else None
         at = _skip(text, end)
         mark = text[at : at + 1]
         if mark == "]":
