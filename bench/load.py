@@ -5,13 +5,14 @@ prints the figures of one run as JSON; ``run()`` (what ``make bench`` calls)
 runs the sizes in ``SIZES`` on both backends.
 
 Each person, all N at once: opens a session (every fourth one approve-on-save),
-follows its stream, sends the first turn and two follow-ups (the offline
-model), waiting for each to end, makes a hand edit, approves the change set
+follows its stream and, once the stream has answered (as in the builder),
+sends the first turn and two follow-ups (the offline model), waiting for each
+to end, makes a hand edit, approves the change set
 where there is one, publishes, and checks that the stream's seqs came without
 a gap. Measured: turns per minute, send → ``turn.started`` and send →
 ``turn.finished`` (the person's clock at the send, the receipt of the event on
 the stream), commit → browser for every stream event (its stored ``at``
-against its receipt), the latency of each API route, errors (any answer that
+against its receipt), the latency of each API route (the stream's: to its answer's headers), errors (any answer that
 is not the expected one, any turn that does not finish: must be 0), seq gaps
 (must be 0), the database connections in use (PostgreSQL: sampled from
 ``pg_stat_activity``), and the peak RSS of each process.
@@ -40,7 +41,7 @@ import tempfile
 import threading
 import time
 from collections import defaultdict
-from contextlib import ExitStack
+from contextlib import AsyncExitStack, ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -210,6 +211,8 @@ class Person:
         self.client, self.base, self.figures, self.number = client, base, figures, number
         self.events: list[tuple[float, dict[str, Any]]] = []
         self.arrived = asyncio.Condition()
+        #: Set once the stream has answered (or failed to): the person starts then.
+        self.following = asyncio.Event()
 
     async def call(self, route: str, method: str, path: str, body: Any = None, ok: int = 200) -> Any:
         began = time.perf_counter()
@@ -225,24 +228,35 @@ class Person:
 
     async def follow(self, session_id: str, after: int) -> None:
         url = f"{self.base}/sessions/{session_id}/stream?after={after}"
-        async with self.client.stream("GET", url, headers=HEADERS, timeout=None) as response:
-            if response.status_code != 200:
-                self.figures.errors.append(f"stream: {response.status_code}")
-                return
-            data: str | None = None
-            async for line in response.aiter_lines():
-                if line.startswith("data: "):
-                    data = line[6:]
-                elif line == "" and data is not None:
-                    received = time.time()
-                    event = json.loads(data)
-                    data = None
-                    stored = datetime.fromisoformat(event["at"].replace("Z", "+00:00")).timestamp()
-                    self.figures.stream_ms.append((received - stored) * 1000)
-                    self.figures.stream_at.append(received)
-                    async with self.arrived:
-                        self.events.append((received, event))
-                        self.arrived.notify_all()
+        began = time.perf_counter()
+        try:
+            async with self.client.stream("GET", url, headers=HEADERS, timeout=None) as response:
+                # The stream's route latency: the request to its answer's headers.
+                self.figures.routes["GET /sessions/{id}/stream"].append((time.perf_counter() - began) * 1000)
+                if response.status_code != 200:
+                    self.figures.errors.append(f"stream: {response.status_code}")
+                    return
+                self.following.set()
+                await self._read(response)
+        finally:
+            self.following.set()
+
+    async def _read(self, response: httpx.Response) -> None:
+        """Note each event's delay (its stored ``at`` to its receipt) and wake ``until``."""
+        data: str | None = None
+        async for line in response.aiter_lines():
+            if line.startswith("data: "):
+                data = line[6:]
+            elif line == "" and data is not None:
+                received = time.time()
+                event = json.loads(data)
+                data = None
+                stored = datetime.fromisoformat(event["at"].replace("Z", "+00:00")).timestamp()
+                self.figures.stream_ms.append((received - stored) * 1000)
+                self.figures.stream_at.append(received)
+                async with self.arrived:
+                    self.events.append((received, event))
+                    self.arrived.notify_all()
 
     async def until(self, since: int, types: frozenset[str], deadline: float) -> tuple[float, dict[str, Any]]:
         """The first event after index ``since`` of one of ``types`` (receipt time, event)."""
@@ -270,6 +284,12 @@ class Person:
         sid, first = session["id"], session["last_seq"]
         reader = asyncio.create_task(self.follow(sid, first))
         try:
+            # As in the builder, the stream is open before the person sends anything: an
+            # event committed before the stream answered would come in its replay, and its
+            # delay would be the stream's opening, not its delivery (measured on its own).
+            await asyncio.wait_for(self.following.wait(), max(0.0, deadline - time.monotonic()))
+            if reader.done():
+                return  # the stream failed (its error is noted)
             for message in MESSAGES:
                 await self.turn(sid, message, deadline)
             await self.edit_approve_publish(sid, gated)
@@ -413,15 +433,21 @@ async def _loop_lag(figures: Figures) -> None:
 
 async def _people(base: str, numbers: range, start_at: float) -> tuple[Figures, float]:
     figures = Figures()
-    count = len(numbers)
+    # Each person their own client, as each has their own browser: one pool
+    # shared by all scans every connection it holds on each request (httpcore's
+    # pool is linear in its connections), and under the opening burst that
+    # scan, not the server, held the receipts back.
     limits = httpx.Limits(
-        max_connections=count * 2 + 20, max_keepalive_connections=count + 10,
+        max_connections=4, max_keepalive_connections=2,
         # Below uvicorn's 5 s keep-alive: a connection is never reused as the server closes it.
         keepalive_expiry=2.0,
     )  # fmt: skip
     timeout = httpx.Timeout(60.0, connect=30.0)
-    async with httpx.AsyncClient(limits=limits, timeout=timeout) as client:
-        people = [Person(client, base, figures, n) for n in numbers]
+    async with AsyncExitStack() as stack:
+        people = []
+        for number in numbers:
+            client = await stack.enter_async_context(httpx.AsyncClient(limits=limits, timeout=timeout))
+            people.append(Person(client, base, figures, number))
         await asyncio.sleep(max(0.0, start_at - time.time()))
         began = time.monotonic()
         probe = asyncio.create_task(_loop_lag(figures))

@@ -153,6 +153,18 @@ def test_an_unreachable_broker_is_a_coded_error() -> None:
     assert "127.0.0.1" not in str(raised.value)
 
 
+def test_the_queue_builds_its_producer_pool_when_made_and_connects_to_nothing_yet() -> None:
+    # Under a burst of first turns, every send would otherwise wait on the one
+    # import of the broker's transport inside the first.
+    app = celery_app(Settings(broker_url="redis://127.0.0.1:1/0"))
+    assert app._pool is None
+
+    CeleryQueue(app)  # an unreachable broker: nothing is dialled
+
+    assert app._pool is not None
+    assert type(app._pool.connection.transport).__module__ == "kombu.transport.redis"
+
+
 def test_core_imports_without_celery() -> None:
     probe = (
         "import sys, charlotte, charlotte.runtime, charlotte.runtime.queues, "

@@ -187,6 +187,10 @@ class CeleryQueue:
 
     def __init__(self, app: Celery) -> None:
         self._app = app
+        # The producer pool now (it imports the broker's transport; nothing
+        # connects yet), not in the first sends: a burst of first turns would
+        # otherwise all wait on that one import.
+        _ = app.producer_pool
 
     @property
     def app(self) -> Celery:

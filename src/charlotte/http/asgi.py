@@ -124,23 +124,25 @@ class _Adapter:
         body = await _limited_body(request, self.api.max_body)
         if isinstance(body, Response):
             return body
-        user, tenant = await self.identify(request)
         query = {key: value for key, value in request.query_params.items()}
         envelope = _envelope(request)
-        answer = await run_in_threadpool(
-            self.api.handle, request.method, path, query, body, user, tenant, envelope=envelope
-        )
+        # One trip to the thread pool for the host's hooks and the call: under a
+        # burst each trip waits its turn behind every other request's.
+        answer = await run_in_threadpool(self._answer, request, path, query, body, envelope)
         return JSONResponse(answer.json, answer.status, headers=answer.headers)
 
-    async def identify(self, request: Request) -> tuple[Any, str | None]:
-        """The host's user and tenant for ``request`` (host callbacks may block: a thread)."""
-        charlotte = self.charlotte
-        user = await run_in_threadpool(charlotte.resolve_user, request)
-        tenant = await run_in_threadpool(charlotte.resolve_tenant, request)
-        return user, tenant
+    def _answer(
+        self, request: Request, path: str, query: dict[str, str], body: bytes, envelope: Envelope
+    ) -> Any:
+        user, tenant = self.identify(request)
+        return self.api.handle(request.method, path, query, body, user, tenant, envelope=envelope)
+
+    def identify(self, request: Request) -> tuple[Any, str | None]:
+        """The host's user and tenant for ``request`` (host callbacks may block: call it in a thread)."""
+        return self.charlotte.resolve_user(request), self.charlotte.resolve_tenant(request)
 
     async def stream(self, request: Request, session_id: str) -> Response:
-        user, tenant = await self.identify(request)
+        user, tenant = await run_in_threadpool(self.identify, request)
         opened = await open_stream(
             self.charlotte,
             self.notifier,

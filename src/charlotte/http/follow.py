@@ -82,20 +82,33 @@ async def open_stream(
         after, until, limit = stream_bounds(last_event_id, query)
     except ValueError:
         return "invalid_request"
-    handle = await run(partial(charlotte.find, session_id, tenant, user=user))
+    # One trip off the loop for the lookup and the first read: under a burst
+    # of requests each trip waits its turn behind the others.
+    opened = await run(partial(_open, charlotte, notifier, session_id, tenant, user, after))
+    if isinstance(opened, str):
+        return opened
+    handle, subscription, first = opened
+    return Follow(handle, subscription, run, heartbeat_seconds, (after, until, limit), first)
+
+
+def _open(
+    charlotte: Charlotte, notifier: Notifier, session_id: str, tenant: str, user: object, after: int
+) -> tuple[CharlotteSession, Subscription, list[dict[str, Any]]] | str:
+    """The session's handle, its subscription and the events after ``after``; or the error code."""
+    handle = charlotte.find(session_id, tenant, user=user)
     if handle is None:
         return "not_found"
     # Subscribe before the first read: an event committed in between still wakes us.
     subscription = notifier.subscribe(handle.id)
     try:
-        first = await run(partial(handle.events, after, _REPLAY_BATCH))
+        first = handle.events(after, _REPLAY_BATCH)
     except Refused as refused:
         subscription.close()
         return refused.code
     except BaseException:
         subscription.close()
         raise
-    return Follow(handle, subscription, run, heartbeat_seconds, (after, until, limit), first)
+    return handle, subscription, first
 
 
 def stream_bounds(

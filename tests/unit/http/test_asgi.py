@@ -136,6 +136,32 @@ def test_api_routes_answer_through_the_adapter_with_the_hosts_user_and_tenant(se
     assert_error(served.client.get(f"/sessions/{session_id}", headers={**HEADERS, "X-Tenant": "other"}), 404, "not_found")
 
 
+def test_a_call_and_a_stream_opening_each_take_the_fewest_trips_to_the_thread_pool(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Under a burst each trip waits its turn behind every other request's: an API call
+    # makes one (the host's hooks and the call), a stream two before its first frame
+    # (the hooks; the lookup, subscribing and the replay's read).
+    from charlotte.http import asgi
+
+    session_id = served.open()
+    trips: list[str] = []
+    real = asgi.run_in_threadpool
+
+    async def counted(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        trips.append(getattr(function, "__name__", type(function).__name__))
+        return await real(function, *args, **kwargs)
+
+    monkeypatch.setattr(asgi, "run_in_threadpool", counted)
+    assert served.client.get(f"/sessions/{session_id}", headers=HEADERS).status_code == 200
+    assert len(trips) == 1
+    trips.clear()
+    last = served.last_seq(session_id)
+    response = served.client.get(f"/sessions/{session_id}/stream?until={last}", headers=HEADERS)
+    assert seqs(response.text) == list(range(1, last + 1))
+    assert len(trips) == 2
+
+
 def test_no_user_is_401_and_no_tenant_is_403(served: Served) -> None:
     session_id = served.open()
     assert_error(served.client.get(f"/sessions/{session_id}", headers={"X-Tenant": "acme"}), 401, "unauthorized")

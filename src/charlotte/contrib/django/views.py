@@ -23,7 +23,7 @@ import logging
 import uuid
 from collections.abc import Callable
 from functools import partial
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlencode
 
 from asgiref.sync import sync_to_async
@@ -44,6 +44,9 @@ from charlotte.http.api import DEFAULT_MAX_BODY, Api, Response, error_body, erro
 from charlotte.http.csrf import Envelope
 from charlotte.http.follow import DEFAULT_HEARTBEAT_SECONDS, STREAM_HEADERS, open_stream
 from charlotte.http.page import PAGE_HEADERS, web_file
+
+if TYPE_CHECKING:
+    from charlotte.app import Charlotte
 
 __all__ = ["api", "asset", "page", "stream"]
 
@@ -137,9 +140,7 @@ async def _stream(request: HttpRequest, session_id: str) -> HttpResponse:
         response["Allow"] = "GET"
         return response
     try:
-        charlotte = await _run(get_charlotte)
-        user = await _run(partial(charlotte.resolve_user, request))
-        tenant = await _run(partial(charlotte.resolve_tenant, request))
+        charlotte, user, tenant = await _run(partial(_identified, request))
         opened = await open_stream(
             charlotte,
             charlotte.notifier,
@@ -170,6 +171,12 @@ async def _stream(request: HttpRequest, session_id: str) -> HttpResponse:
 
 #: The stream. Only GET is answered (anything else 405, as JSON): nothing to forge.
 stream = csrf_exempt(_stream)
+
+
+def _identified(request: HttpRequest) -> tuple[Charlotte, Any, str | None]:
+    """The instance, and the host's user and tenant for ``request``: one trip off the loop."""
+    charlotte = get_charlotte()
+    return charlotte, charlotte.resolve_user(request), charlotte.resolve_tenant(request)
 
 
 async def _run(call: Callable[[], Any]) -> Any:
