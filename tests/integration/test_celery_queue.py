@@ -153,16 +153,21 @@ def test_an_unreachable_broker_is_a_coded_error() -> None:
     assert "127.0.0.1" not in str(raised.value)
 
 
-def test_the_queue_builds_its_producer_pool_when_made_and_connects_to_nothing_yet() -> None:
+def test_the_queue_imports_the_brokers_transport_when_made_and_connects_to_nothing() -> None:
     # Under a burst of first turns, every send would otherwise wait on the one
-    # import of the broker's transport inside the first.
-    app = celery_app(Settings(broker_url="redis://127.0.0.1:1/0"))
-    assert app._pool is None
-
-    CeleryQueue(app)  # an unreachable broker: nothing is dialled
-
-    assert app._pool is not None
-    assert type(app._pool.connection.transport).__module__ == "kombu.transport.redis"
+    # import of the broker's transport inside the first. A fresh interpreter:
+    # this one has imported it already.
+    probe = (
+        "import sys; from charlotte.contrib.celery import CeleryQueue, celery_app; "
+        "from charlotte.settings import Settings; "
+        "assert 'kombu.transport.redis' not in sys.modules; "
+        "CeleryQueue(celery_app(Settings(broker_url='redis://127.0.0.1:1/0'))); "
+        "print('kombu.transport.redis' in sys.modules)"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert found.stdout.strip() == "True"
 
 
 def test_core_imports_without_celery() -> None:

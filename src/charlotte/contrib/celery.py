@@ -187,10 +187,12 @@ class CeleryQueue:
 
     def __init__(self, app: Celery) -> None:
         self._app = app
-        # The producer pool now (it imports the broker's transport; nothing
-        # connects yet), not in the first sends: a burst of first turns would
-        # otherwise all wait on that one import.
-        _ = app.producer_pool
+        # The broker's transport imported now (a connection object dials
+        # nothing until used), not in the first send: a burst of first turns
+        # would otherwise all wait on that one import. Only the import: a
+        # producer pool built here, before a worker forks, leaves the worker
+        # taking no tasks.
+        app.connection_for_write().release()
 
     @property
     def app(self) -> Celery:
