@@ -226,7 +226,15 @@ def _a(title: str) -> str:
 
 def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusal:
     title = KIND_TITLES.get(request.kind, request.kind)
-    if any(page.kind(r) == request.kind for r in page.roots):
+    present = next((r for r in page.roots if page.kind(r) == request.kind), None)
+    if present is not None and request.where is not None:
+        # "add opening hours near the top" on a page that has them: the person
+        # wants them there, so they move (or are said to be there already).
+        moved = _move(page, MoveSection(title, request.where, request.anchor), present)
+        if isinstance(moved, Refusal):
+            return Refusal(f"the page already has {_a(title)} section: {moved.reason}")
+        return Edit(moved.ops, f"the page already had {_a(title)} section: {moved.said}")
+    if present is not None:
         return Refusal(f"the page already has {_a(title)} section")
     anchor = page.section(request.anchor) if request.anchor else None
     if request.anchor and anchor is None:
@@ -275,7 +283,18 @@ def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusa
         if op.get("node", {}).get("id", "").endswith("-label") and "-slot-" in op["node"]["id"]
     )
     note = f" with {slots} photo slots to fill from the asset library" if slots else ""
-    return Edit(tuple(ops), f"added {_a(title)} section{titled}{note}")
+    return Edit(tuple(ops), f"added {_a(title)} section{titled}{note}, {_where(order, batch.root, page)}")
+
+
+def _where(order: list[str], root: str, page: PageView) -> str:
+    """Where a new section went, in words: at the top (under the hero), at the bottom, or between two."""
+    at = order.index(root)
+    hero = page.hero()
+    if at == 0 or (at == 1 and order[0] == hero):
+        return "at the top, under the hero" if at == 1 else "at the top"
+    if at == len(order) - 1:
+        return "at the bottom"
+    return f"between the {page.label(order[at - 1])} and {page.label(order[at + 1])} sections"
 
 
 def _background(nodes: Sequence[Mapping[str, Any]], root: str | None) -> object:
@@ -324,8 +343,9 @@ def _remove(page: PageView, request: RemoveSection) -> Edit | Refusal:
     return Edit(({"t": "remove_node", "id": root},), f"removed the {page.label(root)} section")
 
 
-def _move(page: PageView, request: MoveSection) -> Edit | Refusal:
-    root = page.section(request.section)
+def _move(page: PageView, request: MoveSection, root: str | None = None) -> Edit | Refusal:
+    """``request`` carried out on the section its words name (or on ``root``)."""
+    root = root if root is not None else page.section(request.section)
     if root is None:
         return Refusal(f"there is no {request.section} section on the page")
     anchor = page.section(request.anchor) if request.anchor else None

@@ -79,8 +79,11 @@ _BUILD = frozenset(
 _POSITIONS: Final = (
     (" to the top", "top"), (" at the top", "top"), (" to the bottom", "bottom"),
     (" at the bottom", "bottom"), (" to the end", "bottom"), (" at the end", "bottom"),
-    (" first", "top"), (" last", "bottom"),
+    (" near the top", "top"), (" at the start", "top"), (" near the bottom", "bottom"),
+    (" near the end", "bottom"), (" first", "top"), (" last", "bottom"),
 )  # fmt: skip
+#: What may follow "to the top" and its kin: "near the top of the page".
+_PAGE_WORDS: Final = frozenset({"", "of the page", "of the site", "of it"})
 _RELATIVE: Final = (
     (" above ", "above"), (" before ", "above"), (" over ", "above"),
     (" below ", "below"), (" after ", "below"), (" under ", "below"), (" beneath ", "below"),
@@ -232,7 +235,7 @@ def _position(lower: str) -> tuple[str | None, str | None, int]:
     """(where, anchor words, where the position words start) in a clause."""
     for words, where in _POSITIONS:
         at = lower.find(words)
-        if at >= 0 and lower[at + len(words) :].strip(" .,!") == "":
+        if at >= 0 and lower[at + len(words) :].strip(" .,!") in _PAGE_WORDS:
             return where, None, at
     for words, where in _RELATIVE:
         at = lower.find(words)

@@ -220,6 +220,48 @@ def test_a_section_already_there_is_not_added_twice(session: Session) -> None:
 
 
 @pytest.mark.parametrize(
+    "message", ["add opening hours near the top", "Add an opening hours section at the top of the page"]
+)
+def test_asking_to_add_a_section_already_there_somewhere_moves_it_there(
+    session: Session, message: str
+) -> None:
+    before = roots_now(session)
+    assert before.index("opening-hours") > 1
+
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    assert turn.roots()[:2] == ["hero", "opening-hours"], turn.roots()
+    assert sorted(turn.roots()) == sorted(before)
+    assert "already had an opening hours section" in turn.reply and "moved" in turn.reply
+
+
+@pytest.mark.parametrize(
+    ("message", "place"),
+    [("Add an FAQ section at the start", "at the top, under the hero"), ("add an FAQ at the bottom", "at the bottom")],
+)
+def test_the_reply_says_where_a_new_section_went(session: Session, message: str, place: str) -> None:
+    before = roots_now(session)
+
+    turn = session.turn(message)
+
+    changed_and_ready(turn)
+    roots = turn.roots()
+    (faq,) = [r for r in roots if r not in before]
+    assert (roots.index(faq) == 1) if "top" in place else (roots[-1] == faq), roots
+    assert f'added an FAQ section titled "Questions", {place}' in turn.reply, turn.reply
+
+
+def test_asking_to_add_a_section_already_where_it_is_asked_for_changes_nothing(
+    session: Session,
+) -> None:
+    turn = session.turn("add a contact section at the bottom")
+
+    unchanged(turn)
+    assert "already has a contact section" in turn.reply and "already at the bottom" in turn.reply
+
+
+@pytest.mark.parametrize(
     "message", ["Remove the about us section", "delete the about section", "get rid of about us"]
 )
 def test_a_section_is_removed(session: Session, message: str) -> None:
@@ -246,6 +288,7 @@ def test_a_section_is_removed(session: Session, message: str) -> None:
         # The top of the page is under its hero: the hero stays the page's head.
         ("move contact to the top", lambda r: r[:2] == ["hero", "contact"]),
         ("Move the menu to the bottom", lambda r: r[-1] == "menu"),
+        ("move contact near the top of the page", lambda r: r[:2] == ["hero", "contact"]),
     ],
 )
 def test_a_section_is_moved(session: Session, message: str, check: object) -> None:
