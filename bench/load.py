@@ -7,13 +7,13 @@ runs the sizes in ``SIZES`` on both backends.
 Each person, all N at once: opens a session (every fourth one approve-on-save),
 follows its stream and, once the stream has answered (as in the builder),
 sends the first turn and two follow-ups (the offline model), waiting for each
-to end, makes a hand edit, approves the change set
-where there is one, publishes, and checks that the stream's seqs came without
-a gap. Measured: turns per minute, send → ``turn.started`` and send →
+to end, makes a hand edit, approves the change set where there is one,
+publishes, and checks that the stream's seqs came without a gap. Measured: turns per minute, send → ``turn.started`` and send →
 ``turn.finished`` (the person's clock at the send, the receipt of the event on
 the stream), commit → browser for every stream event (its stored ``at``
-against its receipt), the latency of each API route (the stream's: to its answer's headers), errors (any answer that
-is not the expected one, any turn that does not finish: must be 0), seq gaps
+against its receipt), the latency of each API route (the stream's: to its
+answer's headers), errors (any answer that is not the expected one, any
+turn that does not finish: must be 0), seq gaps
 (must be 0), the database connections in use (PostgreSQL: sampled from
 ``pg_stat_activity``), and the peak RSS of each process.
 
@@ -289,7 +289,10 @@ class Person:
             # delay would be the stream's opening, not its delivery (measured on its own).
             await asyncio.wait_for(self.following.wait(), max(0.0, deadline - time.monotonic()))
             if reader.done():
-                return  # the stream failed (its error is noted)
+                # The stream failed: a refusal is noted by ``follow``, an exception here.
+                if not reader.cancelled() and reader.exception() is not None:
+                    self.figures.errors.append(f"stream: {type(reader.exception()).__name__}")
+                return
             for message in MESSAGES:
                 await self.turn(sid, message, deadline)
             await self.edit_approve_publish(sid, gated)

@@ -189,9 +189,9 @@ class CeleryQueue:
         self._app = app
         # The broker's transport imported now (a connection object dials
         # nothing until used), not in the first send: a burst of first turns
-        # would otherwise all wait on that one import. Only the import: a
-        # producer pool built here, before a worker forks, leaves the worker
-        # taking no tasks.
+        # would otherwise all wait on that one import. Only the import: with
+        # the whole producer pool built here, the worker tests' workers took
+        # no tasks.
         app.connection_for_write().release()
 
     @property

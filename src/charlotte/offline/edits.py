@@ -230,7 +230,7 @@ def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusa
     if present is not None and request.where is not None:
         # "add opening hours near the top" on a page that has them: the person
         # wants them there, so they move (or are said to be there already).
-        moved = _move(page, MoveSection(title, request.where, request.anchor), present)
+        moved = _move_root(page, present, request.where, request.anchor)
         if isinstance(moved, Refusal):
             return Refusal(f"the page already has {_a(title)} section: {moved.reason}")
         return Edit(moved.ops, f"the page already had {_a(title)} section: {moved.said}")
@@ -343,23 +343,26 @@ def _remove(page: PageView, request: RemoveSection) -> Edit | Refusal:
     return Edit(({"t": "remove_node", "id": root},), f"removed the {page.label(root)} section")
 
 
-def _move(page: PageView, request: MoveSection, root: str | None = None) -> Edit | Refusal:
-    """``request`` carried out on the section its words name (or on ``root``)."""
-    root = root if root is not None else page.section(request.section)
+def _move(page: PageView, request: MoveSection) -> Edit | Refusal:
+    root = page.section(request.section)
     if root is None:
         return Refusal(f"there is no {request.section} section on the page")
-    anchor = page.section(request.anchor) if request.anchor else None
-    if request.anchor and (anchor is None or anchor == root):
-        return Refusal(f"there is no other {request.anchor} section to move it next to")
-    order = _placed(page.roots, root, request.where, anchor, page.hero())
+    return _move_root(page, root, request.where, request.anchor)
+
+
+def _move_root(page: PageView, root: str, where: str, anchor_words: str | None) -> Edit | Refusal:
+    """Section ``root`` moved to the top/bottom, or above/below the section ``anchor_words`` name."""
+    anchor = page.section(anchor_words) if anchor_words else None
+    if anchor_words and (anchor is None or anchor == root):
+        return Refusal(f"there is no other {anchor_words} section to move it next to")
+    order = _placed(page.roots, root, where, anchor, page.hero())
     if order == page.roots:
-        where = {"top": "at the top", "bottom": "at the bottom"}.get(request.where)
-        if where is None and anchor is not None:
-            where = f"{request.where} the {page.label(anchor)} section"
-        return Refusal(f"the {page.label(root)} section is already {where or 'there'}")
+        there = {"top": "at the top", "bottom": "at the bottom"}.get(where)
+        if there is None and anchor is not None:
+            there = f"{where} the {page.label(anchor)} section"
+        return Refusal(f"the {page.label(root)} section is already {there or 'there'}")
     top = "to the top, under the hero" if order[0] != root else "to the top"
-    where = {"top": top, "bottom": "to the bottom"}.get(request.where)
-    place = where or f"{request.where} the {page.label(anchor or '')} section"
+    place = {"top": top, "bottom": "to the bottom"}.get(where) or f"{where} the {page.label(anchor or '')} section"
     return Edit(tuple(_order_ops(page, order)), f"moved the {page.label(root)} section {place}")
 
 
