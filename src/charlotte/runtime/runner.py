@@ -362,6 +362,8 @@ class TurnRunner:
         async def call(ctx: RunContext[_TurnDeps], **given: Any) -> dict[str, Any]:
             deps = ctx.deps
             called, arguments = called_name(name, given)
+            if called in page_tools.names and name == UNKNOWN_TOOL:
+                called = UNKNOWN_TOOL  # the hidden tool answers unknown_tool and nothing else
             arguments = raw_arguments(arguments) if isinstance(arguments, dict) else arguments
             watch = deps.state.watch
             # A halted turn (stop, timeout) starts no tool; a running one is waited for.

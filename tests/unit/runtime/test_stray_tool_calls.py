@@ -51,7 +51,8 @@ def test_an_unknown_name_called_again_and_again_is_an_unknown_tool_result_and_th
         ToolCall(FORGED, {"page": "home"}),
         ToolCall(FORGED, {"page": "home"}),
         ToolCalls(ToolCall(name, {"basedOn": 0, "ops": [HERO]}) for name in LOOK_ALIKES),
-        ToolCall(UNKNOWN_TOOL, {}),  # the hidden tool's own name: no tool either
+        # The hidden tool's own name, with arguments that name a tool: no tool either.
+        ToolCall(UNKNOWN_TOOL, {"$tool_name": "cms_apply", "$tool_arguments": {"basedOn": 0, "ops": [HERO]}}),
         Text("There is no publishing tool."),
     ])
     charlotte = charlotte_for(model)
