@@ -62,10 +62,14 @@ Args = Mapping[str, Any] | Callable[[list[Any]], Mapping[str, Any]]
 
 @dataclass(frozen=True, slots=True)
 class ToolCall:
-    """One scripted tool call; ``args`` may be a function of the earlier tool results."""
+    """One scripted tool call; ``args`` may be a function of the earlier tool results.
+
+    ``call_id``: the id the call is sent with (by default one unique in the script).
+    """
 
     name: str
     args: Args
+    call_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -167,7 +171,8 @@ class ScriptedModel(FunctionModel):
             return _Planned(step.text, (), step.reason)
         calls = step.calls if isinstance(step, ToolCalls) else (step,)
         planned_calls = tuple(
-            (call.name, self._args(call), f"scripted-{index}-{n}") for n, call in enumerate(calls)
+            (call.name, self._args(call), call.call_id or f"scripted-{index}-{n}")
+            for n, call in enumerate(calls)
         )
         return _Planned(None, planned_calls, "tool_call")
 

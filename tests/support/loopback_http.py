@@ -43,15 +43,19 @@ MAX_REPLY_SECONDS: Final = 60.0
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """One tool call: ``arguments`` is the raw JSON text the model sends, in ``chunks`` pieces."""
+    """One tool call: ``arguments`` is the raw JSON text the model sends, in ``chunks`` pieces.
+
+    ``id``: the call id the peer sends (by default one unique over the peer's life).
+    """
 
     name: str
     arguments: str
     chunks: int = 1
+    id: str | None = None
 
     @classmethod
-    def of(cls, name: str, arguments: Mapping[str, Any], chunks: int = 1) -> Call:
-        return cls(name, json.dumps(arguments), chunks)
+    def of(cls, name: str, arguments: Mapping[str, Any], chunks: int = 1, id: str | None = None) -> Call:
+        return cls(name, json.dumps(arguments), chunks, id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +154,10 @@ class Peer:
         with self._lock:
             self._script.extend(plays)
 
-    def call_id(self, prefix: str, index: int) -> str:
-        """A tool call's id, unique over the peer's life: the request's number and the call's index."""
+    def call_id(self, prefix: str, index: int, call: Call | None = None) -> str:
+        """A tool call's id: ``call``'s own, else one unique over the peer's life (the request's number, the call's index)."""
+        if call is not None and call.id is not None:
+            return call.id
         with self._lock:
             return f"{prefix}{len(self.requests)}_{index}"
 
@@ -173,6 +179,10 @@ class Peer:
 
     def tool_results(self, body: dict[str, Any]) -> dict[str, str]:
         """The tool results a request carries back: call id → the result's text."""
+        raise NotImplementedError
+
+    def tool_calls(self, body: dict[str, Any]) -> list[tuple[str, str]]:
+        """The model's earlier tool calls a request carries back: (call id, tool name), in order."""
         raise NotImplementedError
 
     def stream_error(self, failure: Failure) -> Iterable[bytes]:

@@ -80,7 +80,7 @@ class AnthropicPeer(Peer):
         for number, call in enumerate(reply.calls):
             block = {
                 "type": "tool_use",
-                "id": self.call_id("toolu_", number),
+                "id": self.call_id("toolu_", number, call),
                 "name": call.name,
                 "input": {},
             }
@@ -99,6 +99,16 @@ class AnthropicPeer(Peer):
             "usage": {"output_tokens": reply.output_tokens},
         })  # fmt: skip
         yield _event({"type": "message_stop"})
+
+    def tool_calls(self, body: dict[str, Any]) -> list[tuple[str, str]]:
+        # An earlier call is a "tool_use" block of an assistant message.
+        return [
+            (block["id"], block["name"])
+            for message in body.get("messages", [])
+            if message.get("role") == "assistant" and isinstance(message.get("content"), list)
+            for block in message["content"]
+            if block.get("type") == "tool_use"
+        ]
 
     def tool_results(self, body: dict[str, Any]) -> dict[str, str]:
         # A tool result is a "tool_result" block of a user message, naming the tool_use it answers.

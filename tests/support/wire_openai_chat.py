@@ -63,7 +63,7 @@ class OpenAIChatPeer(Peer):
             for piece in pieces(reply.text, reply.text_chunks):
                 yield self._chunk({"content": piece})
         for index, call in enumerate(reply.calls):
-            head = {"index": index, "id": self.call_id("call_", index), "type": "function"}
+            head = {"index": index, "id": self.call_id("call_", index, call), "type": "function"}
             yield self._chunk(
                 {"tool_calls": [{**head, "function": {"name": call.name, "arguments": ""}}]}
             )
@@ -96,6 +96,15 @@ class OpenAIChatPeer(Peer):
             for m in body.get("messages", [])
             if m.get("role") == "tool"
         }
+
+    def tool_calls(self, body: dict[str, Any]) -> list[tuple[str, str]]:
+        # The assistant's messages list their calls under "tool_calls".
+        return [
+            (c["id"], c["function"]["name"])
+            for m in body.get("messages", [])
+            if m.get("role") == "assistant"
+            for c in m.get("tool_calls") or []
+        ]
 
     def stream_error(self, failure: Failure) -> Iterator[bytes]:
         # An error after the stream opened comes as a data line holding the error object.

@@ -114,7 +114,7 @@ class OpenAIResponsesPeer(Peer):
             item = {
                 "id": item_id,
                 "type": "function_call",
-                "call_id": self.call_id("call_", number),
+                "call_id": self.call_id("call_", number, call),
                 "name": call.name,
                 "arguments": "",
                 "status": "in_progress",
@@ -142,6 +142,14 @@ class OpenAIResponsesPeer(Peer):
             for i in items
             if isinstance(i, dict) and i.get("type") == "function_call_output"
         }
+
+    def tool_calls(self, body: dict[str, Any]) -> list[tuple[str, str]]:
+        # An earlier call is an input item of type "function_call".
+        return [
+            (i["call_id"], i["name"])
+            for i in body.get("input", [])
+            if isinstance(i, dict) and i.get("type") == "function_call"
+        ]
 
     def stream_error(self, failure: Failure) -> Iterator[bytes]:
         # An error after the stream opened is an "error" event (code, message, param).

@@ -6,9 +6,14 @@ transaction, so a browser following the log sees the run live.
 - Text parts and text deltas are buffered and written as one coalesced
   ``text.delta`` when the buffer reaches ``flush_chars``, when
   ``flush_seconds`` passed since its first character, or before any other
-  event is written (the log keeps the order the model produced).
+  event is written (the log keeps the order the model produced). The log
+  keeps a turn's first ``MAX_TURN_TEXT`` characters; the delta that reaches
+  the bound says ``cut`` and the rest is not written.
 - ``FunctionToolCallEvent`` → ``tool.called`` (arguments decoded from JSON
   when the model sent text; the raw text when it is not a JSON object).
+  Arguments whose JSON text is longer than ``MAX_CALL_ARGUMENTS`` are kept
+  as the text's first ``MAX_CALL_ARGUMENTS`` characters, and
+  ``arguments_chars`` says how long the text was.
 - ``FunctionToolResultEvent`` → ``tool.result`` from the tool's result dict
   (``isError``, ``revision``, ``error.code``); the model library's own retry
   (arguments it could not validate) → ``is_error`` with ``invalid_arguments``.
@@ -55,10 +60,15 @@ from charlotte.policy.text import storable_json, storable_text
 from charlotte.storage import DatabaseEventLog, EventLog, transaction
 from charlotte.storage.history import MAX_REPLY
 
-__all__ = ["READY_TOOL", "StreamRecorder"]
+__all__ = ["MAX_CALL_ARGUMENTS", "MAX_TURN_TEXT", "READY_TOOL", "StreamRecorder"]
 
 #: The tool whose successful result marks the turn's page ready for review.
 READY_TOOL: Final = "cms_ready"
+#: The longest JSON text of a call's arguments a ``tool.called`` keeps whole (a valid
+#: ``cms_apply`` of 200 ops stays well under it); a longer one is kept cut to this many characters.
+MAX_CALL_ARGUMENTS: Final = 100_000
+#: The most of a turn's text its ``text.delta`` events keep: what its conversation row keeps.
+MAX_TURN_TEXT: Final = MAX_REPLY
 
 _MAX_LABEL: Final = 128  # tool name and call id bounds of the event schema
 _MAX_REASON: Final = 32  # run.finished reason bound
@@ -100,6 +110,8 @@ class StreamRecorder:
         self._clock = clock
         self._buffer: list[str] = []
         self._buffered = 0
+        self._logged = 0  # the turn's characters buffered for the log so far (at most MAX_TURN_TEXT)
+        self._cut = False  # the turn's text went past MAX_TURN_TEXT (the next delta says so)
         self._first_at = 0.0
         self._turn_id: str | None = None
         # A failure result may carry no revision (an unbound call) but the
@@ -184,7 +196,7 @@ class StreamRecorder:
         conn: sa.Connection,
         call_id: object,
         name: object,
-        arguments: Mapping[str, Any],
+        arguments: object,
         result: Mapping[str, Any] | None = None,
         events: Sequence[NewEvent] = (),
     ) -> None:
@@ -192,8 +204,8 @@ class StreamRecorder:
 
         Inside ``conn``, the call's own transaction (see ``PageTools.call``'s
         ``after``). ``tool.called`` carries the payload the stream event gave
-        when it came first, else one made from ``name`` and ``arguments``,
-        and is never written again for this call: should ``conn`` roll back
+        when it came first, else one made from ``name`` and ``arguments``
+        (the object or the raw text the model sent), and is never written again for this call: should ``conn`` roll back
         (a stop), the call leaves none. ``result`` (None for a call whose
         tool runs after this transaction): its ``tool.result``, the payload
         the result's stream event would give; the recorder then writes none
@@ -207,7 +219,7 @@ class StreamRecorder:
         new: list[NewEvent] = []
         if not written:
             if called is None:
-                called = {"name": _label(name, "unknown"), "call_id": key, "arguments": storable_json(dict(arguments))}
+                called = _called_payload(name, key, arguments)
             new.append(NewEvent(EventTypes.TOOL_CALLED, called, AGENT_ACTOR))
         new += events
         if result is not None:
@@ -245,11 +257,18 @@ class StreamRecorder:
             kept = chunk[: MAX_REPLY - self._said_chars]
             self._said.append(kept)
             self._said_chars += len(kept)
+        if self._cut:
+            return  # past the bound: the log says so once, and keeps no more
+        logged = chunk[: MAX_TURN_TEXT - self._logged]
+        self._logged += len(logged)
         if not self._buffer:
             self._first_at = self._clock()
-        self._buffer.append(chunk)
-        self._buffered += len(chunk)
-        if (
+        self._buffer.append(logged)
+        self._buffered += len(logged)
+        if len(logged) < len(chunk):
+            self._cut = True
+            self.flush()
+        elif (
             self._buffered >= self._flush_chars
             or self._clock() - self._first_at >= self._flush_seconds
         ):
@@ -269,7 +288,11 @@ class StreamRecorder:
         return [*held, *self._buffered_text()]
 
     def _buffered_text(self) -> list[NewEvent]:
-        """The buffered text as one ``text.delta`` event (none when empty); the buffer is emptied."""
+        """The buffered text as one ``text.delta`` event (none when empty); the buffer is emptied.
+
+        The delta that reaches ``MAX_TURN_TEXT`` says ``cut`` (its text may be
+        empty: the bound was reached exactly by the text before it).
+        """
         if not self._buffer:
             return []
         # Joined before repairing: a surrogate pair split across two chunks is one character.
@@ -278,6 +301,8 @@ class StreamRecorder:
         # follows must not fail again on the same text.
         self._buffer.clear()
         self._buffered = 0
+        if self._cut:
+            return [NewEvent(EventTypes.TEXT_DELTA, {"text": text, "cut": True}, AGENT_ACTOR)]
         return [NewEvent(EventTypes.TEXT_DELTA, {"text": text}, AGENT_ACTOR)]
 
     def _append(self, type: str, payload: Mapping[str, Any]) -> None:
@@ -341,22 +366,26 @@ def _check_run(run: int) -> None:
 
 
 def _called(part: ToolCallPart) -> dict[str, Any]:
-    args = part.args
-    arguments: dict[str, Any] | str
+    return _called_payload(part.tool_name, _label(part.tool_call_id, "unknown"), part.args)
+
+
+def _called_payload(name: object, call_id: str, args: object) -> dict[str, Any]:
+    """A ``tool.called`` payload: the arguments object, or the raw text when it is none; cut past the bound."""
+    payload: dict[str, Any] = {"name": _label(name, "unknown"), "call_id": call_id}
     if args is None or args == "":
-        arguments = {}
-    elif isinstance(args, str):
-        decoded = _decoded(args)
-        # The schema allows the raw text when it is not a JSON object.
-        arguments = decoded if isinstance(decoded, dict) else args
-    else:
-        arguments = args
-    arguments = storable_json(arguments)
-    return {
-        "name": _label(part.tool_name, "unknown"),
-        "call_id": _label(part.tool_call_id, "unknown"),
-        "arguments": arguments,
-    }
+        payload["arguments"] = {}
+        return payload
+    # The text's length is read before it is decoded: an 8 MB text is cut, never decoded here.
+    text = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False, default=str)
+    if len(text) > MAX_CALL_ARGUMENTS:
+        payload["arguments"] = storable_text(text[:MAX_CALL_ARGUMENTS])
+        payload["arguments_chars"] = len(text)
+        return payload
+    decoded = _decoded(args)
+    # The schema allows the raw text when it is not a JSON object.
+    arguments = decoded if isinstance(decoded, dict) else text
+    payload["arguments"] = storable_json(arguments)
+    return payload
 
 
 def _decoded(value: object) -> object:

@@ -58,11 +58,13 @@ from charlotte.events import NewEvent
 from charlotte.runtime.caps import HarnessDefaults, TurnContext, TurnContextFactory, merge_limits
 from charlotte.runtime.guide import Guide
 from charlotte.runtime.history import TurnWork, build_history
+from charlotte.runtime.logged import escaped_traceback
 from charlotte.runtime.models import provider_failure
 from charlotte.runtime.modes import ModeRegistry, check_mode
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
 from charlotte.runtime.tool_arguments import MalformedArguments, raw_arguments
+from charlotte.runtime.tool_routing import UNKNOWN_TOOL, ToolRouting, called_name
 from charlotte.runtime.turns import Turns
 from charlotte.runtime.watch import STOP, TurnWatch
 from charlotte.settings import Settings
@@ -214,8 +216,8 @@ class TurnRunner:
         done, _ = await asyncio.wait({work}, timeout=CANCEL_GRACE_SECONDS)
         if not done:
             log.warning("turn %s: the model work did not unwind within %ss", turn.id, CANCEL_GRACE_SECONDS)
-        elif not work.cancelled() and work.exception() is not None:
-            log.warning("turn %s: the halted model work raised", turn.id, exc_info=work.exception())
+        elif not work.cancelled() and (raised := work.exception()) is not None:
+            log.warning("turn %s: the halted model work raised\n%s", turn.id, escaped_traceback(raised))
         self._end_halted(turn, state)
 
     def _end_halted(self, turn: TurnRecord, state: _RunState) -> None:
@@ -282,7 +284,8 @@ class TurnRunner:
             code = code_of(error, "run_failed")
             if code == "run_failed":
                 correlation = uuid.uuid4().hex[:12]
-                log.error("turn %s failed (correlation %s)", turn.id, correlation, exc_info=error)
+                # Not exc_info: a message may quote the model (see logged.py).
+                log.error("turn %s failed (correlation %s)\n%s", turn.id, correlation, escaped_traceback(error))
             self.turns.fail(turn.id, code, entry=state.entry())
 
     async def _one_run(
@@ -339,13 +342,15 @@ class TurnRunner:
                     self._agents.pop(next(iter(self._agents)))
                 tools = [self._tool(d.name, d.description, d.parameters_json_schema)
                          for d in self.tools.definitions()]  # fmt: skip
+                # Never offered to the model: it answers the calls to names that are not tools.
+                tools.append(self._tool(UNKNOWN_TOOL, "", {"type": "object"}))
                 agent = Agent(
                     instructions=prompt,
                     deps_type=_TurnDeps,
                     output_type=str,
                     tools=tools,
                     name="charlotte_builder",
-                    capabilities=[MalformedArguments()],
+                    capabilities=[ToolRouting(self.tools.names), MalformedArguments()],
                 )
                 self._agents[prompt] = agent
             return agent
@@ -356,7 +361,10 @@ class TurnRunner:
 
         async def call(ctx: RunContext[_TurnDeps], **given: Any) -> dict[str, Any]:
             deps = ctx.deps
-            arguments = raw_arguments(given)
+            called, arguments = called_name(name, given)
+            if called in page_tools.names and name == UNKNOWN_TOOL:
+                called = UNKNOWN_TOOL  # the hidden tool answers unknown_tool and nothing else
+            arguments = raw_arguments(arguments) if isinstance(arguments, dict) else arguments
             watch = deps.state.watch
             # A halted turn (stop, timeout) starts no tool; a running one is waited for.
             if not watch.tool_may_start():
@@ -371,16 +379,17 @@ class TurnRunner:
                     raise StopRequested
 
             def after(conn: sa.Connection, result: dict[str, Any] | None, events: Sequence[NewEvent]) -> None:
-                deps.recorder.write_tool_call(conn, ctx.tool_call_id, name, given, result, events)
+                deps.recorder.write_tool_call(conn, ctx.tool_call_id, called, arguments, result, events)
 
             try:
                 # Run in the turn's own event loop, not a worker thread: a tool
                 # call is short database work, the loop serves only this turn,
                 # and the watch waits for a running tool anyway.
-                result = page_tools.call(name, arguments, deps.binding, before=before, after=after)
+                result = page_tools.call(called, arguments, deps.binding, before=before, after=after)
             finally:
                 watch.tool_ended()
-            deps.state.work.note(name, given, result)
+            if name != UNKNOWN_TOOL:  # a call to no tool did no work
+                deps.state.work.note(name, given, result)
             return result
 
         return Tool.from_schema(

@@ -247,7 +247,7 @@ def test_prompt_injection_cannot_leave_the_binding_or_publish(harness: Harness) 
         ("cms_apply", "invalid_arguments"),
         ("cms_changes_since", "invalid_arguments"),
     ]
-    assert codes[5] == ("cms_publish", "invalid_arguments")  # no such tool: the model library refuses
+    assert codes[5] == ("cms_publish", "unknown_tool")  # no such tool: charlotte's tools say so
     assert all(d.name.find("publish") < 0 for d in harness.tools.definitions())
     victim_doc, victim_revision = harness.workspace.draft(victim.id, victim.tenant)
     assert victim_revision == 2 and set(victim_doc["nodes"]) == {"hero", "title"}
