@@ -15,6 +15,10 @@ Each ``cms_apply`` is based on the revision of the previous tool result. On
 on from the page as it now is (a node a person removed is not put back); any
 other failure skips that batch. Failures are bounded, so a run always ends.
 
+Its fixes touch only the nodes the turn inserted; on a draft that already had
+sections a build turn keeps them, adds only the kinds missing and says so
+(``existing``). The conversation is read by ``transcript``.
+
 After ``cms_outline``, a draft that already has sections and a message that
 asks for changes (not to build the page) make a follow-up turn: the steps
 are ``follow_up.follow_up_step``'s (each request on the page as ``cms_get``
