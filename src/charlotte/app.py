@@ -355,7 +355,7 @@ class Charlotte:
                 page=request.page,
                 created_by=actor,
                 brief=request.brief,
-                facts=dict(request.facts),
+                facts=dict(request.facts) or SessionStore().page_facts(conn, request.tenant, request.page),
                 mode=request.mode,
                 approve_on_save=request.approve_on_save,
                 guide_hash=guide_hash,
@@ -406,7 +406,7 @@ class SessionBuilder:
         return replace(self, _brief=brief)
 
     def facts(self, facts: Mapping[str, str]) -> SessionBuilder:
-        """The site's facts: up to 100 names with string values."""
+        """The page's facts: up to 100 names with string values (none or ``{}``: the page's own)."""
         return replace(self, _facts=facts)
 
     def approve_on_save(self, approve: bool) -> SessionBuilder:

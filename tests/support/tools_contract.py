@@ -486,16 +486,19 @@ class ToolsContract:
     def test_checks_factory_gets_the_session_site_links_and_the_persons_messages(
         self, ws: Workspace, session: SessionRecord, built: ToolBinding
     ) -> None:
-        seen: list[tuple[str, SiteLinks, Sequence[str]]] = []
+        seen: list[tuple[str, SiteLinks, Sequence[str], Sequence[str]]] = []
 
-        def factory(record: SessionRecord, links: SiteLinks, said: Sequence[str]) -> PageChecks:
-            seen.append((record.id, links, said))
+        def factory(
+            record: SessionRecord, links: SiteLinks, said: Sequence[str], vouched: Sequence[str]
+        ) -> PageChecks:
+            seen.append((record.id, links, said, vouched))
             return PageChecks(brief="", facts={})
 
         tools = PageTools(ws, checks_factory=factory)
         findings = tools.call("cms_check", {"checks": ["facts"]}, built)["findings"]
         assert {f["code"] for f in findings} == {"unsupported_price", "unsupported_phone"}
-        assert seen == [(session.id, ws.links, ())]
+        # Nothing published, no person's edit, no approved change set: nothing vouched for.
+        assert seen == [(session.id, ws.links, (), ())]
 
     # -- the binding ----------------------------------------------------------------
 

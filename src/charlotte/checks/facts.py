@@ -1,12 +1,14 @@
-"""The facts check: claims on the page that the brief, the host's facts and the person do not support.
+"""The facts check: claims on the page that the brief, the host's facts and the people do not support.
 
 ``Evidence`` reads the brief and every fact (``"key: value"``) once with the
 same reader as the page (``claims.read``), and answers "is this claim
 supported?". What the person said in the session's turn messages is evidence
-too (the person is the authority on their business; page text, tool results
-and the agent's replies never are): ``Evidence.of_messages`` reads each
-message once, and ``Either`` backs a claim that the brief and facts or the
-person's messages back. A claim is supported when its normalised value is
+too (the person is the authority on their business; the draft's text, tool
+results and the agent's replies never are), and so is what people vouched for
+on the page: its published copy, their own edits, the change sets they
+approved (``vouched``). ``Evidence.of_messages`` reads each of these texts
+once, and ``Either`` backs a claim that the brief and facts or those texts
+back. A claim is supported when its normalised value is
 among the normalised values of the sources, or when the claim's words appear
 there verbatim. Kind by kind:
 
@@ -47,6 +49,7 @@ from charlotte.checks.contacts import Phone, WebAddress, parse_web_address
 from charlotte.checks.findings import quote
 from charlotte.checks.hours import Hours, endpoints
 from charlotte.checks.memo import Memo
+from charlotte.checks.vouched import counted_vouched
 
 #: Kinds whose unsupported claims are errors (they send customers somewhere wrong).
 ERROR_KINDS = frozenset({"price", "phone", "email", "url"})
@@ -310,17 +313,20 @@ def evidence_for(
     facts: Mapping[str, str] | None,
     site_origin: str | None = None,
     person_said: Sequence[str] = (),
+    vouched: Sequence[str] = (),
 ) -> Evidence | Either:
-    """The evidence of ``brief``, ``facts`` and ``person_said``: read once, then kept while they stay the same.
+    """The evidence of ``brief``, ``facts``, ``person_said`` and ``vouched``: read once, then kept while they stay the same.
 
     ``person_said``: the person's messages in this session, oldest first; the
-    newest of them count (``counted_messages``).
+    newest of them count (``counted_messages``). ``vouched``: what people
+    vouched for on the page (``vouched.vouched_texts``), read like the
+    messages; the first of them count (``vouched.counted_vouched``).
     """
     key = (tuple(source_texts(brief, facts)), site_origin or None)
     evidence = _EVIDENCE.get_or_make(
         key, lambda _: Evidence(brief, facts, site_origin), _weigh_evidence
     )
-    messages = counted_messages(person_said)
+    messages = counted_vouched(vouched) + counted_messages(person_said)
     if not messages:
         return evidence
     person = _PERSON.get_or_make(messages, Evidence.of_messages, _weigh_messages)

@@ -32,7 +32,7 @@ _LINK_TYPES = frozenset({"link", "button"})
 
 
 class PageChecks:
-    """Checks a page against the brief, the host's facts, the person's words, its site origin and asset library.
+    """Checks a page against the brief, the host's facts, what people said and vouched for, its site origin and assets.
 
     >>> checks = PageChecks(facts={"phone": "020 7946 0958"}, brief="A bakery.")
     >>> doc = {"nodes": {"h": {"id": "h", "type": "heading", "parent": None, "order": "V",
@@ -46,8 +46,11 @@ class PageChecks:
     ``person_said``: what the person wrote in this session's turn messages,
     oldest first (the newest 200 messages and 200,000 characters count:
     ``facts.counted_messages``). A fact the person stated is supported like
-    one of the brief; page text, tool results and the agent's replies are
-    never evidence, so never pass them here.
+    one of the brief; the draft's text, tool results and the agent's replies
+    are never evidence, so never pass them here. ``vouched``: what people
+    vouched for on the page, the texts of its published copy, of their own
+    edits and of the change sets they approved (``vouched.vouched_texts``;
+    at most 2,000 texts of 200,000 characters count), evidence the same way.
     """
 
     __slots__ = ("_allowed", "_assets", "_evidence", "_site_origin")
@@ -61,10 +64,11 @@ class PageChecks:
         allowed_origins: Iterable[str] = (),
         assets: AssetLibrary | None = None,
         person_said: Sequence[str] = (),
+        vouched: Sequence[str] = (),
     ) -> None:
         self._site_origin = site_origin or ""
         # Read once per brief and facts (and per message), not per check (see ``evidence_for``).
-        self._evidence = evidence_for(brief, facts, site_origin, person_said)
+        self._evidence = evidence_for(brief, facts, site_origin, person_said, vouched)
         self._allowed = normalised_origins(allowed_origins or (), self._site_origin)
         # Without a library no asset can be shown: every image asset is unknown.
         self._assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()

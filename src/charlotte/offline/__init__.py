@@ -5,8 +5,8 @@ Like pydantic-ai's shipped test models, it is a real pydantic-ai
 tests run a whole turn with no network. ``Settings(model="offline")`` selects
 it (``runtime/models.py`` imports it here).
 
-Modules: ``model`` (``offline_model``: reads the conversation and picks the
-next tool call), ``writer`` (``plan_page``: the batches of ops a brief and the
+Modules: ``model`` (``offline_model``: reads the conversation, ``transcript``,
+and picks the next tool call; ``existing``: a build turn on a page with content), ``writer`` (``plan_page``: the batches of ops a brief and the
 host's facts give), ``bands`` (``build_section``: one band of a kind, the way
 ``plan_page`` and follow-ups build them), ``context`` (the brief and facts
 read once), ``brief`` (what the brief says), ``facts`` (the host's facts,

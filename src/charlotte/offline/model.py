@@ -15,6 +15,10 @@ Each ``cms_apply`` is based on the revision of the previous tool result. On
 on from the page as it now is (a node a person removed is not put back); any
 other failure skips that batch. Failures are bounded, so a run always ends.
 
+Its fixes touch only the nodes the turn inserted; on a draft that already had
+sections a build turn keeps them, adds only the kinds missing and says so
+(``existing``). The conversation is read by ``transcript``.
+
 After ``cms_outline``, a draft that already has sections and a message that
 asks for changes (not to build the page) make a follow-up turn: the steps
 are ``follow_up.follow_up_step``'s (each request on the page as ``cms_get``
@@ -34,16 +38,24 @@ from pydantic_ai.messages import (
     ModelMessage,
     ModelResponse,
     ModelResponsePart,
-    RetryPromptPart,
     TextPart,
     ToolCallPart,
-    ToolReturnPart,
-    UserPromptPart,
 )
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
 
 from charlotte.offline.edits import Context
+from charlotte.offline.existing import (
+    batch_kind,
+    kinds_on,
+    listed,
+    outline_view,
+    removed_sections,
+    words_on_content,
+    written_ids,
+)
 from charlotte.offline.follow_up import follow_up_step, is_follow_up
+from charlotte.offline.page_view import PageView
+from charlotte.offline.transcript import PageNow, Transcript, page_now
 from charlotte.offline.writer import PagePlan, plan_page
 
 __all__ = ["OFFLINE_MODEL_NAME", "offline_model"]
@@ -65,178 +77,12 @@ _REMOVABLE: Final = frozenset({"text", "callout", "link", "button", "image", "co
 
 
 @dataclass(frozen=True, slots=True)
-class _Exchange:
-    """One tool call of the current user turn and what it returned (None: no usable result)."""
-
-    name: str
-    args: dict[str, Any]
-    result: dict[str, Any] | None
-
-    @property
-    def ok(self) -> bool:
-        return self.result is not None and self.result.get("isError") is not True
-
-    @property
-    def code(self) -> str | None:
-        if self.result is None:
-            return "no_result"
-        error = self.result.get("error")
-        if self.result.get("isError") is True and isinstance(error, dict):
-            code = error.get("code")
-            return code if isinstance(code, str) else "error"
-        return None
-
-
-@dataclass(frozen=True, slots=True)
 class _Call:
     """The next step: a tool call, or the final text (``name`` None)."""
 
     name: str | None
     args: dict[str, Any] = field(default_factory=dict)
     text: str = ""
-
-
-def _result(content: object) -> dict[str, Any] | None:
-    if isinstance(content, str):
-        try:
-            content = json.loads(content)
-        except ValueError:
-            return None
-    return content if isinstance(content, dict) else None
-
-
-@dataclass(slots=True)
-class _Transcript:
-    """The conversation as the builder reads it."""
-
-    turn: list[_Exchange] = field(default_factory=list)  # since the latest user message
-    declined: set[str] = field(default_factory=set)  # node ids a person removed
-    responses: int = 0
-    prompt: str = ""  # the latest user message
-
-    @classmethod
-    def read(cls, messages: Sequence[ModelMessage]) -> _Transcript:
-        t = cls()
-        pending: dict[str, tuple[str, dict[str, Any]]] = {}
-        for message in messages:
-            if isinstance(message, ModelResponse):
-                t.responses += 1
-                for part in message.parts:
-                    if isinstance(part, ToolCallPart):
-                        pending[part.tool_call_id] = (part.tool_name, part.args_as_dict())
-                continue
-            for rpart in message.parts:
-                if isinstance(rpart, UserPromptPart):
-                    t.turn = []
-                    t.prompt = rpart.content if isinstance(rpart.content, str) else ""
-                elif (
-                    isinstance(rpart, ToolReturnPart | RetryPromptPart)
-                    and rpart.tool_call_id in pending
-                ):
-                    name, args = pending.pop(rpart.tool_call_id)
-                    result = _result(rpart.content) if isinstance(rpart, ToolReturnPart) else None
-                    t.turn.append(_Exchange(name, args, result))
-                    if name == "cms_changes_since" and result is not None:
-                        t.declined |= _removed_by_people(result)
-        return t
-
-    def last_ok(self, name: str) -> tuple[int, _Exchange] | None:
-        for index in range(len(self.turn) - 1, -1, -1):
-            if self.turn[index].name == name and self.turn[index].ok:
-                return index, self.turn[index]
-        return None
-
-    def count(self, name: str, *, after: int = -1) -> int:
-        return sum(1 for i, e in enumerate(self.turn) if e.name == name and i > after)
-
-    @property
-    def revision(self) -> int:
-        """The revision of the latest tool result that carries one (0 before any)."""
-        for exchange in reversed(self.turn):
-            value = exchange.result.get("revision") if exchange.result else None
-            if type(value) is int:
-                return value
-        return 0
-
-
-def _removed_by_people(result: Mapping[str, Any]) -> set[str]:
-    changes = result.get("changes")
-    out: set[str] = set()
-    for change in changes if isinstance(changes, list) else []:
-        op = change.get("op") if isinstance(change, dict) else None
-        human = isinstance(change, dict) and change.get("actor") == "human"
-        if (
-            human
-            and isinstance(op, dict)
-            and op.get("t") == "remove_node"
-            and isinstance(op.get("id"), str)
-        ):
-            out.add(op["id"])
-    return out
-
-
-class _Page:
-    """Node ids, types and parents as the builder last read them, with its own writes since."""
-
-    def __init__(self, outline: str) -> None:
-        self.nodes: dict[str, tuple[str, str | None]] = {}
-        self.roots: list[str] = []
-        path: list[str] = []
-        for line in outline.splitlines():
-            # "<indent>id type \"words\"": two spaces of indent per level of depth.
-            depth = (len(line) - len(line.lstrip(" "))) // 2
-            words = line.strip().split(" ")
-            if len(words) < 2:
-                continue
-            node_id, node_type = words[0], words[1]
-            del path[depth:]
-            parent = path[-1] if path else None
-            self.nodes[node_id] = (node_type, parent)
-            if parent is None:
-                self.roots.append(node_id)
-            path.append(node_id)
-
-    def replay(self, ops: object) -> None:
-        for op in ops if isinstance(ops, list) else []:
-            if not isinstance(op, dict):
-                continue
-            node = op.get("node")
-            if op.get("t") == "insert_node" and isinstance(node, dict):
-                parent = node.get("parent")
-                self.nodes[node["id"]] = (
-                    str(node.get("type")),
-                    parent if isinstance(parent, str) else None,
-                )
-                if parent is None:
-                    self.roots.append(node["id"])
-            elif op.get("t") == "remove_node" and isinstance(op.get("id"), str):
-                self._remove(op["id"])
-
-    def _remove(self, node_id: str) -> None:
-        doomed = {node_id}
-        grew = True
-        while grew:
-            more = {i for i, (_t, p) in self.nodes.items() if p in doomed} - doomed
-            doomed |= more
-            grew = bool(more)
-        for i in doomed:
-            self.nodes.pop(i, None)
-        self.roots = [r for r in self.roots if r not in doomed]
-
-
-def _page_now(t: _Transcript) -> tuple[_Page, int] | None:
-    """The page since the latest outline (and the outline's index), or None when unread."""
-    found = t.last_ok("cms_outline")
-    if found is None:
-        return None
-    index, exchange = found
-    assert exchange.result is not None
-    outline = exchange.result.get("outline")
-    page = _Page(outline if isinstance(outline, str) else "")
-    for later in t.turn[index + 1 :]:
-        if later.name == "cms_apply" and later.ok:
-            page.replay(later.args.get("ops"))
-    return page, index
 
 
 def _is_batch(plan: PagePlan, args: Mapping[str, Any]) -> str | None:
@@ -250,8 +96,12 @@ def _is_batch(plan: PagePlan, args: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _fixes(findings: object, page: _Page, plan: PagePlan) -> list[dict[str, Any]]:
-    """Ops that clear what the checks reported: remove a faulty leaf, rename a faulty heading."""
+def _fixes(findings: object, page: PageNow, plan: PagePlan, mine: set[str]) -> list[dict[str, Any]]:
+    """Ops that clear what the checks reported: remove a faulty leaf, rename a faulty heading.
+
+    Only in ``mine``, the nodes this turn wrote: what was on the page before
+    is a person's or an earlier turn's, and nobody asked to remove it.
+    """
     ops: list[dict[str, Any]] = []
     done: set[str] = set()
     for finding in findings if isinstance(findings, list) else []:
@@ -264,6 +114,7 @@ def _fixes(findings: object, page: _Page, plan: PagePlan) -> list[dict[str, Any]
             or not isinstance(node_id, str)
             or node_id in done
             or node_id not in page.nodes
+            or node_id not in mine
         ):
             continue
         node_type = page.nodes[node_id][0]
@@ -278,27 +129,58 @@ def _fixes(findings: object, page: _Page, plan: PagePlan) -> list[dict[str, Any]
     return ops
 
 
-def _final(t: _Transcript, plan: PagePlan | None) -> str:
+def _final(t: Transcript, plan: PagePlan | None) -> str:
     ready = t.last_ok("cms_ready")
+    found = _found(t)
+    if found is not None and found.roots and plan is not None:
+        return _final_on_content(t, plan, found, ready is not None)
     name = plan.name if plan else "the page"
     if ready is not None:
         said = f"The page for {name} is ready for review."
         if plan is not None and plan.left_out:
             # What the brief asked for and the page lacks is said, never left to be found.
-            missing = _listed(plan.left_out)
-            said += f" I left out {missing}: nothing in the brief or the facts says what to put there."
+            missing = listed(plan.left_out)
+            said += (
+                f" I left out {missing}: nothing in the brief or the facts says what to put there."
+            )
         return said
     return f"The page for {name} is not ready yet: the checks or the tools still report problems."
 
 
-def _listed(titles: Sequence[str]) -> str:
-    """ "About us", "About us and Team", "About us, Team and Gallery"."""
-    return titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+def _final_on_content(t: Transcript, plan: PagePlan, found: PageView, ready: bool) -> str:
+    """The reply of a build turn on a page that had content: kept, added, removed, ready or not."""
+    mine = written_ids(t.turn)
+    added = [b.title for b in plan.batches if b.root in mine]
+    said = words_on_content(added, removed_sections(found, t.turn))
+    if ready:
+        return f"{said} The page is ready for review."
+    checked = t.last_ok("cms_check")
+    findings = checked[1].result.get("findings") if checked and checked[1].result else None
+    codes = sorted(
+        {
+            str(f.get("code"))
+            for f in findings or []
+            if isinstance(f, dict) and f.get("severity") == "error"
+        }
+    )
+    why = f"the checks report {', '.join(codes)}" if codes else "the tools reported problems"
+    return (
+        f"{said} The page is not ready yet: {why}. I changed nothing that was there before; "
+        "tell me what to change or remove."
+    )
+
+
+def _found(t: Transcript) -> PageView | None:
+    """The page as the turn found it (its first outline), or None before it was read."""
+    first = next((e for e in t.turn if e.name == "cms_outline" and e.ok), None)
+    return (
+        None if first is None or first.result is None else outline_view(first.result.get("outline"))
+    )
 
 
 def next_step(messages: Sequence[ModelMessage]) -> _Call:
     """The builder's next step for this conversation (a pure function of it)."""
-    t = _Transcript.read(messages)
+    t = Transcript.read(messages)
     failures = sum(1 for e in t.turn if not e.ok)
     follow_up = _follow_up(t, failures)
     if follow_up is not None:
@@ -321,7 +203,7 @@ def next_step(messages: Sequence[ModelMessage]) -> _Call:
     return _build(t, plan) or _finish(t, plan)
 
 
-def _follow_up(t: _Transcript, failures: int) -> _Call | None:
+def _follow_up(t: Transcript, failures: int) -> _Call | None:
     """The next step of a follow-up turn (see ``follow_up``), or None for a build turn."""
     facts = t.last_ok("cms_facts")
     outline = next((i for i, e in enumerate(t.turn) if e.name == "cms_outline" and e.ok), None)
@@ -337,12 +219,12 @@ def _follow_up(t: _Transcript, failures: int) -> _Call | None:
     return _Call(step.name, step.args, step.text)
 
 
-def _build(t: _Transcript, plan: PagePlan) -> _Call | None:
+def _build(t: Transcript, plan: PagePlan) -> _Call | None:
     """Read the page and write the next missing batch; None when there is nothing left to write."""
     stale = [
         i for i, e in enumerate(t.turn) if e.name == "cms_apply" and e.code == "stale_revision"
     ]
-    now = _page_now(t)
+    now = page_now(t)
     if now is None or (stale and stale[-1] > now[1]):
         if t.count("cms_outline") >= MAX_READS + len(stale):
             return None
@@ -358,6 +240,9 @@ def _build(t: _Transcript, plan: PagePlan) -> _Call | None:
     if len(stale) >= MAX_STALE or t.count("cms_check"):
         return None
     page, _ = now
+    found = _found(t)
+    # On a page that had content, a section of a kind it has is not built again.
+    there = kinds_on(found) if found is not None else set()
     refused = {
         root
         for e in t.turn
@@ -369,11 +254,13 @@ def _build(t: _Transcript, plan: PagePlan) -> _Call | None:
     for batch in plan.batches:
         if batch.root in page.nodes or batch.root in t.declined or batch.root in refused:
             continue
+        if batch_kind(batch.root, batch.title) in there:
+            continue
         return _Call("cms_apply", {"basedOn": t.revision, "ops": list(batch.ops)})
     return None
 
 
-def _finish(t: _Transcript, plan: PagePlan) -> _Call:
+def _finish(t: Transcript, plan: PagePlan) -> _Call:
     """Check, fix what the checks report, read the result back, say it is ready."""
     checked = t.last_ok("cms_check")
     last_write = max(
@@ -381,14 +268,14 @@ def _finish(t: _Transcript, plan: PagePlan) -> _Call:
     )
     if (checked is None or checked[0] < last_write) and t.count("cms_check") < MAX_CHECKS:
         return _Call("cms_check")
-    now = _page_now(t)
+    now = page_now(t)
     if now is None:
         # Never read the page: saying it is ready would vouch for a page unseen.
         return _Call(None, text=_final(t, plan))
     if checked is not None:
         first_check = next(i for i, e in enumerate(t.turn) if e.name == "cms_check")
         assert checked[1].result is not None
-        ops = _fixes(checked[1].result.get("findings"), now[0], plan)
+        ops = _fixes(checked[1].result.get("findings"), now[0], plan, written_ids(t.turn))
         fixes = t.count("cms_apply", after=first_check)
         if ops and fixes < MAX_FIXES and checked[0] > last_write:
             return _Call("cms_apply", {"basedOn": t.revision, "ops": ops})

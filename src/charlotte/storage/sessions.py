@@ -62,6 +62,17 @@ _SELECTED: Final = sa.select(*_COLUMNS).where(
 # Every tool call reads its session: on the driver's cursor (see ``Direct``).
 _SELECT: Final = Direct(_SELECTED)
 _SELECT_LOCKED: Final = Direct(_SELECTED.with_for_update())
+# The facts a session opened without any starts with: its page's newest (stored "{}": none).
+_PAGE_FACTS: Final = Direct(
+    sa.select(sessions.c.facts)
+    .where(
+        sessions.c.tenant == sa.bindparam("facts_tenant"),
+        sessions.c.page == sa.bindparam("facts_page"),
+        sa.type_coerce(sessions.c.facts, sa.Text) != "{}",
+    )
+    .order_by(sessions.c.created_at.desc())
+    .limit(1)
+)
 @functools.lru_cache(maxsize=32)
 def _update(columns: tuple[str, ...], expected: tuple[str, ...] | None) -> Direct:
     """``SessionStore.update``'s statement for these columns (and expected statuses), built once."""
@@ -183,6 +194,17 @@ class SessionStore:
         params |= {"update_id": session_id, "update_tenant": tenant}
         with translated():
             return _update(tuple(values), expected).first(conn, params) is not None
+
+    def page_facts(self, conn: sa.Connection, tenant: str, page: str) -> Any:
+        """The facts of the tenant's newest session of ``page`` that has any, or ``{}``.
+
+        One statement on the (tenant, page, created_at) index, walking the
+        page's sessions from the newest: a session opened without facts starts
+        with these (see ``Charlotte.for_user``), so the newest usually has them.
+        """
+        with translated():
+            row = _PAGE_FACTS.first(conn, {"facts_tenant": tenant, "facts_page": page})
+        return {} if row is None else row[0]
 
     def of_page(
         self, conn: sa.Connection, tenant: str, page: str, limit: int, before: str | None = None

@@ -80,7 +80,8 @@ sessions = sa.Table(
     # The per-session event counter: the event log bumps it under the row lock.
     sa.Column("last_seq", sa.Integer, nullable=False, default=0),
     sa.CheckConstraint(_one_of("status", SESSION_STATUSES), name="status"),
-    sa.Index(None, "tenant", "page"),
+    # A page's sessions newest first: the list of them, and the page's facts at open.
+    sa.Index(None, "tenant", "page", "created_at"),
 )
 
 turns = sa.Table(

@@ -63,18 +63,19 @@ from charlotte.tools.results import (
 )
 from charlotte.tools.schemas import TOOL_NAMES, ToolDefinition, tool_definitions
 from charlotte.tools.views import find, outline, page_view
+from charlotte.tools.vouched import read_vouched
 
-#: Builds the checks for one session (its brief and facts, the site's links and assets,
-#: and the person's turn messages in this session, oldest first: evidence like the brief).
-ChecksFactory = Callable[[SessionRecord, SiteLinks, Sequence[str]], PageChecks]
+#: Builds the checks for a session (brief, facts, site links, assets), given the person's messages
+#: in it, oldest first, and what people vouched for on the page (``read_vouched``): evidence too.
+ChecksFactory = Callable[[SessionRecord, SiteLinks, Sequence[str], Sequence[str]], PageChecks]
 #: The site origin and allowed external origins for one session's tenant.
 SiteLinksFor = Callable[[SessionRecord], SiteLinks]
 
 _FIND_LIMIT = 20
 #: The tools that run the checks: they read the person's messages with the page.
 _CHECKING: Final = frozenset({"cms_check", "cms_ready"})
-#: What a tool reads: the page, its revision, and the person's messages (checking tools only).
-_View = tuple[dict[str, Any], int, tuple[str, ...]]
+#: What a tool reads: the page, its revision, the person's messages, what people vouched for.
+_View = tuple[dict[str, Any], int, tuple[str, ...], tuple[str, ...]]
 
 
 class _Call:
@@ -126,6 +127,11 @@ class _Call:
         """The person's messages in the session, oldest first (read for the checking tools)."""
         return self._loaded()[2]
 
+    @property
+    def vouched(self) -> tuple[str, ...]:
+        """What people vouched for on the page (read for the checking tools)."""
+        return self._loaded()[3]
+
 
 class PageTools:
     """The closed set of nine page tools (see module docstring).
@@ -134,8 +140,10 @@ class PageTools:
     ``cms_ready`` run (default: the session's brief and facts, the person's
     messages in this session, the site links, the workspace's asset library).
     Those two tools read the person's messages (``TurnStore.messages_of``, the
-    newest ``PERSON_MESSAGES``) in the transaction that reads the page: one
-    statement more per check, no transaction more. ``site_links`` gives the
+    newest ``PERSON_MESSAGES``) and what people vouched for on the page
+    (``vouched.read_vouched``: its published copy, people's ops, approved change
+    sets) in the transaction that reads the page: four statements more per
+    check, no transaction more. ``site_links`` gives the
     site origin and allowed external origins per session (default: the
     workspace's).
     ``change_sets`` holds approve_on_save sessions' writes (default: over the
@@ -257,7 +265,7 @@ class PageTools:
     ) -> _Call:
         """A call that reads and writes inside ``conn``; its write's events go to ``events``."""
         return _Call(
-            session, lambda: (*self._sets.view(conn, session, shared=True), ()), conn, turn_id, events
+            session, lambda: (*self._sets.view(conn, session, shared=True), (), ()), conn, turn_id, events
         )
 
     def _run(self, name: object, arguments: object, call: _Call) -> ToolResult:
@@ -289,9 +297,10 @@ class PageTools:
         with read_connection(self._ws.engine) as conn:
             doc, revision = self._sets.view(conn, session, shared=True)
             if not checking:
-                return doc, revision, ()
+                return doc, revision, (), ()
             said = self._turns.messages_of(conn, session.id, session.tenant, PERSON_MESSAGES)
-        return doc, revision, tuple(said)
+            vouched = read_vouched(conn, self._ws.pages, session)
+        return doc, revision, tuple(said), vouched
 
     # -- the nine tools ------------------------------------------------------------
 
@@ -382,10 +391,11 @@ class PageTools:
         return PageSession(call.doc, node_types=self._ws.node_types)
 
     def _checks(self, call: _Call) -> PageChecks:
-        return self._checks_factory(call.session, self._site_links(call.session), call.said)
+        session = call.session
+        return self._checks_factory(session, self._site_links(session), call.said, call.vouched)
 
     def _default_checks(
-        self, session: SessionRecord, links: SiteLinks, said: Sequence[str]
+        self, session: SessionRecord, links: SiteLinks, said: Sequence[str], vouched: Sequence[str]
     ) -> PageChecks:
         return PageChecks(
             facts=fact_texts(session.facts),
@@ -394,6 +404,7 @@ class PageTools:
             allowed_origins=links.allowed_origins,
             assets=self._ws.assets,
             person_said=said,
+            vouched=vouched,
         )
 
     def _notices(self, call: _Call) -> list[dict[str, Any]]:

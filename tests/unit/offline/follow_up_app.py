@@ -141,3 +141,8 @@ class Session:
     def edit(self, ops: list[dict[str, Any]]) -> None:
         """A person's edit of the draft between turns."""
         self.handle.edit(ops, self.handle.draft()["revision"])
+
+    def agent_edit(self, ops: list[dict[str, Any]]) -> None:
+        """A write by the agent between turns (as an earlier model's turn would have made it)."""
+        workspace = self.handle._app.workspace
+        workspace.agent_apply(self.handle.id, self.handle.tenant, ops, based_on=self.handle.draft()["revision"])

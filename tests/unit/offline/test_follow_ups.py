@@ -509,8 +509,9 @@ def test_an_address_the_person_gives_replaces_the_facts_address_wherever_shown(
 
 
 def test_a_change_on_a_page_the_checks_fail_is_made_but_not_called_ready(session: Session) -> None:
-    session.edit([{"t": "set_node_props", "id": "hero-text",
-                   "patch": {"content": "Loaves from £7.99 today only."}}])  # fmt: skip
+    # The agent's, not a person's: a person's own words are evidence (docs/checks.md).
+    session.agent_edit([{"t": "set_node_props", "id": "hero-text",
+                         "patch": {"content": "Loaves from £7.99 today only."}}])  # fmt: skip
 
     turn = session.turn("add an FAQ")
 

@@ -13,6 +13,7 @@ from pydantic_ai.messages import ModelResponse
 from tests.unit.offline.agent_harness import Harness, harness_on, tool_exchanges
 from tests.unit.offline.briefs import BAKERY, CASES, DENTIST, DIRECTED, SAAS
 
+from charlotte.checks import PageChecks
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.offline.model import MAX_FAILURES
 from charlotte.offline.writer import plan_page
@@ -246,36 +247,71 @@ def test_a_node_a_person_removed_is_not_put_back(make: Callable[..., Harness]) -
     assert h.calls[-1] == "cms_ready"
 
 
-def test_check_findings_are_fixed_before_ready(make: Callable[..., Harness]) -> None:
+def _without_facts(
+    session: SessionRecord, links: SiteLinks, said: Sequence[str], vouched: Sequence[str]
+) -> PageChecks:
+    """Checks that forget the host's facts: the builder's own prices and phone are unsupported."""
+    return PageChecks(brief=session.brief, site_origin=links.site_origin)
+
+
+def test_check_findings_in_what_the_turn_wrote_are_fixed_before_ready(
+    make: Callable[..., Harness],
+) -> None:
     h = make(*BAKERY)
-    h.human_edit(
-        [
-            {"t": "insert_node", "node": {"id": "promo", "type": "section", "parent": None}},
-            {
-                "t": "insert_node",
-                "node": {
-                    "id": "promo-text",
-                    "type": "text",
-                    "parent": "promo",
-                    "props": {"content": "Loaves from £7.99 today only."},
-                },
-            },
-        ]
-    )
-    assert [f["code"] for f in _errors(h)] == ["unsupported_price"]
+    h.tools = PageTools(h.ws, checks_factory=_without_facts)
 
     result = h.run()
 
     exchanges = tool_exchanges(result.all_messages())
     checks = [r for name, _, r in exchanges if name == "cms_check"]
     assert len(checks) == 2
-    assert [f["node"] for f in checks[0]["findings"] if f["severity"] == "error"] == ["promo-text"]
+    # Errors, and the facts check's warnings too (an opening time nobody gave).
+    flagged = {f["node"] for f in checks[0]["findings"] if f["severity"] == "error" or f["check"] == "facts"}
+    assert flagged and not [f for f in checks[1]["findings"] if f["severity"] == "error"]
     fix = next(
         a for name, a, _ in exchanges if name == "cms_apply" and a["ops"][0]["t"] == "remove_node"
     )
-    assert fix["ops"] == [{"t": "remove_node", "id": "promo-text"}]
-    assert "promo-text" not in h.doc()["nodes"] and "promo" in h.doc()["nodes"]
+    assert {op["id"] for op in fix["ops"]} == flagged
+    assert not flagged & set(h.doc()["nodes"])
     assert exchanges[-1][0] == "cms_ready" and exchanges[-1][2]["ready"] is True
+
+
+def test_what_was_on_the_page_is_never_removed_to_pass_the_checks(
+    make: Callable[..., Harness],
+) -> None:
+    h = make(*BAKERY)
+    # An earlier agent's words no brief, fact or person backs: the checks report them.
+    h.ws.agent_apply(h.session.id, h.session.tenant, [
+        {"t": "insert_node", "node": {"id": "promo", "type": "section", "parent": None}},
+        {"t": "insert_node", "node": {"id": "promo-text", "type": "text", "parent": "promo",
+                                      "props": {"content": "Loaves from £7.99 today only."}}},
+    ], based_on=0)  # fmt: skip
+    assert [f["code"] for f in _errors(h)] == ["unsupported_price"]
+
+    result = h.run()
+
+    exchanges = tool_exchanges(result.all_messages())
+    removed = [op for n, a, _ in exchanges if n == "cms_apply" for op in a["ops"] if op["t"] == "remove_node"]
+    assert removed == []
+    assert h.doc()["nodes"]["promo-text"]["props"]["content"] == "Loaves from £7.99 today only."
+    assert "ready" not in [r.get("ready") and "ready" for n, _, r in exchanges if n == "cms_ready"]
+    assert "not ready yet: the checks report unsupported_price" in result.output
+    assert "I changed nothing that was there before" in result.output
+
+
+def test_a_persons_own_words_are_evidence_and_stay(make: Callable[..., Harness]) -> None:
+    h = make(*BAKERY)
+    h.human_edit([
+        {"t": "insert_node", "node": {"id": "promo", "type": "section", "parent": None}},
+        {"t": "insert_node", "node": {"id": "promo-text", "type": "text", "parent": "promo",
+                                      "props": {"content": "Loaves from £7.99 today only."}}},
+    ])  # fmt: skip
+    assert _errors(h) == []
+
+    result = h.run()
+
+    assert h.doc()["nodes"]["promo-text"]["props"]["content"] == "Loaves from £7.99 today only."
+    assert h.calls[-1] == "cms_ready" and "ready for review" in result.output
 
 
 def test_an_unfixable_page_ends_not_ready_without_looping(make: Callable[..., Harness]) -> None:
@@ -289,7 +325,9 @@ def test_an_unfixable_page_ends_not_ready_without_looping(make: Callable[..., Ha
     assert "not ready" in result.output
 
 
-def _always_failing(session: SessionRecord, links: SiteLinks, said: Sequence[str]) -> Any:
+def _always_failing(
+    session: SessionRecord, links: SiteLinks, said: Sequence[str], vouched: Sequence[str]
+) -> Any:
     class Failing:
         def run(self, doc: object, only: object = None) -> list[Any]:
             from charlotte.checks import Finding

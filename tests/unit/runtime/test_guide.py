@@ -81,3 +81,10 @@ def test_a_guide_hash_cannot_be_chosen() -> None:
     assert Guide(text, guide_hash(text)) == Guide(text)
     with pytest.raises(ValueError):
         Guide(text, "0" * 16)
+
+
+def test_it_forbids_removing_what_nobody_asked_to_remove_and_asks_for_every_removal_named() -> None:
+    text = " ".join(build_guide().text.split())
+    assert "Never remove a section, a node or a fact nobody asked you to remove" in text
+    assert "never delete it to make the checks pass" in text
+    assert "Your reply names every section you removed" in text
