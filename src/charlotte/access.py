@@ -177,9 +177,10 @@ def page_sessions(
 ) -> dict[str, Any]:
     """``{"sessions", "next_before"}``: the tenant's sessions of ``page``, newest first.
 
-    ``limit`` (1 … 50) rows are read and the ones the user may ``view`` kept;
-    ``next_before`` (the last row read, when there may be more) or
-    ``before``: a session id of the page, the sessions opened before it. Each
+    At most ``limit`` (1 … 50) rows the user may ``view`` (rows they may not
+    are passed over, read on in batches of ``limit``); ``next_before``: the
+    last row shown when there may be more, else None; ``before``: a session
+    id of the page, the sessions opened before it. Each
     row: ``id``, ``page``, ``status``, ``created_at``, ``created_by``,
     ``brief`` (its first 200 characters), ``turns`` (how many were sent),
     ``approve_on_save``.
@@ -196,20 +197,30 @@ def page_sessions(
         isinstance(before, str) and 1 <= len(before) <= 64 and is_person_text(before)
     ):
         raise Refused("invalid_request", detail={"field": "before"})
-    with read_connection(app.engine) as conn:
-        rows = SessionStore().of_page(conn, tenant, page, limit, before)
-    listed = [
-        {
-            "id": record.id,
-            "page": record.page,
-            "status": record.status,
-            "created_at": format_at(record.created_at),
-            "created_by": record.created_by,
-            "brief": record.brief[:200],
-            "turns": turns,
-            "approve_on_save": record.approve_on_save,
-        }
-        for record, turns in rows
-        if app.allows(user, "view", record)
-    ]
-    return {"sessions": listed, "next_before": rows[-1][0].id if len(rows) == limit else None}
+    listed: list[dict[str, Any]] = []
+    cursor = before
+    while len(listed) < limit:
+        # Read on past rows the user may not view: a page is ``limit`` shown
+        # rows, and its cursor is the last one shown (a hidden id never leaves).
+        with read_connection(app.engine) as conn:
+            rows = SessionStore().of_page(conn, tenant, page, limit, cursor)
+        for record, turns in rows:
+            if len(listed) < limit and app.allows(user, "view", record):
+                listed.append(_listed(record, turns))
+        if len(rows) < limit:
+            return {"sessions": listed, "next_before": None}
+        cursor = rows[-1][0].id
+    return {"sessions": listed, "next_before": listed[-1]["id"]}
+
+
+def _listed(record: SessionRecord, turns: int) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "page": record.page,
+        "status": record.status,
+        "created_at": format_at(record.created_at),
+        "created_by": record.created_by,
+        "brief": record.brief[:200],
+        "turns": turns,
+        "approve_on_save": record.approve_on_save,
+    }

@@ -10,9 +10,11 @@ Configuration: ``CHARLOTTE_DATABASE_URL``, ``CHARLOTTE_MODEL``,
 Arguments are parsed before anything heavy loads: the app, the model library
 and uvicorn are imported inside the command that needs them, so
 ``charlotte --help`` answers at once. Whatever goes wrong is one line on
-stderr, never a traceback: exit code 2 for what the command was given (a bad
-option, facts file, model string or database URL; every charlotte error,
-with its code), 1 for what happened while it ran (a failed turn, Ctrl-C).
+stderr ending in its code (``docs/errors.md``), never a traceback: exit code 2
+for what the command was given, checked before any work starts (an option,
+command, facts or cases file, brief or ``--out`` folder it cannot use; every
+charlotte error), 1 for what happened while it ran (a failed turn, a port,
+a file not written, Ctrl-C, anything unforeseen: ``internal``).
 """
 
 from __future__ import annotations
@@ -39,9 +41,15 @@ FAILED = 1
 
 
 class Failure(click.ClickException):
-    """One line on stderr (``charlotte: …``); exit code 2 (the input was wrong)."""
+    """One line on stderr (``charlotte: … (code)``); exit code 2 (the input was wrong)."""
 
     exit_code = BAD_INPUT
+
+    def __init__(self, message: str, code: str = "invalid_option") -> None:
+        # Every line ends in a code of the one table (docs/errors.md).
+        assert code in MESSAGES, code
+        super().__init__(f"{message} ({code})")
+        self.code = code
 
     def show(self, file: IO[Any] | None = None) -> None:
         click.echo(f"charlotte: {self.format_message()}", err=True)
@@ -54,24 +62,54 @@ class RunFailure(Failure):
 
 
 def coded(error: CharlotteError) -> Failure:
-    """The one line for a charlotte error: its fixed sentence and its code."""
+    """The one line for a charlotte error: its fixed sentence (or what to fix) and its code."""
     code = code_of(error, "internal")
     if isinstance(error, ModelKeyMissing):
         # The one error whose variable part is what to do: the variable to set.
-        return Failure(f"{error.spec}: no API key: set {error.variable}, or Settings.model_api_key ({code})")
-    return Failure(f"{MESSAGES[code]} ({code})")
+        return Failure(f"{error.spec}: no API key: set {error.variable}, or Settings.model_api_key", code)
+    if code == "invalid_settings":
+        # InvalidSettings: the field and its rule, never the value (a URL may carry a password).
+        return Failure(str(error), code)
+    field = error.detail.get("field") if isinstance(error, Refused) and error.detail else None
+    if isinstance(field, str):
+        return Failure(f"{field}: {MESSAGES[code]}", code)
+    return Failure(MESSAGES[code], code)
+
+
+def _usage(error: click.UsageError) -> Failure:
+    # Click's own sentence (its words and the option's name), without the usage lines around it.
+    return Failure(error.format_message().replace("\n", " "), "invalid_option")
 
 
 class _Commands(click.Group):
-    """The command group: charlotte's errors and Ctrl-C end as one line, not a traceback."""
+    """The command group: every failure ends as one coded line, never a traceback or usage text."""
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as error:
+            # The group's own options (``charlotte --bogus``).
+            raise _usage(error) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as error:
+            # A command's options and arguments, an unknown command.
+            raise _usage(error) from None
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
         except CharlotteError as error:
             raise coded(error) from None
         except KeyboardInterrupt:
-            raise RunFailure("interrupted") from None
+            raise RunFailure("stopped by Ctrl-C", "interrupted") from None
+        except Exception:
+            # Unforeseen: still one coded line; its text may hold a secret, so it goes nowhere.
+            raise RunFailure(MESSAGES["internal"], "internal") from None
 
 
 class _OneLine(logging.Formatter):
@@ -97,10 +135,7 @@ def _settings(**overrides: Any) -> Settings:
     from charlotte.settings import Settings
 
     given = {k: v for k, v in overrides.items() if v is not None}
-    try:
-        return Settings.from_env(os.environ, **given)
-    except ValueError as e:
-        raise Failure(str(e)) from None
+    return Settings.from_env(os.environ, **given)
 
 
 def _open(settings: Settings) -> Charlotte:
@@ -120,6 +155,13 @@ def _read_facts(path: Path) -> dict[str, str]:
             raw = file.read(MAX_FACTS_FILE + 1)
     except OSError:
         raise Failure(f"--facts: {path} cannot be read") from None
+    loaded = _facts_json(path, raw)
+    if not isinstance(loaded, dict) or not all(isinstance(v, str) for v in loaded.values()):
+        raise Failure("--facts must be a JSON object of strings")
+    return loaded
+
+
+def _facts_json(path: Path, raw: bytes) -> object:
     if len(raw) > MAX_FACTS_FILE:
         raise Failure(f"--facts: {path} is larger than {MAX_FACTS_FILE // (1024 * 1024)} MB")
     try:
@@ -130,11 +172,26 @@ def _read_facts(path: Path) -> dict[str, str]:
         loaded = json.loads(text)
     except json.JSONDecodeError as e:
         raise Failure(f"--facts: {path} is not JSON (line {e.lineno}, column {e.colno})") from None
+    except ValueError:
+        # Python reads no integer of more than 4,300 digits (sys.int_info).
+        raise Failure(f"--facts: {path} holds a number with more digits than can be read") from None
     except RecursionError:
         raise Failure(f"--facts: {path} is nested too deeply") from None
-    if not isinstance(loaded, dict) or not all(isinstance(v, str) for v in loaded.values()):
-        raise Failure("--facts must be a JSON object of strings")
     return loaded
+
+
+def _out_folder(out_dir: Path, files: tuple[str, ...], folders: tuple[str, ...] = ()) -> None:
+    """``--out`` can be made and take ``files`` and ``folders``: checked before any work starts."""
+    found = next(p for p in (out_dir.absolute(), *out_dir.absolute().parents) if p.exists())
+    # Its nearest existing folder must take new entries (permissions, a read-only mount).
+    if not found.is_dir() or not os.access(found, os.W_OK | os.X_OK):
+        raise Failure(f"--out: {out_dir} cannot be created or written to")
+    for name in files:
+        if (out_dir / name).is_dir():
+            raise Failure(f"--out: {out_dir / name} is a folder, where a file is written")
+    for name in folders:
+        if (out_dir / name).exists() and not (out_dir / name).is_dir():
+            raise Failure(f"--out: {out_dir / name} is a file, where a folder is written")
 
 
 @click.group(cls=_Commands)
@@ -194,6 +251,11 @@ def demo(
     """Build, check and publish a page with the agent, end to end (offline by default)."""
     from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS, SAMPLE_FOLLOW_UP, run_demo
 
+    # Only a brief left out is the sample's: an empty one is a mistake, not a request for it.
+    if brief is not None and not brief.strip():
+        raise Failure("--brief must not be empty (leave it out for the sample bakery)")
+    if any(not message.strip() for message in follow_ups):
+        raise Failure("--say must not be empty")
     if not follow_ups and brief is None:
         follow_ups = (SAMPLE_FOLLOW_UP,)
     facts: dict[str, str] = dict(SAMPLE_FACTS)
@@ -202,18 +264,22 @@ def demo(
     elif brief is not None:
         facts = {}
     settings = _settings(database_url=database_url, model=model)
-    result = run_demo(
-        settings=settings,
-        out_dir=out_dir,
-        brief=brief or SAMPLE_BRIEF,
-        facts=facts,
-        approve_on_save=approve_on_save,
-        echo=click.echo,
-        follow_ups=follow_ups,
-    )
+    _out_folder(out_dir, ("home.html",))
+    try:
+        result = run_demo(
+            settings=settings,
+            out_dir=out_dir,
+            brief=SAMPLE_BRIEF if brief is None else brief,
+            facts=facts,
+            approve_on_save=approve_on_save,
+            echo=click.echo,
+            follow_ups=follow_ups,
+        )
+    except OSError:  # published, but its file could not be written (the disk, a folder made since)
+        raise RunFailure(f"--out: {out_dir}: the page was not written", "write_failed") from None
     if result.failure is not None:
-        sentence = MESSAGES.get(result.failure, MESSAGES["run_failed"])
-        raise RunFailure(f"the turn did not finish: {sentence} ({result.failure})")
+        code = result.failure if result.failure in MESSAGES else "run_failed"
+        raise RunFailure(f"the turn did not finish: {MESSAGES[code]}", code)
     click.echo(
         f"done: {'ready' if result.ready else 'not ready'} · revision {result.revision} · "
         f"{result.nodes} nodes · {result.errors} errors, {result.warnings} warnings\n"
@@ -223,7 +289,7 @@ def demo(
 
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--model", default=None, help="Default: $CHARLOTTE_MODEL or offline.")
 @click.option(
     "--database-url",
@@ -263,13 +329,13 @@ def _listen(host: str, port: int) -> socket.socket:
         return listening
     except OSError as e:
         reason = e.strerror or type(e).__name__
-        raise RunFailure(f"cannot listen on {host}:{port}: {reason}") from None
+        raise RunFailure(f"cannot listen on {host}:{port}: {reason}", "listen_failed") from None
 
 
 @main.command()
 @click.option("--broker-url", default=None, help="Default: $CHARLOTTE_BROKER_URL.")
 @click.option("--database-url", default=None)
-@click.option("--concurrency", default=2, show_default=True, type=int)
+@click.option("--concurrency", default=2, show_default=True, type=click.IntRange(min=1))
 def worker(broker_url: str | None, database_url: str | None, concurrency: int) -> None:
     """Run a Celery worker for the distributed turn queue (with a sweeper)."""
     settings = _settings(broker_url=broker_url, database_url=database_url, queue="celery")
@@ -280,11 +346,13 @@ def worker(broker_url: str | None, database_url: str | None, concurrency: int) -
     try:
         charlotte = _open(settings)
     except ModuleNotFoundError as e:
-        if (e.name or "").partition(".")[0] not in {"celery", "kombu", "redis"}:
-            raise
-        raise Failure(
-            "the worker needs the celery extra: pip install 'charlotte[celery]'"
-        ) from None
+        module = (e.name or "").partition(".")[0]
+        if module in {"celery", "kombu", "redis"}:
+            raise Failure(
+                "the worker needs the celery extra: pip install 'charlotte[celery]'", "extra_missing"
+            ) from None
+        # The broker's transport needs a library of its own (sqs://: boto3).
+        raise Failure(f"the broker's transport needs {module}", "extra_missing") from None
     try:
         charlotte.worker_app().worker_main(
             ["worker", f"--concurrency={concurrency}", "--loglevel=INFO"]
@@ -349,15 +417,12 @@ def evaluate(
     try:
         cases = load_default() if cases_file is None else load_cases(cases_file)
     except Refused as error:
-        raise Failure(f"--cases {cases_file}: {problem_line(error)} ({error.code})") from None
+        raise Failure(f"--cases {cases_file}: {problem_line(error)}", error.code) from None
     settings = _settings(model=model)
     # A model string that cannot become a model, or a provider without its key:
     # one line, exit 2, before any case runs (the app's construction checks the same).
     ModelOptions.of(settings, check=True)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        raise Failure(f"--out: {out_dir} cannot be created") from None
+    _out_folder(out_dir, ("report.json", "report.html"), ("pages",))
     suite = run_suite(
         cases,
         model=settings.model,
@@ -367,7 +432,10 @@ def evaluate(
         echo=lambda line: click.echo(line, err=True),
     )
     click.echo(table(suite))
-    json_path, html_path = write_reports(suite, out_dir)
+    try:
+        json_path, html_path = write_reports(suite, out_dir)
+    except OSError:
+        raise RunFailure(f"--out: {out_dir}: the reports could not be written", "write_failed") from None
     click.echo(f"report: {json_path}\nreport: {html_path}")
     if not totals(suite).passed:
         raise click.exceptions.Exit(FAILED)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["MODEL", "OUTCOMES", "PAGE", "REFUSALS", "STORAGE", "TOOLS"]
+__all__ = ["COMMAND", "MODEL", "OUTCOMES", "PAGE", "REFUSALS", "STORAGE", "TOOLS"]
 
 #: "Not allowed": the codes a ``Refused`` carries.
 REFUSALS: Final = {
@@ -108,4 +108,13 @@ TOOLS: Final = {
     "tool_failed": "The tool call failed.",
     "tool_denied": "The tool call was not allowed to run.",
     "tool_interrupted": "The tool call was interrupted before it finished.",
+}
+
+#: What the ``charlotte`` command line says besides the codes above (never an API body or event).
+COMMAND: Final = {
+    "invalid_option": "A command-line option or argument has a value the command cannot use; see its --help.",
+    "extra_missing": "This command needs an optional part of charlotte that is not installed.",
+    "listen_failed": "The server could not listen on that host and port.",
+    "write_failed": "A file the command writes could not be written.",
+    "interrupted": "The command was interrupted before it finished.",
 }

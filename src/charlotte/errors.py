@@ -19,7 +19,9 @@
     │   │   └── ModelKeyMissing    its provider has no API key (.variable names where to put one)
     │   ├── ModelCallFailed        the provider refused or failed a turn's request (.code one
     │   │                          of ModelCallFailed.CODES), translated in charlotte.runtime
-    │   └── QueueUnavailable       the turn queue (a Celery broker) did not take a turn
+    │   ├── QueueUnavailable       the turn queue (a Celery broker) did not take a turn
+    │   └── InvalidSettings        a Settings field has a value charlotte cannot use
+    │                              (.field, .rule); also a ValueError
     ├── StopRequested              inside the runner only: a tool call found the stop flag
     ├── ReplayConflict             inside the change sets only: an op of a set being
     │                              approved no longer applies (.code, .at)
@@ -46,13 +48,14 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, Final
 
-from charlotte.codes import MODEL, OUTCOMES, PAGE, REFUSALS, STORAGE, TOOLS
+from charlotte.codes import COMMAND, MODEL, OUTCOMES, PAGE, REFUSALS, STORAGE, TOOLS
 
 __all__ = [
     "MESSAGES",
     "CharlotteError",
     "Detail",
     "InvalidArguments",
+    "InvalidSettings",
     "ModelCallFailed",
     "ModelKeyMissing",
     "ModelSpecError",
@@ -298,6 +301,28 @@ class QueueUnavailable(CharlotteError):
         super().__init__(self.code)
 
 
+class InvalidSettings(CharlotteError, ValueError):
+    """A setting has a value charlotte cannot use.
+
+    ``field`` names the ``Settings`` field and ``rule`` says what it must be,
+    in our own words; never the value (a URL may carry a password).
+    ``str()`` is ``"<field> <rule>"``.
+
+    >>> str(InvalidSettings("queue", "must be one of inline, thread, celery"))
+    'queue must be one of inline, thread, celery'
+    """
+
+    code = "invalid_settings"
+
+    def __init__(self, field: str, rule: str) -> None:
+        super().__init__(field, rule)
+        self.field = field
+        self.rule = rule
+
+    def __str__(self) -> str:
+        return f"{self.field} {self.rule}"
+
+
 class StopRequested(Exception):
     """A tool call found the turn's stop flag set (the runner ends the turn ``stopped``).
 
@@ -335,9 +360,10 @@ def _table() -> Mapping[str, str]:
             ModelUnavailable,
             ModelKeyMissing,
             QueueUnavailable,
+            InvalidSettings,
         )
     }
-    for group in (REFUSALS, PAGE, STORAGE, OUTCOMES, MODEL, TOOLS, single):
+    for group in (REFUSALS, PAGE, STORAGE, OUTCOMES, MODEL, TOOLS, COMMAND, single):
         for code, message in group.items():
             # One code, one sentence: a code listed twice must mean the same.
             if table.setdefault(code, message) != message:

@@ -68,6 +68,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_EVENTS",
     "MAX_MESSAGES",
+    "MAX_SEQ",
     "MAX_WAIT_SECONDS",
     "CharlotteSession",
 ]
@@ -76,6 +77,11 @@ __all__ = [
 MAX_EVENTS: Final = 1_000
 #: The most turns one ``messages`` call returns (the default is 50).
 MAX_MESSAGES: Final = 100
+
+#: The largest seq ``events(after=)`` and ``messages(before=)`` take: nine digits, what
+#: an HTTP query carries (``charlotte.http.bodies``); a database column cannot bind
+#: every Python integer, so a larger one is refused as HTTP refuses it.
+MAX_SEQ: Final = 999_999_999
 
 #: The longest one ``wait`` / ``wait_async`` call may be asked to wait (seconds).
 MAX_WAIT_SECONDS: Final = 86_400.0
@@ -127,8 +133,8 @@ class CharlotteSession:
         }
 
     def events(self, after: int = 0, limit: int = 100) -> list[dict[str, Any]]:
-        """Events with seq > ``after``, oldest first, at most ``limit`` (1 … 1,000)."""
-        if type(after) is not int or after < 0:
+        """Events with seq > ``after`` (0 … ``MAX_SEQ``), oldest first, at most ``limit`` (1 … 1,000)."""
+        if type(after) is not int or not 0 <= after <= MAX_SEQ:
             raise Refused("invalid_request", detail={"field": "after"})
         if type(limit) is not int or not 1 <= limit <= MAX_EVENTS:
             raise Refused("invalid_request", detail={"field": "limit"})
@@ -142,14 +148,14 @@ class CharlotteSession:
     def messages(self, limit: int = 50, before: int | None = None) -> list[dict[str, Any]]:
         """The conversation: the newest ``limit`` (1 … 100) ended turns, oldest first.
 
-        With ``before`` (a turn's ``seq``), the turns that ended before that one.
+        With ``before`` (a turn's ``seq``, 1 … ``MAX_SEQ``), the turns that ended before that one.
         Each: ``turn_id``, ``seq`` (its end event), ``status`` (finished,
         stopped, failed), the person's ``message``, the agent's ``reply``, the
         ``record`` of its tool work and how it ended, ``asked_at``, ``ended_at``.
         """
         if type(limit) is not int or not 1 <= limit <= MAX_MESSAGES:
             raise Refused("invalid_request", detail={"field": "limit"})
-        if before is not None and (type(before) is not int or before < 1):
+        if before is not None and (type(before) is not int or not 1 <= before <= MAX_SEQ):
             raise Refused("invalid_request", detail={"field": "before"})
         record = self._load("view")
         with read_connection(self._app.engine) as conn:

@@ -18,16 +18,27 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from charlotte.errors import InvalidSettings
 from charlotte.page.hrefs import serialised_origin
 from charlotte.storage import open_engine
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
 
-__all__ = ["ENV_VARIABLES", "QUEUES", "Settings"]
+__all__ = ["BROKER_TRANSPORTS", "ENV_VARIABLES", "QUEUES", "Settings"]
 
 #: The turn queues a ``Settings.queue`` may name.
 QUEUES: Final[tuple[str, ...]] = ("inline", "thread", "celery")
+
+#: The transports a ``broker_url`` may name: Kombu's (Celery sends through it), so a URL
+#: Celery could not use is refused when the settings are made, not in the first send.
+#: ``sqla+postgresql://…`` names ``sqla``. ``tests/unit/test_settings.py`` pins it to Kombu's.
+BROKER_TRANSPORTS: Final = frozenset({
+    "SLMQ", "SQS", "amqp", "amqps", "azureservicebus", "azurestoragequeues", "confluentkafka",
+    "consul", "etcd", "filesystem", "gcpubsub", "kafka", "librabbitmq", "memory", "mongodb",
+    "pgmq", "pyamqp", "pyro", "qpid", "redis", "rediss", "sentinel", "slmq", "sqla",
+    "sqlalchemy", "sqs", "zookeeper",
+})  # fmt: skip
 
 #: Environment variable → ``Settings`` field, as ``from_env`` reads them.
 ENV_VARIABLES: Final[Mapping[str, str]] = {
@@ -42,7 +53,7 @@ ENV_VARIABLES: Final[Mapping[str, str]] = {
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """charlotte's configuration; every field is checked when the object is made (``ValueError``)."""
+    """charlotte's configuration; every field is checked when the object is made (``InvalidSettings``, a ``ValueError``)."""
 
     database_url: str = "sqlite:///./.charlotte/charlotte.db"
     #: PostgreSQL only: the schema charlotte's tables live in (``migrate`` creates it).
@@ -95,9 +106,9 @@ class Settings:
         _text("database_url", self.database_url)
         if self.database_schema is not None:
             if not isinstance(self.database_schema, str) or not _SCHEMA_NAME.fullmatch(self.database_schema):
-                raise ValueError("database_schema must be a plain name: letters, digits and _, up to 63")
+                raise InvalidSettings("database_schema", "must be a plain name: letters, digits and _, up to 63")
             if not self.database_url.startswith(("postgresql", "postgres:")):
-                raise ValueError("database_schema needs a PostgreSQL database_url")
+                raise InvalidSettings("database_schema", "needs a PostgreSQL database_url")
         _text("model", self.model)
         if self.model_base_url is not None:
             _text("model_base_url", self.model_base_url)
@@ -107,15 +118,15 @@ class Settings:
         _seconds("model_retry_seconds", self.model_retry_seconds, positive=False)
         _seconds("model_retry_max_seconds", self.model_retry_max_seconds, positive=False)
         if self.queue not in QUEUES:
-            raise ValueError(f"queue must be one of {', '.join(QUEUES)}")
+            raise InvalidSettings("queue", f"must be one of {', '.join(QUEUES)}")
         if self.broker_url is not None:
-            _text("broker_url", self.broker_url)
+            _broker_url(self.broker_url)
         _text("site_origin", self.site_origin)
         # A list is accepted for convenience; stored as a tuple so the object stays hashable.
         object.__setattr__(self, "allowed_origins", _origins(self.allowed_origins))
         object.__setattr__(self, "trusted_origins", _trusted(self.trusted_origins))
         if not isinstance(self.brand_rules, str):
-            raise ValueError("brand_rules must be a string")
+            raise InvalidSettings("brand_rules", "must be a string")
         _int("max_continuations", self.max_continuations, minimum=0)
         _int("request_limit", self.request_limit, minimum=1)
         _int("tool_calls_limit", self.tool_calls_limit, minimum=1)
@@ -133,9 +144,9 @@ class Settings:
         # A worker beats every heartbeat_seconds; a timeout shorter than that
         # would make the sweeper fail healthy turns.
         if self.heartbeat_timeout_seconds <= self.heartbeat_seconds:
-            raise ValueError("heartbeat_timeout_seconds must be greater than heartbeat_seconds")
+            raise InvalidSettings("heartbeat_timeout_seconds", "must be greater than heartbeat_seconds")
         if not isinstance(self.telemetry, bool):
-            raise ValueError("telemetry must be a bool")
+            raise InvalidSettings("telemetry", "must be a bool")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
@@ -160,42 +171,59 @@ _SCHEMA_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
 def _text(name: str, value: object) -> None:
     if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{name} must be a non-empty string")
+        raise InvalidSettings(name, "must be a non-empty string")
+
+
+# A broker URL's transport: the scheme, or its part before "+" (sqla+postgresql://).
+_TRANSPORT: Final = re.compile(r"([A-Za-z][A-Za-z0-9]*)(?:\+[A-Za-z0-9+.-]*)?://")
+
+
+def _broker_url(value: object) -> None:
+    _text("broker_url", value)
+    assert isinstance(value, str)
+    # Celery takes several URLs separated by ";" (failover): each must name a transport.
+    for url in value.split(";"):
+        found = _TRANSPORT.match(url.strip())
+        if found is None or found.group(1) not in BROKER_TRANSPORTS:
+            raise InvalidSettings(
+                "broker_url", "must be a URL of a transport Celery knows: redis://, amqp://, sqs://, …"
+            )
 
 
 def _int(name: str, value: object, *, minimum: int) -> None:
     # bool is an int subclass; True is not a count.
     if type(value) is not int or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}")
+        raise InvalidSettings(name, f"must be an integer >= {minimum}")
 
 
 def _seconds(name: str, value: object, *, positive: bool) -> None:
     if type(value) not in (int, float):
-        raise ValueError(f"{name} must be a number of seconds")
+        raise InvalidSettings(name, "must be a number of seconds")
     assert isinstance(value, int | float)
     if value != value or value == float("inf"):
-        raise ValueError(f"{name} must be finite")
+        raise InvalidSettings(name, "must be finite")
     if value < 0 or (positive and value == 0):
-        raise ValueError(f"{name} must be {'> 0' if positive else '>= 0'}")
+        raise InvalidSettings(name, f"must be {'> 0' if positive else '>= 0'}")
 
 
 def _trusted(value: object) -> tuple[str, ...]:
     """Each origin as a browser's ``Origin`` header spells it (lower case, no default port)."""
     if isinstance(value, str) or not isinstance(value, Iterable):
-        raise ValueError("trusted_origins must be a sequence of origin strings")
+        raise InvalidSettings("trusted_origins", "must be a sequence of origin strings")
     spelled: list[str] = []
     for origin in value:
         found = serialised_origin(origin)
         if found is None:
-            raise ValueError("trusted_origins items must be http(s) origins: scheme://host[:port], no path")
+            raise InvalidSettings("trusted_origins", "items must be http(s) origins: scheme://host[:port], no path")
         spelled.append(found)
     return tuple(spelled)
 
 
 def _origins(value: object) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, Iterable):
-        raise ValueError("allowed_origins must be a sequence of origin strings")
+        raise InvalidSettings("allowed_origins", "must be a sequence of origin strings")
     origins = tuple(value)
     for origin in origins:
-        _text("allowed_origins item", origin)
+        if not isinstance(origin, str) or not origin.strip():
+            raise InvalidSettings("allowed_origins", "items must be non-empty strings")
     return origins

@@ -20,11 +20,13 @@ from django.test import Client, override_settings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.django_project.support import BRIEF, open_session, post, signed_in, user_with
+from tests.support.celery_harness import refusing_broker
 
 from charlotte.access import ABILITIES
 from charlotte.contrib.django.instance import DEFAULT_TENANT, close_charlotte, get_charlotte
 from charlotte.contrib.django.permissions import PERMISSIONS, permission_of
 from charlotte.errors import MESSAGES, Refused
+from charlotte.http.api import error_body
 
 
 @pytest.fixture
@@ -326,6 +328,20 @@ def test_a_factory_the_settings_name_builds_the_instance_with_the_hosts_hooks() 
             ).status_code
             == 403
         )
+
+
+@pytest.mark.usefixtures("rebuilt")
+def test_a_turn_sent_while_the_broker_is_down_is_503_queue_unavailable() -> None:
+    with refusing_broker() as broker, override_settings(
+        CHARLOTTE={**django_settings.CHARLOTTE, "queue": "celery", "broker_url": broker}
+    ):
+        client = signed_in(user_with("all"))
+        session_id = open_session(client)
+        sent = post(client, f"/builder/sessions/{session_id}/turns", {"message": "Build it"})
+        assert sent.status_code == 503, sent.content
+        assert sent.json() == error_body("queue_unavailable")
+        status = client.get(f"/builder/sessions/{session_id}").json()["session"]["status"]
+        assert status == "idle"
 
 
 @pytest.mark.usefixtures("rebuilt")

@@ -1,7 +1,9 @@
 """The ``charlotte`` command as a person runs it: one line for what goes wrong, never a traceback.
 
 Each case is a real process in an empty folder. Exit code 2: the command was
-given something it cannot use; 1: the work failed while running.
+given something it cannot use (found before any work starts); 1: the work
+failed while running. Every line ends in its code (``docs/errors.md``);
+``test_every_command_and_option_with_a_bad_value`` walks them all.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ import time
 import urllib.request
 from pathlib import Path
 
+import click
 import pytest
+
+from charlotte.cli import main
 
 # What the installed ``charlotte`` script runs.
 # Ctrl-C as at a terminal: a suite started in the background (where SIGINT is ignored,
@@ -142,7 +147,7 @@ def test_ctrl_c_while_loading(tmp_path: Path) -> None:
     out, rest = process.communicate(timeout=120)
     said = [line for line in rest.splitlines() if not line.startswith("import time:")]
     assert "Traceback" not in rest, rest
-    assert said == ["charlotte: interrupted"]
+    assert said == ["charlotte: stopped by Ctrl-C (interrupted)"]
     assert process.returncode == 1
     assert "done:" not in out
 
@@ -151,7 +156,7 @@ def test_a_worker_without_celery_names_the_extra(tmp_path: Path) -> None:
     without_celery = [WITHOUT_PSYCOPG[0], "-c", WITHOUT_PSYCOPG[2].replace("'psycopg'", "'celery'")]
     run = _run(tmp_path, "worker", "--broker-url", "redis://127.0.0.1:1/0", command=without_celery)
     line = _one_line(run, 2)
-    assert "pip install 'charlotte[celery]'" in line
+    assert "pip install 'charlotte[celery]'" in line and line.endswith("(extra_missing)")
 
 
 def test_version(tmp_path: Path) -> None:
@@ -200,6 +205,7 @@ def test_serve_on_a_port_in_use_is_one_line(tmp_path: Path) -> None:
         run = _run(tmp_path, "serve", "--port", str(port))
     line = _one_line(run, 1)
     assert line.startswith(f"charlotte: cannot listen on 127.0.0.1:{port}: ")
+    assert line.endswith("(listen_failed)")
     assert "charlotte builder on" not in run.stdout
 
 
@@ -234,3 +240,109 @@ def test_serve_listens_with_tcp_nodelay() -> None:
         assert listening.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
     finally:
         listening.close()
+
+
+# -- every command and option with a bad value ------------------------------------------------
+
+# A cases file whose first case's brief holds a NUL: refused whole, before any case runs.
+_NUL_CASES = (
+    '{"version": 1, "cases": [{"id": "bakery", "brief": "Crumb\\u0000", "expect": []}]}'
+)
+
+
+def _bad_inputs(folder: Path) -> None:
+    (folder / "big.json").write_bytes(b'{"n": ' + b"7" * 5000 + b"}")
+    (folder / "big-cases.json").write_bytes(b'{"version": 1' + b"0" * 5000 + b"}")
+    (folder / "nul-cases.json").write_text(_NUL_CASES, encoding="utf-8")
+    (folder / "list.json").write_text("[]", encoding="utf-8")
+    (folder / "file.txt").write_text("x", encoding="utf-8")
+    (folder / "a-folder").mkdir()
+    (folder / "out-home" / "home.html").mkdir(parents=True)
+    (folder / "out-report" / "report.json").mkdir(parents=True)
+    (folder / "out-pages").mkdir()
+    (folder / "out-pages" / "pages").write_text("x", encoding="utf-8")
+
+
+#: (arguments, exit code, the code the line ends with). 2: what the command was given;
+#: 1: what failed while it ran.
+BAD_VALUES: list[tuple[tuple[str, ...], int, str]] = [
+    (("nosuch",), 2, "invalid_option"),
+    (("--bogus",), 2, "invalid_option"),
+    (("--version=1",), 2, "invalid_option"),
+    (("demo", "--brief", ""), 2, "invalid_option"),
+    (("demo", "--brief", "   "), 2, "invalid_option"),
+    # Bytes that are not UTF-8 reach Python as a lone surrogate: no column can hold it.
+    (("demo", "--brief", "Caf\udce9"), 2, "invalid_request"),
+    (("demo", "--facts", "big.json"), 2, "invalid_option"),
+    (("demo", "--facts", "list.json"), 2, "invalid_option"),
+    (("demo", "--facts", "absent.json"), 2, "invalid_option"),
+    (("demo", "--model", "nosuch"), 2, "unknown_model"),
+    (("demo", "--approve-on-save=yes"), 2, "invalid_option"),
+    (("demo", "--database-url", "nope://x"), 2, "unsupported_database"),
+    (("demo", "--out", "file.txt/out"), 2, "invalid_option"),
+    (("demo", "--out", "out-home"), 2, "invalid_option"),
+    (("demo", "--say", ""), 2, "invalid_option"),
+    (("serve", "--port", "70000"), 2, "invalid_option"),
+    (("serve", "--port", "-1"), 2, "invalid_option"),
+    (("serve", "--port", "http"), 2, "invalid_option"),
+    (("serve", "--model", ""), 2, "invalid_settings"),
+    (("serve", "--database-url", ""), 2, "invalid_settings"),
+    # An address of no interface here: nothing can listen on it.
+    (("serve", "--host", "192.0.2.1"), 1, "listen_failed"),
+    (("worker", "--broker-url", "nope://x"), 2, "invalid_settings"),
+    (("worker", "--broker-url", "redis://127.0.0.1:1/0", "--database-url", "nope://x"),
+     2, "unsupported_database"),
+    (("worker", "--broker-url", "redis://127.0.0.1:1/0", "--concurrency", "0"), 2, "invalid_option"),
+    (("worker", "--concurrency", "two"), 2, "invalid_option"),
+    (("migrate", "--database-url", "nope://x"), 2, "unsupported_database"),
+    (("eval", "--model", "nosuch"), 2, "unknown_model"),
+    (("eval", "--cases", "big-cases.json"), 2, "invalid_cases"),
+    (("eval", "--cases", "nul-cases.json"), 2, "invalid_cases"),
+    (("eval", "--cases", "a-folder"), 2, "invalid_option"),
+    (("eval", "--out", "out-report"), 2, "invalid_option"),
+    (("eval", "--out", "out-pages"), 2, "invalid_option"),
+    (("eval", "--out", "file.txt/out"), 2, "invalid_option"),
+    (("eval", "--no-browser=1"), 2, "invalid_option"),
+    (("eval", "--timeout", "0"), 2, "invalid_option"),
+    (("eval", "--timeout", "nan"), 2, "invalid_option"),
+    (("eval", "--timeout", "soon"), 2, "invalid_option"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "exit_code", "code"), BAD_VALUES, ids=[" ".join(a) for a, _, _ in BAD_VALUES]
+)
+def test_every_command_and_option_with_a_bad_value(
+    tmp_path: Path, args: tuple[str, ...], exit_code: int, code: str
+) -> None:
+    _bad_inputs(tmp_path)
+    run = _run(tmp_path, *args)
+    line = _one_line(run, exit_code)
+    assert line.endswith(f" ({code})"), line
+    # Refused before any work: no page built, published or written, no report.
+    assert "published revision" not in run.stdout and "report:" not in run.stdout
+    assert not (tmp_path / ".charlotte" / "out").exists()
+    assert not (tmp_path / ".charlotte" / "eval").exists()
+
+
+def test_the_bad_values_walk_every_command_and_option() -> None:
+    walked = {(args[0], arg.split("=")[0]) for args, _, _ in BAD_VALUES for arg in args[1:]}
+    for name, command in main.commands.items():
+        for option in command.params:
+            if isinstance(option, click.Option) and option.name != "help":
+                assert any((name, opt) in walked for opt in option.opts), (name, option.opts)
+
+
+def test_an_empty_brief_is_refused_not_the_sample(tmp_path: Path) -> None:
+    run = _run(tmp_path, "demo", "--brief", "")
+    assert "empty" in _one_line(run, 2) and "Rosa" not in run.stdout
+    assert not (tmp_path / ".charlotte").exists()
+
+
+def test_a_cases_file_a_session_would_refuse_names_the_case_and_field(tmp_path: Path) -> None:
+    _bad_inputs(tmp_path)
+    line = _one_line(_run(tmp_path, "eval", "--cases", "nul-cases.json"), 2)
+    assert line == (
+        "charlotte: --cases nul-cases.json: cases[0]: brief holds a NUL character or text "
+        "that is not Unicode (invalid_cases)"
+    )

@@ -38,12 +38,15 @@ class AppHarness:
     #: Another database than the SQLite file at ``path`` (PostgreSQL: with its schema).
     database_url: str | None = None
     database_schema: str | None = None
+    #: The Celery broker of ``queue="celery"``.
+    broker_url: str | None = None
 
     def __post_init__(self) -> None:
         settings = Settings(
             database_url=self.database_url or f"sqlite:///{self.path}",
             database_schema=self.database_schema,
             queue=self.queue,
+            broker_url=self.broker_url,
             heartbeat_seconds=0.2,
             trusted_origins=self.trusted_origins,
         )

@@ -3,7 +3,8 @@
 Shared by ``tests/integration/test_celery_queue.py``, ``test_host_worker.py``
 and the soak. Needs ``CHARLOTTE_TEST_REDIS_URL`` (``redis_url`` skips the
 calling test with the reason otherwise). A ``Broker`` has a queue name and
-Redis key prefix no other run uses; ``worker`` starts a
+Redis key prefix no other run uses; ``refusing_broker`` is a broker URL
+whose port refuses every connection (a broker that is down); ``worker`` starts a
 ``tests.support.celery_worker`` process and always ends it; ``wait_until``
 polls with a deadline (``tests.support.waiting``) and fails with the worker's output.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import uuid
@@ -82,6 +84,15 @@ def database_in(
         yield Database(f"sqlite:///{path}", None, engine)
     finally:
         engine.dispose()
+
+
+@contextmanager
+def refusing_broker() -> Iterator[str]:
+    """A Redis broker URL on a loopback port that refuses every connection (bound, never listening)."""
+    with socket.socket() as held:
+        # Held bound for the test: no other process can start listening there.
+        held.bind(("127.0.0.1", 0))
+        yield f"redis://127.0.0.1:{held.getsockname()[1]}/0"
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from tests.support.runner_harness import apply_step
 from charlotte.errors import MESSAGES, Refused
 from charlotte.events import AGENT_ACTOR
 from charlotte.http.api import Response
+from charlotte.session import MAX_SEQ
 from charlotte.storage import DatabasePageRepository, read_connection, transaction
 from charlotte.storage.tables import page_ops, turns
 from charlotte.testing import ToolCall
@@ -298,6 +299,52 @@ class EditingContract:
         )
         listed = app.call("GET", "/sessions", query={"page": "home"}).json["sessions"]
         assert [row["id"] for row in listed] == [mine]
+
+    def test_the_session_list_pages_on_the_last_row_shown(self, app: AppHarness) -> None:
+        oldest, hidden, middle, newest_hidden = app.open(), app.open(), app.open(), app.open()
+        secret = {hidden, newest_hidden}
+        app.charlotte.authorize_using(
+            lambda user, ability, session: (
+                ability != "view" or getattr(session, "id", None) not in secret
+            )
+        )
+        pages: list[dict[str, Any]] = []
+        query = {"page": "home", "limit": "1"}
+        while True:
+            answer = app.call("GET", "/sessions", query=query)
+            assert answer.status == 200, answer.json
+            pages.append(answer.json)
+            if answer.json["next_before"] is None:
+                break
+            query = {**query, "before": answer.json["next_before"]}
+        # Each page is the next row the user may view, its cursor that row; no hidden id anywhere.
+        assert [[row["id"] for row in page["sessions"]] for page in pages] == [[middle], [oldest], []]
+        assert [page["next_before"] for page in pages] == [middle, oldest, None]
+        assert not any(sid in str(page) for page in pages for sid in secret)
+        whole = app.call("GET", "/sessions", query={"page": "home", "limit": "2"}).json
+        assert [row["id"] for row in whole["sessions"]] == [middle, oldest]
+        assert whole["next_before"] == oldest
+
+    def test_a_cursor_past_nine_digits_is_refused_as_http_refuses_it(self, app: AppHarness) -> None:
+        sid = app.open()
+        handle = app.charlotte.find(sid, "acme", user="ann")
+        assert handle is not None
+        for read, field in (
+            (lambda: handle.events(after=2**63), "after"),
+            (lambda: handle.events(after=MAX_SEQ + 1), "after"),
+            (lambda: handle.messages(before=2**63), "before"),
+            (lambda: handle.messages(before=MAX_SEQ + 1), "before"),
+        ):
+            with pytest.raises(Refused) as refused:
+                read()
+            assert refused.value.code == "invalid_request"
+            assert refused.value.detail == {"field": field}
+        assert handle.events(after=MAX_SEQ) == [] and handle.messages(before=MAX_SEQ) == []
+        for route, name in (("events", "after"), ("messages", "before")):
+            answer = app.call("GET", f"/sessions/{sid}/{route}", query={name: str(MAX_SEQ + 1)})
+            assert assert_error(answer, 400, "invalid_request")["field"] == name
+            answer = app.call("GET", f"/sessions/{sid}/{route}", query={name: str(MAX_SEQ)})
+            assert answer.status == 200, answer.json
 
     def test_the_op_rows_keep_the_turn_the_inverse_and_the_time(self, app: AppHarness) -> None:
         sid = app.open()

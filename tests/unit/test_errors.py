@@ -18,6 +18,7 @@ from charlotte.errors import (
     MESSAGES,
     CharlotteError,
     InvalidArguments,
+    InvalidSettings,
     ModelCallFailed,
     ModelKeyMissing,
     ModelUnavailable,
@@ -34,7 +35,9 @@ from charlotte.errors import (
 
 SRC = Path(charlotte.__file__).resolve().parent
 DOCS = SRC.parents[1] / "docs" / "errors.md"
-ONE_CODE = (InvalidArguments, UnknownModel, ModelUnavailable, ModelKeyMissing, QueueUnavailable)
+ONE_CODE = (
+    InvalidArguments, UnknownModel, ModelUnavailable, ModelKeyMissing, QueueUnavailable, InvalidSettings,
+)  # fmt: skip
 
 
 def _code_pattern() -> re.Pattern[str]:
@@ -157,11 +160,12 @@ def test_every_exception_class_lives_in_charlotte_errors() -> None:
 def test_the_tree_in_the_docstring_names_every_class() -> None:
     doc = errors.__doc__ or ""
     for name in ("CharlotteError", "PageSessionError", "Refused", "StorageError", "InvalidArguments",
-                 "ModelSpecError", "UnknownModel", "ModelUnavailable", "QueueUnavailable",
+                 "ModelSpecError", "UnknownModel", "ModelUnavailable", "QueueUnavailable", "InvalidSettings",
                  "StopRequested", "ReplayConflict", "UnsupportedSchema"):  # fmt: skip
         assert re.search(rf"[├└]── {name}\b", doc), name
         assert issubclass(getattr(errors, name), BaseException)
     assert issubclass(InvalidArguments, ValueError) and issubclass(UnsupportedSchema, ValueError)
+    assert issubclass(InvalidSettings, ValueError)
     assert not issubclass(StopRequested, CharlotteError) and not issubclass(ReplayConflict, CharlotteError)
 
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from charlotte.settings import ENV_VARIABLES, QUEUES, Settings
+from charlotte.errors import InvalidSettings
+from charlotte.settings import BROKER_TRANSPORTS, ENV_VARIABLES, QUEUES, Settings
 
 
 def test_defaults() -> None:
@@ -81,8 +82,31 @@ def test_every_queue_is_accepted(queue: str) -> None:
     ],
 )
 def test_out_of_range_values_are_refused(field: str, value: Any) -> None:
-    with pytest.raises(ValueError, match=field.split("_")[0]):
+    with pytest.raises(InvalidSettings, match=field.split("_")[0]) as refused:
         Settings(**{field: value})
+    # Coded, naming the field (a ValueError too, as before).
+    assert refused.value.code == "invalid_settings" and refused.value.field == field
+
+
+@pytest.mark.parametrize(
+    "url", ["nope://x", "redis", "redis:/x", "://x", "redis://a;nope://b", "1redis://x"]
+)
+def test_a_broker_url_naming_no_transport_is_refused_coded(url: str) -> None:
+    with pytest.raises(InvalidSettings) as refused:
+        Settings(queue="celery", broker_url=url)
+    assert refused.value.code == "invalid_settings" and refused.value.field == "broker_url"
+    # The rule, never the URL (one may carry a password).
+    assert str(refused.value).startswith("broker_url must be a URL of a transport Celery knows")
+    assert "nope" not in str(refused.value)
+
+
+def test_a_broker_url_of_every_kombu_transport_is_accepted() -> None:
+    from kombu.transport import TRANSPORT_ALIASES
+
+    assert set(BROKER_TRANSPORTS) == set(TRANSPORT_ALIASES)
+    for transport in TRANSPORT_ALIASES:
+        assert Settings(queue="celery", broker_url=f"{transport}://host/0").broker_url
+    assert Settings(broker_url="sqla+postgresql://u@db/c;redis://r:6379/0").broker_url
 
 
 def test_queue_error_names_the_choices() -> None:

@@ -9,8 +9,11 @@ A cases file is JSON: ``{"version": 1, "cases": [case, …]}``; a case is::
 
 Predicates are ``charlotte.evaluation.predicates``'s. A file that cannot be
 run is ``Refused("invalid_cases")``, its detail the place (``at``) and the
-problem (``problem_line`` prints them as one line), read before any case runs. ``load_default()`` is the suite shipped in
-``cases/default.json``.
+problem (``problem_line`` prints them as one line), read before any case runs:
+the file's shape, and every value a session or a turn would refuse (text with
+a NUL or a lone surrogate, more facts than a session holds, a fact key past
+its bound), so no case fails half-way for its own input.
+``load_default()`` is the suite shipped in ``cases/default.json``.
 """
 
 from __future__ import annotations
@@ -23,8 +26,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+from charlotte.access import MAX_FACT_KEY, MAX_FACTS
 from charlotte.errors import Refused
 from charlotte.evaluation.predicates import problem_of
+from charlotte.policy.text import is_person_text
 
 __all__ = [
     "MAX_CASES",
@@ -89,7 +94,26 @@ def _text(value: object, where: str, field: str, *, empty: bool = False) -> str:
         raise _invalid(where, f"{field} must be a non-empty string")
     if len(value) > _MAX_TEXT:
         raise _invalid(where, f"{field} is longer than {_MAX_TEXT} characters")
+    if not is_person_text(value):
+        # A session or a turn refuses it (no database column can hold it).
+        raise _invalid(where, f"{field} holds a NUL character or text that is not Unicode")
     return value
+
+
+def _facts(value: object, where: str) -> dict[str, str]:
+    """A case's facts, within the bounds a session is opened with (``charlotte.access``)."""
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise _invalid(where, "facts must be an object of strings")
+    if len(value) > MAX_FACTS:
+        raise _invalid(where, f"facts hold more than {MAX_FACTS} entries")
+    for key, fact in value.items():
+        if not 1 <= len(key) <= MAX_FACT_KEY:
+            raise _invalid(where, f"facts key {key[:40]!r} is not 1 to {MAX_FACT_KEY} characters")
+        _text(key, where, f"facts key {key[:40]!r}")
+        _text(fact, where, f"facts[{key[:40]!r}]", empty=True)
+    return dict(value)
 
 
 def _expect(value: object, where: str) -> tuple[dict[str, Any], ...]:
@@ -134,11 +158,7 @@ def _case(value: object, where: str, seen: set[str]) -> Case:
     if case_id in seen:
         raise _invalid(where, f"id {case_id!r} is used twice")
     seen.add(case_id)
-    facts = value.get("facts", {})
-    if not isinstance(facts, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) and len(v) <= _MAX_TEXT for k, v in facts.items()
-    ):
-        raise _invalid(where, "facts must be an object of strings")
+    facts = _facts(value.get("facts", {}), where)
     follow_ups = value.get("follow_ups", [])
     if not isinstance(follow_ups, list) or len(follow_ups) > MAX_FOLLOW_UPS:
         raise _invalid(where, f"follow_ups must be a list of at most {MAX_FOLLOW_UPS}")
@@ -146,7 +166,7 @@ def _case(value: object, where: str, seen: set[str]) -> Case:
         case_id,
         _text(value.get("tone", ""), where, "tone", empty=True),
         _text(value.get("brief"), where, "brief"),
-        dict(facts),
+        facts,
         _expect(value.get("expect", []), where),
         tuple(_follow_up(f, f"{where}.follow_ups[{n}]") for n, f in enumerate(follow_ups)),
         _text(value.get("first_message", DEFAULT_FIRST), where, "first_message"),
@@ -175,6 +195,9 @@ def _decode(raw: bytes) -> object:
         raise _invalid("", "the file is not UTF-8 text") from None
     except json.JSONDecodeError as e:
         raise _invalid("", f"not JSON (line {e.lineno}, column {e.colno})") from None
+    except ValueError:
+        # Python reads no integer of more than 4,300 digits (sys.int_info).
+        raise _invalid("", "a number has more digits than can be read") from None
     except RecursionError:
         raise _invalid("", "nested too deeply") from None
 

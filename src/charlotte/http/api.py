@@ -38,6 +38,8 @@ plus ``revision`` for ``stale_revision``, ``at`` (an op index) when known, and
 500  ``internal``: ``invalid_state`` (a corrupt stored page) and any
      unexpected exception, logged with a correlation id (also sent in
      the ``X-Correlation-Id`` header), never its message
+503  ``queue_unavailable``: the turn queue (a Celery broker) did not take
+     a sent turn; the turn ended failed with that code, the session is idle
 ===  =============================================================
 
 >>> api = Api(charlotte)                                             # doctest: +SKIP
@@ -58,7 +60,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.access import page_sessions
-from charlotte.errors import MESSAGES, PageSessionError, Refused, code_of
+from charlotte.errors import MESSAGES, PageSessionError, QueueUnavailable, Refused, code_of
 from charlotte.http.bodies import (
     events_query,
     json_body,
@@ -117,6 +119,7 @@ STATUS_OF: Final[Mapping[str, int]] = {
     "body_too_large": 413,
     "unsupported_media_type": 415,
     "internal": 500,
+    "queue_unavailable": 503,
 }
 
 
@@ -225,6 +228,9 @@ class Api:
             return _refusal(refused)
         except PageSessionError as error:
             return _page_error(error, method, template)
+        except QueueUnavailable:
+            # Not our fault nor the caller's: the broker is down; the turn is already failed.
+            return error_response("queue_unavailable")
         except Exception as error:
             return _internal(error, method, template)
 

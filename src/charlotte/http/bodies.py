@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from charlotte.errors import Refused
 from charlotte.policy.text import has_lone_surrogate
+from charlotte.session import MAX_SEQ
 
 __all__ = [
     "MAX_DEPTH",
@@ -34,7 +35,8 @@ __all__ = [
 #: The deepest nesting of arrays and objects a body may have.
 MAX_DEPTH: Final = 64
 
-_COUNT: Final = re.compile(r"[0-9]{1,9}")
+# A count or cursor: up to the digits of the largest seq a session's reads take.
+_COUNT: Final = re.compile(rf"[0-9]{{1,{len(str(MAX_SEQ))}}}")
 
 
 def _refuse_constant(_name: str) -> Any:

@@ -101,6 +101,45 @@ def test_a_bad_file_is_one_coded_line(tmp_path: Path, content: object, line: str
     )
 
 
+@pytest.mark.parametrize(
+    ("change", "line"),
+    [
+        ({"brief": "Crumb\x00 is a bakery."},
+         "cases[0]: brief holds a NUL character or text that is not Unicode"),
+        ({"brief": "Crumb \ud800 bakery."},
+         "cases[0]: brief holds a NUL character or text that is not Unicode"),
+        ({"facts": {"phone": "029\x00"}},
+         "cases[0]: facts['phone'] holds a NUL character or text that is not Unicode"),
+        ({"facts": {"ph\udc00ne": "029"}},
+         "cases[0]: facts key 'ph\\udc00ne' holds a NUL character or text that is not Unicode"),
+        ({"facts": {f"f{n}": "x" for n in range(101)}}, "cases[0]: facts hold more than 100 entries"),
+        ({"facts": {"k" * 201: "x"}},
+         f"cases[0]: facts key {'k' * 40!r} is not 1 to 200 characters"),
+        ({"facts": {"": "x"}}, "cases[0]: facts key '' is not 1 to 200 characters"),
+        ({"first_message": "Go\x00"},
+         "cases[0]: first_message holds a NUL character or text that is not Unicode"),
+        ({"follow_ups": [{"message": "Add \ud83d FAQ", "expect": [{"section": "faq"}]}]},
+         "cases[0].follow_ups[0]: message holds a NUL character or text that is not Unicode"),
+    ],
+    ids=["nul-brief", "surrogate-brief", "nul-fact", "surrogate-key", "101-facts", "201-key",
+         "empty-key", "nul-first-message", "surrogate-follow-up"],
+)  # fmt: skip
+def test_a_case_a_session_would_refuse_is_refused_naming_case_and_field(
+    tmp_path: Path, change: dict[str, Any], line: str
+) -> None:
+    # The second case is the bad one's neighbour: the file is refused whole, before any case runs.
+    content = {"version": 1, "cases": [{**GOOD, **change}, {**GOOD, "id": "other"}]}
+    with pytest.raises(Refused) as caught:
+        load_cases(_file(tmp_path, content))
+    assert caught.value.code == "invalid_cases" and problem_line(caught.value) == line
+
+
+def test_a_number_past_the_digit_limit_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(Refused) as caught:
+        load_cases(_file(tmp_path, b'{"version": 1' + b"0" * 5000 + b"}"))
+    assert problem_line(caught.value) == "a number has more digits than can be read"
+
+
 def test_a_missing_or_huge_file_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(Refused) as missing:
         load_cases(tmp_path / "absent.json")
