@@ -67,8 +67,12 @@ class PageRepository(Protocol):
 
     Every method the workspace calls, and nothing else: a host's repository
     (drafts in its own CMS tables, say) implements these and needs no base
-    class. ``conn`` is the transaction the write's event goes into; a
-    repository that keeps its rows elsewhere gives up that all-or-nothing.
+    class. ``conn`` is the transaction the write's event goes into: a write
+    lands with its commit, and a rollback, or a savepoint rolled back, takes
+    it back (a repository keeping its rows elsewhere follows the connection's
+    transaction events, as ``charlotte.testing.InMemoryPageRepository`` does).
+    What charlotte relies on is ``charlotte.testing.page_repository_contract``,
+    a pytest class a host subclasses to test its own.
     """
 
     def load_draft(

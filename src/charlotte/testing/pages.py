@@ -9,7 +9,9 @@ rollback drops it, and a savepoint rolled back (``Connection.begin_nested``)
 drops what was written inside it. A writer's page (``load_draft(for_update=True)``
 or any write) stays locked to its transaction until that transaction ends,
 as a row lock would, so two first writes at the same moment meet on one page.
-A call on a connection outside any transaction writes at once.
+A call on a connection outside any transaction writes at once. SQLAlchemy
+announces a commit before the database makes it, so a commit the database
+then fails keeps this repository's part (a test double's limit).
 
 Documents and ops are kept as the JSON text charlotte's tables would hold
 (``stored_text``, ``dumps``) and decoded on every load, so the same

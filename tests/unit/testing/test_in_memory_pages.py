@@ -13,7 +13,7 @@ import pytest
 import sqlalchemy as sa
 
 from charlotte.app import Charlotte
-from charlotte.errors import PageSessionError
+from charlotte.errors import PageSessionError, StorageError
 from charlotte.settings import Settings
 from charlotte.storage import PageRepository, read_connection, transaction
 from charlotte.storage.tables import page_ops, pages
@@ -54,9 +54,9 @@ def test_a_writer_waiting_too_long_for_a_page_is_database_busy(tmp_path: Path) -
     repository = InMemoryPageRepository(lock_timeout=0.05)
     with engine.begin() as holder, engine.begin() as waiter:
         repository.load_draft(holder, "t", "home", for_update=True)
-        with pytest.raises(Exception) as raised:
+        with pytest.raises(StorageError) as raised:
             repository.save_draft(waiter, "t", "home", {"id": "home", "seq": 1})
-        assert getattr(raised.value, "code", None) == "database_busy"
+        assert raised.value.code == "database_busy"
         repository.save_draft(waiter, "t", "other", {"id": "other", "seq": 1})
 
 
