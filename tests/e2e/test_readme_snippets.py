@@ -15,7 +15,8 @@ environment's (``python -c "…main()"``, what the installed script runs);
 commands and the host worker get the test PostgreSQL (a schema of their own)
 and a Redis database of their own instead of ``db`` and ``redis``. The Django
 section's blocks run in a Django project of their own, in
-``tests/django_project/test_readme_django.py``.
+``tests/django_project/test_readme_django.py``. The page repository contract
+snippet is a host's test module: it runs with pytest, in a subprocess.
 """
 
 from __future__ import annotations
@@ -243,6 +244,22 @@ def test_the_session_handle_snippet_goes_on_from_it(fastapi_host: dict[str, Any]
     handle = fastapi_host["handle"]
     assert handle.status()["status"] == "idle"
     assert handle.published()["revision"] == fastapi_host["draft"]["revision"] > 0
+
+
+# -- a host's page repository against the shipped contract --------------------------------
+
+
+def test_the_page_repository_contract_snippet_runs_with_pytest_in_an_empty_folder(tmp_path: Path) -> None:
+    from charlotte.testing.page_repository_contract import PageRepositoryContract
+
+    (tmp_path / "test_our_pages.py").write_text(_named("page-repository-contract").code, encoding="utf-8")
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-W", "error", "-p", "no:cacheprovider", "test_our_pages.py"],
+        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    contract = [name for name in dir(PageRepositoryContract) if name.startswith("test_")]
+    assert f"{len(contract)} passed" in ran.stdout, ran.stdout
 
 
 # -- scaling out: PostgreSQL and Celery ----------------------------------------------------

@@ -3,8 +3,10 @@
 ``HostPages`` implements the ``PageRepository`` protocol from scratch on three
 tables of its own (``host_cms_*``), written through the connection charlotte
 hands it, so a write and its event still commit together. It decodes every
-load (it holds nothing) and ignores ``shared``. ``create_host_tables`` makes
-the tables next to charlotte's.
+load (it holds nothing) and ignores ``shared``; it keeps an op's revision,
+actor, op and session only (no inverse: no undo past its revisions). It
+passes the shipped ``PageRepositoryContract`` (``keeps_undo = False``).
+``create_host_tables`` makes the tables next to charlotte's.
 """
 
 from __future__ import annotations
@@ -60,8 +62,21 @@ def _insert(conn: sa.Connection, table: sa.Table) -> Any:
     return dialect.insert(table)
 
 
+def _json(value: Any) -> str:
+    """``value`` as JSON text; ``invalid_value`` for NaN, non-JSON values and text that is not Unicode."""
+    try:
+        text = json.dumps(value, allow_nan=False, ensure_ascii=False)
+        text.encode("utf-8")  # a lone surrogate cannot be encoded
+    except (TypeError, ValueError, RecursionError) as error:
+        raise StorageError("invalid_value") from error
+    return text
+
+
 def _row(tenant: str, page: str, doc: dict[str, Any]) -> dict[str, Any]:
-    return {"tenant": tenant, "page": page, "body": json.dumps(doc), "revision": doc["seq"]}
+    seq = doc.get("seq")
+    if type(seq) is not int or seq < 0:
+        raise StorageError("invalid_value")
+    return {"tenant": tenant, "page": page, "body": _json(doc), "revision": seq}
 
 
 class HostPages:
@@ -133,7 +148,7 @@ class HostPages:
         self.calls.append("append_ops")
         rows = [
             {"tenant": tenant, "page": page, "revision": e.revision, "actor": e.actor,
-             "op": json.dumps(e.op), "session_id": e.session_id}
+             "op": _json(e.op), "session_id": e.session_id}
             for e in entries
         ]  # fmt: skip
         if not rows:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import doctest
+import subprocess
+import sys
 
 import charlotte.testing
 from charlotte.tools import TOOL_NAMES
@@ -23,3 +25,10 @@ def test_every_tool_the_example_calls_is_one_of_the_nine() -> None:
     called = {name for name in TOOL_NAMES if f'ToolCall("{name}"' in source}
 
     assert called and source.count("ToolCall(") == len(called)
+
+
+def test_importing_the_fakes_does_not_import_pytest() -> None:
+    # pytest is a dev dependency: only a test suite imports the shipped contract (which needs it).
+    code = "import sys, charlotte.testing; print('pytest' in sys.modules, 'charlotte.testing.page_repository_contract' in sys.modules)"
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert ran.stdout.split() == ["False", "False"]

@@ -26,7 +26,7 @@ from charlotte.storage.shared_drafts import SharedDrafts
 from charlotte.storage.tables import page_ops, pages
 from charlotte.storage.types import dumps, dumps_each, loads
 
-__all__ = ["MAX_OPS_READ", "DatabasePageRepository", "OpEntry", "PageRepository"]
+__all__ = ["MAX_OPS_READ", "DatabasePageRepository", "OpEntry", "PageRepository", "revision_of", "stored_text"]
 
 #: The most op entries one ``ops_since`` returns.
 MAX_OPS_READ: Final = 10_000
@@ -67,8 +67,12 @@ class PageRepository(Protocol):
 
     Every method the workspace calls, and nothing else: a host's repository
     (drafts in its own CMS tables, say) implements these and needs no base
-    class. ``conn`` is the transaction the write's event goes into; a
-    repository that keeps its rows elsewhere gives up that all-or-nothing.
+    class. ``conn`` is the transaction the write's event goes into: a write
+    lands with its commit, and a rollback, or a savepoint rolled back, takes
+    it back (a repository keeping its rows elsewhere follows the connection's
+    transaction events, as ``charlotte.testing.InMemoryPageRepository`` does).
+    What charlotte relies on is ``charlotte.testing.page_repository_contract``,
+    a pytest class a host subclasses to test its own.
     """
 
     def load_draft(
@@ -140,10 +144,10 @@ class PageRepository(Protocol):
         ...
 
 
-def _text(
+def stored_text(
     doc: dict[str, Any], shared: SharedDrafts | None = None, key: tuple[str, str] = ("", "")
 ) -> str:
-    """``doc`` as the stored JSON text; ``invalid_value`` when it is not JSON (NaN, objects, cycles).
+    """``doc`` as the stored JSON text; ``invalid_value`` when it is not JSON (NaN, lone surrogates, objects, cycles).
 
     With ``shared``, encoded through it (held there for ``key``, see ``SharedDrafts.encode``).
     """
@@ -157,7 +161,8 @@ def _same(value: Any) -> Any:
     return value
 
 
-def _revision(doc: dict[str, Any]) -> int:
+def revision_of(doc: dict[str, Any]) -> int:
+    """A document's revision (its ``seq``); ``invalid_value`` unless a non-negative int."""
     seq = doc.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
         raise StorageError("invalid_value")
@@ -312,13 +317,13 @@ class DatabasePageRepository:
         ``shared=True``: the caller never mutates ``doc`` again, so the next
         ``load_draft(..., shared=True)`` of this text may return it as is.
         """
-        revision = _revision(doc)
+        revision = revision_of(doc)
         if shared and self._shared is not None:
             # Held before the commit: a rollback leaves other text in the row,
             # which no longer matches and is decoded.
-            text = _text(doc, self._shared, (tenant, page))
+            text = stored_text(doc, self._shared, (tenant, page))
         else:
-            text = _text(doc)
+            text = stored_text(doc)
         params = {
             "save_tenant": tenant,
             "save_page": page,
@@ -342,8 +347,8 @@ class DatabasePageRepository:
         committed (a stale revision, not a storage conflict). Rolled back
         with the writer's transaction when its write fails.
         """
-        params = {"save_tenant": tenant, "save_page": page, "save_draft": _text(doc),
-                  "save_revision": _revision(doc), "save_updated_at": utc_now()}  # fmt: skip
+        params = {"save_tenant": tenant, "save_page": page, "save_draft": stored_text(doc),
+                  "save_revision": revision_of(doc), "save_updated_at": utc_now()}  # fmt: skip
         with translated():
             statement = _ENSURE_DRAFT.get(conn.dialect.name)
             if statement is None:
@@ -363,8 +368,8 @@ class DatabasePageRepository:
     ) -> None:
         """Store the published copy; a page without a draft gets ``doc`` as its draft too."""
         now = utc_now()
-        revision = _revision(doc)
-        text = sa.type_coerce(_text(doc), sa.Text)  # serialised once, bound as draft and published
+        revision = revision_of(doc)
+        text = sa.type_coerce(stored_text(doc), sa.Text)  # serialised once, bound as draft and published
         update = {"published": text, "published_revision": revision, "published_at": now}
         insert = {**update, "draft": text, "revision": revision, "updated_at": now}
         with translated():

@@ -1,6 +1,7 @@
-"""A host's own ``PageRepository`` (no charlotte base class) carries a whole session through ``Charlotte``.
+"""A host's own ``PageRepository`` (no charlotte base class) passes the shipped contract and carries a whole session through ``Charlotte``.
 
-PostgreSQL, with two first writes racing: ``tests/integration/test_first_write_race_postgres.py``.
+PostgreSQL: the contract in ``tests/integration/storage/test_pages_postgres.py``, two
+first writes racing through ``Charlotte`` in ``tests/integration/test_first_write_race_postgres.py``.
 """
 
 from __future__ import annotations
@@ -16,9 +17,19 @@ from tests.support.host_pages import HostPages, create_host_tables, drafts, publ
 from charlotte.app import Charlotte
 from charlotte.errors import PageSessionError
 from charlotte.settings import Settings
-from charlotte.storage import DatabasePageRepository, read_connection
+from charlotte.storage import DatabasePageRepository, PageRepository, read_connection
 from charlotte.storage.tables import page_ops, pages
 from charlotte.testing import ScriptedModel, Step, ToolCall
+from charlotte.testing.page_repository_contract import PageRepositoryContract
+
+
+class TestHostPagesPassTheContract(PageRepositoryContract):
+    keeps_undo = False  # HostPages keeps revision, actor, op and session only
+
+    @pytest.fixture
+    def repository(self, engine: sa.Engine) -> PageRepository:
+        create_host_tables(engine)
+        return HostPages()
 
 
 def _section(id: str) -> dict[str, Any]:

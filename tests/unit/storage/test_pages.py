@@ -1,4 +1,4 @@
-"""The page repository contract on SQLite (PostgreSQL: tests/integration/storage)."""
+"""The shipped page repository contract on SQLite for charlotte's tables (PostgreSQL: tests/integration/storage)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
-from tests.support.pages_contract import PageRepositoryContract
+from tests.support.database_pages import DatabasePageRepositoryContract
 
 from charlotte.storage import DatabasePageRepository, OpEntry, transaction
 from charlotte.storage.tables import page_ops
 
 
-class TestDatabasePageRepositoryOnSqlite(PageRepositoryContract):
+class TestDatabasePageRepositoryOnSqlite(DatabasePageRepositoryContract):
     @pytest.fixture
     def engine(self, sqlite_engine: sa.Engine) -> sa.Engine:
         return sqlite_engine

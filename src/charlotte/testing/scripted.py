@@ -1,33 +1,9 @@
-"""In-process fakes that ship with charlotte so hosts can test without a network.
+"""``ScriptedModel``: a model that plays a fixed script, for tests without a network.
 
 ``ScriptedModel`` is a pydantic-ai ``FunctionModel`` that plays a fixed list of
 steps, one step per model request. It only *emits* tool calls: pydantic-ai runs
 the real tools the agent offers, so nothing in a scripted test bypasses them.
-
-A host's test plays a turn through a real ``Charlotte`` (SQLite, the inline
-queue) and reads what the tools did:
-
->>> import tempfile
->>> from charlotte import Charlotte, Settings
->>> hero = {"t": "insert_node", "node": {"id": "hero", "type": "section", "parent": None}}
->>> model = ScriptedModel([
-...     ToolCall("cms_outline", {}),
-...     ToolCall("cms_apply", lambda results: {"basedOn": results[-1]["revision"], "ops": [hero]}),
-...     Text("Added a hero section."),
-... ])
->>> folder = tempfile.TemporaryDirectory()
->>> settings = Settings(database_url=f"sqlite:///{folder.name}/host.db", queue="inline")
->>> charlotte = Charlotte(settings, model_factory=lambda: model)
->>> charlotte.migrate()
->>> handle = (charlotte.for_user("ann").tenant("acme").page("home")
-...           .brief("A bakery in Leeds.").approve_on_save(False).open())
->>> handle.send("Add a hero")["status"]
-'finished'
->>> list(handle.draft()["page"]["nodes"]), model.tool_results[-1]["revision"]
-(['hero'], 1)
->>> charlotte.close(); folder.cleanup()
-
-``tests/unit/test_testing.py`` runs this example.
+The example in ``charlotte.testing`` plays a turn through a real ``Charlotte``.
 """
 
 from __future__ import annotations
