@@ -58,6 +58,7 @@ PAGE: Final = {
     "duplicate_id": "A node with that id already exists on the page.",
     "parent_not_found": "The parent node does not exist on the page.",
     "cycle": "That move would put a node inside itself.",
+    "not_a_container": "That node cannot hold other nodes; put it inside a section, frame, stack, grid or card.",
     "invalid_reorder": "The new order must list every top-level section exactly once.",
     "unknown_op": "That operation is not known.",
     "type_not_allowed": "That node type is not allowed.",

@@ -10,10 +10,11 @@ from tests.support.app_harness import AppHarness
 from tests.support.databases import named_postgres_schema, postgres_url
 from tests.support.editing_contract import EditingContract
 from tests.support.hand_edit_contract import HandEditContract
+from tests.support.undo_safety_contract import UndoSafetyContract
 
 
 @pytest.mark.postgres
-class TestEditingOnPostgres(EditingContract, HandEditContract):
+class TestEditingOnPostgres(EditingContract, HandEditContract, UndoSafetyContract):
     @pytest.fixture
     def app(self, tmp_path: Path) -> Iterator[AppHarness]:
         with named_postgres_schema(postgres_url(), "charlotte_editing") as (schema, engine):

@@ -9,6 +9,7 @@ from typing import Any
 from charlotte.errors import PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
+from charlotte.page.op_table import RESTORE_OP_TYPES
 from charlotte.page.ops import touched_node_ids
 from charlotte.page.session import Applied, PageSession
 
@@ -16,6 +17,7 @@ __all__ = [
     "Written",
     "apply_in_pieces",
     "check_person",
+    "check_vocabulary",
     "link_view",
     "page_changed",
     "touched_node_ids",
@@ -42,6 +44,20 @@ def check_person(user: object) -> None:
     """
     if not isinstance(user, str) or not user or user == AGENT_ACTOR:
         raise Refused("invalid_request", detail={"field": "user"})
+
+
+def check_vocabulary(ops: object) -> None:
+    """``unknown_op`` (with ``at``) for charlotte's own ``restore_*`` ops in a person's edit.
+
+    A person's edit sends the ops ``docs/edits.md`` lists (the agent's tools
+    offer only those too); ``restore_node``/``restore_meta``/``restore_theme``
+    replace values wholesale and are written by an undo or a restore only,
+    from stored inverses.
+    """
+    if isinstance(ops, list | tuple):  # anything else PageSession refuses with its own code
+        for at, op in enumerate(ops):
+            if isinstance(op, dict) and op.get("t") in RESTORE_OP_TYPES:
+                raise PageSessionError("unknown_op", at=at, detail="t: unknown op type")
 
 
 def page_changed(revision: int, ops: int, node_ids: tuple[str, ...], actor: str) -> NewEvent:

@@ -9,7 +9,11 @@ it (the agent with its ``turn_id``, or a person), when, and its inverse
 - ``undo_turn``: the inverses of that turn's ops, newest first, written as ONE
   person's write on the current revision (one ``page.changed``). Refused
   ``conflicted`` (``detail={"nodes": [...]}``) when any later op, the agent's
-  or a person's, touched one of the turn's nodes (or put a node under one);
+  or a person's, wrote a node the inverses would write (every node the
+  turn's ops changed, each descendant a removal's inverse puts back), put a
+  node under one, or removed a parent they put a node back under (see
+  ``_refuse_touched``): an undo is refused, or it changes exactly the nodes
+  the undone ops changed, each back as it was, and no other;
   ``already_undone``, ``busy`` while the turn is queued or running,
   ``not_found`` for a turn of another session or tenant. A turn that wrote
   nothing to the draft has nothing to take back: nothing is written
@@ -44,11 +48,11 @@ from charlotte.drafts.workspace import Workspace, Written
 from charlotte.errors import PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR, format_at
 from charlotte.page.diff import diff_docs
-from charlotte.page.model import node_map
+from charlotte.page.tree import root_ids
 from charlotte.storage import OpEntry, SessionRecord, TurnStore, read_connection
 from charlotte.storage.pages import MAX_OPS_READ
 
-__all__ = ["MAX_HISTORY_GROUPS", "DraftHistory", "RevisionGroup", "op_keys"]
+__all__ = ["MAX_HISTORY_GROUPS", "DraftHistory", "RevisionGroup", "op_keys", "written_keys"]
 
 #: The most groups one ``history`` call answers.
 MAX_HISTORY_GROUPS: Final = 100
@@ -145,7 +149,7 @@ class DraftHistory:
         return {
             "revision": revision,
             "published_revision": published_revision,
-            "empty": not node_map(draft),
+            "empty": not root_ids(draft),  # what publishing refuses: nothing renders
             "unchanged": published_revision == revision or diff.empty,
             "diff": diff.to_json(),
         }
@@ -334,12 +338,46 @@ def op_keys(op: object, *, parents: bool = False) -> set[str]:
     return keys
 
 
+#: Ops that make a node exist or not: a parent an undo puts a node back under must have had none.
+_EXISTENCE: Final = frozenset({"insert_node", "remove_node", "restore_node"})
+
+
+def written_keys(entry: OpEntry) -> set[str]:
+    """Every key an op wrote: its own, and every node its stored inverse writes back.
+
+    The inverse names what the op changed that the op does not: each
+    descendant a removal took along, each root a reorder moved.
+    """
+    keys = op_keys(entry.op)
+    for back in entry.inverse or ():
+        keys |= op_keys(back)
+    return keys
+
+
 def _refuse_touched(mine: Iterable[OpEntry], later: Iterable[OpEntry]) -> None:
-    """``conflicted`` (naming them) when a ``later`` op touched a node of ``mine``, or put one under it."""
-    nodes = {key for entry in mine for key in op_keys(entry.op)}
-    touched = sorted({key for e in later for key in op_keys(e.op, parents=True)} & nodes)
+    """``conflicted`` (naming them) when a ``later`` op touched what undoing ``mine`` would write.
+
+    The undo writes every node its inverses write (each restored descendant
+    included) and needs each parent they put a node back under. A later op
+    conflicts when it wrote one of those nodes, put a node under one, or
+    removed (or made anew) a needed parent; a parent moved meanwhile is
+    still there to go back under.
+    """
+    writes: set[str] = set()
+    needs: set[str] = set()
+    for entry in mine:
+        writes |= written_keys(entry)
+        for back in entry.inverse or ():
+            needs |= op_keys(back, parents=True)
+    needs -= writes
+    touched: set[str] = set()
+    for entry in later:
+        wrote = written_keys(entry)
+        touched |= (wrote | op_keys(entry.op, parents=True)) & writes
+        if entry.op.get("t") in _EXISTENCE:
+            touched |= wrote & needs
     if touched:
-        raise Refused("conflicted", detail={"nodes": touched[:MAX_NODE_IDS]})
+        raise Refused("conflicted", detail={"nodes": sorted(touched)[:MAX_NODE_IDS]})
 
 
 def _truncated(current: int) -> PageSessionError:

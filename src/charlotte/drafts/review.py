@@ -8,9 +8,12 @@ replayed on the current draft (``proposal.opened``; its base is the draft's
 revision, as when the agent opens a set). The agent's next call carries the
 rejection notice; it reads the kept changes with ``cms_get``.
 
-An op is taken out when it touches one of the named nodes, or puts a node
+An op is taken out when it changes one of the named nodes, or puts a node
 under one; a node inserted by an op taken out takes its later ops with it
-(they could not apply without it). Node keys are node ids, or ``#meta``,
+(they could not apply without it). What an op changes is read on the draft
+the review compares the set with, from the op and its inverse: a removal
+changes every descendant it takes along, a reorder every root it moves, so
+every node the review lists as removed or changed can be named. Node keys are node ids, or ``#meta``,
 ``#theme``, ``#order`` (the top-level order), as in ``conflicted``.
 Refusals: ``no_open_change_set``; ``invalid_request`` (``field`` ``nodes``)
 for a list that is empty, longer than ``MAX_REVIEW_NODES``, holds anything
@@ -30,6 +33,8 @@ from charlotte.drafts.change_sets import ChangeSets, Resolution
 from charlotte.drafts.history import op_keys
 from charlotte.errors import Refused, ReplayConflict
 from charlotte.events import EventTypes
+from charlotte.page.inverse import inverse_of
+from charlotte.page.ops import WorkingCopy
 from charlotte.page.session import PageSession
 from charlotte.storage import transaction
 
@@ -60,17 +65,31 @@ class NodesRejected:
         }
 
 
-def split_ops(ops: Sequence[dict[str, Any]], nodes: set[str]) -> tuple[list[dict[str, Any]], int]:
-    """The ops that keep none of ``nodes``' changes, and how many were taken out (linear)."""
+def split_ops(
+    ops: Sequence[dict[str, Any]], nodes: set[str], draft: dict[str, Any]
+) -> tuple[list[dict[str, Any]], int]:
+    """The ops that keep none of ``nodes``' changes, and how many were taken out (linear).
+
+    What each op changes is read on ``draft`` (what the review compares the
+    set with) with the kept ops before it applied, as the replay will apply
+    them: the op's own keys and those of its inverse there, so a section's
+    removal names every descendant it takes along and a reorder every root
+    it moves, as the review lists them.
+    """
     out = set(nodes)
     kept: list[dict[str, Any]] = []
     dropped = 0
+    page = WorkingCopy(draft)
     for op in ops:
-        if op_keys(op, parents=True) & out:
+        keys = op_keys(op, parents=True)
+        for back in inverse_of(page, op) if page.check(op) is None else ():
+            keys |= op_keys(back)
+        if keys & out:
             dropped += 1
             if op.get("t") == "insert_node":
                 out |= op_keys(op)  # what it inserted goes too, with its later ops
             continue
+        page.apply(op)
         kept.append(op)
     return kept, dropped
 
@@ -87,10 +106,10 @@ def reject_nodes(
         change_set = sets.open_change_set(conn, session, for_update=True)
         if change_set is None:
             raise Refused("no_open_change_set")
-        kept, dropped = split_ops(change_set.ops, wanted)
+        doc, revision = ws.load_draft(conn, session)
+        kept, dropped = split_ops(change_set.ops, wanted, doc)
         if not dropped:
             raise Refused("invalid_request", detail={"field": "nodes"})
-        doc, revision = ws.load_draft(conn, session)
         page = PageSession(doc, node_types=ws.node_types)
         replayed: list[dict[str, Any]] = []
         if kept:

@@ -43,6 +43,7 @@ from charlotte.drafts._writes import (
     Written,
     apply_in_pieces,
     check_person,
+    check_vocabulary,
     link_view,
     page_changed,
     touched_node_ids,
@@ -50,9 +51,10 @@ from charlotte.drafts._writes import (
 from charlotte.errors import PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
-from charlotte.page.model import empty_doc, node_map
+from charlotte.page.model import empty_doc
 from charlotte.page.node_types import NodeTypes
 from charlotte.page.session import Applied, PageSession, ValidatedDocs
+from charlotte.page.tree import root_ids
 from charlotte.policy import AssetPolicy, LinkPolicy
 from charlotte.storage import (
     DatabaseEventLog,
@@ -236,6 +238,7 @@ class Workspace:
     ) -> Written:
         """Apply a person's edit to the draft (any safe link; AssetPolicy after)."""
         check_person(user)
+        check_vocabulary(ops)
         rules = links or self.links
         LinkPolicy.assert_ops(link_view(ops), site_origin=rules.site_origin, allowed_origins=None)
         return self._write(session_id, tenant, ops, based_on=based_on, actor=user)
@@ -267,9 +270,9 @@ class Workspace:
 
         The only writer of the published copy. With ``revision`` (the draft
         revision the person reviewed), a draft that has moved on since is
-        ``stale_revision`` (with the current revision). A page without a node
-        is ``empty_page``. AssetPolicy checks the whole document; a refusal
-        leaves everything as it was.
+        ``stale_revision`` (with the current revision). A page that renders no
+        node (none, or orphans only) is ``empty_page``. AssetPolicy checks the
+        whole document; a refusal leaves everything as it was.
         """
         with transaction(self.engine) as conn:
             session = self.session(conn, session_id, tenant, lock=True)
@@ -277,17 +280,13 @@ class Workspace:
             page = self.page_of(session, doc)
             if revision is not None and revision != page.revision:
                 raise PageSessionError("stale_revision", detail={"revision": page.revision})
-            if not node_map(page.doc):
+            if not root_ids(page.doc):
                 raise Refused("empty_page")
             self._asset_policy.assert_doc(page.doc)
             self.pages.save_published(conn, session.tenant, session.page, page.doc)
+            published = {"revision": page.revision}
             self.events.append(
-                conn,
-                session.id,
-                EventTypes.PAGE_PUBLISHED,
-                {"revision": page.revision},
-                actor=user,
-                tenant=session.tenant,
+                conn, session.id, EventTypes.PAGE_PUBLISHED, published, actor=user, tenant=session.tenant
             )
             return page.revision
 

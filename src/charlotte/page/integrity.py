@@ -4,7 +4,10 @@
 problem becomes ``PageSessionError("invalid_state")`` whose detail names where
 (``"nodes.hero: style.base.padding: must be a Length {value, unit}"``).
 Orphans (a parent id that is not in the map) are tolerated, as upstream
-documents may hold them and removing one must stay undoable; cycles are not.
+documents may hold them; cycles are not. No op writes a new orphan
+(``restore_node`` puts a node back only under a parent that exists, see
+``page.inverse``), so undoing the removal of an orphan a page came with is
+refused rather than writing a node nobody sees.
 """
 
 from __future__ import annotations

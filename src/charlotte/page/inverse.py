@@ -9,6 +9,24 @@ otherwise it is charlotte's ``restore_node`` / ``restore_meta`` /
 ``restore_theme``, which put a value back wholesale. Undo of a root move never
 uses ``reorder_roots`` (that re-mints every root key): it moves the node back
 to its original key.
+
+``restore_node`` does two jobs: it puts back a node an op removed (the inverse
+of ``remove_node``), and it replaces a node's value wholesale (the inverse of a
+merge that added a key). The reducer applies it as it comes, as upstream does;
+``PageSession`` holds it to one rule that serves both jobs and every inverse
+already stored:
+
+- a node that exists is replaced only **in place**: the restored value has the
+  node's current parent (else ``duplicate_id``: that id names another node
+  now, one made after the id was freed, and replacing it would lose it);
+- a node that is absent is put back only **at the root or under a parent that
+  exists** (else ``parent_not_found``: it would be an orphan nobody sees), and
+  only under a container type (``not_a_container``), as any insert.
+
+A selective undo (``drafts.history``) refuses ``conflicted`` before that
+rule is reached whenever a later op wrote a node the inverse would write or
+placed the parent it needs; the rule is what holds when the history cannot
+say (a restore of any revision, a host's repository).
 """
 
 from __future__ import annotations

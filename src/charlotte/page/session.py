@@ -14,7 +14,8 @@ atomically:
 (1, 'V', [{'t': 'remove_node', 'id': 'hero'}])
 
 Every op of a batch is checked, reduced on a ``WorkingCopy`` and checked again
-(the touched node, meta or theme; node count, depth, cycles), so a document a
+(the touched node, meta or theme; node count; where a node goes: depth,
+cycles, containers and the restore rule, ``page.placement``), so a document a
 session holds is always one that loading would accept. The first failing op
 raises ``PageSessionError(code, at=index, detail)`` and nothing changes.
 """
@@ -32,8 +33,9 @@ from charlotte.page import op_table
 from charlotte.page.integrity import check_doc, check_meta, check_theme
 from charlotte.page.migrate import migrate_doc
 from charlotte.page.model import Op, has_node_map
-from charlotte.page.node_types import MAX_DEPTH, MAX_NODES, MAX_OPS_PER_APPLY, NodeTypes
+from charlotte.page.node_types import MAX_NODES, MAX_OPS_PER_APPLY, NodeTypes
 from charlotte.page.ordering import key_between
+from charlotte.page.placement import check_container, check_placement, check_restore
 from charlotte.page.validate import (
     check_action,
     check_animation,
@@ -278,6 +280,7 @@ class _Batch:
     def apply(self, op: Op) -> tuple[Op, ...]:
         t = self.check(op)
         counted = self.count_change(op, t)
+        attaches = t != "restore_node" or check_restore(self.wc, op["node"])
         reason, inverse = self.wc.apply_with_inverse(op)
         if reason is not None:
             code, detail = _REASONS.get(reason, ("unknown_op", "op: malformed"))
@@ -286,9 +289,12 @@ class _Batch:
         if self.count > MAX_NODES:
             _fail("limit_exceeded", f"nodes: more than {MAX_NODES}")
         if t in ("insert_node", "restore_node"):
-            self.check_placement(op["node"]["id"])
+            check_placement(self.wc, op["node"]["id"])
+            if attaches:
+                check_container(self.wc, self.types, op["node"]["id"], children=True)
         elif t == "move_node":
-            self.check_placement(op["id"])
+            check_placement(self.wc, op["id"])
+            check_container(self.wc, self.types, op["id"], children=False)
         elif t == "set_node_props":
             # The op changed the props alone, of a node that was valid (every node of
             # a session's document is): what check_node would refuse first is in them.
@@ -370,33 +376,6 @@ class _Batch:
         if t == "remove_node" and self.wc.node(op["id"]) is not None:
             return -1 - len(self.wc.descendants(op["id"]))
         return 0
-
-    def check_placement(self, id: str) -> None:
-        """After ``id`` got a (new) parent: no cycle through it, depth within bounds.
-
-        The document was acyclic before the op, so a new cycle must pass
-        through ``id``: walking up from it either ends or comes back to it.
-        (``insert_node``/``restore_node`` can adopt orphans that named ``id``
-        as their parent, which is how such a cycle or extra depth appears.)
-        """
-        node = self.wc.node(id)
-        assert node is not None
-        depth = 1
-        parent = node["parent"]
-        while parent is not None and depth <= MAX_NODES:
-            if parent == id:
-                _fail("cycle", "parent: the node would be its own ancestor")
-            above = self.wc.node(parent)
-            if above is None:
-                break
-            depth += 1
-            parent = above["parent"]
-        level = [id]
-        while level:
-            if depth > MAX_DEPTH:
-                _fail("limit_exceeded", f"depth: more than {MAX_DEPTH}")
-            level = [kid for n in level for kid in self.wc.children(n)]
-            depth += 1 if level else 0
 
 
 def _json_copy(value: object, depth: int) -> Any:

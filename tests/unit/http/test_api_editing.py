@@ -9,9 +9,10 @@ import pytest
 from tests.support.app_harness import AppHarness
 from tests.support.editing_contract import EditingContract
 from tests.support.hand_edit_contract import HandEditContract
+from tests.support.undo_safety_contract import UndoSafetyContract
 
 
-class TestEditingOnSqlite(EditingContract, HandEditContract):
+class TestEditingOnSqlite(EditingContract, HandEditContract, UndoSafetyContract):
     @pytest.fixture
     def app(self, tmp_path: Path) -> Iterator[AppHarness]:
         harness = AppHarness(tmp_path / "charlotte.db")

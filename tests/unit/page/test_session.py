@@ -144,6 +144,11 @@ CASES: list[tuple[str, Any, str]] = [
     ("duplicate_id", {"t": "insert_node", "node": _n("hero")}, "node.id: already exists"),
     ("parent_not_found", {"t": "insert_node", "node": _n("x", parent="ghost")}, "node.parent: not found"),
     ("parent_not_found", {"t": "move_node", "id": "title", "parent": "ghost", "order": "V"}, "parent: not found"),
+    ("duplicate_id", {"t": "restore_node", "node": _n("body", "text", "footer")}, "node.id: another node has that id now"),
+    ("parent_not_found", {"t": "restore_node", "node": _n("gone", "text", "ghost")}, "node.parent: not found"),
+    ("not_a_container", {"t": "insert_node", "node": _n("x", "text", "body")}, "parent: a text holds no other nodes"),
+    ("not_a_container", {"t": "move_node", "id": "body", "parent": "title", "order": "V"}, "parent: a heading holds no other nodes"),
+    ("not_a_container", {"t": "restore_node", "node": _n("x", "text", "title")}, "parent: a heading holds no other nodes"),
     ("cycle", {"t": "move_node", "id": "hero", "parent": "title", "order": "V"}, "parent: a descendant of the node"),
     ("cycle", {"t": "move_node", "id": "hero", "parent": "hero", "order": "V"}, "parent: the node itself"),
     ("invalid_reorder", {"t": "reorder_roots", "order": ["hero"]}, "order: not a permutation of the current roots"),
@@ -319,8 +324,9 @@ def test_cycle_when_a_new_node_adopts_its_own_ancestor() -> None:
     for t in ("insert_node", "restore_node"):
         e = _error(session, [{"t": t, "node": _n("x", parent="o2")}])
         assert (e.code, e.detail) == ("cycle", "parent: the node would be its own ancestor")
+    # A restore replaces a node only in place: moving o1 under o2 is refused before any cycle.
     e = _error(session, [{"t": "restore_node", "node": _n("o1", parent="o2")}])
-    assert e.code == "cycle"
+    assert e.code == "duplicate_id"
 
 
 def test_ops_limit(doc: Doc) -> None:
@@ -432,7 +438,15 @@ def test_applying_the_inverse_restores_the_document(data: st.DataObject) -> None
         applied = session.apply(batch, based_on=session.revision, actor="agent")
     except PageSessionError:
         return
-    session.apply(applied.inverse, based_on=applied.revision, actor="agent")
+    try:
+        session.apply(applied.inverse, based_on=applied.revision, actor="agent")
+    except PageSessionError as e:
+        # Only an orphan's way back is refused: restore_node never writes an orphan
+        # nor moves a node (page.inverse), and only a page that had orphans needs that.
+        orphans = [n for n in original["nodes"].values() if n["parent"] not in (None, *original["nodes"])]
+        assert orphans and e.code in ("parent_not_found", "duplicate_id")
+        assert applied.inverse[e.at or 0]["t"] == "restore_node"
+        return
     assert {k: v for k, v in session.doc.items() if k != "seq"} == {k: v for k, v in original.items() if k != "seq"}
 
 
