@@ -94,6 +94,14 @@ class Write:
     after: Snapshot
 
 
+#: One contract body runs per backend subclass (``differing_executors``), each on a fresh session.
+_SUPPRESSED = [
+    HealthCheck.function_scoped_fixture,
+    HealthCheck.too_slow,
+    HealthCheck.differing_executors,
+]
+
+
 class UndoPropertyContract:
     """Undo, redo and reject-nodes keep every node they were not asked to take back."""
 
@@ -101,7 +109,7 @@ class UndoPropertyContract:
     def engine(self) -> sa.Engine:  # pragma: no cover - overridden per backend
         raise NotImplementedError
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @settings(max_examples=300, deadline=None, suppress_health_check=_SUPPRESSED)
     @given(data=st.data())
     def test_a_selective_undo_is_refused_or_changes_exactly_the_undone_nodes(
         self, engine: sa.Engine, data: st.DataObject
@@ -155,7 +163,7 @@ class UndoPropertyContract:
                 first = written.revision - len(written.ops) + 1
                 writes.append(Write(None, first, written.revision, snapshot(doc), snapshot(after)))
 
-    @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @settings(max_examples=100, deadline=None, suppress_health_check=_SUPPRESSED)
     @given(data=st.data())
     def test_a_rejection_is_refused_or_takes_every_change_of_the_named_nodes_out(
         self, engine: sa.Engine, data: st.DataObject
