@@ -20,12 +20,11 @@ from typing import Any, Final
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markupsafe import escape
 from tests.support.node_js import first_difference, module_url, needs_node, run_node
 from tests.support.page_cases import HOSTILE_TEXTS, MALFORMED_DOCS, generated, hostile_docs
 from tests.unit.page.test_hrefs import ACCEPTED, REFUSED, obfuscated
 from tests.unit.page.test_render import documents
-
-from markupsafe import escape
 
 from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.page.hrefs import is_safe_href
