@@ -135,6 +135,10 @@ def hostile_ops(doc: Doc) -> list[object]:
         {"t": "restore_theme", "theme": {}},
         {"t": "set_action", "id": "toString", "index": -1, "action": None},
         {"t": "set_action", "id": "toString", "index": 2**40, "action": None},
+        {"t": "move_node", "id": "__proto__", "parent": "o1", "order": "V"},
+        {"t": "move_node", "id": "__proto__", "parent": "__proto__", "order": "V"},
+        {"t": "move_node", "id": "o1", "parent": "ghost", "order": "V"},
+        {"t": "reorder_roots", "order": ["__proto__"]},
         {"t": "remove_node", "id": "__proto__"},
     ]
     return ops
