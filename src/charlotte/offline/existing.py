@@ -19,18 +19,17 @@ builder.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
-from charlotte.offline.page_view import PageView
+from charlotte.offline.facts import listed
+from charlotte.offline.page_view import PageView, outline_rows
 from charlotte.offline.requests import kinds_in
 
 __all__ = [
     "Applied",
     "batch_kind",
     "kinds_on",
-    "listed",
     "outline_view",
     "removed_sections",
     "words_on_content",
@@ -55,32 +54,13 @@ class Applied(Protocol):
 
 def outline_view(outline: object) -> PageView:
     """The page a ``cms_outline`` result shows: its nodes, parents and the start of their words."""
-    nodes: list[dict[str, Any]] = []
-    path: list[str] = []
-    text = outline if isinstance(outline, str) else ""
-    for line in text.splitlines():
-        # "<indent>id type \"words\"": two spaces of indent per level of depth.
-        depth = (len(line) - len(line.lstrip(" "))) // 2
-        node_id, _, rest = line.strip().partition(" ")
-        node_type, _, quoted = rest.partition(" ")
-        if not node_id or not node_type:
-            continue
-        del path[depth:]
-        words = _unquoted(quoted)
-        nodes.append(
-            {"id": node_id, "type": node_type, "parent": path[-1] if path else None,
+    return PageView(
+        [
+            {"id": node_id, "type": node_type, "parent": parent,
              "props": {"content": words} if words else {}}
-        )  # fmt: skip
-        path.append(node_id)
-    return PageView(nodes)
-
-
-def _unquoted(quoted: str) -> str:
-    try:
-        value = json.loads(quoted) if quoted else ""
-    except ValueError:
-        return ""
-    return value if isinstance(value, str) else ""
+            for node_id, node_type, parent, words in outline_rows(outline)
+        ]
+    )  # fmt: skip
 
 
 def kinds_on(view: PageView) -> set[str]:
@@ -117,7 +97,9 @@ def written_ids(turn: Iterable[Applied]) -> set[str]:
             continue
         ops = exchange.args.get("ops")
         for op in ops if isinstance(ops, list) else []:
-            node = op.get("node") if isinstance(op, Mapping) else None
+            if not isinstance(op, Mapping):
+                continue
+            node = op.get("node")
             if op.get("t") == "insert_node" and isinstance(node, Mapping):
                 node_id = node.get("id")
                 if isinstance(node_id, str):
@@ -151,7 +133,3 @@ def words_on_content(added: Sequence[str], removed: Sequence[str]) -> str:
         said += f" I removed {listed(removed)}."
     return said
 
-
-def listed(titles: Sequence[str]) -> str:
-    """ "About us", "About us and Team", "About us, Team and Gallery"."""
-    return titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]

@@ -26,6 +26,7 @@ __all__ = [
     "fact_key",
     "featured_items",
     "has_contact",
+    "listed",
     "priced",
     "scalar",
     "split_figure",
@@ -135,6 +136,11 @@ def split_figure(entry: str) -> tuple[str | None, str | None]:
     if colon and name.strip() and detail.strip():
         return name.strip(), detail.strip()  # "Ada Moss: physiotherapist"
     return entry, None
+
+
+def listed(items: Sequence[str]) -> str:
+    """ "Bread", "Bread and cakes", "Bread, cakes and coffee"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def capitalised(text: str) -> str:

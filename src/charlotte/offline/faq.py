@@ -8,10 +8,18 @@ what it costs, how to get in touch — each answer in the facts' words.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from charlotte.offline.context import Context
-from charlotte.offline.facts import capitalised, contact_items, fact, fact_items, priced, scalar
+from charlotte.offline.facts import (
+    capitalised,
+    contact_items,
+    fact,
+    fact_items,
+    listed,
+    priced,
+    scalar,
+)
 from charlotte.offline.sections import KIND_BY_KEY
 from charlotte.offline.style import CARD_WIDTH, fits
 
@@ -41,10 +49,6 @@ def _asked(ctx: Context) -> list[tuple[str, str]]:
     return pairs
 
 
-def _joined(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _uncapitalised(item: str) -> str:
     return item if item[1:2].isupper() else item[:1].lower() + item[1:]
 
@@ -67,7 +71,7 @@ def _answerable(ctx: Context) -> list[tuple[str, str]]:
     # The brief's offerings were capitalised as titles: in a sentence they read as written.
     offered = offered or [_uncapitalised(i) if n else i for n, i in enumerate(ctx.offerings.items)]
     if offered:
-        out.append(("What do you offer?", _joined(offered) + "."))
+        out.append(("What do you offer?", listed(offered) + "."))
     prices = fact_items(fact(ctx.facts, KIND_BY_KEY["pricing"].facts))
     if prices and priced(prices):
         out.append(

@@ -47,12 +47,12 @@ from charlotte.offline.edits import Context
 from charlotte.offline.existing import (
     batch_kind,
     kinds_on,
-    listed,
     outline_view,
     removed_sections,
     words_on_content,
     written_ids,
 )
+from charlotte.offline.facts import listed
 from charlotte.offline.follow_up import follow_up_step, is_follow_up
 from charlotte.offline.page_view import PageView
 from charlotte.offline.transcript import PageNow, Transcript, page_now

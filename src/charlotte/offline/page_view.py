@@ -10,17 +10,41 @@ the words of its id or heading). Every band's nodes are indexed once.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from charlotte.offline.requests import kinds_in
 
-__all__ = ["PROP", "PageView"]
+__all__ = ["PROP", "PageView", "outline_rows"]
 
 #: The prop that holds a node's words, by type.
 PROP: Final = {"heading": "content", "text": "content", "button": "label", "link": "content"}
 _STOP = frozenset({"the", "a", "an", "our", "section", "part", "bit", "block"})
+
+
+def outline_rows(outline: object) -> Iterator[tuple[str, str, str | None, str]]:
+    """Each node of a ``cms_outline`` text: its id, type, parent and the start of its words ("" if none)."""
+    path: list[str] = []
+    for line in outline.splitlines() if isinstance(outline, str) else ():
+        # "<indent>id type \"words\"": two spaces of indent per level of depth.
+        depth = (len(line) - len(line.lstrip(" "))) // 2
+        node_id, _, rest = line.strip().partition(" ")
+        node_type, _, quoted = rest.partition(" ")
+        if not node_id or not node_type:
+            continue
+        del path[depth:]
+        yield node_id, node_type, path[-1] if path else None, _unquoted(quoted)
+        path.append(node_id)
+
+
+def _unquoted(quoted: str) -> str:
+    try:
+        value = json.loads(quoted) if quoted else ""
+    except ValueError:
+        return ""
+    return value if isinstance(value, str) else ""
 
 
 class PageView:

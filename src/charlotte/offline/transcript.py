@@ -23,6 +23,8 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 
+from charlotte.offline.page_view import outline_rows
+
 __all__ = ["Exchange", "PageNow", "Transcript", "page_now"]
 
 
@@ -134,20 +136,10 @@ class PageNow:
     def __init__(self, outline: str) -> None:
         self.nodes: dict[str, tuple[str, str | None]] = {}
         self.roots: list[str] = []
-        path: list[str] = []
-        for line in outline.splitlines():
-            # "<indent>id type \"words\"": two spaces of indent per level of depth.
-            depth = (len(line) - len(line.lstrip(" "))) // 2
-            words = line.strip().split(" ")
-            if len(words) < 2:
-                continue
-            node_id, node_type = words[0], words[1]
-            del path[depth:]
-            parent = path[-1] if path else None
+        for node_id, node_type, parent, _words in outline_rows(outline):
             self.nodes[node_id] = (node_type, parent)
             if parent is None:
                 self.roots.append(node_id)
-            path.append(node_id)
 
     def replay(self, ops: object) -> None:
         for op in ops if isinstance(ops, list) else []:
