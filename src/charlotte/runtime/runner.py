@@ -63,7 +63,7 @@ from charlotte.runtime.models import provider_failure
 from charlotte.runtime.modes import ModeRegistry, check_mode
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
-from charlotte.runtime.tool_arguments import MalformedArguments, raw_arguments
+from charlotte.runtime.tool_arguments import raw_arguments
 from charlotte.runtime.tool_routing import UNKNOWN_TOOL, ToolRouting, called_name
 from charlotte.runtime.turns import Turns
 from charlotte.runtime.watch import STOP, TurnWatch
@@ -350,7 +350,7 @@ class TurnRunner:
                     output_type=str,
                     tools=tools,
                     name="charlotte_builder",
-                    capabilities=[ToolRouting(self.tools.names), MalformedArguments()],
+                    capabilities=[ToolRouting(self.tools.names)],
                 )
                 self._agents[prompt] = agent
             return agent

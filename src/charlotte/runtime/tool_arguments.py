@@ -4,8 +4,9 @@ A provider streams a tool call's arguments as JSON text. When that text is
 not a JSON object, pydantic-ai would answer with its own parser's message
 and count the call against its retry budget (one retry by default), so a
 model that sent broken JSON twice ended the turn ``run_failed``. Here the
-text is handed on as it came (``MalformedArguments`` wraps it under
-``MALFORMED``; ``raw_arguments`` unwraps it in the tool): the page tools
+text is handed on as it came (``wrap_malformed``, which the tool calls'
+capability ``tool_routing.ToolRouting`` applies, puts it under ``MALFORMED``;
+``raw_arguments`` unwraps it in the tool): the page tools
 answer ``invalid_arguments`` (``$.arguments``: expected an object) like any
 other bad call, with charlotte's own words, and the model fixes its call.
 """
@@ -15,12 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from pydantic_ai import RunContext
-from pydantic_ai.capabilities import AbstractCapability
-from pydantic_ai.messages import ToolCallPart
-from pydantic_ai.tools import ToolDefinition
-
-__all__ = ["MALFORMED", "MalformedArguments", "raw_arguments"]
+__all__ = ["MALFORMED", "raw_arguments", "wrap_malformed"]
 
 #: The one key of the arguments that stand for text that was not a JSON object (no tool argument has a ``$``).
 MALFORMED: Final = "$malformed_arguments"
@@ -35,20 +31,11 @@ def _is_object(text: str) -> bool:
         return False
 
 
-class MalformedArguments(AbstractCapability[Any]):
-    """Passes arguments that are not a JSON object to the tool as ``{MALFORMED: text}``."""
-
-    async def before_tool_validate(
-        self,
-        ctx: RunContext[Any],
-        *,
-        call: ToolCallPart,
-        tool_def: ToolDefinition,
-        args: str | dict[str, Any],
-    ) -> str | dict[str, Any]:
-        if isinstance(args, str) and not _is_object(args):
-            return {MALFORMED: args}
-        return args
+def wrap_malformed(args: str | dict[str, Any]) -> str | dict[str, Any]:
+    """Arguments that are not a JSON object as ``{MALFORMED: text}``; others as they are."""
+    if isinstance(args, str) and not _is_object(args):
+        return {MALFORMED: args}
+    return args
 
 
 def raw_arguments(arguments: dict[str, Any]) -> object:

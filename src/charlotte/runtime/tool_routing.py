@@ -13,12 +13,20 @@ before the library reads a response's calls (``after_model_request``):
 - a call to a name that is not one of the nine (``cms_publish``, a Cyrillic
   ``\\u0430`` in ``cms_apply``, a trailing space) goes to ``UNKNOWN_TOOL``, which
   the runner registers beside the nine and no request offers the model
-  (``prepare_model_request``). Its first hook (``before_tool_validate``)
+  (``before_model_request``, once per request step: a ``prepare_model_request``
+  hook would have the model library copy every tool's schema before each
+  attempt, a fifth of a turn's time). Its first hook (``before_tool_validate``)
   puts the model's own name and arguments back on the call, so the history,
   the stream events and the log hold the call as the model made it, and the
   tool answers through ``PageTools.call`` with that name: charlotte's
   ``unknown_tool`` result, a tool call like any other (the stop flag, its
-  ``tool.called`` and ``tool.result``, ``tool_calls_limit``).
+  ``tool.called`` and ``tool.result``, ``tool_calls_limit``);
+- arguments that are not a JSON object reach the tool as the text they were
+  (``tool_arguments.wrap_malformed``).
+
+One capability, not one per concern: the model library combines several
+into one that it copies for every run context it builds, about a tenth of
+a turn's time.
 """
 
 from __future__ import annotations
@@ -32,6 +40,8 @@ from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.messages import ModelResponse, ToolCallPart
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import ToolDefinition
+
+from charlotte.runtime.tool_arguments import wrap_malformed
 
 __all__ = ["UNKNOWN_TOOL", "ToolRouting", "called_name"]
 
@@ -50,12 +60,12 @@ def called_name(name: str, arguments: dict[str, Any]) -> tuple[str, object]:
 
 
 class ToolRouting(AbstractCapability[Any]):
-    """Gives repeated call ids fresh ones and sends calls to unknown names to ``UNKNOWN_TOOL`` (see the module)."""
+    """Hands charlotte's tools every call as the model made it: fresh ids, unknown names, malformed text."""
 
     def __init__(self, names: Iterable[str]) -> None:
         self._names = frozenset(names)
 
-    async def prepare_model_request(
+    async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
         parameters = request_context.model_request_parameters
@@ -96,7 +106,7 @@ class ToolRouting(AbstractCapability[Any]):
         args: str | dict[str, Any],
     ) -> str | dict[str, Any]:
         if tool_def.name != UNKNOWN_TOOL or not isinstance(args, dict):
-            return args
+            return wrap_malformed(args)
         name, arguments = called_name(UNKNOWN_TOOL, args)
         if name != UNKNOWN_TOOL:
             # ``call`` is the history's part: what the model made, from here on.
