@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from charlotte.checks.claims import read
 from charlotte.offline.clauses import folded, quoted, split_clauses, unquote
 from charlotte.offline.looks import Restyle, read_looks
 from charlotte.offline.sections import KIND_NAMES
@@ -92,6 +93,10 @@ _FACTS: Final = (
     ("phone number", "phone"), ("telephone", "phone"), ("phone", "phone"), ("number", "phone"),
     ("e-mail", "email"), ("email", "email"), ("mail address", "email"), ("address", "address"),
 )  # fmt: skip
+#: Words that may stand beside a new phone number or e-mail address without being part of it.
+_BESIDE_VALUE: Final = frozenset(
+    {"now", "please", "pls", "instead", "thanks", "thank", "you", "today", "from", "on", "again"}
+)
 _HEADING = frozenset({"headline", "heading", "title", "header", "h1", "name"})
 _TEXT = frozenset(
     {"subheading", "subtitle", "subheadline", "tagline", "strapline", "intro", "introduction",
@@ -283,6 +288,18 @@ def _value(original: str, runs: Sequence[str]) -> str:
     return value.strip()
 
 
+def _contact_value(kind: str, value: str) -> str:
+    """The one phone number or e-mail address ``value`` gives, as written; "" when it gives none,
+    several, or other words than ``_BESIDE_VALUE`` ("0113 496 0550 now" is 0113 496 0550, never
+    "0113 496 0550 now"; "0113 496 0550 ext 12" is not understood)."""
+    found = [f for f in read(value).found if f.kind == kind]
+    if len(found) != 1:
+        return ""
+    rest = f"{value[: found[0].start]} {value[found[0].end :]}".lower()
+    words = {w.strip(".,!?;:()") for w in rest.split()} - {""}
+    return found[0].text if words <= _BESIDE_VALUE else ""
+
+
 def _split_to(lower: str) -> tuple[int, int]:
     """(where the words naming the target end, where the new words start), else (-1, -1)."""
     for sep in (" to say ", " to read ", " to ", " so it says ", " say ", " says ", " read ", ": ",
@@ -348,6 +365,8 @@ def _read_clause(clause: str, runs: Sequence[str]) -> list[Request]:
     kind = _fact_kind(lbody[:named_end]) if named_end >= 0 else None
     if kind is not None and fact_to > 0:
         value = _value(body[fact_to:], runs)
+        if kind in ("phone", "email"):
+            value = _contact_value(kind, value)
         target = _target(lbody[:named_end])
         if value and (target is None or kind in ("phone", "email")):
             return [ChangeFact(kind, value)]

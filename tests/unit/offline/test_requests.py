@@ -72,6 +72,12 @@ PHRASINGS: list[tuple[str, list[Request]]] = [
     ("change the phone number to +44 113 496 0999", [ChangeFact("phone", "+44 113 496 0999")]),
     ("Our phone number is now 0113 496 0999.", [ChangeFact("phone", "0113 496 0999")]),
     ("update the email to hi@crumb.test", [ChangeFact("email", "hi@crumb.test")]),
+    # Only the value goes on the page, never the words around it.
+    ("our phone number is 0113 496 0550 now", [ChangeFact("phone", "0113 496 0550")]),
+    ("phone is 01603 555 0177 now, thanks", [ChangeFact("phone", "01603 555 0177")]),
+    ("the email is hello@otter.test from now on", [ChangeFact("email", "hello@otter.test")]),
+    ("change the phone number to 0113 496 0550 ext 12", [Unsupported("change the phone number to 0113 496 0550 ext 12")]),
+    ("change the phone number to the new one", [Unsupported("change the phone number to the new one")]),
     ("use a darker palette", [Restyle("tone", "darker")]),
     ("make it warmer", [Restyle("tone", "warmer")]),
     ("use a cooler palette", [Restyle("tone", "cooler")]),
