@@ -27,20 +27,26 @@ from charlotte.storage.types import loads
 
 __all__ = ["VouchedStore"]
 
-_RECENT: Final = (
-    sa.select(page_ops.c.revision, page_ops.c.actor, page_ops.c.op)
+# The page's newest revision: one step down the primary key.
+_NEWEST: Final = (
+    sa.select(sa.func.coalesce(sa.func.max(page_ops.c.revision), 0))
     .where(
         page_ops.c.tenant == sa.bindparam("vouched_tenant"),
         page_ops.c.page == sa.bindparam("vouched_page"),
     )
-    .order_by(page_ops.c.revision.desc())
-    .limit(sa.bindparam("vouched_scan", type_=sa.Integer))
-    .subquery()
+    .scalar_subquery()
 )
+# A range of the primary key (a page's revisions are consecutive): no op text is read but the
+# ones returned, where a subquery of the newest rows would carry every row's op text along.
 _PEOPLE_OPS: Final = Direct(
-    sa.select(sa.type_coerce(_RECENT.c.op, sa.Text))
-    .where(_RECENT.c.actor != AGENT_ACTOR)
-    .order_by(_RECENT.c.revision.desc())
+    sa.select(sa.type_coerce(page_ops.c.op, sa.Text))
+    .where(
+        page_ops.c.tenant == sa.bindparam("vouched_tenant"),
+        page_ops.c.page == sa.bindparam("vouched_page"),
+        page_ops.c.revision > _NEWEST - sa.bindparam("vouched_scan", type_=sa.Integer),
+        page_ops.c.actor != AGENT_ACTOR,
+    )
+    .order_by(page_ops.c.revision.desc())
     .limit(sa.bindparam("vouched_rows", type_=sa.Integer))
 )
 _APPROVED_OPS: Final = Direct(
