@@ -39,9 +39,9 @@ if _typing.TYPE_CHECKING:
     from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
     from charlotte.page.model import empty_doc
     from charlotte.policy import FolderAssetLibrary
-    from charlotte.runtime.caps import TurnContext, TurnContextFactory
     from charlotte.runtime.guide import Guide
     from charlotte.runtime.modes import Mode
+    from charlotte.runtime.turn_context import TurnContext, TurnContextFactory
     from charlotte.session import CharlotteSession
     from charlotte.settings import Settings
     from charlotte.storage import SessionRecord, TurnRecord
@@ -94,8 +94,8 @@ _HOMES: dict[str, str] = {
     "SessionRecord": "charlotte.storage",
     "Settings": "charlotte.settings",
     "StorageError": "charlotte.errors",
-    "TurnContext": "charlotte.runtime.caps",
-    "TurnContextFactory": "charlotte.runtime.caps",
+    "TurnContext": "charlotte.runtime.turn_context",
+    "TurnContextFactory": "charlotte.runtime.turn_context",
     "TurnRecord": "charlotte.storage",
     "empty_doc": "charlotte.page.model",
 }

@@ -60,10 +60,10 @@ from charlotte.errors import Refused
 from charlotte.events import EventTypes, utc_now
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.text import is_person_text
-from charlotte.runtime.feed import Notifier
 from charlotte.runtime.guide import build_guide
 from charlotte.runtime.models import ModelOptions, resolve_model
 from charlotte.runtime.modes import BUILDER_MODE, ModeRegistry
+from charlotte.runtime.notifier import Notifier
 from charlotte.runtime.queues import InlineQueue, ThreadQueue, TurnQueue
 from charlotte.runtime.runner import TurnContextFactory, TurnRunner
 from charlotte.runtime.sweeper import Sweeper

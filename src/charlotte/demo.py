@@ -23,7 +23,7 @@ from charlotte.app import Charlotte
 from charlotte.checks import PageChecks
 from charlotte.events import EventTypes
 from charlotte.page.render import render_page
-from charlotte.runtime.feed import Subscription
+from charlotte.runtime.notifier import Subscription
 from charlotte.settings import Settings
 
 __all__ = [

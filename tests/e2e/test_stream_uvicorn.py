@@ -24,7 +24,7 @@ from tests.support.waiting import eventually
 
 from charlotte.app import Charlotte
 from charlotte.http.asgi import create_app
-from charlotte.runtime.feed import Notifier
+from charlotte.runtime.notifier import Notifier
 from charlotte.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)

@@ -42,7 +42,7 @@ from tests.support.waiting import eventually
 
 from charlotte.drafts.workspace import Workspace
 from charlotte.http.asgi import create_app
-from charlotte.runtime.feed import Notifier
+from charlotte.runtime.notifier import Notifier
 from charlotte.storage import DatabaseEventLog, SessionRecord, read_connection
 from charlotte.testing import Finish, Step, ToolCall
 from charlotte.tools import PageTools, ToolBinding, is_error

@@ -28,7 +28,7 @@ from tests.support.waiting import eventually
 from charlotte.errors import StorageError
 from charlotte.events import AGENT_ACTOR, Event, EventTypes
 from charlotte.http.sse import format_event
-from charlotte.runtime.feed import Notifier, Subscription
+from charlotte.runtime.notifier import Notifier, Subscription
 from charlotte.storage import DatabaseEventLog, SessionRecord, transaction
 from charlotte.storage.tables import events, sessions
 
@@ -280,14 +280,14 @@ class DamagedLogContract:
             stuck, served = notifier.subscribe(broken.id), notifier.subscribe(healthy.id)
             ticked(notifier)
             known = last_seq(engine, healthy.id)
-            with caplog.at_level(logging.WARNING, logger="charlotte.runtime.feed"):
+            with caplog.at_level(logging.WARNING, logger="charlotte.runtime.notifier"):
                 unread = append_text(engine, broken.id, "unreadable")
                 last = append_text(engine, healthy.id, "served")
                 assert frame_seqs(frames_after(served, known, last) or []) == [last]
                 # The broken session's readers are woken, with nothing cached:
                 # each reads the log itself (and gets its own coded error).
                 eventually(lambda: stuck.pending() and stuck.cached(unread - 1) is None)
-            logged = [r.getMessage() for r in caplog.records if r.name == "charlotte.runtime.feed"]
+            logged = [r.getMessage() for r in caplog.records if r.name == "charlotte.runtime.notifier"]
             assert any(broken.id in m and "storage_error" in m and "correlation id" in m for m in logged), logged
         finally:
             notifier.close()

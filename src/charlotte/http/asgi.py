@@ -14,7 +14,7 @@ Django adapter; framing in ``charlotte.http.sse``): it checks the
 session exists in the tenant and the user may ``view`` it (else the coded
 JSON errors of the API), replays the events after ``Last-Event-ID`` (or
 ``?after=``), then follows the log through the one ``Notifier`` of this
-charlotte (``charlotte.runtime.feed``): new events come from the notifier's
+charlotte (``charlotte.runtime.notifier``): new events come from the notifier's
 cache, read once for every client, and nobody polls per client. A comment heartbeat goes out after
 ``heartbeat_seconds`` of silence; the stream ends when the client goes,
 when the notifier closes, when read access is withdrawn (checked on every
@@ -44,7 +44,7 @@ from charlotte.http.api import DEFAULT_MAX_BODY, Api, error_body, error_response
 from charlotte.http.csrf import Envelope
 from charlotte.http.follow import DEFAULT_HEARTBEAT_SECONDS, STREAM_HEADERS, open_stream
 from charlotte.http.page import PAGE_BASE_CSS, PAGE_HEADERS, WEB_ASSETS, web_file
-from charlotte.runtime.feed import Notifier
+from charlotte.runtime.notifier import Notifier
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte

@@ -6,7 +6,7 @@ answers a ``Follow`` or the error code to answer instead. ``Follow.frames``
 is the stream's body, an async iterator of SSE chunks
 (``charlotte.http.sse``): the replay after ``Last-Event-ID`` (or
 ``?after=``), then live frames from the ``Notifier``'s cache
-(``charlotte.runtime.feed``), a heartbeat after ``heartbeat_seconds`` of
+(``charlotte.runtime.notifier``), a heartbeat after ``heartbeat_seconds`` of
 silence. It ends when the client goes (the server cancels it), when the
 notifier closes, when read access is withdrawn (checked on every log read
 and at every heartbeat), or after ``?until=<seq>`` or ``?limit=<n>``
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.errors import Refused
 from charlotte.http.sse import format_event, heartbeat, parse_last_event_id
-from charlotte.runtime.feed import Notifier, Subscription
+from charlotte.runtime.notifier import Notifier, Subscription
 from charlotte.session import CharlotteSession
 
 if TYPE_CHECKING:

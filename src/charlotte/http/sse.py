@@ -9,7 +9,7 @@ fields) becomes a comment in its place, which clients skip. A heartbeat is
 a comment line, which clients ignore but which keeps proxies from closing an
 idle connection and reveals a client that went away.
 
-The stream follows the log through the ``Notifier`` (``charlotte.runtime.feed``),
+The stream follows the log through the ``Notifier`` (``charlotte.runtime.notifier``),
 which reads new events once for every client; each stream frames what it sends.
 
 >>> format_event({"seq": 3, "type": "text.delta", "at": "t", "actor": "agent", "payload": {}})

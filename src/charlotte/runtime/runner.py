@@ -55,7 +55,6 @@ from pydantic_ai.usage import RunUsage, UsageLimits
 
 from charlotte.errors import Refused, StopRequested, code_of
 from charlotte.events import NewEvent
-from charlotte.runtime.caps import HarnessDefaults, TurnContext, TurnContextFactory, merge_limits
 from charlotte.runtime.guide import Guide
 from charlotte.runtime.history import TurnWork, build_history
 from charlotte.runtime.logged import escaped_traceback
@@ -65,6 +64,12 @@ from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
 from charlotte.runtime.tool_arguments import raw_arguments
 from charlotte.runtime.tool_routing import UNKNOWN_TOOL, ToolRouting, called_name
+from charlotte.runtime.turn_context import (
+    HarnessDefaults,
+    TurnContext,
+    TurnContextFactory,
+    merge_limits,
+)
 from charlotte.runtime.turns import Turns
 from charlotte.runtime.watch import STOP, TurnWatch
 from charlotte.settings import Settings

@@ -29,7 +29,7 @@ from charlotte.errors import MESSAGES
 from charlotte.http.asgi import create_app
 from charlotte.http.sse import heartbeat
 from charlotte.page.render import BASE_CSS
-from charlotte.runtime.feed import Notifier
+from charlotte.runtime.notifier import Notifier
 
 # A stream test that does not get its events fails here instead of hanging.
 pytestmark = pytest.mark.timeout(60)

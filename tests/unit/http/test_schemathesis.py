@@ -22,7 +22,7 @@ from starlette.requests import Request
 from tests.support.app_harness import AppHarness
 
 from charlotte.http.asgi import create_app
-from charlotte.runtime.feed import Notifier
+from charlotte.runtime.notifier import Notifier
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

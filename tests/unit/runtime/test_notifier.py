@@ -15,7 +15,7 @@ from tests.support.databases import new_session
 from tests.support.waiting import eventually
 
 from charlotte.events import AGENT_ACTOR, Event, EventTypes
-from charlotte.runtime.feed import Notifier, Subscription
+from charlotte.runtime.notifier import Notifier, Subscription
 from charlotte.storage import DatabaseEventLog, transaction
 
 LOG = DatabaseEventLog()
