@@ -53,8 +53,8 @@ from charlotte.page.node_types import NodeTypes
 from charlotte.page.render import render_html
 from charlotte.page.tree import root_ids
 from charlotte.storage import (
+    ConversationStore,
     DatabaseEventLog,
-    HistoryStore,
     SessionRecord,
     SessionStore,
     read_connection,
@@ -159,7 +159,7 @@ class CharlotteSession:
             raise Refused("invalid_request", detail={"field": "before"})
         record = self._load("view")
         with read_connection(self._app.engine) as conn:
-            rows = HistoryStore().recent(
+            rows = ConversationStore().recent(
                 conn, record.id, record.tenant, limit, before=before, with_messages=False
             )
         return [

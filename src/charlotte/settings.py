@@ -93,7 +93,7 @@ class Settings:
     telemetry: bool = False
     text_flush_chars: int = 200
     text_flush_seconds: float = 0.25
-    #: Earlier turns a turn's model run is given at most (0: none); see docs/history.md.
+    #: Earlier turns a turn's model run is given at most (0: none); see docs/conversation.md.
     history_turns: int = 20
     #: Characters of serialised earlier messages a run is given at most; older turns go compact.
     history_chars: int = 60_000

@@ -16,7 +16,7 @@ Modes, i.e. which ``Charlotte`` runs a delivered turn:
 - ``host``: ``host_charlotte(settings)``, the way a host runs a worker: its
   own mode and per-turn caps (below) and the offline model.
 - ``recall``: ``Charlotte(settings)`` with ``RecallModel``, which replies with
-  the conversation it was handed (``tests.support.history_model``).
+  the conversation it was handed (``tests.support.conversation_model``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import task_postrun
-from tests.support.history_model import RecallModel
+from tests.support.conversation_model import RecallModel
 
 from charlotte.app import Charlotte
 from charlotte.contrib.celery import CeleryQueue

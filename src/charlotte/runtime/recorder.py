@@ -58,7 +58,7 @@ from charlotte.errors import MESSAGES
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.policy.text import storable_json, storable_text
 from charlotte.storage import DatabaseEventLog, EventLog, transaction
-from charlotte.storage.history import MAX_REPLY
+from charlotte.storage.conversation import MAX_REPLY
 
 __all__ = ["MAX_CALL_ARGUMENTS", "MAX_TURN_TEXT", "READY_TOOL", "StreamRecorder"]
 

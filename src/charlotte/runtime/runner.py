@@ -12,7 +12,7 @@ the browser follows live):
    with its code before any model call.
 4. Bind the tools to this session (``ToolBinding``, scope
    ``charlotte:<session_id>``) and run the model, streaming, with the
-   session's earlier turns as message history (``history.py``, within
+   session's earlier turns as message history (``conversation.py``, within
    ``history_turns``/``history_chars``); the
    ``StreamRecorder`` turns stream events into log events. The model work
    runs as an asyncio task beside a ``TurnWatch`` (``watch.py``), which ends
@@ -55,8 +55,8 @@ from pydantic_ai.usage import RunUsage, UsageLimits
 
 from charlotte.errors import Refused, StopRequested, code_of
 from charlotte.events import NewEvent
+from charlotte.runtime.conversation import TurnWork, build_conversation
 from charlotte.runtime.guide import Guide
-from charlotte.runtime.history import TurnWork, build_history
 from charlotte.runtime.logged import escaped_traceback
 from charlotte.runtime.models import provider_failure
 from charlotte.runtime.modes import ModeRegistry, check_mode
@@ -74,8 +74,8 @@ from charlotte.runtime.turns import Turns
 from charlotte.runtime.watch import STOP, TurnWatch
 from charlotte.settings import Settings
 from charlotte.storage import (
-    HistoryEntry,
-    HistoryStore,
+    ConversationEntry,
+    ConversationStore,
     SessionRecord,
     SessionStore,
     TurnRecord,
@@ -116,7 +116,7 @@ class _RunState:
     turn_messages: list[ModelMessage] = field(default_factory=list)
     work: TurnWork = field(default_factory=TurnWork)
 
-    def entry(self, *, finished: bool = False) -> HistoryEntry:
+    def entry(self, *, finished: bool = False) -> ConversationEntry:
         """The turn's conversation row: the messages only for a finished turn."""
         reply = self.recorder.reply if self.recorder is not None else ""
         return self.work.entry(reply, self.turn_messages if finished else None)
@@ -170,7 +170,7 @@ class TurnRunner:
         self.context_factory: TurnContextFactory = context_factory or HarnessDefaults()
         self.telemetry = telemetry or UsageTelemetry(enabled=settings.telemetry)
         self.sessions = sessions or SessionStore()
-        self.history = HistoryStore()
+        self.conversation = ConversationStore()
         # One agent per mode prompt, shared by every turn (and thread): the
         # tools read the turn from their deps, so nothing in it is per turn.
         self._agents: dict[str, Agent[_TurnDeps, str]] = {}
@@ -408,10 +408,10 @@ class TurnRunner:
             return []
         with read_connection(self.engine) as conn:
             # A turn's messages longer than the whole budget could never go whole: not read.
-            rows = self.history.recent(
+            rows = self.conversation.recent(
                 conn, turn.session_id, turn.tenant, limit, messages_up_to=self.settings.history_chars
             )
-        return build_history(rows, turns=limit, chars=self.settings.history_chars)
+        return build_conversation(rows, turns=limit, chars=self.settings.history_chars)
 
     def _session(self, turn: TurnRecord) -> SessionRecord:
         with read_connection(self.engine) as conn:

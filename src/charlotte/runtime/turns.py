@@ -20,10 +20,10 @@ The rows are read and written through ``TurnStore`` (``charlotte.storage.turns``
 partial unique index "one queued-or-running turn per session" is the backstop,
 and its ``StorageError("conflict")`` also becomes ``Refused("busy")``.
 
-Every end also stores the turn's row of the conversation (``HistoryStore``)
-in its transaction: the runner's ``HistoryEntry`` (reply, messages, tool
+Every end also stores the turn's row of the conversation (``ConversationStore``)
+in its transaction: the runner's ``ConversationEntry`` (reply, messages, tool
 work), or the person's message alone for an end without a runner (a stop
-while queued, a sweep, a lost queue). See ``docs/history.md``.
+while queued, a sweep, a lost queue). See ``docs/conversation.md``.
 
 Ending steps are idempotent: against a turn that already ended they change
 nothing, write no event and return False. A swept turn is never run again
@@ -53,10 +53,10 @@ from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, utc_now
 from charlotte.policy.text import is_person_text
 from charlotte.runtime.queues import TurnQueue
 from charlotte.storage import (
+    ConversationEntry,
+    ConversationStore,
     DatabaseEventLog,
     EventLog,
-    HistoryEntry,
-    HistoryStore,
     SessionStore,
     TurnRecord,
     TurnStore,
@@ -96,7 +96,7 @@ class Turns:
         events: EventLog | None = None,
         sessions: SessionStore | None = None,
         store: TurnStore | None = None,
-        history: HistoryStore | None = None,
+        conversation: ConversationStore | None = None,
         heartbeat_timeout: timedelta = DEFAULT_HEARTBEAT_TIMEOUT,
     ) -> None:
         if heartbeat_timeout <= timedelta(0):
@@ -106,7 +106,7 @@ class Turns:
         self._events: EventLog = events if events is not None else DatabaseEventLog()
         self._sessions = sessions if sessions is not None else SessionStore()
         self._store = store if store is not None else TurnStore()
-        self._history = history if history is not None else HistoryStore()
+        self._conversation = conversation if conversation is not None else ConversationStore()
         self._timeout = heartbeat_timeout
 
     # -- the person's side --------------------------------------------------------
@@ -267,7 +267,7 @@ class Turns:
         turn_id: str,
         *,
         ready: bool,
-        entry: HistoryEntry | None = None,
+        entry: ConversationEntry | None = None,
         usage: Mapping[str, int] = NO_USAGE,
     ) -> bool:
         """End the turn as ``finished`` (``turn.finished`` with ``ready`` and the turn's ``usage``).
@@ -280,13 +280,13 @@ class Turns:
         event = NewEvent(EventTypes.TURN_FINISHED, payload, AGENT_ACTOR)
         return self._end(turn_id, ACTIVE, event, status="finished", ready=ready, entry=entry)
 
-    def stopped(self, turn_id: str, entry: HistoryEntry | None = None) -> bool:
+    def stopped(self, turn_id: str, entry: ConversationEntry | None = None) -> bool:
         """End the turn as ``stopped`` (``turn.stopped``) after a stop request."""
         event = NewEvent(EventTypes.TURN_STOPPED, {"turn_id": turn_id}, AGENT_ACTOR)
         return self._end(turn_id, ACTIVE, event, status="stopped", entry=entry)
 
     def fail(
-        self, turn_id: str, code: str, *, only_if_queued: bool = False, entry: HistoryEntry | None = None
+        self, turn_id: str, code: str, *, only_if_queued: bool = False, entry: ConversationEntry | None = None
     ) -> bool:
         """End the turn as ``failed`` with ``run.failed`` carrying ``code`` only.
 
@@ -373,7 +373,7 @@ class Turns:
         ready: bool = False,
         error_code: str | None = None,
         stale_before: datetime | None = None,
-        entry: HistoryEntry | None = None,
+        entry: ConversationEntry | None = None,
     ) -> bool:
         """End ``turn`` inside ``conn``, whose transaction holds its session's lock; its conversation row too."""
         ended = self._store.change(
@@ -390,8 +390,8 @@ class Turns:
             return False
         self._sessions.update(conn, turn.session_id, turn.tenant, status="idle", stop_requested=False)
         (seq,) = self._events.append_many(conn, turn.session_id, [event], tenant=turn.tenant)
-        entry = entry if entry is not None else HistoryEntry()
-        self._history.insert(
+        entry = entry if entry is not None else ConversationEntry()
+        self._conversation.insert(
             conn,
             turn_id=turn.id,
             session_id=turn.session_id,
@@ -400,7 +400,7 @@ class Turns:
             status=status,
             message=turn.message,
             asked_at=turn.created_at,
-            entry=HistoryEntry(
+            entry=ConversationEntry(
                 entry.reply,
                 entry.messages,
                 {**entry.record, "ended": status, "ready": ready, "code": error_code},

@@ -11,8 +11,8 @@ Modules: ``engine`` (``open_engine``, ``transaction``, ``read_connection``),
 head), ``eventlog`` (``DatabaseEventLog``), ``sessions`` (``SessionStore``),
 ``pages`` (``PageRepository``, ``DatabasePageRepository``), ``shared_drafts``
 (``SharedDrafts``: the last draft per page, decoded and encoded), ``change_sets``
-(``ChangeSetStore``), ``turns`` (``TurnStore``, ``TurnRecord``), ``history``
-(``HistoryStore``: the conversation's rows), ``types``
+(``ChangeSetStore``), ``turns`` (``TurnStore``, ``TurnRecord``), ``conversation``
+(``ConversationStore``: the conversation's rows), ``types``
 (JSON and UTC column types), ``text`` (the storable-text rule), ``_translate``
 (driver errors → ``StorageError``). Only this package imports ``tables``:
 every statement charlotte runs is written here.
@@ -21,9 +21,9 @@ every statement charlotte runs is written here.
 from __future__ import annotations
 
 from charlotte.storage.change_sets import ChangeSet, ChangeSetStore
+from charlotte.storage.conversation import ConversationEntry, ConversationRow, ConversationStore
 from charlotte.storage.engine import open_engine, read_connection, transaction
 from charlotte.storage.eventlog import DatabaseEventLog, EventLog
-from charlotte.storage.history import HistoryEntry, HistoryRow, HistoryStore
 from charlotte.storage.migrate import current_revision, head_revision, migrate
 from charlotte.storage.pages import DatabasePageRepository, OpEntry, PageRepository
 from charlotte.storage.sessions import SessionRecord, SessionStore
@@ -34,12 +34,12 @@ from charlotte.storage.turns import TurnRecord, TurnStore
 __all__ = [
     "ChangeSet",
     "ChangeSetStore",
+    "ConversationEntry",
+    "ConversationRow",
+    "ConversationStore",
     "DatabaseEventLog",
     "DatabasePageRepository",
     "EventLog",
-    "HistoryEntry",
-    "HistoryRow",
-    "HistoryStore",
     "OpEntry",
     "PageRepository",
     "SessionRecord",

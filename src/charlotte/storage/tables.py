@@ -24,6 +24,7 @@ __all__ = [
     "SESSION_STATUSES",
     "TURN_STATUSES",
     "change_sets",
+    "conversation",
     "create_tables",
     "drop_tables",
     "events",
@@ -31,7 +32,6 @@ __all__ = [
     "page_ops",
     "pages",
     "sessions",
-    "turn_history",
     "turns",
 ]
 
@@ -212,8 +212,8 @@ change_sets = sa.Table(
 )
 
 
-# One row per ended turn: what the conversation keeps of it (``HistoryStore``).
-turn_history = sa.Table(
+# One row per ended turn: what the conversation keeps of it (``ConversationStore``).
+conversation = sa.Table(
     "charlotte_turn_history",
     metadata,
     sa.Column(

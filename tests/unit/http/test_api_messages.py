@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from tests.support.app_harness import AppHarness
-from tests.support.history_model import SeeingModel, recall
+from tests.support.conversation_model import SeeingModel, recall
 
 from charlotte.errors import Refused
 from charlotte.testing import Text

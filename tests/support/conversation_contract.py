@@ -21,17 +21,23 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 from pydantic_ai.models import Model
-from tests.support.history_model import SeeingModel, recall
+from tests.support.conversation_model import SeeingModel, recall
 from tests.support.runner_harness import HERO, Harness, apply_step, based_on_last
 
 from charlotte.errors import StorageError
 from charlotte.events import EventTypes, utc_now
-from charlotte.runtime.history import load_messages
+from charlotte.runtime.conversation import load_messages
 from charlotte.runtime.turns import Turns
 from charlotte.settings import Settings
-from charlotte.storage import HistoryRow, HistoryStore, SessionRecord, read_connection, transaction
-from charlotte.storage.history import MAX_REPLY
-from charlotte.storage.tables import turn_history
+from charlotte.storage import (
+    ConversationRow,
+    ConversationStore,
+    SessionRecord,
+    read_connection,
+    transaction,
+)
+from charlotte.storage.conversation import MAX_REPLY
+from charlotte.storage.tables import conversation
 from charlotte.testing import Text, ToolCall
 
 
@@ -51,9 +57,9 @@ class _Seeing(Harness):
         return model.seen[0]
 
 
-def rows(engine: sa.Engine, session: SessionRecord, limit: int = 100) -> list[HistoryRow]:
+def rows(engine: sa.Engine, session: SessionRecord, limit: int = 100) -> list[ConversationRow]:
     with read_connection(engine) as conn:
-        return HistoryStore().recent(conn, session.id, session.tenant, limit)
+        return ConversationStore().recent(conn, session.id, session.tenant, limit)
 
 
 def _tool_returns(messages: list[ModelMessage]) -> list[ToolReturnPart]:
@@ -66,7 +72,7 @@ def _tool_returns(messages: list[ModelMessage]) -> list[ToolReturnPart]:
     ]
 
 
-class HistoryContract:
+class ConversationContract:
     """What every database must show of the conversation."""
 
     @pytest.fixture
@@ -187,7 +193,7 @@ class HistoryContract:
         def refuse(*_args: Any, **_kwargs: Any) -> None:
             raise StorageError("unavailable")
 
-        monkeypatch.setattr(HistoryStore, "insert", refuse)
+        monkeypatch.setattr(ConversationStore, "insert", refuse)
         with pytest.raises(StorageError):
             harness.send(s, [Text("hello")])
         monkeypatch.undo()
@@ -208,13 +214,13 @@ class HistoryContract:
         harness.send(s, [], "Second")
         with transaction(engine) as conn:
             conn.execute(
-                sa.update(turn_history)
-                .where(turn_history.c.message == "Add a hero")
+                sa.update(conversation)
+                .where(conversation.c.message == "Add a hero")
                 .values(messages='[{"kind": "nonsense"}]', record="{not json")
             )
             conn.execute(
-                sa.update(turn_history)
-                .where(turn_history.c.message == "Second")
+                sa.update(conversation)
+                .where(conversation.c.message == "Second")
                 .values(messages="\x01garbage")
             )
         harness.send(s, [], "Third")
@@ -238,8 +244,8 @@ class HistoryContract:
         ]
         with transaction(engine) as conn:
             conn.execute(
-                sa.update(turn_history)
-                .where(turn_history.c.session_id == s.id)
+                sa.update(conversation)
+                .where(conversation.c.session_id == s.id)
                 .values(messages=ModelMessagesTypeAdapter.dump_json(dangling).decode())
             )
         harness.send(s, [], "Second")
@@ -268,7 +274,7 @@ class HistoryContract:
         harness.send(other, [Text("elsewhere")], "other")
 
         with read_connection(engine) as conn:
-            store = HistoryStore()
+            store = ConversationStore()
             newest = store.recent(conn, s.id, s.tenant, 2)
             older = store.recent(conn, s.id, s.tenant, 2, before=newest[0].seq)
             bare = store.recent(conn, s.id, s.tenant, 1, with_messages=False)

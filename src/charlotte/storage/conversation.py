@@ -1,9 +1,9 @@
-"""Conversation rows: ``HistoryEntry``, ``HistoryRow`` and ``HistoryStore`` on ``charlotte_turn_history``.
+"""Conversation rows: ``ConversationEntry``, ``ConversationRow`` and ``ConversationStore`` on ``charlotte_turn_history``.
 
 One row per ended turn, written by ``Turns`` (``charlotte.runtime.turns``) in
 the transaction of the turn's end event, so the conversation and the log
 never disagree. The messages column holds the model library's own JSON; this
-package never reads it (storage knows no model library): ``charlotte.runtime.history``
+package never reads it (storage knows no model library): ``charlotte.runtime.conversation``
 does. The compact record is charlotte's JSON, decoded row by row: a row whose
 record cannot be read comes back with an empty one, never an error.
 """
@@ -21,11 +21,11 @@ import sqlalchemy as sa
 from charlotte.events import utc_now
 from charlotte.storage._translate import translated
 from charlotte.storage.direct import Direct
-from charlotte.storage.tables import turn_history
+from charlotte.storage.tables import conversation
 from charlotte.storage.text import storable_json, storable_text
 from charlotte.storage.types import dumps, loads
 
-__all__ = ["MAX_REPLY", "MAX_STORED_MESSAGES", "HistoryEntry", "HistoryRow", "HistoryStore"]
+__all__ = ["MAX_REPLY", "MAX_STORED_MESSAGES", "ConversationEntry", "ConversationRow", "ConversationStore"]
 
 #: The longest reply text a row keeps (characters; the rest is cut off).
 MAX_REPLY: Final = 20_000
@@ -35,7 +35,7 @@ MAX_STORED_MESSAGES: Final = 2_000_000
 
 
 @dataclass(frozen=True, slots=True)
-class HistoryEntry:
+class ConversationEntry:
     """What the runner hands to a turn's end: the reply, the turn's messages, its tool work.
 
     ``messages`` is the model library's JSON of a finished turn's messages
@@ -49,7 +49,7 @@ class HistoryEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class HistoryRow:
+class ConversationRow:
     """One row of ``charlotte_turn_history``, oldest conversation first when listed."""
 
     turn_id: str
@@ -66,21 +66,21 @@ class HistoryRow:
 
 
 _COLUMNS: Final = (
-    turn_history.c.turn_id,
-    turn_history.c.session_id,
-    turn_history.c.tenant,
-    turn_history.c.seq,
-    turn_history.c.status,
-    turn_history.c.message,
-    turn_history.c.reply,
-    turn_history.c.messages,
-    turn_history.c.record,
-    turn_history.c.asked_at,
-    turn_history.c.created_at,
+    conversation.c.turn_id,
+    conversation.c.session_id,
+    conversation.c.tenant,
+    conversation.c.seq,
+    conversation.c.status,
+    conversation.c.message,
+    conversation.c.reply,
+    conversation.c.messages,
+    conversation.c.record,
+    conversation.c.asked_at,
+    conversation.c.created_at,
 )
 
 
-class HistoryStore:
+class ConversationStore:
     """Rows of ``charlotte_turn_history``; every method joins the caller's transaction."""
 
     def insert(
@@ -94,7 +94,7 @@ class HistoryStore:
         status: str,
         message: str,
         asked_at: datetime,
-        entry: HistoryEntry,
+        entry: ConversationEntry,
     ) -> None:
         """Store the row of an ended turn (its end event's ``seq``)."""
         messages = entry.messages
@@ -127,7 +127,7 @@ class HistoryStore:
         before: int | None = None,
         with_messages: bool = True,
         messages_up_to: int | None = None,
-    ) -> list[HistoryRow]:
+    ) -> list[ConversationRow]:
         """The newest ``limit`` rows of the session (below seq ``before`` when given), oldest first.
 
         Without ``with_messages`` no row carries its messages; with
@@ -146,14 +146,14 @@ class HistoryStore:
 
 # Every turn's end inserts one.
 _INSERT: Final = Direct(
-    turn_history.insert().values({c.name: sa.bindparam(f"insert_{c.name}", type_=c.type) for c in _COLUMNS})
+    conversation.insert().values({c.name: sa.bindparam(f"insert_{c.name}", type_=c.type) for c in _COLUMNS})
 )
 
 
 @functools.lru_cache(maxsize=8)
 def _recent(kept: str, before: bool) -> Direct:
-    """``HistoryStore.recent``'s statement: messages ``none``, ``up_to`` a length or ``all``; below a seq."""
-    column = turn_history.c.messages
+    """``ConversationStore.recent``'s statement: messages ``none``, ``up_to`` a length or ``all``; below a seq."""
+    column = conversation.c.messages
     if kept == "none":
         messages: sa.ColumnElement[Any] = sa.null()
     elif kept == "up_to":
@@ -165,20 +165,20 @@ def _recent(kept: str, before: bool) -> Direct:
     statement = (
         sa.select(*columns)
         .where(
-            turn_history.c.session_id == sa.bindparam("recent_session_id"),
-            turn_history.c.tenant == sa.bindparam("recent_tenant"),
+            conversation.c.session_id == sa.bindparam("recent_session_id"),
+            conversation.c.tenant == sa.bindparam("recent_tenant"),
         )
-        .order_by(turn_history.c.seq.desc())
+        .order_by(conversation.c.seq.desc())
         .limit(sa.bindparam("recent_limit", type_=sa.Integer))
     )
     if before:
-        statement = statement.where(turn_history.c.seq < sa.bindparam("recent_before", type_=sa.Integer))
+        statement = statement.where(conversation.c.seq < sa.bindparam("recent_before", type_=sa.Integer))
     return Direct(statement)
 
 
-def _row(row: Sequence[Any]) -> HistoryRow:
+def _row(row: Sequence[Any]) -> ConversationRow:
     turn_id, session_id, tenant, seq, status, message, reply, messages, record, asked_at, created_at = row
-    return HistoryRow(
+    return ConversationRow(
         turn_id=turn_id,
         session_id=session_id,
         tenant=tenant,

@@ -1,10 +1,10 @@
 """The conversation a turn's model run is given: earlier turns, within a budget.
 
-Each ended turn has a row (``storage.HistoryStore``): the person's message,
+Each ended turn has a row (``storage.ConversationStore``): the person's message,
 the reply, a finished turn's messages in the model library's own JSON
 (``ModelMessagesTypeAdapter``) and a compact record of its tool work
 (``TurnWork``: tools with counts, nodes changed, the revision it ended at;
-the end adds how it ended). ``build_history`` turns the newest rows into
+the end adds how it ended). ``build_conversation`` turns the newest rows into
 the next run's message history:
 
 - at most ``history_turns`` turns, newest first, and at most
@@ -17,7 +17,7 @@ the next run's message history:
 - a stopped or failed turn goes compact (without making older turns compact);
 - a compact turn that does not fit either ends the history there.
 
-See ``docs/history.md``.
+See ``docs/conversation.md``.
 """
 
 from __future__ import annotations
@@ -39,14 +39,14 @@ from pydantic_ai.messages import (
 )
 
 from charlotte.page.ops import touched_node_ids
-from charlotte.storage import HistoryEntry, HistoryRow
-from charlotte.storage.history import MAX_REPLY
+from charlotte.storage import ConversationEntry, ConversationRow
+from charlotte.storage.conversation import MAX_REPLY
 
 __all__ = [
     "COMPACT_REPLY_CHARS",
     "MAX_RECORD_NODES",
     "TurnWork",
-    "build_history",
+    "build_conversation",
     "compact_messages",
     "dump_messages",
     "load_messages",
@@ -97,9 +97,9 @@ class TurnWork:
                 "revision": self._revision,
             }
 
-    def entry(self, reply: str, messages: Sequence[ModelMessage] | None) -> HistoryEntry:
+    def entry(self, reply: str, messages: Sequence[ModelMessage] | None) -> ConversationEntry:
         """What the turn's end stores: the reply, the messages' JSON (or None), the record."""
-        return HistoryEntry(reply[:MAX_REPLY], dump_messages(messages), self.record())
+        return ConversationEntry(reply[:MAX_REPLY], dump_messages(messages), self.record())
 
 
 def dump_messages(messages: Sequence[ModelMessage] | None) -> str | None:
@@ -146,7 +146,7 @@ def load_messages(text: str | None) -> list[ModelMessage] | None:
     return messages
 
 
-def compact_messages(row: HistoryRow) -> list[ModelMessage]:
+def compact_messages(row: ConversationRow) -> list[ModelMessage]:
     """The turn as two messages: the person's message and a reply naming its record."""
     reply = row.reply
     if len(reply) > COMPACT_REPLY_CHARS:
@@ -194,7 +194,7 @@ def _size(messages: Sequence[ModelMessage]) -> int:
     return len(ModelMessagesTypeAdapter.dump_json(list(messages)))
 
 
-def build_history(rows: Sequence[HistoryRow], *, turns: int, chars: int) -> list[ModelMessage]:
+def build_conversation(rows: Sequence[ConversationRow], *, turns: int, chars: int) -> list[ModelMessage]:
     """The message history for the next run from ``rows`` (oldest first), within the budget."""
     if turns <= 0 or chars <= 0:
         return []

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
-from tests.support.history_contract import HistoryContract
+from tests.support.conversation_contract import ConversationContract
 
 
 @pytest.mark.postgres
-class TestHistoryOnPostgres(HistoryContract):
+class TestConversationOnPostgres(ConversationContract):
     @pytest.fixture
     def engine(self, postgres_engine: sa.Engine) -> sa.Engine:
         return postgres_engine

@@ -23,11 +23,11 @@ from tests.support.celery_harness import (
     wait_until,
     worker,
 )
-from tests.support.history_model import RecallModel
+from tests.support.conversation_model import RecallModel
 from tests.support.runner_harness import Harness
 
 from charlotte.runtime import Turns
-from charlotte.storage import HistoryStore, migrate, read_connection
+from charlotte.storage import ConversationStore, migrate, read_connection
 
 
 class _Recalling(Harness):
@@ -37,9 +37,9 @@ class _Recalling(Harness):
 
 @pytest.mark.redis
 @pytest.mark.slow
-def test_a_worker_runs_the_next_turn_with_the_same_history(tmp_path: Path) -> None:
+def test_a_worker_runs_the_next_turn_with_the_same_conversation(tmp_path: Path) -> None:
     broker = Broker.fresh()
-    with database_in(tmp_path, "charlotte_history", migrate) as database:
+    with database_in(tmp_path, "charlotte_conversation", migrate) as database:
         here = _Recalling(database.engine)
         session = open_session(database.engine)
         here.send(session, [], "Add a hero for Rosa")
@@ -59,7 +59,7 @@ def test_a_worker_runs_the_next_turn_with_the_same_history(tmp_path: Path) -> No
         here.send(session, [], "And the footer")
 
         with read_connection(database.engine) as conn:
-            first, second, third = HistoryStore().recent(conn, session.id, session.tenant, 10)
+            first, second, third = ConversationStore().recent(conn, session.id, session.tenant, 10)
         # Each reply is what its run was handed: the worker saw this process's turn,
         # and this process then saw the worker's.
         assert json.loads(first.reply) == {"asked": ["Add a hero for Rosa"], "said": []}

@@ -1,4 +1,4 @@
-"""The history budget: newest turns whole, older ones compact, nothing that does not fit."""
+"""The conversation's budget: newest turns whole, older ones compact, nothing that does not fit."""
 
 from __future__ import annotations
 
@@ -17,20 +17,20 @@ from pydantic_ai.messages import (
     ToolReturnPart,
     UserPromptPart,
 )
-from tests.support.history_model import recall
+from tests.support.conversation_model import recall
 
 from charlotte.events import utc_now
-from charlotte.runtime.history import (
+from charlotte.runtime.conversation import (
     COMPACT_REPLY_CHARS,
     MAX_RECORD_NODES,
     TurnWork,
-    build_history,
+    build_conversation,
     compact_messages,
     dump_messages,
     load_messages,
 )
 from charlotte.settings import Settings
-from charlotte.storage import HistoryRow
+from charlotte.storage import ConversationRow
 
 RECORD = {"tools": {"cms_apply": 2}, "node_ids": ["hero"], "nodes_changed": 1, "revision": 4,
           "ended": "finished", "ready": True, "code": None}  # fmt: skip
@@ -49,14 +49,14 @@ def _whole(n: int, result: Any = None) -> list[ModelMessage]:
 
 
 def _row(n: int, *, messages: list[ModelMessage] | None = None, status: str = "finished",
-         stored: str | None = None, record: dict[str, Any] | None = None) -> HistoryRow:  # fmt: skip
+         stored: str | None = None, record: dict[str, Any] | None = None) -> ConversationRow:  # fmt: skip
     at = utc_now() + timedelta(seconds=n)
     text = (
         stored
         if stored is not None
         else dump_messages(messages if messages is not None else _whole(n))
     )
-    return HistoryRow(
+    return ConversationRow(
         turn_id=f"t{n}", session_id="s", tenant="acme", seq=10 * n, status=status,
         message=f"ask {n}", reply=f"reply {n}", messages=text if status == "finished" else None,
         record=dict(RECORD if record is None else record), asked_at=at, created_at=at,
@@ -74,7 +74,7 @@ def _has_tool_result(messages: list[ModelMessage]) -> bool:
 
 def test_every_turn_whole_when_the_budget_holds_them() -> None:
     rows = [_row(n) for n in range(3)]
-    history = build_history(rows, turns=20, chars=60_000)
+    history = build_conversation(rows, turns=20, chars=60_000)
     expected = [m for n in range(3) for m in load_messages(rows[n].messages) or []]
     assert history == expected and len(history) == 12
     # Stored without the guide: every run sends its own instructions.
@@ -86,7 +86,7 @@ def test_newest_whole_older_compact_when_the_budget_is_short() -> None:
     rows = [_row(n, messages=_whole(n, result={"outline": "x" * 3_000})) for n in range(4)]
     one = len(rows[3].messages or "")
     compact = len(ModelMessagesTypeAdapter.dump_json(compact_messages(rows[0])))
-    history = build_history(rows, turns=20, chars=2 * one + 2 * compact + 10)
+    history = build_conversation(rows, turns=20, chars=2 * one + 2 * compact + 10)
     # Two compact (older) turns, then the two newest whole.
     assert len(history) == 2 + 2 + 4 + 4
     assert not _has_tool_result(history[:4]) and _has_tool_result(history[4:])
@@ -99,7 +99,7 @@ def test_once_a_turn_is_compact_every_older_one_is_too() -> None:
     small, big = _row(0), _row(1, messages=_whole(1, result={"page": "x" * 5_000}))
     newest = _row(2)
     budget = len(newest.messages or "") + len(small.messages or "") + 1_000
-    history = build_history([small, big, newest], turns=20, chars=budget)
+    history = build_conversation([small, big, newest], turns=20, chars=budget)
     # The big turn does not fit whole: it and the small older one go compact.
     assert len(history) == 2 + 2 + 4
     assert not _has_tool_result(history[:4])
@@ -107,7 +107,7 @@ def test_once_a_turn_is_compact_every_older_one_is_too() -> None:
 
 def test_a_huge_tool_result_never_goes_in() -> None:
     huge = _row(0, messages=_whole(0, result={"page": "x" * 100_000}))
-    history = build_history([huge], turns=20, chars=60_000)
+    history = build_conversation([huge], turns=20, chars=60_000)
     assert len(history) == 2 and not _has_tool_result(history)
     assert len(ModelMessagesTypeAdapter.dump_json(history)) < 60_000
     assert recall(history)["asked"] == ["ask 0"]
@@ -116,23 +116,23 @@ def test_a_huge_tool_result_never_goes_in() -> None:
 def test_what_does_not_fit_even_compact_is_left_out_oldest_first() -> None:
     rows = [_row(n) for n in range(3)]
     compact = len(ModelMessagesTypeAdapter.dump_json(compact_messages(rows[2])))
-    history = build_history(rows, turns=20, chars=compact + 5)
+    history = build_conversation(rows, turns=20, chars=compact + 5)
     assert recall(history)["asked"] == ["ask 2"]
-    assert build_history(rows, turns=20, chars=10) == []
+    assert build_conversation(rows, turns=20, chars=10) == []
 
 
 def test_history_turns_bounds_the_count_and_zero_means_none() -> None:
     rows = [_row(n) for n in range(5)]
-    assert recall(build_history(rows, turns=2, chars=60_000))["asked"] == ["ask 3", "ask 4"]
-    assert build_history(rows, turns=0, chars=60_000) == []
-    assert build_history([], turns=20, chars=60_000) == []
+    assert recall(build_conversation(rows, turns=2, chars=60_000))["asked"] == ["ask 3", "ask 4"]
+    assert build_conversation(rows, turns=0, chars=60_000) == []
+    assert build_conversation([], turns=20, chars=60_000) == []
 
 
 def test_stopped_and_failed_turns_are_compact_and_say_how_they_ended() -> None:
     stopped = _row(0, status="stopped", record={"tools": {"cms_facts": 1}, "ended": "stopped"})
     failed = _row(1, status="failed", record={"ended": "failed", "code": "model_timeout"})
     newest = _row(2)
-    history = build_history([stopped, failed, newest], turns=20, chars=60_000)
+    history = build_conversation([stopped, failed, newest], turns=20, chars=60_000)
     said = recall(history)["said"]
     assert "stopped by the person" in said[0] and "cms_facts (1)" in said[0]
     assert "failed (model_timeout)" in said[1]
@@ -152,7 +152,7 @@ def test_stopped_and_failed_turns_are_compact_and_say_how_they_ended() -> None:
     ],
 )
 def test_a_row_that_cannot_be_read_becomes_its_compact_record(stored: str) -> None:
-    history = build_history([_row(0, stored=stored)], turns=20, chars=60_000)
+    history = build_conversation([_row(0, stored=stored)], turns=20, chars=60_000)
     assert len(history) == 2 and recall(history)["asked"] == ["ask 0"]
 
 
@@ -166,7 +166,7 @@ def test_a_dangling_tool_call_is_never_handed_on() -> None:
     assert load_messages(raw) is None
     assert not any(
         isinstance(p, ToolCallPart)
-        for m in build_history([_row(0, stored=raw)], turns=20, chars=60_000)
+        for m in build_conversation([_row(0, stored=raw)], turns=20, chars=60_000)
         for p in getattr(m, "parts", [])
     )
     # What the runner stores is repaired first: the call gets its synthesised return.
@@ -177,7 +177,7 @@ def test_a_dangling_tool_call_is_never_handed_on() -> None:
 
 def test_a_compact_reply_is_bounded() -> None:
     row = _row(0)
-    long = HistoryRow(
+    long = ConversationRow(
         **{**{f: getattr(row, f) for f in row.__dataclass_fields__}, "reply": "y" * 50_000}
     )
     (_, response) = compact_messages(long)
