@@ -84,8 +84,9 @@ def test_a_turn_sent_while_the_broker_is_down_is_503_queue_unavailable(
     assert "127.0.0.1" not in sent.text and "X-Correlation-Id" not in sent.headers
     # The turn ended failed with that code, and the session takes the next one.
     events = client.get(f"/sessions/{sid}/events", headers=HEADERS).json()["events"]
+    queued = [e["payload"]["turn_id"] for e in events if e["type"] == "turn.queued"]
     assert [e["payload"] for e in events if e["type"] == "run.failed"] == [
-        {"code": "queue_unavailable"}
+        {"turn_id": queued[-1], "code": "queue_unavailable"}
     ]
     status = client.get(f"/sessions/{sid}", headers=HEADERS).json()["session"]["status"]
     assert status == "idle"

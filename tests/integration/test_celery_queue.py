@@ -314,7 +314,7 @@ def test_a_worker_killed_mid_turn_is_swept_worker_lost_and_never_rerun(
     assert lost is not None and (lost.status, lost.error_code) == ("failed", "worker_lost")
     assert [(e.type, dict(e.payload)) for e in after_sweep][-1] == (
         EventTypes.RUN_FAILED,
-        {"code": "worker_lost"},
+        {"turn_id": turn.id, "code": "worker_lost"},
     )
     assert [e.type for e in after_sweep].count(EventTypes.PAGE_CHANGED) == 1
     # Exactly the committed tool write: one applied batch, its two nodes.

@@ -146,7 +146,7 @@ def test_the_hosts_caps_refuse_an_over_budget_turn_on_the_worker(deployment: Dep
 
     status = wait_until(_turn_end(deployment, turn["id"]), WORKER_START + TURN, "the turn to end", deployment.worker)
     log = _events_of_turn(handle, turn["id"])
-    assert (status, log[-1]) == ("failed", ("run.failed", {"code": HOST_REFUSAL})), log
+    assert (status, log[-1]) == ("failed", ("run.failed", {"turn_id": turn["id"], "code": HOST_REFUSAL})), log
     # Refused before any model call: no run, no write.
     assert [t for t, _ in log] == ["turn.queued", "turn.started", "run.failed"]
     assert handle.draft()["revision"] == 0
@@ -171,5 +171,5 @@ def test_the_workers_sweeper_fails_a_turn_whose_heartbeat_went_stale(deployment:
     lost = turns.get(queued.id)
     assert lost is not None and (lost.status, lost.error_code) == ("failed", "worker_lost")
     log = _events_of_turn(handle, queued.id)
-    assert log[-1] == ("run.failed", {"code": "worker_lost"})
+    assert log[-1] == ("run.failed", {"turn_id": queued.id, "code": "worker_lost"})
     assert [t for t, _ in log] == ["turn.queued", "turn.started", "run.failed"]

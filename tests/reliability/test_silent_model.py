@@ -106,7 +106,7 @@ def test_a_silent_model_fails_the_turn_model_timeout(tmp_path: Path, server: Mod
         assert 1.0 <= took < 5.0, took
         record = charlotte.turns.get(turn["id"])
         assert record is not None and record.error_code == "model_timeout"
-        assert events(charlotte, session)[-1] == (EventTypes.RUN_FAILED, {"code": "model_timeout"})
+        assert events(charlotte, session)[-1] == (EventTypes.RUN_FAILED, {"turn_id": turn["id"], "code": "model_timeout"})
         assert server.hung_up.wait(5.0)
         takes_a_new_turn(charlotte, session)
     finally:
@@ -131,7 +131,7 @@ def test_a_model_that_never_finishes_fails_the_turn_turn_timeout(
         record = charlotte.turns.get(turn["id"])
         assert record is not None and record.error_code == "turn_timeout"
         log = events(charlotte, session)
-        assert log[-1] == (EventTypes.RUN_FAILED, {"code": "turn_timeout"})
+        assert log[-1] == (EventTypes.RUN_FAILED, {"turn_id": turn["id"], "code": "turn_timeout"})
         assert EventTypes.TEXT_DELTA in [t for t, _ in log]  # it was talking all along
         assert server.hung_up.wait(5.0)
         takes_a_new_turn(charlotte, session)

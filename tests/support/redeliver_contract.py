@@ -115,7 +115,10 @@ class RedeliverContract:
         assert ended is not None and (ended.status, ended.error_code) == ("failed", "queue_lost")
         log = DatabaseEventLog().read(engine, session_id)
         assert [schema_errors(e) for e in log] == [[] for _ in log]
-        assert [(e.type, dict(e.payload)) for e in log][-1] == (EventTypes.RUN_FAILED, {"code": "queue_lost"})
+        assert [(e.type, dict(e.payload)) for e in log][-1] == (
+            EventTypes.RUN_FAILED,
+            {"turn_id": turn_id, "code": "queue_lost"},
+        )
         assert "secret" not in repr([e.payload for e in log])
         with transaction(engine) as conn:
             session = SessionStore().get(conn, session_id, TENANT)

@@ -127,7 +127,8 @@ class TurnsContract:
             Turns(engine, InlineQueue(refuse)).send(session_id, TENANT, "Hi", "user-1")
         assert _session(engine, session_id).status == "idle"
         failed = [e.payload for e in _events(engine, session_id) if e.type == EventTypes.RUN_FAILED]
-        assert failed == [{"code": "queue_unavailable"}]
+        queued = [e.payload["turn_id"] for e in _events(engine, session_id) if e.type == EventTypes.TURN_QUEUED]
+        assert failed == [{"turn_id": queued[-1], "code": "queue_unavailable"}]
         # The session takes a new turn.
         Turns(engine, InlineQueue(lambda _: None)).send(session_id, TENANT, "Again", "user-1")
 
@@ -363,7 +364,7 @@ class TurnsContract:
         read = self._check_log(engine, session_id)
         assert [(e.type, dict(e.payload)) for e in read][-1] == (
             EventTypes.RUN_FAILED,
-            {"code": "output_limit"},
+            {"turn_id": turn.id, "code": "output_limit"},
         )
 
     def test_fail_with_a_message_instead_of_a_code_records_run_failed(
@@ -375,7 +376,7 @@ class TurnsContract:
         turns.fail(turn.id, "Connection refused: secret-host:5432")
 
         read = self._check_log(engine, session_id)
-        assert dict(read[-1].payload) == {"code": "run_failed"}
+        assert dict(read[-1].payload) == {"turn_id": turn.id, "code": "run_failed"}
 
     @pytest.mark.parametrize("end", ["finish", "stopped", "fail"])
     def test_ending_an_ended_turn_changes_nothing(
@@ -441,7 +442,7 @@ class TurnsContract:
         assert [(e.type, dict(e.payload)) for e in read] == [
             (EventTypes.TURN_QUEUED, {"turn_id": turn.id, "message": "Hi"}),
             (EventTypes.TURN_STARTED, {"turn_id": turn.id}),
-            (EventTypes.RUN_FAILED, {"code": "worker_lost"}),
+            (EventTypes.RUN_FAILED, {"turn_id": turn.id, "code": "worker_lost"}),
             (EventTypes.TURN_QUEUED, {"turn_id": second.id, "message": "again"}),
         ]
 

@@ -347,7 +347,10 @@ def test_the_worker_apps_task_runs_this_instances_runner(tmp_path: Path) -> None
         events = handle.events(0, 1000)
     finally:
         charlotte.close()
-    assert [(e["type"], e["payload"]) for e in events][-1] == ("run.failed", {"code": "usage_limit"})
+    assert [(e["type"], e["payload"]) for e in events][-1] == (
+        "run.failed",
+        {"turn_id": turn.id, "code": "usage_limit"},
+    )
 
 
 def test_a_pool_process_drops_the_connections_it_inherited(tmp_path: Path) -> None:

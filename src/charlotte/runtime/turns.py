@@ -288,14 +288,14 @@ class Turns:
     def fail(
         self, turn_id: str, code: str, *, only_if_queued: bool = False, entry: ConversationEntry | None = None
     ) -> bool:
-        """End the turn as ``failed`` with ``run.failed`` carrying ``code`` only.
+        """End the turn as ``failed`` with ``run.failed`` carrying the turn's id and ``code`` only.
 
         A code that is not in ``charlotte.errors.MESSAGES`` (an exception's
         text, say) is recorded as ``run_failed``. With ``only_if_queued`` a
         turn that has started meanwhile is left alone.
         """
         code = code if code in MESSAGES else "run_failed"
-        event = NewEvent(EventTypes.RUN_FAILED, {"code": code}, AGENT_ACTOR)
+        event = NewEvent(EventTypes.RUN_FAILED, {"turn_id": turn_id, "code": code}, AGENT_ACTOR)
         statuses = ("queued",) if only_if_queued else ACTIVE
         return self._end(turn_id, statuses, event, status="failed", error_code=code, entry=entry)
 
@@ -304,7 +304,6 @@ class Turns:
         cutoff = (now if now is not None else utc_now()) - self._timeout
         with read_connection(self._engine) as conn:
             candidates = self._store.stale_running(conn, cutoff)
-        event = NewEvent(EventTypes.RUN_FAILED, {"code": "worker_lost"}, AGENT_ACTOR)
         return [
             turn_id
             for turn_id in candidates
@@ -312,7 +311,7 @@ class Turns:
             if self._end(
                 turn_id,
                 ("running",),
-                event,
+                NewEvent(EventTypes.RUN_FAILED, {"turn_id": turn_id, "code": "worker_lost"}, AGENT_ACTOR),
                 status="failed",
                 error_code="worker_lost",
                 stale_before=cutoff,

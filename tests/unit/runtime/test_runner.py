@@ -82,7 +82,7 @@ def test_length_every_time_fails_output_limit_after_max_continuations(harness: H
     harness.send(s, [Finish("length", "cut"), Finish("length", "cut"), Finish("length", "cut"),
                      Finish("length", "cut")])
     assert harness.types(s).count(EventTypes.RUN_STARTED) == 1 + harness.settings.max_continuations
-    assert _payloads(harness, s, EventTypes.RUN_FAILED) == [{"code": "output_limit"}]
+    assert _payloads(harness, s, EventTypes.RUN_FAILED) == [{"turn_id": _last_turn(harness, s), "code": "output_limit"}]
     assert harness.models[0].requests == 3
     assert EventTypes.TURN_FINISHED not in harness.types(s)
 
@@ -111,7 +111,7 @@ def test_for_turn_is_called_once_and_caps_bound_the_whole_turn(sqlite_engine: sa
         Text("never reached"),
     ])
     assert caps.calls == 1
-    assert _payloads(h, s, EventTypes.RUN_FAILED) == [{"code": "usage_limit"}]
+    assert _payloads(h, s, EventTypes.RUN_FAILED) == [{"turn_id": _last_turn(h, s), "code": "usage_limit"}]
     called = [p["name"] for p in _payloads(h, s, EventTypes.TOOL_CALLED)]
     assert called[:3] == ["cms_facts", "cms_outline", "cms_types"]
     assert len(_payloads(h, s, EventTypes.TOOL_RESULT)) == 3
@@ -134,7 +134,7 @@ def test_a_host_refusal_fails_the_turn_before_any_model_call(sqlite_engine: sa.E
     h = Harness(sqlite_engine, context_factory=RefusingCaps())
     s = h.open()
     h.send(s, [ToolCall("cms_apply", apply_step(HERO)), Text("no")])
-    assert _payloads(h, s, EventTypes.RUN_FAILED) == [{"code": "usage_limit"}]
+    assert _payloads(h, s, EventTypes.RUN_FAILED) == [{"turn_id": _last_turn(h, s), "code": "usage_limit"}]
     assert not h.models or h.models[0].requests == 0
     assert EventTypes.RUN_STARTED not in h.types(s)
     assert h.workspace.draft(s.id, s.tenant)[1] == 0
@@ -146,7 +146,7 @@ def test_a_host_refusal_fails_the_turn_before_any_model_call(sqlite_engine: sa.E
 def test_a_stale_guide_refuses_the_turn(harness: Harness) -> None:
     s = harness.open(guide_hash="0000000000000000")
     harness.send(s, [ToolCall("cms_apply", apply_step(HERO))])
-    assert _payloads(harness, s, EventTypes.RUN_FAILED) == [{"code": "guide_mode_stale"}]
+    assert _payloads(harness, s, EventTypes.RUN_FAILED) == [{"turn_id": _last_turn(harness, s), "code": "guide_mode_stale"}]
     assert harness.workspace.draft(s.id, s.tenant)[1] == 0
 
 
@@ -257,6 +257,19 @@ def test_prompt_injection_cannot_leave_the_binding_or_publish(harness: Harness) 
     assert EventTypes.PAGE_PUBLISHED not in harness.types(s) + harness.types(victim)
 
 
+def test_a_failed_runs_run_failed_names_its_turn(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = harness.open()
+    first = harness.send(s, [Text("Hello")], "Hi")
+
+    def explode(*_args: Any, **_kwargs: Any) -> dict[str, Any]:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(harness.workspace, "agent_apply", explode)
+    second = harness.send(s, [ToolCall("cms_apply", apply_step(HERO)), Text("never")])
+    assert first != second
+    assert _payloads(harness, s, EventTypes.RUN_FAILED) == [{"turn_id": second, "code": "run_failed"}]
+
+
 SECRET = "sk-live-SECRET-4242-do-not-leak"
 
 
@@ -272,7 +285,8 @@ def test_an_exception_message_never_reaches_an_event(
     # secret-looking message.
     monkeypatch.setattr(harness.workspace, "agent_apply", explode)
     harness.send(s, [ToolCall("cms_apply", apply_step(HERO)), Text("never")])
-    assert _payloads(harness, s, EventTypes.RUN_FAILED) == [{"code": "run_failed"}]
+    failed = [{"turn_id": _last_turn(harness, s), "code": "run_failed"}]
+    assert _payloads(harness, s, EventTypes.RUN_FAILED) == failed
     dumped = json.dumps([e.to_dict() for e in harness.events(s)])
     assert SECRET not in dumped
     # It is logged (with a correlation id) for the operator, never sent anywhere.
@@ -287,7 +301,7 @@ def test_settings_limits_apply_without_a_host_factory(sqlite_engine: sa.Engine) 
     h = Harness(sqlite_engine, settings=Settings(queue="inline", tool_calls_limit=1))
     s = h.open()
     h.send(s, [ToolCall("cms_facts", {}), ToolCall("cms_types", {}), Text("x")])
-    assert _payloads(h, s, EventTypes.RUN_FAILED) == [{"code": "usage_limit"}]
+    assert _payloads(h, s, EventTypes.RUN_FAILED) == [{"turn_id": _last_turn(h, s), "code": "usage_limit"}]
 
 
 def test_the_offline_builder_builds_a_ready_page_through_a_real_turn(sqlite_engine: sa.Engine) -> None:

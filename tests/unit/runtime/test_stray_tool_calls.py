@@ -104,7 +104,7 @@ def test_unknown_names_count_against_the_tool_calls_limit(charlotte_for: Maker) 
     assert (turn["status"], turn["error_code"]) == ("failed", "usage_limit")
     log = read_log(charlotte, session)
     assert answered_once(log) == [(f"cms_nothing_{n}", "unknown_tool") for n in range(3)]
-    assert log[-1] == (EventTypes.RUN_FAILED, {"code": "usage_limit"})
+    assert log[-1] == (EventTypes.RUN_FAILED, {"turn_id": turn["id"], "code": "usage_limit"})
 
 
 def test_calls_sharing_an_id_each_get_their_own_and_the_turn_finishes(

@@ -96,7 +96,7 @@ def test_a_stale_turn_is_failed_worker_lost_within_one_interval(sqlite_engine: s
     assert [(e.type, dict(e.payload)) for e in log] == [
         (EventTypes.TURN_QUEUED, {"turn_id": turn_id, "message": "Build a bakery page"}),
         (EventTypes.TURN_STARTED, {"turn_id": turn_id}),
-        (EventTypes.RUN_FAILED, {"code": "worker_lost"}),
+        (EventTypes.RUN_FAILED, {"turn_id": turn_id, "code": "worker_lost"}),
         (EventTypes.TURN_QUEUED, {"turn_id": second.id, "message": "Try again"}),
     ]
 

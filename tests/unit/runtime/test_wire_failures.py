@@ -48,7 +48,8 @@ def _quiet_logs(caplog: pytest.LogCaptureFixture) -> None:
 def _ends_with(
     charlotte: Charlotte, session_events: list[tuple[str, dict[str, object]]], code: str
 ) -> None:
-    assert session_events[-1] == (EventTypes.RUN_FAILED, {"code": code})
+    turn_id = [p["turn_id"] for t, p in session_events if t == EventTypes.TURN_QUEUED][-1]
+    assert session_events[-1] == (EventTypes.RUN_FAILED, {"turn_id": turn_id, "code": code})
 
 
 def _gaps(peer_times: list[float]) -> list[float]:
