@@ -126,7 +126,10 @@ class ChangeSetsContract:
             (
                 EventTypes.PAGE_CHANGED,
                 "agent",
-                {"revision": 4, "actor": "agent", "ops": 2, "node_ids": ["title", "more"]},
+                {
+                    "revision": 4, "actor": "agent", "ops": 2, "node_ids": ["title", "more"],
+                    "copy": "working", "applied": written.ops,
+                },
             ),
         ]
         assert written.seq == events[-1].seq
@@ -219,7 +222,11 @@ class ChangeSetsContract:
             (
                 EventTypes.PAGE_CHANGED,
                 "agent",
-                {"revision": 5, "actor": "agent", "ops": 3, "node_ids": ["title", "more", "h2"]},
+                # An approval's replay carries no ops: a client reads the draft once.
+                {
+                    "revision": 5, "actor": "agent", "ops": 3, "node_ids": ["title", "more", "h2"],
+                    "copy": "draft",
+                },
             ),
             (
                 EventTypes.PROPOSAL_APPROVED,

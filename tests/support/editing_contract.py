@@ -82,7 +82,7 @@ class EditingContract:
         events = app.call("GET", f"/sessions/{sid}/events", query={"after": str(seq_before)}).json[
             "events"
         ]
-        assert [e["type"] for e in events] == ["page.changed", "human.edited"]
+        assert [e["type"] for e in events] == ["page.changed"]
         assert events[0]["actor"] == "ann" and events[0]["payload"]["ops"] == 2
         # Twice is a clear refusal; the first turn is still there to undo.
         assert_error(

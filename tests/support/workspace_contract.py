@@ -16,6 +16,8 @@ from tests.support.databases import unshared_session
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import PageSessionError, Refused
 from charlotte.events import EventTypes, schema_errors
+from charlotte.page.model import empty_doc
+from charlotte.page.ops import reduce_all
 from charlotte.storage import (
     DatabaseEventLog,
     DatabasePageRepository,
@@ -123,9 +125,16 @@ class WorkspaceContract:
             (
                 EventTypes.PAGE_CHANGED,
                 "agent",
-                {"revision": 2, "actor": "agent", "ops": 2, "node_ids": ["hero", "title"]},
+                {
+                    "revision": 2, "actor": "agent", "ops": 2, "node_ids": ["hero", "title"],
+                    "copy": "draft", "applied": written.ops,
+                },
             )
         ]
+        # The ops it carries are the ops as applied: the empty page plus them is the draft.
+        assert [op["node"]["order"] for op in events[0].payload["applied"]] == ["V", "V"]
+        replayed, refused = reduce_all(empty_doc(session.page), events[0].payload["applied"])
+        assert refused == [] and replayed["nodes"] == doc["nodes"]
         assert written.seq == events[0].seq
         for event in events:
             assert schema_errors(event) == []
@@ -235,16 +244,14 @@ class WorkspaceContract:
         )
         assert written.revision == 2
 
-    def test_human_edit_records_the_user_and_both_events(
+    def test_human_edit_records_the_user_in_one_event(
         self, ws: Workspace, engine: sa.Engine, session: SessionRecord
     ) -> None:
         ws.human_edit(session.id, session.tenant, [section("hero")], based_on=0, user="ann")
         events = self.events(engine, session)
-        assert [(e.type, e.actor) for e in events] == [
-            (EventTypes.PAGE_CHANGED, "ann"),
-            (EventTypes.HUMAN_EDITED, "ann"),
-        ]
-        assert [e.seq for e in events] == [1, 2]
+        assert [(e.type, e.actor) for e in events] == [(EventTypes.PAGE_CHANGED, "ann")]
+        assert events[0].payload["actor"] == "ann" and events[0].payload["copy"] == "draft"
+        assert [e.seq for e in events] == [1]
         for event in events:
             assert schema_errors(event) == []
         assert ws.changes_since(session.id, session.tenant, 0)[0]["actor"] == "ann"

@@ -144,7 +144,7 @@ def test_writes_record_the_users_id_as_actor(app: AppHarness) -> None:
     assert handle.edit([{"t": "insert_node", "node": section}], 0)["revision"] == 1
     assert handle.publish() == {"revision": 1}
     actors = {e["type"]: e["actor"] for e in handle.events(0, 1000)}
-    assert actors["session.opened"] == actors["human.edited"] == actors["page.published"] == "42"
+    assert actors["session.opened"] == actors["page.changed"] == actors["page.published"] == "42"
 
 
 def test_events_bounds(app: AppHarness) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from charlotte.errors import PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
@@ -14,6 +15,7 @@ from charlotte.page.ops import touched_node_ids
 from charlotte.page.session import Applied, PageSession
 
 __all__ = [
+    "MAX_APPLIED_CHARS",
     "Written",
     "apply_in_pieces",
     "check_person",
@@ -60,15 +62,47 @@ def check_vocabulary(ops: object) -> None:
                 raise PageSessionError("unknown_op", at=at, detail="t: unknown op type")
 
 
-def page_changed(revision: int, ops: int, node_ids: tuple[str, ...], actor: str) -> NewEvent:
-    """The ``page.changed`` event of a write: its revision, actor, op count and touched nodes."""
-    payload = {
+#: The longest JSON text of the ops a ``page.changed`` carries (``applied``):
+#: over it the event names the revision and the nodes only, and a client reads
+#: the page once. A person's edit or one tool call is far below it.
+MAX_APPLIED_CHARS: Final = 16_000
+
+
+def page_changed(
+    revision: int,
+    count: int,
+    node_ids: tuple[str, ...],
+    actor: str,
+    *,
+    working: bool = False,
+    applied: Sequence[dict[str, Any]] | None = None,
+) -> NewEvent:
+    """The ``page.changed`` event of a write: revision, actor, op count, touched nodes, the ops.
+
+    ``working``: the ops changed a change set's working copy, not the draft.
+    ``applied`` (the ops as applied) is carried when its JSON text is at most
+    ``MAX_APPLIED_CHARS``, so a client applies them to its copy instead of
+    reading the page (docs/events.md).
+    """
+    payload: dict[str, Any] = {
         "revision": revision,
         "actor": actor,
-        "ops": ops,
+        "ops": count,
         "node_ids": list(node_ids),
+        "copy": "working" if working else "draft",
     }
+    if applied and _within_bound(applied):
+        payload["applied"] = list(applied)
     return NewEvent(EventTypes.PAGE_CHANGED, payload, actor)
+
+
+def _within_bound(ops: Sequence[dict[str, Any]]) -> bool:
+    # Every op's JSON text is longer than 8 characters (``{"t":…}``), so a
+    # batch of many ops is over the bound before any of it is encoded.
+    if len(ops) * 8 > MAX_APPLIED_CHARS:
+        return False
+    text = json.dumps(list(ops), ensure_ascii=False, separators=(",", ":"))
+    return len(text) <= MAX_APPLIED_CHARS
 
 
 def apply_in_pieces(

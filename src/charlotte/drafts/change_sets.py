@@ -213,7 +213,12 @@ class ChangeSets:
                 new.append(NewEvent(EventTypes.PROPOSAL_OPENED, opened, AGENT_ACTOR))
             else:
                 self.store.extend(conn, change_set, page.doc, applied.ops)
-            new.append(page_changed(applied.revision, len(applied.ops), node_ids, AGENT_ACTOR))
+            new.append(
+                page_changed(
+                    applied.revision, len(applied.ops), node_ids, AGENT_ACTOR, working=True,
+                    applied=applied.ops,
+                )
+            )  # fmt: skip
             if pending is not None:
                 pending.extend(new)
                 return Written(applied.revision, applied.ops, applied.inverse, node_ids, None)
@@ -247,6 +252,7 @@ class ChangeSets:
                     doc, draft_revision = ws.load_for_write(conn, session)
                     # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
                     page = PageSession(doc, node_types=ws.node_types)
+
                     def kept(applied: Applied, texts: list[str | None]) -> None:
                         ws.store_ops(conn, session, applied, actor=AGENT_ACTOR, texts=texts)
 

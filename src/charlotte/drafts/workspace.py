@@ -418,11 +418,7 @@ class Workspace:
 
     @staticmethod
     def _events_of(applied: Applied, node_ids: tuple[str, ...], actor: str) -> list[NewEvent]:
-        new = [page_changed(applied.revision, len(applied.ops), node_ids, actor)]
-        if actor != AGENT_ACTOR:
-            edited = {"revision": applied.revision, "ops": len(applied.ops), "node_ids": list(node_ids)}
-            new.append(NewEvent(EventTypes.HUMAN_EDITED, edited, actor))
-        return new
+        return [page_changed(applied.revision, len(applied.ops), node_ids, actor, applied=applied.ops)]
 
     def session(
         self, conn: sa.Connection, session_id: str, tenant: str, *, lock: bool = False,

@@ -189,6 +189,7 @@ export function handleEvent(type, event) {
       break;
     case "page.changed":
       if (event.actor === "agent") state.turnWrote = true;
+      else noteOthersEdit(event, payload);
       if (!approving && Number.isInteger(payload.revision)) panels.setRevision(payload.revision);
       schedulePreview();
       draftChanged();
@@ -230,22 +231,18 @@ export function handleEvent(type, event) {
       if (state.viewMode === "published") schedulePreview();
       refreshHistory();
       break;
-    case "human.edited": {
-      // The person's own edits from this page are in the preview already: no note for each.
-      const session = state.sessionId;
-      wroteRevision(payload.revision).then((own) => {
-        if (!own && session === state.sessionId) chat.addNote(`${event.actor || "Someone"} edited the draft · revision ${payload.revision}`);
-      });
-      schedulePreview();
-      draftChanged();
-      if (approving) scheduleChangeSet();
-      refreshHistory();
-      break;
-    }
     default:
       // session.opened: the chat's introduction shows the brief and the mode.
       break;
   }
+}
+
+/** A person's write: a note in the chat unless it is this page's own (its edits are in the preview already). */
+function noteOthersEdit(event, payload) {
+  const session = state.sessionId;
+  wroteRevision(payload.revision).then((own) => {
+    if (!own && session === state.sessionId) chat.addNote(`${event.actor || "Someone"} edited the draft · revision ${payload.revision}`);
+  });
 }
 
 function proposalNote(type, payload) {

@@ -241,7 +241,7 @@ def test_human_edit_then_stale_revision_carries_the_current_revision(app: AppHar
     stale = app.call("POST", f"/sessions/{sid}/edits", {"basedOn": 2, "ops": [op]})
     assert assert_error(stale, 409, "stale_revision")["revision"] == 3
     events = app.call("GET", f"/sessions/{sid}/events", query={"after": "0", "limit": "1000"})
-    assert events.json["events"][-1] == {**events.json["events"][-1], "type": "human.edited", "actor": "ann"}
+    assert events.json["events"][-1] == {**events.json["events"][-1], "type": "page.changed", "actor": "ann"}
 
 
 def test_edit_refusals(app: AppHarness) -> None:

@@ -71,7 +71,7 @@ export function closeHistory() {
   byTestId("history-groups").replaceChildren();
 }
 
-/** The draft changed (page.changed, human.edited) or was published: read the list again if it is open. */
+/** The draft changed (page.changed) or was published: read the list again if it is open. */
 export function refreshHistory(delay = REFRESH_DELAY_MS) {
   if (!sheet().open) return;
   clearTimeout(timer);

@@ -1,6 +1,6 @@
 // Undo a turn: the button under each finished agent turn of the chat. It
 // takes the turn's draft edits back (POST …/turns/{turn_id}/undo); the
-// stream's page.changed and human.edited then refresh the badge and the preview.
+// stream's page.changed then refreshes the badge and the preview.
 
 import { ApiError, api, codeText, sessionPath } from "./api.js";
 import { el, plural, report, state } from "./dom.js";
