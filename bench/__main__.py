@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 #: Benchmark modules, in the order they run.
-BENCHMARKS = ("imports", "apply", "turn", "reduce", "render", "check", "events", "replay", "stream", "long_log", "load")
+BENCHMARKS = ("imports", "apply", "writes", "turn", "reduce", "render", "check", "events", "replay", "stream", "long_log", "load")
 
 #: The figures the spec names, in table order: key → (goal as written, test or None).
 GOALS: dict[str, tuple[str, Callable[[Any], bool] | None]] = {
@@ -34,6 +34,11 @@ GOALS: dict[str, tuple[str, Callable[[Any], bool] | None]] = {
     "apply_p95_ms_50_ops": ("—", None),
     "apply_ratio_to_floor_1_op": ("≤ 1.5", lambda v: v <= 1.5),
     "apply_ratio_to_floor": ("≤ 2 (50 ops)", lambda v: v <= 2),
+    "statements_per_edit": ("—", None),
+    "transactions_per_edit": ("1", lambda v: v == 1),
+    "statements_per_cms_apply": ("—", None),
+    "transactions_per_cms_apply": ("1", lambda v: v == 1),
+    "edit_read_back_bytes_1000_nodes": ("≤ 4,096 (one request)", lambda v: v <= 4096),
     "turn_overhead_ms_per_tool_call": ("—", None),
     "turn_overhead_ratio": ("≤ 1.3", lambda v: v <= 1.3),
     "replay_ops_per_s": ("≥ 30,000", lambda v: v >= 30_000),

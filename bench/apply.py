@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from tests.support.units import call_tool
 
 from bench.replay import LEAVES_PER_SECTION, SECTIONS, build_page
 from charlotte.drafts.workspace import Workspace
@@ -85,7 +86,7 @@ class _Charlotte:
         """Milliseconds for one call."""
         arguments = {"basedOn": self.revision, "ops": _ops(self.size, index)}
         started = time.perf_counter()
-        result = self.tools.call("cms_apply", arguments, self.binding)
+        result = call_tool(self.tools, "cms_apply", arguments, self.binding)
         elapsed = time.perf_counter() - started
         if result.get("isError") or result.get("revision") != self.revision + self.size:
             raise RuntimeError("cms_apply failed in the benchmark")

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.hostile_text import SHAPES, hostile
+from tests.support.units import call_tool, in_unit
 
 from charlotte.checks import PageChecks
 from charlotte.drafts.workspace import Workspace
@@ -77,7 +78,7 @@ def _write_page(tools: PageTools, binding: ToolBinding) -> int:
     ops = page_ops()
     revision = 0
     for start in range(0, len(ops), OPS_PER_APPLY):
-        result = tools.call("cms_apply", {"basedOn": revision, "ops": ops[start : start + OPS_PER_APPLY]}, binding)
+        result = call_tool(tools, "cms_apply", {"basedOn": revision, "ops": ops[start : start + OPS_PER_APPLY]}, binding)
         if is_error(result):
             raise RuntimeError(f"the benchmark page was refused: {result['error']['code']}")
         revision = result["revision"]
@@ -86,7 +87,7 @@ def _write_page(tools: PageTools, binding: ToolBinding) -> int:
 
 def _check(tools: PageTools, binding: ToolBinding) -> float:
     started = time.perf_counter()
-    result = tools.call("cms_check", {}, binding)
+    result = call_tool(tools, "cms_check", {}, binding)
     elapsed = time.perf_counter() - started
     if is_error(result) or not isinstance(result.get("findings"), list):
         raise RuntimeError("cms_check failed on the benchmark page")
@@ -113,7 +114,7 @@ def hostile_session() -> dict[str, float]:
                 raise RuntimeError(f"the benchmark page has {nodes} nodes")
             first = _check(tools, binding)
             further = [_check(tools, binding) for _ in range(CALLS)]
-            doc, _revision = workspace.draft(session.id, session.tenant)
+            doc, _revision = in_unit(workspace, session.id, session.tenant).draft()
             checks = PageChecks(brief=session.brief, facts={"hours": session.facts["hours"]})
             runs = []
             for _ in range(CALLS):

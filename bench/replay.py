@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.support.units import in_unit
+
 from bench.pages import (
     OpMaker,
     edit_ops,
@@ -94,10 +96,10 @@ def _approve_seconds(folder: Path, ops: list[dict[str, Any]]) -> tuple[float, fl
         revision = 0
         for start in range(0, len(ops), BATCH):
             batch = ops[start : start + BATCH]
-            revision = change_sets.apply_agent_ops(session.id, "bench", batch, based_on=revision).revision
+            revision = in_unit(change_sets, session.id, "bench").apply_agent_ops(batch, based_on=revision).revision
         built = time.perf_counter() - started
         started = time.perf_counter()
-        resolution = change_sets.approve(session.id, "bench", "reviewer")
+        resolution = in_unit(change_sets, session.id, "bench").approve("reviewer")
         approved = time.perf_counter() - started
         if resolution.status != "approved" or resolution.revision != len(ops):
             raise RuntimeError("the benchmark set did not approve cleanly")

@@ -191,16 +191,19 @@ def _mentions(tree: ast.AST) -> Iterator[tuple[ast.AST, list[ast.AST]]]:
 
 
 def _is_written(node: ast.AST, parents: list[ast.AST]) -> bool:
-    """True when ``node`` is an argument of an ``….append(...)``/``append_many(...)`` call."""
+    """True when ``node`` is an argument of an ``….append(...)``/``append_many(...)`` call,
+    or the type of a ``NewEvent(...)`` handed straight to a unit's ``….emit(...)``."""
     if not parents:
         return False
     call = parents[0]
-    return (
-        isinstance(call, ast.Call)
-        and node in call.args
-        and isinstance(call.func, ast.Attribute)
-        and call.func.attr in {"append", "append_many"}
-    )
+    if not isinstance(call, ast.Call) or node not in call.args:
+        return False
+    if isinstance(call.func, ast.Attribute) and call.func.attr in {"append", "append_many"}:
+        return True
+    made = isinstance(call.func, ast.Name) and call.func.id == "NewEvent" and call.args[0] is node
+    emitted = len(parents) > 1 and isinstance(parents[1], ast.Call) and call in parents[1].args
+    outer = parents[1] if emitted else None
+    return made and isinstance(outer, ast.Call) and isinstance(outer.func, ast.Attribute) and outer.func.attr == "emit"
 
 
 def usage_reads(tree: ast.AST) -> list[str]:
@@ -226,8 +229,14 @@ def test_the_usage_detector_finds_a_read(source: str) -> None:
     assert usage_reads(ast.parse(source)) != []
 
 
-def test_the_usage_detector_lets_the_write_through() -> None:
-    source = "events.append(conn, sid, EventTypes.USAGE_OBSERVED, payload, actor='agent')"
+@pytest.mark.parametrize(
+    "source",
+    [
+        "events.append(conn, sid, EventTypes.USAGE_OBSERVED, payload, actor='agent')",
+        "unit.emit(NewEvent(EventTypes.USAGE_OBSERVED, payload, AGENT_ACTOR))",
+    ],
+)
+def test_the_usage_detector_lets_the_write_through(source: str) -> None:
     assert usage_reads(ast.parse(source)) == []
     assert usage_writes(ast.parse(source)) == ["EventTypes.USAGE_OBSERVED"]
 

@@ -19,7 +19,7 @@ from charlotte.errors import Refused
 from charlotte.events import AGENT_ACTOR, format_at
 from charlotte.policy.text import is_person_text
 from charlotte.runtime.modes import MAX_MODE_NAME
-from charlotte.storage import SessionStore, read_connection
+from charlotte.storage import SessionStore
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
@@ -202,7 +202,7 @@ def page_sessions(
     while len(listed) < limit:
         # Read on past rows the user may not view: a page is ``limit`` shown
         # rows, and its cursor is the last one shown (a hidden id never leaves).
-        with read_connection(app.engine) as conn:
+        with app.units.reading() as conn:
             rows = SessionStore().of_page(conn, tenant, page, limit, cursor)
         for record, turns in rows:
             if len(listed) < limit and app.allows(user, "view", record):

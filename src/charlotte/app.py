@@ -57,7 +57,7 @@ from charlotte.access import (
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import Refused
-from charlotte.events import EventTypes, utc_now
+from charlotte.events import EventTypes, NewEvent, utc_now
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.text import is_person_text
 from charlotte.runtime.guide import build_guide
@@ -70,14 +70,7 @@ from charlotte.runtime.sweeper import Sweeper
 from charlotte.runtime.turns import Turns
 from charlotte.session import CharlotteSession
 from charlotte.settings import Settings
-from charlotte.storage import (
-    DatabaseEventLog,
-    PageRepository,
-    SessionRecord,
-    SessionStore,
-    read_connection,
-    transaction,
-)
+from charlotte.storage import PageRepository, SessionRecord
 from charlotte.storage import migrate as migrate_database
 from charlotte.tools import PageTools
 
@@ -122,6 +115,8 @@ class Charlotte:
             assets=self.assets,
             links=SiteLinks(settings.site_origin, settings.allowed_origins),
         )
+        #: Where a request opens its unit of work (``charlotte.storage.unit_of_work``).
+        self.units = self.workspace.units
         self.change_sets = ChangeSets(self.workspace)
         self.tools = PageTools(self.workspace, change_sets=self.change_sets)
         self.modes = ModeRegistry()
@@ -213,8 +208,8 @@ class Charlotte:
         if not valid_tenant(tenant) or not _valid_session_id(session_id):
             return None
         self._start()
-        with read_connection(self.engine) as conn:
-            record = SessionStore().get(conn, session_id, tenant)
+        with self.units.reading() as conn:
+            record = self.units.sessions.get(conn, session_id, tenant)
         return None if record is None else CharlotteSession(self, record.id, record.tenant, user)
 
     def guide(self) -> tuple[str, str]:
@@ -348,31 +343,27 @@ class Charlotte:
         actor = actor_of(user)
         self._start()
         guide_hash = self._guide.hash
-        with transaction(self.engine) as conn:
-            record = SessionStore().create(
-                conn,
+        with self.units.write(None, request.tenant) as unit:
+            sessions = self.units.sessions
+            record = sessions.create(
+                unit.conn,
                 tenant=request.tenant,
                 page=request.page,
                 created_by=actor,
                 brief=request.brief,
-                facts=dict(request.facts) or SessionStore().page_facts(conn, request.tenant, request.page),
+                facts=dict(request.facts) or sessions.page_facts(unit.conn, request.tenant, request.page),
                 mode=request.mode,
                 approve_on_save=request.approve_on_save,
                 guide_hash=guide_hash,
             )
-            DatabaseEventLog().append(
-                conn,
-                record.id,
-                EventTypes.SESSION_OPENED,
-                {
-                    "page": record.page,
-                    "mode": record.mode,
-                    "approve_on_save": record.approve_on_save,
-                    "guide_hash": guide_hash,
-                },
-                actor=actor,
-                tenant=record.tenant,
-            )
+            unit.adopt(record)
+            opened = {
+                "page": record.page,
+                "mode": record.mode,
+                "approve_on_save": record.approve_on_save,
+                "guide_hash": guide_hash,
+            }
+            unit.emit(NewEvent(EventTypes.SESSION_OPENED, opened, actor))
         return CharlotteSession(self, record.id, record.tenant, user)
 
 

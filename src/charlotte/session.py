@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.access import actor_of
@@ -52,13 +53,7 @@ from charlotte.page.diff import diff_docs
 from charlotte.page.node_types import NodeTypes
 from charlotte.page.render import render_html
 from charlotte.page.tree import root_ids
-from charlotte.storage import (
-    ConversationStore,
-    DatabaseEventLog,
-    SessionRecord,
-    SessionStore,
-    read_connection,
-)
+from charlotte.storage import ConversationStore, SessionRecord, UnitOfWork
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
@@ -94,8 +89,8 @@ class CharlotteSession:
 
     def __init__(self, app: Charlotte, session_id: str, tenant: str, user: object) -> None:
         self._app = app
-        self._sessions = SessionStore()
-        self._events = DatabaseEventLog()
+        self._sessions = app.units.sessions
+        self._events = app.units.events
         self.id = session_id
         self.tenant = tenant
         self.user = user
@@ -107,13 +102,11 @@ class CharlotteSession:
 
     def status(self) -> dict[str, Any]:
         """The stored session: ids, page, status, brief, facts, the draft revision, times."""
-        record = self._load("view")
-        change_sets = self._app.change_sets
-        with read_connection(self._app.engine) as conn:
-            _doc, revision = self._app.workspace.load_draft(conn, record)
-            change_set = (
-                change_sets.open_change_set(conn, record) if record.approve_on_save else None
-            )
+        with self._read("view") as unit:
+            record = unit.session
+            _doc, revision = self._app.workspace.load_draft(unit)
+            open_set = self._app.change_sets.open_change_set
+            change_set = open_set(unit) if record.approve_on_save else None
         return {
             "id": record.id,
             "tenant": record.tenant,
@@ -138,8 +131,8 @@ class CharlotteSession:
             raise Refused("invalid_request", detail={"field": "after"})
         if type(limit) is not int or not 1 <= limit <= MAX_EVENTS:
             raise Refused("invalid_request", detail={"field": "limit"})
-        record = self._load("view")
-        found = self._events.read(self._app.engine, record.id, after, limit, tenant=record.tenant)
+        with self._read("view") as unit:
+            found = self._events.read(unit.conn, self.id, after, limit, tenant=self.tenant)
         return [
             {"seq": e.seq, "type": e.type, "at": e.at, "actor": e.actor, "payload": dict(e.payload)}
             for e in found
@@ -157,10 +150,9 @@ class CharlotteSession:
             raise Refused("invalid_request", detail={"field": "limit"})
         if before is not None and (type(before) is not int or not 1 <= before <= MAX_SEQ):
             raise Refused("invalid_request", detail={"field": "before"})
-        record = self._load("view")
-        with read_connection(self._app.engine) as conn:
+        with self._read("view") as unit:
             rows = ConversationStore().recent(
-                conn, record.id, record.tenant, limit, before=before, with_messages=False
+                unit.conn, self.id, self.tenant, limit, before=before, with_messages=False
             )
         return [
             {
@@ -178,19 +170,18 @@ class CharlotteSession:
 
     def draft(self) -> dict[str, Any]:
         """``{"revision", "page", "html", "css"}``: the draft, its rendered HTML and its stylesheet."""
-        record = self._load("view")
-        doc, revision = self._app.workspace.draft(record.id, record.tenant)
+        with self._read("view") as unit:
+            doc, revision = self._app.workspace.draft(unit)
         return self._rendered(doc, revision)
 
     def change_set(self) -> dict[str, Any] | None:
         """The open change set (its working copy's revision and HTML, and the diff), or None."""
-        record = self._load("view")
         app = self._app
-        with read_connection(app.engine) as conn:
-            change_set = app.change_sets.open_change_set(conn, record)
+        with self._read("view") as unit:
+            change_set = app.change_sets.open_change_set(unit)
             if change_set is None:
                 return None
-            draft, draft_revision = app.workspace.load_draft(conn, record)
+            draft, draft_revision = app.workspace.load_draft(unit)
         working = change_set.working
         return {
             "id": change_set.id,
@@ -209,8 +200,8 @@ class CharlotteSession:
 
     def published(self) -> dict[str, Any] | None:
         """``{"revision", "page", "html", "css"}`` of the published copy, or None before the first publish."""
-        record = self._load("view")
-        found = self._app.workspace.published(record.id, record.tenant)
+        with self._read("view") as unit:
+            found = self._app.workspace.published(unit)
         if found is None:
             return None
         doc, revision = found
@@ -218,10 +209,8 @@ class CharlotteSession:
 
     def history(self, limit: int = 50, before: int | None = None) -> dict[str, Any]:
         """The draft's revisions, newest first, grouped by turn and by person (``DraftHistory.history``)."""
-        record = self._load("view")
-        return DraftHistory(self._app.workspace).history(
-            record.id, record.tenant, limit=limit, before=before
-        )
+        with self._read("view") as unit:
+            return DraftHistory(self._app.workspace).history(unit, limit=limit, before=before)
 
     def palette(self) -> dict[str, Any]:
         """``{"types", "sections"}``: the node types with their bounds, the section kinds a person may add."""
@@ -241,7 +230,8 @@ class CharlotteSession:
         record = self._load("view")
         if kind not in palette.KIND_KEYS:
             raise Refused("invalid_request", detail={"field": "kind"})
-        doc, _revision = self._app.workspace.draft(record.id, record.tenant)
+        with self._read("view") as unit:
+            doc, _revision = self._app.workspace.draft(unit)
         if after is not None and after not in root_ids(doc):
             raise Refused("invalid_request", detail={"field": "after"})
         built = palette.section_ops(kind, record.brief, record.facts, doc, after=after)
@@ -251,8 +241,8 @@ class CharlotteSession:
 
     def publish_preview(self) -> dict[str, Any]:
         """What publishing now would change: the published copy against the draft, node by node."""
-        record = self._load("view")
-        return DraftHistory(self._app.workspace).publish_preview(record.id, record.tenant)
+        with self._read("view") as unit:
+            return DraftHistory(self._app.workspace).publish_preview(unit)
 
     def wait(self, timeout: float) -> bool:
         """Block until the session is idle (its turn ended): True, or False when ``timeout`` passed first.
@@ -320,69 +310,59 @@ class CharlotteSession:
         """Ask the running or queued turn to stop; ``stop_requested`` is False when idle."""
         record = self._load("stop")
         requested = self._app.turns.stop(record.id, record.tenant, actor_of(self.user))
-        with read_connection(self._app.engine) as conn:
+        with self._app.units.reading() as conn:
             now = self._sessions.get(conn, record.id, record.tenant)
         return {"stop_requested": requested, "status": now.status if now else record.status}
 
     def edit(self, ops: list[Any], based_on: int) -> dict[str, Any]:
         """A person's edit of the draft (``stale_revision`` when ``based_on`` is not current)."""
-        record = self._load("edit")
-        written = self._app.workspace.human_edit(
-            record.id, record.tenant, ops, based_on=based_on, user=actor_of(self.user)
-        )
+        with self._write("edit") as unit:
+            written = self._app.workspace.human_edit(
+                unit, ops, based_on=based_on, user=actor_of(self.user)
+            )
         return _written(written)
 
     def undo_turn(self, turn_id: str) -> dict[str, Any]:
         """Take back one finished turn's draft changes as this person's write (one revision range)."""
-        record = self._load("edit")
-        written = DraftHistory(self._app.workspace).undo_turn(
-            record.id, record.tenant, turn_id, user=actor_of(self.user)
-        )
+        with self._write("edit") as unit:
+            written = self._history.undo_turn(unit, turn_id, user=actor_of(self.user))
         return _written(written)
 
     def undo_edit(self, first: int, last: int) -> dict[str, Any]:
         """Take back revisions ``first`` … ``last`` of this person's own write (Ctrl+Z; redo undoes the undo)."""
-        record = self._load("edit")
-        written = DraftHistory(self._app.workspace).undo_edit(
-            record.id, record.tenant, first, last, user=actor_of(self.user)
-        )
+        with self._write("edit") as unit:
+            written = self._history.undo_edit(unit, first, last, user=actor_of(self.user))
         return _written(written)
 
     def restore(self, revision: int, based_on: int) -> dict[str, Any]:
         """The draft becomes what it was at ``revision``, as this person's write on ``based_on``."""
-        record = self._load("edit")
-        written = DraftHistory(self._app.workspace).restore(
-            record.id, record.tenant, revision, based_on=based_on, user=actor_of(self.user)
-        )
+        with self._write("edit") as unit:
+            written = self._history.restore(
+                unit, revision, based_on=based_on, user=actor_of(self.user)
+            )
         return _written(written)
 
     def reset(self, based_on: int) -> dict[str, Any]:
         """The draft becomes the published copy again (``not_published`` before a first publish)."""
-        record = self._load("edit")
-        written = DraftHistory(self._app.workspace).reset(
-            record.id, record.tenant, based_on=based_on, user=actor_of(self.user)
-        )
+        with self._write("edit") as unit:
+            written = self._history.reset(unit, based_on=based_on, user=actor_of(self.user))
         return _written(written)
 
     def approve(self) -> dict[str, Any]:
         """Approve the open change set (``no_open_change_set`` without one); a conflict is a result."""
-        record = self._load("approve")
-        return _resolution(
-            self._app.change_sets.approve(record.id, record.tenant, actor_of(self.user))
-        )
+        with self._write("approve") as unit:
+            return _resolution(self._app.change_sets.approve(unit, actor_of(self.user)))
 
     def reject(self) -> dict[str, Any]:
         """Reject the open change set; the draft is untouched."""
-        record = self._load("approve")
-        return _resolution(
-            self._app.change_sets.reject(record.id, record.tenant, actor_of(self.user))
-        )
+        with self._write("approve") as unit:
+            return _resolution(self._app.change_sets.reject(unit, actor_of(self.user)))
 
     def reject_nodes(self, nodes: list[str]) -> dict[str, Any]:
         """Take these nodes' changes out of the open change set (``charlotte.drafts.review``)."""
-        record = self._load("approve")
-        sets, user = self._app.change_sets, actor_of(self.user)
-        return reject_nodes(sets, record.id, record.tenant, nodes, user).to_json()
+        with self._write("approve") as unit:
+            rejected = reject_nodes(self._app.change_sets, unit, nodes, actor_of(self.user))
+        return rejected.to_json()
 
     def publish(self, revision: int | None = None) -> dict[str, Any]:
         """Publish the draft; ``{"revision"}`` of the published copy.
@@ -393,10 +373,8 @@ class CharlotteSession:
         """
         if revision is not None and (type(revision) is not int or revision < 0):
             raise Refused("invalid_request", detail={"field": "revision"})
-        record = self._load("publish")
-        published = self._app.workspace.publish(
-            record.id, record.tenant, actor_of(self.user), revision=revision
-        )
+        with self._write("publish") as unit:
+            published = self._app.workspace.publish(unit, actor_of(self.user), revision=revision)
         return {"revision": published}
 
     # -- helpers -----------------------------------------------------------------
@@ -409,14 +387,31 @@ class CharlotteSession:
             "css": emit_css(doc),
         }
 
+    @property
+    def _history(self) -> DraftHistory:
+        return DraftHistory(self._app.workspace)
+
     def _load(self, ability: str) -> SessionRecord:
-        with read_connection(self._app.engine) as conn:
-            record = self._sessions.get(conn, self.id, self.tenant)
-        if record is None:
-            raise Refused("not_found")
+        with self._read(ability) as unit:
+            return unit.session
+
+    @contextmanager
+    def _read(self, ability: str) -> Iterator[UnitOfWork]:
+        """A read unit on this session, once the authorizer allowed ``ability`` (the row read once)."""
+        with self._app.units.read(self.id, self.tenant) as unit:
+            self._allow(unit.session, ability)
+            yield unit
+
+    @contextmanager
+    def _write(self, ability: str) -> Iterator[UnitOfWork]:
+        """A write unit on this session, its row locked, once the authorizer allowed ``ability``."""
+        with self._app.units.write(self.id, self.tenant) as unit:
+            self._allow(unit.session, ability)
+            yield unit
+
+    def _allow(self, record: SessionRecord, ability: str) -> None:
         if not self._app.allows(self.user, ability, record):
             raise Refused("unauthorized" if self.user is None else "forbidden")
-        return record
 
 
 def _wait_seconds(timeout: object) -> float:

@@ -18,12 +18,12 @@ import pytest
 import sqlalchemy as sa
 from tests.support.databases import new_session, unique
 from tests.support.tools_contract import section
+from tests.support.units import call_tool, in_unit
 from tests.support.waiting import wait_until
 
 from charlotte.drafts.workspace import Workspace
 from charlotte.errors import CharlotteError
-from charlotte.events import AGENT_ACTOR, EventTypes
-from charlotte.storage import DatabaseEventLog, transaction
+from charlotte.storage import UnitOfWork
 from charlotte.tools import PageTools, ToolBinding, is_error
 
 pytestmark = pytest.mark.postgres
@@ -52,7 +52,7 @@ def test_a_persons_edit_during_the_agents_write_waits_instead_of_deadlocking(
     ws = Workspace(engine)
     tools = PageTools(ws)
     binding = ToolBinding.for_session(session.id, session.tenant, session.page)
-    ws.human_edit(session.id, session.tenant, [section("hero")], based_on=0, user="ann")
+    in_unit(ws, session.id, session.tenant).human_edit([section("hero")], based_on=0, user="ann")
 
     person: dict[str, object] = {}
 
@@ -61,25 +61,19 @@ def test_a_persons_edit_during_the_agents_write_waits_instead_of_deadlocking(
             {"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"opacity": 0.5}}
         ]
         try:
-            ws.human_edit(session.id, session.tenant, retitle, based_on=1, user="ann")
+            in_unit(ws, session.id, session.tenant).human_edit(retitle, based_on=1, user="ann")
             person["result"] = "applied"
         except CharlotteError as error:
             person["result"] = error.code
 
     editor = threading.Thread(target=edit)
 
-    def before(conn: sa.Connection) -> None:
-        # An event in the call's transaction, which locks the session row.
-        payload = {"name": "cms_apply", "call_id": "c1", "arguments": {}}
-        DatabaseEventLog().append(
-            conn, session.id, EventTypes.TOOL_CALLED, payload, actor=AGENT_ACTOR
-        )
+    def stop(unit: UnitOfWork) -> None:
+        # Inside the call's unit, which locked the session row when it opened.
         editor.start()
         _wait_until_blocked(engine)
 
-    result = tools.call(
-        "cms_apply", {"basedOn": 1, "ops": [section("more")]}, binding, before=before
-    )
+    result = call_tool(tools, "cms_apply", {"basedOn": 1, "ops": [section("more")]}, binding, stop=stop)
     editor.join(timeout=30)
     assert not editor.is_alive()
     assert not is_error(result), result
@@ -102,20 +96,20 @@ def test_two_first_writes_to_one_page_end_in_a_stale_revision_not_a_storage_conf
 
     def edit() -> None:
         try:
-            ws.human_edit(second.id, second.tenant, [section("theirs")], based_on=0, user="bob")
+            in_unit(ws, second.id, second.tenant).human_edit([section("theirs")], based_on=0, user="bob")
             other["result"] = "applied"
         except CharlotteError as error:
             other["result"] = error.code
 
     editor = threading.Thread(target=edit)
     # The agent's first write to the never-written page, still uncommitted while the person's starts.
-    with transaction(engine) as conn:
-        written = ws.agent_apply(first.id, first.tenant, [section("ours")], based_on=0, conn=conn)
+    with ws.units.write(first.id, first.tenant) as unit:
+        written = ws.agent_apply(unit, [section("ours")], based_on=0)
         editor.start()
         _wait_until_blocked(engine)
     editor.join(timeout=30)
     assert not editor.is_alive()
     assert written.revision == 1
     assert other == {"result": "stale_revision"}
-    doc, revision = ws.draft(first.id, first.tenant)
+    doc, revision = in_unit(ws, first.id, first.tenant).draft()
     assert revision == 1 and set(doc["nodes"]) == {"ours"}

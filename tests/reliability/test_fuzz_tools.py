@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.reliability.test_fuzz_api import hostile_ops, ids, storable_ids, tricky_text, values
 from tests.support.soak import show
+from tests.support.units import call_tool
 
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import Workspace
@@ -30,7 +31,6 @@ from charlotte.storage import (
     DatabaseEventLog,
     SessionRecord,
     SessionStore,
-    read_connection,
     transaction,
 )
 from charlotte.tools import TOOL_NAMES, PageTools, ToolBinding, is_error
@@ -65,9 +65,9 @@ class Bench:
     def state(self, which: int) -> tuple[Any, ...]:
         """Draft (with revision), open change set and event count of one session."""
         session = self.sessions[which]
-        with read_connection(self.engine) as conn:
-            draft = self.workspace.load_draft(conn, session)
-            view = self.change_sets.view(conn, session)
+        with self.workspace.units.read(session.id, session.tenant) as unit:
+            draft = self.workspace.load_draft(unit)
+            view = self.change_sets.view(unit)
         events = DatabaseEventLog().read(self.engine, session.id, 0, 10_000)
         return draft, view, len(events)
 
@@ -83,7 +83,7 @@ def bench(sqlite_engine_module: sa.Engine, request: pytest.FixtureRequest) -> It
             made.append(SessionStore().create(conn, tenant="acme", page=page, created_by="ann", approve_on_save=approve))
     bench = Bench(sqlite_engine_module, workspace, tools, change_sets, (made[0], made[1]))
     for which in (0, 1):
-        result = tools.call("cms_apply", {"basedOn": 0, "ops": HERO}, bench.binding(which))
+        result = call_tool(tools, "cms_apply", {"basedOn": 0, "ops": HERO}, bench.binding(which))
         assert not is_error(result), result
     yield bench
     show(request, f"fuzz tools: {sum(calls.values())} calls, {dict(sorted(calls.items()))}")
@@ -104,7 +104,7 @@ def sqlite_engine_module(tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
 def checked_call(bench: Bench, which: int, name: object, arguments: object, binding: ToolBinding | None = None) -> dict[str, Any]:
     """One call; its result is JSON and, when refused, coded with the fixed message; nothing stored."""
     before = bench.state(which)
-    result = bench.tools.call(name, arguments, binding or bench.binding(which))
+    result = call_tool(bench.tools, name, arguments, binding or bench.binding(which))
     json.dumps(result)
     if is_error(result):
         calls["refused:" + result["error"]["code"]] += 1
@@ -133,7 +133,7 @@ def test_random_arguments_to_every_tool_get_coded_results(bench: Bench, name: An
 def test_hostile_ops_through_cms_apply_store_nothing_when_refused(
     bench: Bench, ops: list[dict[str, Any]], which: int, as_text: bool
 ) -> None:
-    revision = bench.tools.call("cms_outline", {}, bench.binding(which))["revision"]
+    revision = call_tool(bench.tools, "cms_outline", {}, bench.binding(which))["revision"]
     arguments: Any = {"basedOn": revision, "ops": ops}
     # A model may send its arguments as JSON text; it must be judged the same way.
     checked_call(bench, which, "cms_apply", json.dumps(arguments) if as_text else arguments)

@@ -38,12 +38,13 @@ from tests.support.damaged_log_contract import (
 )
 from tests.support.databases import new_session
 from tests.support.runner_harness import HERO
+from tests.support.units import call_tool
 from tests.support.waiting import eventually
 
 from charlotte.drafts.workspace import Workspace
 from charlotte.http.asgi import create_app
 from charlotte.runtime.notifier import Notifier
-from charlotte.storage import DatabaseEventLog, SessionRecord, read_connection
+from charlotte.storage import DatabaseEventLog, SessionRecord
 from charlotte.testing import Finish, Step, ToolCall
 from charlotte.tools import PageTools, ToolBinding, is_error
 
@@ -283,7 +284,7 @@ def test_page_text_with_a_lone_surrogate_from_the_model_is_refused_and_stores_no
     ops = json.loads(json.dumps(HERO).replace("Rosa", "Ro\\ud800sa"))
     before = _stored(sqlite_engine, workspace, session)
 
-    result = tools.call("cms_apply", {"basedOn": 0, "ops": ops}, binding)
+    result = call_tool(tools, "cms_apply", {"basedOn": 0, "ops": ops}, binding)
 
     assert is_error(result)
     assert result["error"]["code"] == "invalid_arguments"
@@ -291,15 +292,15 @@ def test_page_text_with_a_lone_surrogate_from_the_model_is_refused_and_stores_no
     assert (result["error"]["expected"], result["error"]["got"]) == ("Unicode text", "a lone surrogate")
     assert _stored(sqlite_engine, workspace, session) == before
     # The same text as JSON from the model, and in a key, alike.
-    as_text = tools.call("cms_apply", json.dumps({"basedOn": 0, "ops": ops}), binding)
+    as_text = call_tool(tools, "cms_apply", json.dumps({"basedOn": 0, "ops": ops}), binding)
     assert is_error(as_text) and as_text["error"]["path"] == "$.arguments.ops[1].node.props.content"
-    in_key = tools.call("cms_find", {"te\udfffxt": "x"}, binding)
+    in_key = call_tool(tools, "cms_find", {"te\udfffxt": "x"}, binding)
     assert is_error(in_key) and in_key["error"]["code"] == "invalid_arguments"
     assert _stored(sqlite_engine, workspace, session) == before
 
 
 def _stored(engine: sa.Engine, workspace: Workspace, session: SessionRecord) -> tuple[Any, ...]:
     """The session's draft (with revision) and event count."""
-    with read_connection(engine) as conn:
-        draft = workspace.load_draft(conn, session)
+    with workspace.units.read(session.id, session.tenant) as unit:
+        draft = workspace.load_draft(unit)
     return draft, len(DatabaseEventLog().read(engine, session.id, 0, 1000))

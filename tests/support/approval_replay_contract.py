@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from tests.support.change_sets_contract import ChangeSetsContract, props
+from tests.support.units import in_unit
 from tests.support.workspace_contract import section
 
 from charlotte.drafts.change_sets import ChangeSets
@@ -110,19 +111,18 @@ class ApprovalReplayContract:
     def seven_ops(self, change_sets: ChangeSets, s: SessionRecord) -> None:
         """A set of seven ops (four chunks); its last op edits ``title``."""
         ops = [section(f"s{n}") for n in range(6)] + [props("title", "Rye")]
-        change_sets.apply_agent_ops(s.id, s.tenant, ops, based_on=2)
+        in_unit(change_sets, s.id, s.tenant).apply_agent_ops(ops, based_on=2)
 
     def test_a_conflict_in_the_last_chunk_leaves_nothing_of_the_page(
         self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
         self.seven_ops(change_sets, session)
-        ws.human_edit(
-            session.id, session.tenant, [{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
+        in_unit(ws, session.id, session.tenant).human_edit([{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
         )
         page, history, _ = self.stored(engine, session)
         after = self.last_seq(engine, session)
         with statements(engine) as sent:
-            resolution = change_sets.approve(session.id, session.tenant, "bob")
+            resolution = in_unit(change_sets, session.id, session.tenant).approve("bob")
         assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "node_not_found", 6)
         # Three chunks replayed and their history written inside the savepoint, the
         # fourth conflicted: rolled back, the draft never written.
@@ -138,7 +138,7 @@ class ApprovalReplayContract:
     ) -> None:
         self.seven_ops(change_sets, session)
         with statements(engine) as sent:
-            resolution = change_sets.approve(session.id, session.tenant, "bob")
+            resolution = in_unit(change_sets, session.id, session.tenant).approve("bob")
         assert (resolution.status, resolution.revision) == ("approved", 9)
         written = written_tables(sent)
         assert written.count(pages.name) == 1, written
@@ -164,7 +164,7 @@ class ApprovalReplayContract:
         before = self.stored(engine, session)
         after = self.last_seq(engine, session)
         with statements(engine) as sent, pytest.raises(StorageError) as failed:
-            change_sets.approve(session.id, session.tenant, "bob")
+            in_unit(change_sets, session.id, session.tenant).approve("bob")
         assert failed.value.code == "conflict"
         written = written_tables(sent)
         assert written.count(page_ops.name) == 3 and pages.name not in written, written
@@ -172,15 +172,15 @@ class ApprovalReplayContract:
         assert self.stored(engine, session) == before
         assert [status for _, status in before[2]] == ["open"]
         assert self.event_types(engine, session, after) == []
-        assert ws.draft(session.id, session.tenant)[1] == 2
+        assert in_unit(ws, session.id, session.tenant).draft()[1] == 2
 
     def test_the_set_is_decoded_as_it_replays_and_a_corrupt_tail_leaves_nothing(
         self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
         # Two writes: the second's ops are appended to the stored text.
-        change_sets.apply_agent_ops(session.id, session.tenant, [section("s0"), section("s1")], based_on=2)
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([section("s0"), section("s1")], based_on=2)
         more = [section(f"s{n}") for n in range(2, 6)] + [props("title", "Rye")]
-        change_sets.apply_agent_ops(session.id, session.tenant, more, based_on=4)
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops(more, based_on=4)
         with read_connection(engine) as conn:
             stored = conn.execute(
                 sa.select(sa.type_coerce(tables.change_sets.c.ops, sa.Text))
@@ -204,7 +204,7 @@ class ApprovalReplayContract:
         before = self.stored(engine, session)
         after = self.last_seq(engine, session)
         with statements(engine) as sent, pytest.raises(PageSessionError) as failed:
-            change_sets.approve(session.id, session.tenant, "bob")
+            in_unit(change_sets, session.id, session.tenant).approve("bob")
         assert (failed.value.code, failed.value.detail) == ("invalid_state", "change set: ops")
         written = written_tables(sent)
         assert written.count(page_ops.name) == 2 and pages.name not in written, written

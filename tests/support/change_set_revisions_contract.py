@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.support.change_sets import open_change_set
 from tests.support.databases import unshared_session
+from tests.support.units import call_tool, in_unit
 from tests.support.workspace_contract import heading, section
 
 from charlotte.drafts.change_sets import ChangeSets
@@ -29,7 +30,7 @@ from charlotte.drafts.review import reject_nodes
 from charlotte.drafts.workspace import Workspace
 from charlotte.errors import PageSessionError, Refused
 from charlotte.page.session import PageSession
-from charlotte.storage import SessionRecord, read_connection
+from charlotte.storage import SessionRecord
 from charlotte.tools import PageTools, ToolBinding, is_error
 
 
@@ -52,13 +53,13 @@ class Agent:
 
     def view(self) -> tuple[dict[str, Any], int]:
         """The page the agent reads now (the open set's working copy, else the draft)."""
-        with read_connection(self.change_sets.workspace.engine) as conn:
-            doc, revision = self.change_sets.view(conn, self.session)
+        with self.change_sets.workspace.units.read(self.session.id, self.session.tenant) as unit:
+            doc, revision = self.change_sets.view(unit)
         return copy.deepcopy(doc), revision
 
     def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """A tool call; the revision of its result (an error's too) names the page it read."""
-        result = self.tools.call(name, arguments, self.binding)
+        result = call_tool(self.tools, name, arguments, self.binding)
         doc, revision = self.view()
         assert result["revision"] == revision, result
         self.given.append((revision, doc))
@@ -123,7 +124,7 @@ class ChangeSetRevisionsContract:
         """A new approve_on_save session whose draft holds a hero and its title (revision 2), read once."""
         record = unshared_session(engine, approve_on_save=True)
         ops = [section("hero"), heading("title", "hero", "Fresh bread")]
-        ws.human_edit(record.id, record.tenant, ops, based_on=0, user="ann")
+        in_unit(ws, record.id, record.tenant).human_edit(ops, based_on=0, user="ann")
         agent = Agent(tools, change_sets, record)
         assert agent.call("cms_get", {})["revision"] == 2
         return agent
@@ -135,8 +136,8 @@ class ChangeSetRevisionsContract:
     ) -> None:
         s = agent.session
         assert agent.call("cms_apply", {"basedOn": 2, "ops": [props("title", "Rye")]})["revision"] == 3
-        ws.human_edit(s.id, s.tenant, [section("news")], based_on=2, user="ann")
-        assert change_sets.approve(s.id, s.tenant, "ann").revision == 4
+        in_unit(ws, s.id, s.tenant).human_edit([section("news")], based_on=2, user="ann")
+        assert in_unit(change_sets, s.id, s.tenant).approve("ann").revision == 4
         # The working copy's 3 is gone: the draft's 3 is the person's edit, its 4 the replay.
         working = agent.changes_since(3, agent.given[1][1])
         assert working["error"]["code"] == "revision_unknown"
@@ -159,7 +160,7 @@ class ChangeSetRevisionsContract:
         s = agent.session
         agent.call("cms_apply", {"basedOn": 2, "ops": [props("title", "Rye")]})
         agent.call("cms_apply", {"basedOn": 3, "ops": [section("more")]})
-        assert change_sets.approve(s.id, s.tenant, "ann").revision == 4
+        assert in_unit(change_sets, s.id, s.tenant).approve("ann").revision == 4
         results = dict(agent.check_every_revision())
         assert not any(is_error(result) for result in results.values()), results
         assert notices(results[2]) == ["approved"]
@@ -172,11 +173,11 @@ class ChangeSetRevisionsContract:
         s = agent.session
         agent.call("cms_apply", {"basedOn": 2, "ops": [props("title", "Rye")]})
         if decision == "reject":
-            assert change_sets.reject(s.id, s.tenant, "ann").status == "rejected"
-            ws.human_edit(s.id, s.tenant, [section("news")], based_on=2, user="ann")
+            assert in_unit(change_sets, s.id, s.tenant).reject("ann").status == "rejected"
+            in_unit(ws, s.id, s.tenant).human_edit([section("news")], based_on=2, user="ann")
         else:
-            ws.human_edit(s.id, s.tenant, [{"t": "remove_node", "id": "title"}], based_on=2, user="ann")
-            assert change_sets.approve(s.id, s.tenant, "ann").status == "conflicted"
+            in_unit(ws, s.id, s.tenant).human_edit([{"t": "remove_node", "id": "title"}], based_on=2, user="ann")
+            assert in_unit(change_sets, s.id, s.tenant).approve("ann").status == "conflicted"
         # The draft is at 3 now, a page the agent never read as its 3.
         (_, first), (_, working), *_ = agent.check_every_revision()
         assert working["error"]["code"] == "revision_unknown"
@@ -190,7 +191,7 @@ class ChangeSetRevisionsContract:
         s = agent.session
         for n in range(3):
             agent.call("cms_apply", {"basedOn": 2 + n, "ops": [section(f"old{n}")]})
-        change_sets.reject(s.id, s.tenant, "ann")
+        in_unit(change_sets, s.id, s.tenant).reject("ann")
         agent.call("cms_get", {})
         for n in range(4):
             agent.call("cms_apply", {"basedOn": 2 + n, "ops": [section(f"new{n}")]})
@@ -207,9 +208,9 @@ class ChangeSetRevisionsContract:
         agent.call("cms_apply", {"basedOn": 2, "ops": [props("title", "Rye")]})
         ahead = agent.call("cms_changes_since", {"revision": 9})
         assert (ahead["error"]["code"], ahead["revision"]) == ("stale_revision", 3)
-        change_sets.reject(s.id, s.tenant, "ann")
+        in_unit(change_sets, s.id, s.tenant).reject("ann")
         with pytest.raises(PageSessionError) as stale:
-            change_sets.changes_since(s.id, s.tenant, 9)
+            in_unit(change_sets, s.id, s.tenant).changes_since(9)
         assert stale.value.code == "stale_revision"
 
     # -- any sequence ------------------------------------------------------------
@@ -253,7 +254,7 @@ class ChangeSetRevisionsContract:
         on the draft the set was seeded from)."""
         s = agent.session
         view, revision = agent.view()
-        draft, draft_revision = ws.draft(s.id, s.tenant)
+        draft, draft_revision = in_unit(ws, s.id, s.tenant).draft()
         change_set = open_change_set(change_sets, s.id, s.tenant)
         if step in ("write", "retitle"):
             retitle = step == "retitle" and "title" in view["nodes"]
@@ -263,20 +264,21 @@ class ChangeSetRevisionsContract:
         elif step == "read":
             agent.call("cms_get", {})
         elif step == "edit":
-            ws.human_edit(s.id, s.tenant, [section(f"p{number}")], based_on=draft_revision, user="ann")
+            in_unit(ws, s.id, s.tenant).human_edit([section(f"p{number}")], based_on=draft_revision, user="ann")
         elif step == "remove" and "title" in draft["nodes"]:
             removal = [{"t": "remove_node", "id": "title"}]
-            ws.human_edit(s.id, s.tenant, removal, based_on=draft_revision, user="ann")
+            in_unit(ws, s.id, s.tenant).human_edit(removal, based_on=draft_revision, user="ann")
         elif step == "approve" and change_set is not None:
-            status = change_sets.approve(s.id, s.tenant, "ann").status
+            status = in_unit(change_sets, s.id, s.tenant).approve("ann").status
             return [status], status == "approved" and draft_revision == change_set.base_revision
         elif step == "reject" and change_set is not None:
-            return [change_sets.reject(s.id, s.tenant, "ann").status], False
+            return [in_unit(change_sets, s.id, s.tenant).reject("ann").status], False
         elif step == "reject_nodes" and change_set is not None:
             # A person takes the first op's node out: the set rejected, the rest in a new set.
             nodes = sorted(op_keys(change_set.ops[0]))
             try:
-                reject_nodes(change_sets, s.id, s.tenant, nodes, "ann")
+                with change_sets.workspace.units.write(s.id, s.tenant) as unit:
+                    reject_nodes(change_sets, unit, nodes, "ann")
             except Refused as refused:
                 assert refused.code == "conflicted", refused.code  # the rest no longer applies
                 return [], True

@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 from tests.support.change_sets import open_change_set
 from tests.support.databases import unique, unshared_session
+from tests.support.units import in_unit
 from tests.support.workspace_contract import MutableAssets, heading, link, section
 
 from charlotte.drafts.change_sets import ChangeSets
@@ -64,10 +65,7 @@ class ChangeSetsContract:
     def session(self, engine: sa.Engine, ws: Workspace) -> SessionRecord:
         """An approve_on_save session whose draft holds a section and a heading (revision 2)."""
         record = unshared_session(engine, approve_on_save=True)
-        ws.human_edit(
-            record.id,
-            record.tenant,
-            [section("hero"), heading("title", "hero", "Fresh bread")],
+        in_unit(ws, record.id, record.tenant).human_edit([section("hero"), heading("title", "hero", "Fresh bread")],
             based_on=0,
             user="ann",
         )
@@ -108,13 +106,12 @@ class ChangeSetsContract:
     def test_agent_ops_go_to_the_working_copy_not_the_draft(
         self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        draft_before = ws.draft(session.id, session.tenant)
+        draft_before = in_unit(ws, session.id, session.tenant).draft()
         after = self.last_seq(engine, session)
-        written = change_sets.apply_agent_ops(
-            session.id, session.tenant, [props("title", "Rye"), section("more")], based_on=2
+        written = in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("title", "Rye"), section("more")], based_on=2
         )
         assert written.revision == 4 and written.node_ids == ("title", "more")
-        assert ws.draft(session.id, session.tenant) == draft_before
+        assert in_unit(ws, session.id, session.tenant).draft() == draft_before
         change_set = open_change_set(change_sets, session.id, session.tenant)
         assert change_set is not None
         assert (change_set.base_revision, change_set.revision, change_set.op_count) == (2, 4, 2)
@@ -132,9 +129,8 @@ class ChangeSetsContract:
                 },
             ),
         ]
-        assert written.seq == events[-1].seq
         # The agent's revisions continue inside the set; the set does not open twice.
-        again = change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Spelt")], based_on=4)
+        again = in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("title", "Spelt")], based_on=4)
         assert again.revision == 5
         after_second = open_change_set(change_sets, session.id, session.tenant)
         assert after_second is not None and after_second.id == change_set.id
@@ -149,10 +145,10 @@ class ChangeSetsContract:
     ) -> None:
         after = self.last_seq(engine, session)
         with pytest.raises(PageSessionError) as stale:
-            change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "x")], based_on=1)
+            in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("title", "x")], based_on=1)
         assert stale.value.code == "stale_revision"
         with pytest.raises(PageSessionError) as missing:
-            change_sets.apply_agent_ops(session.id, session.tenant, [props("nope", "x")], based_on=2)
+            in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("nope", "x")], based_on=2)
         assert (missing.value.code, missing.value.at) == ("node_not_found", 0)
         assert open_change_set(change_sets, session.id, session.tenant) is None
         assert self.events(engine, session, after) == []
@@ -160,17 +156,16 @@ class ChangeSetsContract:
     def test_policies_guard_the_working_copy(
         self, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        change_sets.apply_agent_ops(session.id, session.tenant, [section("more")], based_on=2)
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([section("more")], based_on=2)
         before = open_change_set(change_sets, session.id, session.tenant)
         after = self.last_seq(engine, session)
         with pytest.raises(Refused) as external:
-            change_sets.apply_agent_ops(
-                session.id, session.tenant, [link("a", "hero", "https://evil.example/")], based_on=3
+            in_unit(change_sets, session.id, session.tenant).apply_agent_ops([link("a", "hero", "https://evil.example/")], based_on=3
             )
         assert external.value.code == "external_link"
         bad = {"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"background": "url(x)"}}
         with pytest.raises(Refused) as css:
-            change_sets.apply_agent_ops(session.id, session.tenant, [bad], based_on=3)
+            in_unit(change_sets, session.id, session.tenant).apply_agent_ops([bad], based_on=3)
         assert css.value.code == "css_fetch"
         assert open_change_set(change_sets, session.id, session.tenant) == before
         assert self.events(engine, session, after) == []
@@ -178,22 +173,21 @@ class ChangeSetsContract:
     def test_changes_since_reads_the_working_copys_own_history(
         self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
     ) -> None:
-        assert change_sets.changes_since(session.id, session.tenant, 1) == ws.changes_since(
-            session.id, session.tenant, 1
+        assert in_unit(change_sets, session.id, session.tenant).changes_since(1) == in_unit(ws, session.id, session.tenant).changes_since(1
         )
-        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("title", "Rye")], based_on=2)
         # A human edit to the draft meanwhile is not part of the working copy's history.
-        ws.human_edit(session.id, session.tenant, [section("news")], based_on=2, user="ann")
-        changes = change_sets.changes_since(session.id, session.tenant, 0)
+        in_unit(ws, session.id, session.tenant).human_edit([section("news")], based_on=2, user="ann")
+        changes = in_unit(change_sets, session.id, session.tenant).changes_since(0)
         assert [(c["revision"], c["actor"], c["op"]["t"]) for c in changes] == [
             (1, "ann", "insert_node"),
             (2, "ann", "insert_node"),
             (3, "agent", "set_node_props"),
         ]
-        assert change_sets.changes_since(session.id, session.tenant, 2) == changes[2:]
-        assert change_sets.changes_since(session.id, session.tenant, 3) == []
+        assert in_unit(change_sets, session.id, session.tenant).changes_since(2) == changes[2:]
+        assert in_unit(change_sets, session.id, session.tenant).changes_since(3) == []
         with pytest.raises(PageSessionError) as stale:
-            change_sets.changes_since(session.id, session.tenant, 4)
+            in_unit(change_sets, session.id, session.tenant).changes_since(4)
         assert stale.value.code == "stale_revision" and stale.value.detail == {"revision": 3}
 
     # -- approving -------------------------------------------------------------
@@ -201,16 +195,15 @@ class ChangeSetsContract:
     def test_approve_without_human_edits_makes_the_draft_the_working_copy(
         self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        change_sets.apply_agent_ops(
-            session.id, session.tenant, [props("title", "Rye"), section("more")], based_on=2
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("title", "Rye"), section("more")], based_on=2
         )
-        change_sets.apply_agent_ops(session.id, session.tenant, [heading("h2", "more", "Hours")], based_on=4)
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([heading("h2", "more", "Hours")], based_on=4)
         change_set = open_change_set(change_sets, session.id, session.tenant)
         assert change_set is not None
         after = self.last_seq(engine, session)
-        resolution = change_sets.approve(session.id, session.tenant, "ann")
+        resolution = in_unit(change_sets, session.id, session.tenant).approve("ann")
         assert (resolution.status, resolution.ops, resolution.revision) == ("approved", 3, 5)
-        doc, revision = ws.draft(session.id, session.tenant)
+        doc, revision = in_unit(ws, session.id, session.tenant).draft()
         assert revision == 5 and doc == change_set.working
         assert self.history(engine, session)[2:] == [
             (3, "agent", "set_node_props"),
@@ -237,41 +230,37 @@ class ChangeSetsContract:
         assert open_change_set(change_sets, session.id, session.tenant) is None
         assert self.statuses(engine, session) == ["approved"]
         # The agent's next write opens a new set on the approved draft, revisions unbroken.
-        assert change_sets.apply_agent_ops(session.id, session.tenant, [props("h2", "Open")], based_on=5).revision == 6
+        assert in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("h2", "Open")], based_on=5).revision == 6
 
     def test_approve_replays_over_unrelated_human_edits(
         self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
     ) -> None:
-        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
-        ws.human_edit(session.id, session.tenant, [section("news")], based_on=2, user="ann")
-        resolution = change_sets.approve(session.id, session.tenant, "ann")
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("title", "Rye")], based_on=2)
+        in_unit(ws, session.id, session.tenant).human_edit([section("news")], based_on=2, user="ann")
+        resolution = in_unit(change_sets, session.id, session.tenant).approve("ann")
         assert (resolution.status, resolution.revision) == ("approved", 4)
-        doc, _ = ws.draft(session.id, session.tenant)
+        doc, _ = in_unit(ws, session.id, session.tenant).draft()
         assert doc["nodes"]["title"]["props"]["content"] == "Rye"
         assert "news" in doc["nodes"]
 
     def test_a_human_deletion_conflicts_without_partial_replay_and_the_agent_is_told_once(
         self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        change_sets.apply_agent_ops(
-            session.id,
-            session.tenant,
-            [section("more"), props("title", "Rye"), props("title", "Spelt")],
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([section("more"), props("title", "Rye"), props("title", "Spelt")],
             based_on=2,
         )
-        ws.human_edit(
-            session.id, session.tenant, [{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
+        in_unit(ws, session.id, session.tenant).human_edit([{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
         )
-        human = ws.draft(session.id, session.tenant)
+        human = in_unit(ws, session.id, session.tenant).draft()
         history = self.history(engine, session)
         change_set = open_change_set(change_sets, session.id, session.tenant)
         assert change_set is not None
         after = self.last_seq(engine, session)
-        resolution = change_sets.approve(session.id, session.tenant, "bob")
+        resolution = in_unit(change_sets, session.id, session.tenant).approve("bob")
         assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "node_not_found", 1)
         assert resolution.revision == 3
         # Exactly the human's version: op 0 (section "more") applied in memory but was not kept.
-        assert ws.draft(session.id, session.tenant) == human
+        assert in_unit(ws, session.id, session.tenant).draft() == human
         assert self.history(engine, session) == history
         events = self.events(engine, session, after)
         assert [(e.type, e.actor, e.payload) for e in events] == [
@@ -282,7 +271,7 @@ class ChangeSetsContract:
             )
         ]
         assert self.statuses(engine, session) == ["conflicted"]
-        notices = change_sets.pending_notices(session.id, session.tenant)
+        notices = in_unit(change_sets, session.id, session.tenant).pending_notices()
         assert notices == [
             {
                 "kind": "change_set",
@@ -294,7 +283,7 @@ class ChangeSetsContract:
                 "at": 1,
             }
         ]
-        assert change_sets.pending_notices(session.id, session.tenant) == []
+        assert in_unit(change_sets, session.id, session.tenant).pending_notices() == []
 
     def test_a_conflicted_approval_on_a_never_written_page_leaves_it_without_a_row(
         self, engine: sa.Engine, ws: Workspace, change_sets: ChangeSets, assets: MutableAssets
@@ -306,9 +295,9 @@ class ChangeSetsContract:
             "t": "insert_node",
             "node": {"id": "img", "type": "image", "parent": "hero", "props": {"asset": "logo", "alt": "Logo"}},
         }
-        change_sets.apply_agent_ops(fresh.id, fresh.tenant, [section("hero"), image], based_on=0)
+        in_unit(change_sets, fresh.id, fresh.tenant).apply_agent_ops([section("hero"), image], based_on=0)
         assets.ids.clear()  # the host deleted the asset since
-        resolution = change_sets.approve(fresh.id, fresh.tenant, "ann")
+        resolution = in_unit(change_sets, fresh.id, fresh.tenant).approve("ann")
         assert (resolution.status, resolution.code) == ("conflicted", "authored_asset")
         with read_connection(engine) as conn:
             rows = conn.execute(
@@ -324,19 +313,18 @@ class ChangeSetsContract:
             "t": "insert_node",
             "node": {"id": "img", "type": "image", "parent": "hero", "props": {"asset": "logo", "alt": "Logo"}},
         }
-        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye"), image], based_on=2)
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("title", "Rye"), image], based_on=2)
         assets.ids.clear()  # the host deleted the asset since
-        resolution = change_sets.approve(session.id, session.tenant, "ann")
+        resolution = in_unit(change_sets, session.id, session.tenant).approve("ann")
         assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "authored_asset", 1)
-        assert ws.draft(session.id, session.tenant)[1] == 2
+        assert in_unit(ws, session.id, session.tenant).draft()[1] == 2
 
-        change_sets.apply_agent_ops(
-            session.id, session.tenant, [link("map", "hero", "https://maps.example.com/x")], based_on=2
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([link("map", "hero", "https://maps.example.com/x")], based_on=2
         )
         narrower = SiteLinks("https://bakery.test", ())
-        resolution = change_sets.approve(session.id, session.tenant, "ann", links=narrower)
+        resolution = in_unit(change_sets, session.id, session.tenant).approve("ann", links=narrower)
         assert (resolution.status, resolution.code, resolution.at) == ("conflicted", "external_link", 0)
-        assert ws.draft(session.id, session.tenant)[1] == 2
+        assert in_unit(ws, session.id, session.tenant).draft()[1] == 2
 
     def test_assets_are_checked_on_the_page_the_whole_replay_made(
         self, ws: Workspace, assets: MutableAssets, engine: sa.Engine
@@ -357,11 +345,11 @@ class ChangeSetsContract:
         ):
             s = unshared_session(engine, approve_on_save=True)
             page = [section("hero"), heading("title", "hero", "Bread"), heading("sub", "hero", "Rolls")]
-            ws.human_edit(s.id, s.tenant, page, based_on=0, user="ann")
+            in_unit(ws, s.id, s.tenant).human_edit(page, based_on=0, user="ann")
             assets.ids.add("logo")
-            change_sets.apply_agent_ops(s.id, s.tenant, ops, based_on=3)
+            in_unit(change_sets, s.id, s.tenant).apply_agent_ops(ops, based_on=3)
             assets.ids.clear()
-            resolution = change_sets.approve(s.id, s.tenant, "ann")
+            resolution = in_unit(change_sets, s.id, s.tenant).approve("ann")
             found.append((resolution.status, resolution.code, resolution.at))
         # The refused node names the last op that wrote it; a node the set removed is not on
         # the page it made, so nothing of it is refused.
@@ -383,46 +371,47 @@ class ChangeSetsContract:
         for removed in ("title", "sub"):
             s = unshared_session(engine, approve_on_save=True)
             page = [section("hero"), heading("title", "hero", "Bread"), heading("sub", "hero", "Rolls")]
-            ws.human_edit(s.id, s.tenant, page, based_on=0, user="ann")
-            change_sets.apply_agent_ops(s.id, s.tenant, ops, based_on=3)
-            ws.human_edit(s.id, s.tenant, [{"t": "remove_node", "id": removed}], based_on=3, user="ann")
-            resolution = change_sets.approve(s.id, s.tenant, "ann", links=narrower)
+            in_unit(ws, s.id, s.tenant).human_edit(page, based_on=0, user="ann")
+            in_unit(change_sets, s.id, s.tenant).apply_agent_ops(ops, based_on=3)
+            in_unit(ws, s.id, s.tenant).human_edit([{"t": "remove_node", "id": removed}], based_on=3, user="ann")
+            resolution = in_unit(change_sets, s.id, s.tenant).approve("ann", links=narrower)
             found.append((resolution.status, resolution.code, resolution.at))
-            assert ws.draft(s.id, s.tenant)[1] == 4
+            assert in_unit(ws, s.id, s.tenant).draft()[1] == 4
         assert found == [("conflicted", "node_not_found", 0), ("conflicted", "external_link", 1)]
 
     def test_reject_discards_the_set_and_tells_the_agent_once(
         self, ws: Workspace, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        draft = ws.draft(session.id, session.tenant)
-        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        draft = in_unit(ws, session.id, session.tenant).draft()
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("title", "Rye")], based_on=2)
         change_set = open_change_set(change_sets, session.id, session.tenant)
         assert change_set is not None
         after = self.last_seq(engine, session)
-        resolution = change_sets.reject(session.id, session.tenant, "ann")
+        resolution = in_unit(change_sets, session.id, session.tenant).reject("ann")
         assert (resolution.status, resolution.ops, resolution.revision) == ("rejected", 1, 2)
-        assert ws.draft(session.id, session.tenant) == draft
+        assert in_unit(ws, session.id, session.tenant).draft() == draft
         assert [(e.type, e.actor, e.payload) for e in self.events(engine, session, after)] == [
             (EventTypes.PROPOSAL_REJECTED, "ann", {"proposal_id": change_set.id, "ops": 1})
         ]
-        assert [n["status"] for n in change_sets.pending_notices(session.id, session.tenant)] == ["rejected"]
-        assert change_sets.pending_notices(session.id, session.tenant) == []
+        assert [n["status"] for n in in_unit(change_sets, session.id, session.tenant).pending_notices()] == ["rejected"]
+        assert in_unit(change_sets, session.id, session.tenant).pending_notices() == []
 
     def test_decisions_need_an_open_set_and_a_person(
         self, change_sets: ChangeSets, engine: sa.Engine, session: SessionRecord
     ) -> None:
         after = self.last_seq(engine, session)
-        for decide in (change_sets.approve, change_sets.reject):
+        decisions = in_unit(change_sets, session.id, session.tenant)
+        for decide in (decisions.approve, decisions.reject):
             with pytest.raises(Refused) as none:
-                decide(session.id, session.tenant, "ann")
+                decide("ann")
             assert none.value.code == "no_open_change_set"
-        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("title", "Rye")], based_on=2)
         for user in ("", "agent"):
             with pytest.raises(Refused) as who:
-                change_sets.approve(session.id, session.tenant, user)
+                in_unit(change_sets, session.id, session.tenant).approve(user)
             assert who.value.code == "invalid_request"
         with pytest.raises(Refused) as other_tenant:
-            change_sets.approve(session.id, unique("tenant"), "ann")
+            in_unit(change_sets, session.id, unique("tenant")).approve("ann")
         assert other_tenant.value.code == "not_found"
         assert self.statuses(engine, session) == ["open"]
         assert [e.type for e in self.events(engine, session, after)] == [
@@ -435,7 +424,7 @@ class ChangeSetsContract:
     ) -> None:
         plain = unshared_session(engine)
         with pytest.raises(Refused) as refused:
-            change_sets.apply_agent_ops(plain.id, plain.tenant, [section("hero")], based_on=0)
+            in_unit(change_sets, plain.id, plain.tenant).apply_agent_ops([section("hero")], based_on=0)
         assert refused.value.code == "forbidden"
         assert open_change_set(change_sets, plain.id, plain.tenant) is None
         assert self.events(engine, plain) == []
@@ -443,9 +432,9 @@ class ChangeSetsContract:
     def test_publishing_publishes_the_draft_and_leaves_the_set_open(
         self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
     ) -> None:
-        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
-        assert ws.publish(session.id, session.tenant, "ann") == 2
-        published = ws.published(session.id, session.tenant)
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("title", "Rye")], based_on=2)
+        assert in_unit(ws, session.id, session.tenant).publish("ann") == 2
+        published = in_unit(ws, session.id, session.tenant).published()
         assert published is not None
         assert published[0]["nodes"]["title"]["props"]["content"] == "Fresh bread"
         change_set = open_change_set(change_sets, session.id, session.tenant)
@@ -456,16 +445,13 @@ class ChangeSetsContract:
     ) -> None:
         assert open_change_set(change_sets, session.id, session.tenant) is None
         style = {"t": "set_style", "id": "hero", "breakpoint": "md", "patch": {"color": "#333"}}
-        change_sets.apply_agent_ops(
-            session.id,
-            session.tenant,
-            [props("title", "Rye"), style, section("more"), {"t": "remove_node", "id": "title"}],
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("title", "Rye"), style, section("more"), {"t": "remove_node", "id": "title"}],
             based_on=2,
         )
-        ws.human_edit(session.id, session.tenant, [section("news")], based_on=2, user="ann")
+        in_unit(ws, session.id, session.tenant).human_edit([section("news")], based_on=2, user="ann")
         change_set = open_change_set(change_sets, session.id, session.tenant)
         assert change_set is not None
-        diff = diff_docs(ws.draft(session.id, session.tenant)[0], change_set.working)
+        diff = diff_docs(in_unit(ws, session.id, session.tenant).draft()[0], change_set.working)
         assert diff.to_json() == {
             "added": ["more"],
             "removed": ["news", "title"],
@@ -486,7 +472,7 @@ class ChangeSetsContract:
         for batch in range(50):
             ops = [props("title", f"v{batch}-{i}") for i in range(199)]
             ops.append(section(f"s{batch}"))
-            revision = change_sets.apply_agent_ops(session.id, session.tenant, ops, based_on=revision).revision
+            revision = in_unit(change_sets, session.id, session.tenant).apply_agent_ops(ops, based_on=revision).revision
         change_set = open_change_set(change_sets, session.id, session.tenant)
         assert change_set is not None and change_set.op_count == 10_000 and revision == 10_002
         sizes: list[int] = []
@@ -503,12 +489,12 @@ class ChangeSetsContract:
 
         monkeypatch.setattr(PageSession, "apply", counting)
         monkeypatch.setattr(AssetPolicy, "assert_nodes", checking)
-        resolution = change_sets.approve(session.id, session.tenant, "ann")
+        resolution = in_unit(change_sets, session.id, session.tenant).approve("ann")
         assert (resolution.status, resolution.revision) == ("approved", 10_002)
         # Applied in slices of REPLAY_CHUNK (100); AssetPolicy once, on the 51 nodes the set touched.
         assert sizes == [100] * 100
         assert checked == [51]
-        doc, current = ws.draft(session.id, session.tenant)
+        doc, current = in_unit(ws, session.id, session.tenant).draft()
         assert current == 10_002 and doc == change_set.working
         history = self.history(engine, session)
         assert len(history) == 10_002
@@ -526,16 +512,14 @@ class ChangeSetsContract:
     def test_an_agent_write_racing_an_approval_is_never_lost(
         self, ws: Workspace, change_sets: ChangeSets, session: SessionRecord
     ) -> None:
-        change_sets.apply_agent_ops(session.id, session.tenant, [props("title", "Rye")], based_on=2)
+        in_unit(change_sets, session.id, session.tenant).apply_agent_ops([props("title", "Rye")], based_on=2)
         errors: dict[str, BaseException] = {}
         start = threading.Barrier(3)
         actions: dict[str, Any] = {
-            "approve": lambda: change_sets.approve(session.id, session.tenant, "ann"),
-            "agent": lambda: change_sets.apply_agent_ops(
-                session.id, session.tenant, [section("late")], based_on=3
+            "approve": lambda: in_unit(change_sets, session.id, session.tenant).approve("ann"),
+            "agent": lambda: in_unit(change_sets, session.id, session.tenant).apply_agent_ops([section("late")], based_on=3
             ),
-            "human": lambda: ws.human_edit(
-                session.id, session.tenant, [section("news")], based_on=2, user="bob"
+            "human": lambda: in_unit(ws, session.id, session.tenant).human_edit([section("news")], based_on=2, user="bob"
             ),
         }
 
@@ -556,7 +540,7 @@ class ChangeSetsContract:
         assert all(
             isinstance(e, PageSessionError) and e.code == "stale_revision" for e in errors.values()
         ), errors
-        doc, _ = ws.draft(session.id, session.tenant)
+        doc, _ = in_unit(ws, session.id, session.tenant).draft()
         assert doc["nodes"]["title"]["props"]["content"] == "Rye"
         assert ("news" in doc["nodes"]) == ("human" not in errors)
         if "agent" not in errors:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from tests.support.app_harness import AppHarness
 from tests.support.runner_harness import apply_step
+from tests.support.units import in_unit
 
 from charlotte.errors import MESSAGES, Refused
 from charlotte.events import AGENT_ACTOR
@@ -368,7 +369,7 @@ class EditingContract:
         turn = turn_of(app, sid, [HERO_SECTION])
         _doc, revision = draft(app, sid)
         assert app.call("POST", f"/sessions/{sid}/turns/{turn}/undo").status == 200
-        changes = app.charlotte.workspace.changes_since(sid, "acme", revision)
+        changes = in_unit(app.charlotte.workspace, sid, "acme").changes_since(revision)
         assert [(c["actor"], c["op"]) for c in changes] == [
             ("ann", {"t": "remove_node", "id": "hero"})
         ]
@@ -473,7 +474,8 @@ class EditingContract:
             ("proposal.opened", "ann"),
         ]
         # The agent is told once that its set was rejected; it reads the kept changes again.
-        notices = app.charlotte.change_sets.pending_notices(sid, "acme")
+        with app.charlotte.units.write(sid, "acme") as unit:
+            notices = app.charlotte.change_sets.pending_notices(unit)
         assert [(n["proposal_id"], n["status"]) for n in notices] == [(old, "rejected")]
         assert (
             app.call("POST", f"/sessions/{sid}/change-set/approve").json["resolution"]["status"]

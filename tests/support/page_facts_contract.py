@@ -20,11 +20,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.support.units import call_tool, in_unit
 
 from charlotte import Charlotte, Settings
 from charlotte.checks import PageChecks
 from charlotte.session import CharlotteSession
-from charlotte.storage import read_connection
 from charlotte.tools import ToolBinding
 from charlotte.tools.page_tools import fact_texts
 
@@ -73,7 +73,7 @@ class PageFactsContract:
     def unsupported(self, app: Charlotte, handle: CharlotteSession) -> list[dict[str, Any]]:
         """The facts findings of ``cms_check`` on the session's draft."""
         binding = ToolBinding.for_session(handle.id, handle.tenant, handle.status()["page"])
-        return app.tools.call("cms_check", {"checks": ["facts"]}, binding)["findings"]
+        return call_tool(app.tools, "cms_check", {"checks": ["facts"]}, binding)["findings"]
 
     def removed(self, handle: CharlotteSession) -> list[Any]:
         events, page = [], handle.events(0, 1_000)
@@ -102,7 +102,7 @@ class PageFactsContract:
         status = second.status()
         assert status["facts"] == FACTS
         checks = PageChecks(facts=fact_texts(status["facts"]), brief=status["brief"])
-        assert checks.run(app.workspace.draft(second.id, "t")[0], only="facts") == []
+        assert checks.run(in_unit(app.workspace, second.id, "t").draft()[0], only="facts") == []
 
     def test_other_facts_do_not_unsay_what_the_published_page_shows(self, app: Charlotte) -> None:
         self.published_bakery(app)
@@ -150,17 +150,16 @@ class PageFactsContract:
         page = handle.status()["page"]
         from charlotte.tools.vouched import read_vouched  # here: the other tests run without it
 
-        with read_connection(app.engine) as conn:
-            session = app.workspace.session(conn, handle.id, "t")
-            vouched = read_vouched(conn, app.workspace.pages, session)
+        with app.units.read(handle.id, "t") as unit:
+            vouched = read_vouched(unit.conn, app.workspace.pages, unit.session)
         assert vouched == ("Call 01603 555 0123",)
         assert page == "home"
 
         ops = [{"t": "insert_node", "node": {"id": "price", "type": "text", "parent": "s",
                                              "props": {"content": "Loaf £4.50"}}}]  # fmt: skip
-        app.change_sets.apply_agent_ops(handle.id, "t", ops, based_on=2)
+        in_unit(app.change_sets, handle.id, "t").apply_agent_ops(ops, based_on=2)
         binding = ToolBinding.for_session(handle.id, "t", page)
-        before = app.tools.call("cms_check", {"checks": ["facts"]}, binding)["findings"]
+        before = call_tool(app.tools, "cms_check", {"checks": ["facts"]}, binding)["findings"]
         assert [f["code"] for f in before] == ["unsupported_price"]
         handle.approve()
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from tests.support.databases import unshared_session
+from tests.support.units import call_tool
 
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.events import utc_now
@@ -75,12 +76,12 @@ class PersonSaidContract:
 
     def built(self, tools: PageTools, session: SessionRecord, phone: str) -> ToolBinding:
         binding = ToolBinding.for_session(session.id, session.tenant, session.page)
-        applied = tools.call("cms_apply", {"basedOn": 0, "ops": page(phone)}, binding)
+        applied = call_tool(tools, "cms_apply", {"basedOn": 0, "ops": page(phone)}, binding)
         assert not is_error(applied), applied
         return binding
 
     def facts_codes(self, tools: PageTools, binding: ToolBinding) -> list[str]:
-        result = tools.call("cms_check", {"checks": ["facts"]}, binding)
+        result = call_tool(tools, "cms_check", {"checks": ["facts"]}, binding)
         assert not is_error(result), result
         return [f["code"] for f in result["findings"]]
 
@@ -119,7 +120,7 @@ class PersonSaidContract:
         binding = self.built(tools, session, NEW_PHONE)
         add_turn(engine, session, "Build the page")
         assert self.facts_codes(tools, binding) == ["unsupported_phone"]
-        ready = tools.call("cms_ready", {"summary": "Done."}, binding)
+        ready = call_tool(tools, "cms_ready", {"summary": "Done."}, binding)
         assert is_error(ready) and ready["error"]["code"] == "checks_failing"
 
     def test_the_persons_message_backs_the_phone_they_asked_for(
@@ -129,7 +130,7 @@ class PersonSaidContract:
         assert self.facts_codes(tools, binding) == ["unsupported_phone"]
         add_turn(engine, session, ASKED, "running")
         assert self.facts_codes(tools, binding) == []
-        assert tools.call("cms_ready", {"summary": "Phone changed."}, binding)["ready"] is True
+        assert call_tool(tools, "cms_ready", {"summary": "Phone changed."}, binding)["ready"] is True
 
     @pytest.mark.parametrize("status", ["queued", "failed", "stopped"])
     def test_a_turn_that_never_finished_still_said_it(

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 import sqlalchemy as sa
+from tests.support.units import in_unit
 
 from charlotte.drafts.workspace import Workspace
 from charlotte.errors import CharlotteError, Refused
@@ -166,13 +167,12 @@ class SoakDriver:
             raise
 
     def _edit(self, session: SessionRecord, rng: random.Random, tag: str) -> None:
-        doc, revision = self.workspace.draft(session.id, session.tenant)
+        doc, revision = in_unit(self.workspace, session.id, session.tenant).draft()
         # Give the agent a moment to move the draft on: the edit then races it.
         threading.Event().wait(rng.random() * POLL)
         self.figures.add("edits_raced")
         try:
-            self.workspace.human_edit(
-                session.id, session.tenant, human_ops(doc, rng, tag), based_on=revision, user="ann"
+            in_unit(self.workspace, session.id, session.tenant).human_edit(human_ops(doc, rng, tag), based_on=revision, user="ann"
             )
         except CharlotteError as error:
             if error.code == "stale_revision":

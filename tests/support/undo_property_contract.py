@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from tests.support.databases import unshared_session
+from tests.support.units import in_unit
 
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.history import DraftHistory
@@ -30,7 +31,7 @@ from charlotte.drafts.review import reject_nodes
 from charlotte.drafts.workspace import Workspace
 from charlotte.errors import PageSessionError, Refused
 from charlotte.page.diff import diff_docs
-from charlotte.storage import SessionRecord, read_connection, transaction
+from charlotte.storage import SessionRecord, transaction
 from charlotte.storage.tables import turns
 
 POOL = ("a", "b", "c")
@@ -120,7 +121,7 @@ class UndoPropertyContract:
         writes: list[Write] = []
         for _ in range(data.draw(st.integers(6, 20))):
             step = data.draw(st.sampled_from(["turn", "edit", "edit", "reuse", "undo", "undo"]))
-            doc, revision = ws.draft(session.id, session.tenant)
+            doc, revision = in_unit(ws, session.id, session.tenant).draft()
             freed = sorted({key for w in writes for key in w.before if key not in w.after} - set(doc["nodes"]))
             if step == "reuse" and freed:  # a person takes an id an earlier write freed
                 ops = [data.draw(an_op(doc, reuse=data.draw(st.sampled_from(freed))))]
@@ -130,15 +131,15 @@ class UndoPropertyContract:
                 turn = _turn(engine, session) if step == "turn" else None
                 try:
                     if turn is not None:
-                        written = ws.agent_apply(session.id, session.tenant, ops, based_on=revision, turn_id=turn)
+                        written = in_unit(ws, session.id, session.tenant).agent_apply(ops, based_on=revision, turn_id=turn)
                     else:
-                        written = ws.human_edit(session.id, session.tenant, ops, based_on=revision, user=PERSON)
+                        written = in_unit(ws, session.id, session.tenant).human_edit(ops, based_on=revision, user=PERSON)
                 except (PageSessionError, Refused):
-                    assert ws.draft(session.id, session.tenant) == (doc, revision)
+                    assert in_unit(ws, session.id, session.tenant).draft() == (doc, revision)
                     event("write refused")
                     continue
                 event("write applied")
-                after = ws.draft(session.id, session.tenant)[0]
+                after = in_unit(ws, session.id, session.tenant).draft()[0]
                 first = written.revision - len(written.ops) + 1
                 writes.append(Write(turn, first, written.revision, snapshot(doc), snapshot(after)))
                 continue
@@ -148,16 +149,16 @@ class UndoPropertyContract:
                 event("undo of a removal whose id was taken again")
             try:
                 if target.turn is not None:
-                    written = history.undo_turn(session.id, session.tenant, target.turn, user=PERSON)
+                    written = in_unit(history, session.id, session.tenant).undo_turn(target.turn, user=PERSON)
                 else:
-                    written = history.undo_edit(session.id, session.tenant, target.first, target.last, user=PERSON)
+                    written = in_unit(history, session.id, session.tenant).undo_edit(target.first, target.last, user=PERSON)
             except (PageSessionError, Refused) as refused:
                 assert refused.code in ("conflicted", "already_undone"), refused
-                assert ws.draft(session.id, session.tenant) == (doc, revision)
+                assert in_unit(ws, session.id, session.tenant).draft() == (doc, revision)
                 event(f"undo refused {refused.code}")
                 continue
             event("undo applied")
-            after = ws.draft(session.id, session.tenant)[0]
+            after = in_unit(ws, session.id, session.tenant).draft()[0]
             _assert_only_the_undone_nodes_changed(target, snapshot(doc), snapshot(after))
             if written.ops:  # the undo is the person's write: undoing it is a redo
                 first = written.revision - len(written.ops) + 1
@@ -172,31 +173,32 @@ class UndoPropertyContract:
         sets = ChangeSets(ws)
         session = unshared_session(engine, approve_on_save=True)
         for _ in range(data.draw(st.integers(1, 3))):  # a draft to start from
-            doc, revision = ws.draft(session.id, session.tenant)
+            doc, revision = in_unit(ws, session.id, session.tenant).draft()
             ops = data.draw(st.lists(an_op(doc), min_size=1, max_size=3))
             with contextlib.suppress(PageSessionError, Refused):
-                ws.human_edit(session.id, session.tenant, ops, based_on=revision, user=PERSON)
+                in_unit(ws, session.id, session.tenant).human_edit(ops, based_on=revision, user=PERSON)
         for _ in range(data.draw(st.integers(1, 4))):  # the agent's set
-            working = _working(sets, session) or ws.draft(session.id, session.tenant)
+            working = _working(sets, session) or in_unit(ws, session.id, session.tenant).draft()
             ops = data.draw(st.lists(an_op(working[0]), min_size=1, max_size=3))
             with contextlib.suppress(PageSessionError, Refused):
-                sets.apply_agent_ops(session.id, session.tenant, ops, based_on=working[1])
+                in_unit(sets, session.id, session.tenant).apply_agent_ops(ops, based_on=working[1])
         found = _working(sets, session)
         if found is None:
             return
-        draft = ws.draft(session.id, session.tenant)[0]
+        draft = in_unit(ws, session.id, session.tenant).draft()[0]
         diff = diff_docs(draft, found[0])
         listed = [*diff.added, *diff.removed, *(change.id for change in diff.changed)]
         if not listed:
             return
         named = data.draw(st.lists(st.sampled_from(listed), min_size=1, max_size=3, unique=True))
         try:
-            reject_nodes(sets, session.id, session.tenant, named, PERSON)
+            with sets.workspace.units.write(session.id, session.tenant) as unit:
+                reject_nodes(sets, unit, named, PERSON)
         except (PageSessionError, Refused) as refused:
             # Every node the review lists names a change of the set: only a replay conflict.
             assert refused.code == "conflicted", refused
             assert _working(sets, session) == found
-            assert ws.draft(session.id, session.tenant)[0] == draft
+            assert in_unit(ws, session.id, session.tenant).draft()[0] == draft
             return
         kept = _working(sets, session)
         now = snapshot(kept[0] if kept is not None else draft)
@@ -228,6 +230,6 @@ def _turn(engine: sa.Engine, session: SessionRecord) -> str:
 
 def _working(sets: ChangeSets, session: SessionRecord) -> tuple[dict[str, Any], int] | None:
     """The open set's working copy and its revision, or None without an open set."""
-    with read_connection(sets.workspace.engine) as conn:
-        change_set = sets.open_change_set(conn, session)
+    with sets.workspace.units.read(session.id, session.tenant) as unit:
+        change_set = sets.open_change_set(unit)
         return None if change_set is None else (change_set.working, change_set.revision)

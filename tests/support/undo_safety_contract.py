@@ -14,6 +14,7 @@ from typing import Any
 from tests.support.app_harness import AppHarness
 from tests.support.editing_contract import assert_error, draft, turn_of
 from tests.support.hand_edit_contract import edit, undo
+from tests.support.units import in_unit
 
 from charlotte.storage import DatabasePageRepository, transaction
 
@@ -98,7 +99,7 @@ class UndoSafetyContract:
 
         assert preview["empty"] is True
         assert_error(app.call("POST", f"/sessions/{sid}/publish"), 409, "empty_page")
-        assert app.charlotte.workspace.published(sid, "acme") is None
+        assert in_unit(app.charlotte.workspace, sid, "acme").published() is None
 
     # -- 3. what /edits takes -----------------------------------------------------------
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from tests.support.databases import unshared_session
+from tests.support.units import in_unit
 
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import PageSessionError, Refused
@@ -106,16 +107,15 @@ class WorkspaceContract:
     def test_agent_apply_writes_draft_history_and_one_event(
         self, ws: Workspace, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        written = ws.agent_apply(
-            session.id, session.tenant, [section("hero"), heading("title", "hero", "Fresh bread")], based_on=0
+        written = in_unit(ws, session.id, session.tenant).agent_apply([section("hero"), heading("title", "hero", "Fresh bread")], based_on=0
         )
         assert written.revision == 2
         assert written.node_ids == ("hero", "title")
-        doc, revision = ws.draft(session.id, session.tenant)
+        doc, revision = in_unit(ws, session.id, session.tenant).draft()
         assert revision == 2 and doc["seq"] == 2
         assert doc["nodes"]["hero"]["order"] == "V"  # defaults filled: appended
         assert doc["nodes"]["title"]["props"]["content"] == "Fresh bread"
-        changes = ws.changes_since(session.id, session.tenant, 0)
+        changes = in_unit(ws, session.id, session.tenant).changes_since(0)
         assert [(c["revision"], c["actor"], c["op"]["t"]) for c in changes] == [
             (1, "agent", "insert_node"),
             (2, "agent", "insert_node"),
@@ -135,33 +135,29 @@ class WorkspaceContract:
         assert [op["node"]["order"] for op in events[0].payload["applied"]] == ["V", "V"]
         replayed, refused = reduce_all(empty_doc(session.page), events[0].payload["applied"])
         assert refused == [] and replayed["nodes"] == doc["nodes"]
-        assert written.seq == events[0].seq
         for event in events:
             assert schema_errors(event) == []
 
     def test_agent_apply_inverse_restores_the_draft(
         self, ws: Workspace, session: SessionRecord
     ) -> None:
-        ws.agent_apply(session.id, session.tenant, [section("hero")], based_on=0)
-        before, _ = ws.draft(session.id, session.tenant)
-        written = ws.agent_apply(
-            session.id,
-            session.tenant,
-            [{"t": "set_style", "id": "hero", "breakpoint": "md", "patch": {"color": "#333"}}],
+        in_unit(ws, session.id, session.tenant).agent_apply([section("hero")], based_on=0)
+        before, _ = in_unit(ws, session.id, session.tenant).draft()
+        written = in_unit(ws, session.id, session.tenant).agent_apply([{"t": "set_style", "id": "hero", "breakpoint": "md", "patch": {"color": "#333"}}],
             based_on=1,
         )
-        ws.agent_apply(session.id, session.tenant, written.inverse, based_on=2)
-        after, revision = ws.draft(session.id, session.tenant)
+        in_unit(ws, session.id, session.tenant).agent_apply(written.inverse, based_on=2)
+        after, revision = in_unit(ws, session.id, session.tenant).draft()
         assert revision == 3
         assert {**after, "seq": 0} == {**before, "seq": 0}
 
     def test_stale_revision_writes_nothing(
         self, ws: Workspace, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        ws.agent_apply(session.id, session.tenant, [section("hero")], based_on=0)
+        in_unit(ws, session.id, session.tenant).agent_apply([section("hero")], based_on=0)
         before = self.snapshot(engine, session)
         with pytest.raises(PageSessionError) as caught:
-            ws.agent_apply(session.id, session.tenant, [section("other")], based_on=0)
+            in_unit(ws, session.id, session.tenant).agent_apply([section("other")], based_on=0)
         assert caught.value.code == "stale_revision"
         assert self.snapshot(engine, session) == before
 
@@ -171,7 +167,7 @@ class WorkspaceContract:
         before = self.snapshot(engine, session)
         bad = {"t": "insert_node", "node": {"id": "x", "type": "richtext", "parent": None}}
         with pytest.raises(PageSessionError) as caught:
-            ws.agent_apply(session.id, session.tenant, [section("hero"), bad], based_on=0)
+            in_unit(ws, session.id, session.tenant).agent_apply([section("hero"), bad], based_on=0)
         assert (caught.value.code, caught.value.at) == ("type_not_allowed", 1)
         assert self.snapshot(engine, session) == before
 
@@ -192,14 +188,14 @@ class WorkspaceContract:
         op: dict[str, Any],
         reason: str | None,
     ) -> None:
-        ws.agent_apply(session.id, session.tenant, [section("hero")], based_on=0)
+        in_unit(ws, session.id, session.tenant).agent_apply([section("hero")], based_on=0)
         before = self.snapshot(engine, session)
         if reason is None:  # the control case: a clean op does write
-            ws.agent_apply(session.id, session.tenant, [op], based_on=1)
+            in_unit(ws, session.id, session.tenant).agent_apply([op], based_on=1)
             assert self.snapshot(engine, session) != before
             return
         with pytest.raises(Refused) as caught:
-            ws.agent_apply(session.id, session.tenant, [op], based_on=1)
+            in_unit(ws, session.id, session.tenant).agent_apply([op], based_on=1)
         assert caught.value.reason == reason
         assert self.snapshot(engine, session) == before
 
@@ -209,67 +205,64 @@ class WorkspaceContract:
         before = self.snapshot(engine, session)
         bad = {"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"background": "image-set(x 1x)"}}
         with pytest.raises(Refused) as caught:
-            ws.human_edit(session.id, session.tenant, [section("hero"), bad], based_on=0, user="ann")
+            in_unit(ws, session.id, session.tenant).human_edit([section("hero"), bad], based_on=0, user="ann")
         assert caught.value.reason == "css_fetch"
         assert self.snapshot(engine, session) == before
 
     def test_link_policy_runs_on_agent_ops_before_the_write(
         self, ws: Workspace, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        ws.agent_apply(session.id, session.tenant, [section("hero")], based_on=0)
+        in_unit(ws, session.id, session.tenant).agent_apply([section("hero")], based_on=0)
         before = self.snapshot(engine, session)
         for href, reason in [
             ("javascript:alert(1)", "unsafe_link"),
             ("https://evil.example/x", "external_link"),
         ]:
             with pytest.raises(Refused) as caught:
-                ws.agent_apply(session.id, session.tenant, [link("l", "hero", href)], based_on=1)
+                in_unit(ws, session.id, session.tenant).agent_apply([link("l", "hero", href)], based_on=1)
             assert caught.value.reason == reason
         assert self.snapshot(engine, session) == before
-        ws.agent_apply(
-            session.id, session.tenant, [link("l", "hero", "https://maps.example.com/bakery")], based_on=1
+        in_unit(ws, session.id, session.tenant).agent_apply([link("l", "hero", "https://maps.example.com/bakery")], based_on=1
         )
 
     def test_humans_may_add_any_safe_link_but_no_unsafe_one(
         self, ws: Workspace, session: SessionRecord
     ) -> None:
-        ws.human_edit(session.id, session.tenant, [section("hero")], based_on=0, user="ann")
+        in_unit(ws, session.id, session.tenant).human_edit([section("hero")], based_on=0, user="ann")
         with pytest.raises(Refused) as caught:
-            ws.human_edit(
-                session.id, session.tenant, [link("l", "hero", "JaVa\tscript:alert(1)")], based_on=1, user="ann"
+            in_unit(ws, session.id, session.tenant).human_edit([link("l", "hero", "JaVa\tscript:alert(1)")], based_on=1, user="ann"
             )
         assert caught.value.reason == "unsafe_link"
-        written = ws.human_edit(
-            session.id, session.tenant, [link("l", "hero", "https://evil.example/x")], based_on=1, user="ann"
+        written = in_unit(ws, session.id, session.tenant).human_edit([link("l", "hero", "https://evil.example/x")], based_on=1, user="ann"
         )
         assert written.revision == 2
 
     def test_human_edit_records_the_user_in_one_event(
         self, ws: Workspace, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        ws.human_edit(session.id, session.tenant, [section("hero")], based_on=0, user="ann")
+        in_unit(ws, session.id, session.tenant).human_edit([section("hero")], based_on=0, user="ann")
         events = self.events(engine, session)
         assert [(e.type, e.actor) for e in events] == [(EventTypes.PAGE_CHANGED, "ann")]
         assert events[0].payload["actor"] == "ann" and events[0].payload["copy"] == "draft"
         assert [e.seq for e in events] == [1]
         for event in events:
             assert schema_errors(event) == []
-        assert ws.changes_since(session.id, session.tenant, 0)[0]["actor"] == "ann"
+        assert in_unit(ws, session.id, session.tenant).changes_since(0)[0]["actor"] == "ann"
 
     def test_a_person_cannot_write_as_the_agent(self, ws: Workspace, session: SessionRecord) -> None:
         for user in ["agent", ""]:
             with pytest.raises(Refused) as caught:
-                ws.human_edit(session.id, session.tenant, [section("hero")], based_on=0, user=user)
+                in_unit(ws, session.id, session.tenant).human_edit([section("hero")], based_on=0, user=user)
             assert caught.value.reason == "invalid_request"
 
     def test_another_tenant_sees_not_found(self, ws: Workspace, session: SessionRecord) -> None:
         calls = [
-            lambda: ws.agent_apply(session.id, "other-tenant", [section("hero")], based_on=0),
-            lambda: ws.human_edit(session.id, "other-tenant", [section("hero")], based_on=0, user="ann"),
-            lambda: ws.draft(session.id, "other-tenant"),
-            lambda: ws.changes_since(session.id, "other-tenant", 0),
-            lambda: ws.publish(session.id, "other-tenant", "ann"),
-            lambda: ws.published(session.id, "other-tenant"),
+            lambda: in_unit(ws, session.id, "other-tenant").agent_apply([section("hero")], based_on=0),
+            lambda: in_unit(ws, session.id, "other-tenant").human_edit([section("hero")], based_on=0, user="ann"),
+            lambda: in_unit(ws, session.id, "other-tenant").draft(),
+            lambda: in_unit(ws, session.id, "other-tenant").changes_since(0),
+            lambda: in_unit(ws, session.id, "other-tenant").publish("ann"),
+            lambda: in_unit(ws, session.id, "other-tenant").published(),
         ]
         for call in calls:
             with pytest.raises(Refused) as caught:
@@ -279,7 +272,7 @@ class WorkspaceContract:
     def test_a_failure_after_the_draft_write_rolls_everything_back(
         self, ws: Workspace, engine: sa.Engine, session: SessionRecord, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        ws.agent_apply(session.id, session.tenant, [section("hero")], based_on=0)
+        in_unit(ws, session.id, session.tenant).agent_apply([section("hero")], based_on=0)
         before = self.snapshot(engine, session)
 
         class Boom(Exception):
@@ -292,7 +285,7 @@ class WorkspaceContract:
         # append fails: the one transaction must take them back.
         monkeypatch.setattr(ws.events, "append_many", fail)
         with pytest.raises(Boom):
-            ws.agent_apply(session.id, session.tenant, [section("more")], based_on=1)
+            in_unit(ws, session.id, session.tenant).agent_apply([section("more")], based_on=1)
         assert self.snapshot(engine, session) == before
 
     def test_corrupt_stored_draft_is_rethrown_as_invalid_state(
@@ -302,7 +295,7 @@ class WorkspaceContract:
         with transaction(engine) as conn:
             DatabasePageRepository().save_draft(conn, session.tenant, session.page, corrupt)
         with pytest.raises(PageSessionError) as caught:
-            ws.agent_apply(session.id, session.tenant, [section("hero")], based_on=1)
+            in_unit(ws, session.id, session.tenant).agent_apply([section("hero")], based_on=1)
         assert caught.value.code == "invalid_state"
 
     # -- changes_since -------------------------------------------------------------
@@ -312,12 +305,12 @@ class WorkspaceContract:
     ) -> None:
         ws = Workspace(engine, assets=assets, history_limit=3)
         for i in range(5):
-            ws.agent_apply(session.id, session.tenant, [section(f"s{i}")], based_on=i)
-        assert [c["revision"] for c in ws.changes_since(session.id, session.tenant, 2)] == [3, 4, 5]
-        assert ws.changes_since(session.id, session.tenant, 5) == []
+            in_unit(ws, session.id, session.tenant).agent_apply([section(f"s{i}")], based_on=i)
+        assert [c["revision"] for c in in_unit(ws, session.id, session.tenant).changes_since(2)] == [3, 4, 5]
+        assert in_unit(ws, session.id, session.tenant).changes_since(5) == []
         for revision, code in [(1, "history_truncated"), (6, "stale_revision"), (-1, "history_truncated")]:
             with pytest.raises(PageSessionError) as caught:
-                ws.changes_since(session.id, session.tenant, revision)
+                in_unit(ws, session.id, session.tenant).changes_since(revision)
             assert caught.value.code == code
 
     # -- publish -----------------------------------------------------------------
@@ -325,11 +318,11 @@ class WorkspaceContract:
     def test_publish_copies_the_draft_and_records_it(
         self, ws: Workspace, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        assert ws.published(session.id, session.tenant) is None
-        ws.agent_apply(session.id, session.tenant, [section("hero")], based_on=0)
-        assert ws.publish(session.id, session.tenant, "ann") == 1
-        published = ws.published(session.id, session.tenant)
-        draft, _ = ws.draft(session.id, session.tenant)
+        assert in_unit(ws, session.id, session.tenant).published() is None
+        in_unit(ws, session.id, session.tenant).agent_apply([section("hero")], based_on=0)
+        assert in_unit(ws, session.id, session.tenant).publish("ann") == 1
+        published = in_unit(ws, session.id, session.tenant).published()
+        draft, _ = in_unit(ws, session.id, session.tenant).draft()
         assert published == (draft, 1)
         last = self.events(engine, session)[-1]
         assert (last.type, last.actor, last.payload) == (EventTypes.PAGE_PUBLISHED, "ann", {"revision": 1})
@@ -341,11 +334,11 @@ class WorkspaceContract:
             "t": "insert_node",
             "node": {"id": "img", "type": "image", "parent": None, "props": {"asset": "logo", "alt": "Logo"}},
         }
-        ws.agent_apply(session.id, session.tenant, [image], based_on=0)
+        in_unit(ws, session.id, session.tenant).agent_apply([image], based_on=0)
         assets.ids.discard("logo")  # the host deleted the asset since
         before = self.snapshot(engine, session)
         with pytest.raises(Refused) as caught:
-            ws.publish(session.id, session.tenant, "ann")
+            in_unit(ws, session.id, session.tenant).publish("ann")
         assert caught.value.reason == "authored_asset"
         assert self.snapshot(engine, session) == before
 
@@ -354,7 +347,7 @@ class WorkspaceContract:
     def test_human_edit_racing_agent_apply_one_wins_one_is_stale(
         self, ws: Workspace, engine: sa.Engine, session: SessionRecord
     ) -> None:
-        ws.agent_apply(session.id, session.tenant, [section("hero")], based_on=0)
+        in_unit(ws, session.id, session.tenant).agent_apply([section("hero")], based_on=0)
         for round_ in range(5):
             base = 1 + round_
             barrier = threading.Barrier(2)
@@ -370,9 +363,9 @@ class WorkspaceContract:
                 barrier.wait()
                 try:
                     if kind == "agent":
-                        ws.agent_apply(session.id, session.tenant, ops, based_on=base)
+                        in_unit(ws, session.id, session.tenant).agent_apply(ops, based_on=base)
                     else:
-                        ws.human_edit(session.id, session.tenant, ops, based_on=base, user="ann")
+                        in_unit(ws, session.id, session.tenant).human_edit(ops, based_on=base, user="ann")
                     outcomes.append("ok")
                 except PageSessionError as e:
                     outcomes.append(e.code)
@@ -383,7 +376,7 @@ class WorkspaceContract:
             for t in threads:
                 t.join(timeout=60)
             assert sorted(outcomes) == ["ok", "stale_revision"]
-            _doc, revision = ws.draft(session.id, session.tenant)
+            _doc, revision = in_unit(ws, session.id, session.tenant).draft()
             assert revision == base + 1
         seqs = [e.seq for e in self.events(engine, session)]
         assert seqs == list(range(1, len(seqs) + 1))
@@ -393,13 +386,13 @@ class WorkspaceContract:
     ) -> None:
         # A host-replaced repository (or a hand edit in the database) put a
         # fetch into the draft behind charlotte's back: publish still refuses.
-        ws.agent_apply(session.id, session.tenant, [section("hero")], based_on=0)
-        doc, _ = ws.draft(session.id, session.tenant)
+        in_unit(ws, session.id, session.tenant).agent_apply([section("hero")], based_on=0)
+        doc, _ = in_unit(ws, session.id, session.tenant).draft()
         doc["nodes"]["hero"]["style"]["base"]["background"] = "url(https://tracker.test/p.gif)"
         with transaction(engine) as conn:
             DatabasePageRepository().save_draft(conn, session.tenant, session.page, doc)
         before = self.snapshot(engine, session)
         with pytest.raises(Refused) as caught:
-            ws.publish(session.id, session.tenant, "ann")
+            in_unit(ws, session.id, session.tenant).publish("ann")
         assert caught.value.reason == "css_fetch"
         assert self.snapshot(engine, session) == before

@@ -28,27 +28,26 @@ from __future__ import annotations
 
 from typing import Any
 
-import sqlalchemy as sa
-
 from charlotte.drafts.workspace import Workspace
 from charlotte.errors import PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR
-from charlotte.storage import ChangeSetStore, SessionRecord
+from charlotte.storage import ChangeSetStore, UnitOfWork
 
 __all__ = ["agent_changes"]
 
 
 def agent_changes(
-    ws: Workspace, store: ChangeSetStore, conn: sa.Connection, session: SessionRecord, revision: int
+    ws: Workspace, store: ChangeSetStore, unit: UnitOfWork, revision: int
 ) -> list[dict[str, Any]]:
-    """``[{"revision", "actor", "op"}]`` from the agent's ``revision`` to what it reads now (inside ``conn``)."""
+    """``[{"revision", "actor", "op"}]`` from the agent's ``revision`` to what it reads now (inside ``unit``)."""
+    conn, session = unit.conn, unit.session
     # Read before the retired check: a set resolved in between is retired by then.
     change_set = store.find_open(conn, session)
     if type(revision) is int and store.retired(conn, session, revision):
-        current = change_set.revision if change_set else ws.load_draft(conn, session)[1]
+        current = change_set.revision if change_set else ws.load_draft(unit)[1]
         raise Refused("revision_unknown", detail={"revision": current})
     if change_set is None:
-        return ws.draft_changes(conn, session, revision)
+        return ws.changes_since(unit, revision)
     current, base = change_set.revision, change_set.base_revision
     if type(revision) is not int or revision < 0 or revision < current - ws.history_limit:
         raise PageSessionError("history_truncated", detail={"revision": current})

@@ -28,15 +28,12 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Written:
-    """A committed write: the new revision, the ops as applied, their undo, the event seq."""
+    """A write: the new revision, the ops as applied, their undo, the nodes they touched."""
 
     revision: int
     ops: list[dict[str, Any]]
     inverse: list[dict[str, Any]]
     node_ids: tuple[str, ...]
-    #: Seq of the ``page.changed`` event; None when the batch was empty (nothing written)
-    #: or the caller appends the write's events itself (``events=``).
-    seq: int | None
 
 
 def check_person(user: object) -> None:

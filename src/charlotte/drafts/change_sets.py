@@ -69,22 +69,19 @@ Resolution(change_set_id='…', status='approved', ops=2, revision=5, code=None,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-import sqlalchemy as sa
-
 from charlotte.drafts._agent_changes import agent_changes
 from charlotte.drafts._replay import Replayed, replay
-from charlotte.drafts._writes import check_person, page_changed, touched_node_ids
+from charlotte.drafts._writes import check_person, page_changed
 from charlotte.drafts.workspace import SiteLinks, Workspace, Written
 from charlotte.errors import Refused, ReplayConflict
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.session import Applied, PageSession
 from charlotte.policy import AssetPolicy
-from charlotte.storage import ChangeSet, ChangeSetStore, SessionRecord, read_connection, transaction
+from charlotte.storage import ChangeSet, ChangeSetStore, UnitOfWork
 
 __all__ = ["NOTICE_MESSAGES", "REPLAY_CHUNK", "ChangeSets", "Resolution"]
 
@@ -138,98 +135,70 @@ class ChangeSets:
 
     # -- reads ---------------------------------------------------------------
 
-    def open_change_set(
-        self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False
-    ) -> ChangeSet | None:
-        """The open set of ``session`` inside ``conn`` (``for_update`` locks its row)."""
-        return self.store.find_open(conn, session, for_update=for_update)
+    def open_change_set(self, unit: UnitOfWork, *, for_update: bool = False) -> ChangeSet | None:
+        """The open set of the unit's session (``for_update`` locks its row)."""
+        return self.store.find_open(unit.conn, unit.session, for_update=for_update)
 
-    def view(
-        self, conn: sa.Connection, session: SessionRecord, *, shared: bool = False
-    ) -> tuple[dict[str, Any], int]:
+    def view(self, unit: UnitOfWork, *, shared: bool = False) -> tuple[dict[str, Any], int]:
         """What the agent reads: the open set's working copy, else the draft (``shared``: only read)."""
-        if session.approve_on_save:
-            change_set = self.open_change_set(conn, session)
+        if unit.session.approve_on_save:
+            change_set = self.open_change_set(unit)
             if change_set is not None:
                 return change_set.working, change_set.revision
-        return self.workspace.load_draft(conn, session, shared=shared)
+        return self.workspace.load_draft(unit, shared=shared)
 
-    def changes_since(self, session_id: str, tenant: str, revision: int) -> list[dict[str, Any]]:
+    def changes_since(self, unit: UnitOfWork, revision: int) -> list[dict[str, Any]]:
         """``[{"revision", "actor", "op"}]`` from the agent's ``revision`` to what it reads now.
 
         See ``charlotte.drafts._agent_changes``: the exact delta, or
         ``Refused("revision_unknown")`` for a resolved set's retired revision.
         """
-        with read_connection(self.workspace.engine) as conn:
-            session = self.workspace.session(conn, session_id, tenant)
-            return agent_changes(self.workspace, self.store, conn, session, revision)
+        return agent_changes(self.workspace, self.store, unit, revision)
 
     # -- the agent's writes ----------------------------------------------------
 
     def apply_agent_ops(
         self,
-        session_id: str,
-        tenant: str,
+        unit: UnitOfWork,
         ops: Sequence[object],
         *,
         based_on: int,
         links: SiteLinks | None = None,
-        conn: sa.Connection | None = None,
-        events: list[NewEvent] | None = None,
-        locked: SessionRecord | None = None,
     ) -> Written:
         """Apply the agent's ops to the open set's working copy, opening a set when none is.
 
-        With ``conn``, the write joins that open transaction and commits with
-        it, as ``Workspace.agent_apply`` does (every refusal comes before the
-        first row is written), and ``events`` and ``locked`` are as there.
-
-        LinkPolicy before, AssetPolicy on the touched nodes after, as for a
-        draft write; one transaction with the set's row locked, recording
-        ``page.changed`` at the working revision (and ``proposal.opened`` when
-        this write opened the set). ``forbidden`` for a session without
-        ``approve_on_save``: its agent writes go to the draft.
+        The draft's write pipeline (``Workspace.write``) over the working
+        copy: LinkPolicy before, AssetPolicy on the touched nodes after, the
+        set's row locked, ``page.changed`` at the working revision (and
+        ``proposal.opened`` first when this write opened the set).
+        ``forbidden`` for a session without ``approve_on_save``: its agent
+        writes go to the draft.
         """
         ws = self.workspace
         ws.assert_agent_links(ops, links)
-        pending, known = (events, locked) if conn is not None else (None, None)
-        with transaction(ws.engine) if conn is None else nullcontext(conn) as conn:
-            session = self.workspace.session(conn, session_id, tenant, lock=True, known=known)
-            if not session.approve_on_save:
-                raise Refused("forbidden")
-            change_set = self.open_change_set(conn, session, for_update=True)
-            doc = change_set.working if change_set is not None else ws.load_draft(conn, session)[0]
-            page = PageSession(doc, node_types=ws.node_types)
-            base = page.revision
-            applied = page.apply(ops, based_on=based_on, actor=AGENT_ACTOR, fill_defaults=True)
-            if not applied.ops:
-                return Written(applied.revision, [], [], (), None)
-            node_ids = touched_node_ids(applied.ops)
-            self._assets.assert_nodes(page.doc, node_ids)
-            new: list[NewEvent] = []
+        session = unit.session
+        if not session.approve_on_save:
+            raise Refused("forbidden")
+        change_set = self.open_change_set(unit, for_update=True)
+        doc = change_set.working if change_set is not None else ws.load_draft(unit)[0]
+        page = PageSession(doc, node_types=ws.node_types)
+        base = page.revision
+
+        def store(applied: Applied) -> None:
             if change_set is None:
-                change_set_id = self.store.insert_open(conn, session, page.doc, applied.ops)
+                change_set_id = self.store.insert_open(unit.conn, session, page.doc, applied.ops)
                 opened = {"proposal_id": change_set_id, "base_revision": base}
-                new.append(NewEvent(EventTypes.PROPOSAL_OPENED, opened, AGENT_ACTOR))
+                unit.emit(NewEvent(EventTypes.PROPOSAL_OPENED, opened, AGENT_ACTOR))
             else:
-                self.store.extend(conn, change_set, page.doc, applied.ops)
-            new.append(
-                page_changed(
-                    applied.revision, len(applied.ops), node_ids, AGENT_ACTOR, working=True,
-                    applied=applied.ops,
-                )
-            )  # fmt: skip
-            if pending is not None:
-                pending.extend(new)
-                return Written(applied.revision, applied.ops, applied.inverse, node_ids, None)
-            seqs = ws.events.append_many(conn, session.id, new, tenant=session.tenant)
-        return Written(applied.revision, applied.ops, applied.inverse, node_ids, seqs[-1])
+                self.store.extend(unit.conn, change_set, page.doc, applied.ops)
+
+        return ws.write(
+            unit, page, ops, based_on=based_on, actor=AGENT_ACTOR, store=store, working=True
+        )
 
     # -- a person's decisions --------------------------------------------------
 
-    def approve(
-        self, session_id: str, tenant: str, user: str, *, links: SiteLinks | None = None
-    ) -> Resolution:
+    def approve(self, unit: UnitOfWork, user: str, *, links: SiteLinks | None = None) -> Resolution:
         """Replay the open set on the current draft; resolves it ``approved`` or ``conflicted``.
 
         ``no_open_change_set`` when there is none. A conflict is a resolution,
@@ -239,107 +208,76 @@ class ChangeSets:
         check_person(user)
         ws = self.workspace
         rules = links or ws.links
-        with transaction(ws.engine) as conn:
-            session = self.workspace.session(conn, session_id, tenant, lock=True)
-            change_set = self.open_change_set(conn, session, for_update=True)
-            if change_set is None:
-                raise Refused("no_open_change_set")
-            base = change_set.base_revision
-            try:
-                with conn.begin_nested():
-                    # Inside the savepoint: a conflict on a never-written page
-                    # leaves no row behind (load_for_write inserted it).
-                    doc, draft_revision = ws.load_for_write(conn, session)
-                    # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
-                    page = PageSession(doc, node_types=ws.node_types)
+        conn = unit.conn
+        change_set = self.open_change_set(unit, for_update=True)
+        if change_set is None:
+            raise Refused("no_open_change_set")
+        base = change_set.base_revision
+        try:
+            with conn.begin_nested():
+                # Inside the savepoint: a conflict on a never-written page
+                # leaves no row behind (load_for_write inserted it).
+                doc, draft_revision = ws.load_for_write(unit)
+                # A corrupt stored draft (invalid_state) is host corruption, not a conflict.
+                page = PageSession(doc, node_types=ws.node_types)
 
-                    def kept(applied: Applied, texts: list[str | None]) -> None:
-                        ws.store_ops(conn, session, applied, actor=AGENT_ACTOR, texts=texts)
+                def kept(applied: Applied, texts: list[str | None]) -> None:
+                    ws.store_ops(unit, applied, actor=AGENT_ACTOR, texts=texts)
 
-                    done = self.replay(page, change_set.each_op(), rules, store=kept)
-                    ws.save_draft(conn, session, page.doc)  # its op history is stored already
-                    changed = page_changed(page.revision, done.count, done.node_ids, AGENT_ACTOR)
-                    ws.events.append_many(conn, session.id, [changed], tenant=session.tenant)
-            except ReplayConflict as conflict:
-                resolution = Resolution(
-                    change_set.id,
-                    "conflicted",
-                    change_set.op_count,
-                    draft_revision,
-                    conflict.code,
-                    conflict.at,
-                )
-                payload: dict[str, Any] = {
-                    "proposal_id": change_set.id,
-                    "code": conflict.code,
-                    "at": conflict.at,
-                }
-                self.resolve(
-                    conn, session, resolution, EventTypes.PROPOSAL_CONFLICTED, payload, user, base
-                )
-                return resolution
-            resolution = Resolution(change_set.id, "approved", change_set.op_count, page.revision)
-            payload = {
-                "proposal_id": change_set.id,
-                "ops": change_set.op_count,
-                "revision": page.revision,
-            }
-            # Replayed on the draft it was seeded from, the draft now went through
-            # exactly the working copy's states: the agent's revisions still hold.
-            retired = None if draft_revision == base else base
-            self.resolve(
-                conn, session, resolution, EventTypes.PROPOSAL_APPROVED, payload, user, retired
+                done = self.replay(page, change_set.each_op(), rules, store=kept)
+                ws.save_draft(unit, page.doc)  # its op history is stored already
+        except ReplayConflict as conflict:
+            resolution = Resolution(
+                change_set.id, "conflicted", change_set.op_count, draft_revision, conflict.code, conflict.at
             )
+            payload: dict[str, Any] = {
+                "proposal_id": change_set.id,
+                "code": conflict.code,
+                "at": conflict.at,
+            }
+            self.resolve(unit, resolution, EventTypes.PROPOSAL_CONFLICTED, payload, user, base)
             return resolution
+        unit.emit(page_changed(page.revision, done.count, done.node_ids, AGENT_ACTOR))
+        resolution = Resolution(change_set.id, "approved", change_set.op_count, page.revision)
+        payload = {
+            "proposal_id": change_set.id,
+            "ops": change_set.op_count,
+            "revision": page.revision,
+        }
+        # Replayed on the draft it was seeded from, the draft now went through
+        # exactly the working copy's states: the agent's revisions still hold.
+        retired = None if draft_revision == base else base
+        self.resolve(unit, resolution, EventTypes.PROPOSAL_APPROVED, payload, user, retired)
+        return resolution
 
-    def reject(self, session_id: str, tenant: str, user: str) -> Resolution:
+    def reject(self, unit: UnitOfWork, user: str) -> Resolution:
         """Discard the open set (``rejected``); the draft is untouched."""
         check_person(user)
-        ws = self.workspace
-        with transaction(ws.engine) as conn:
-            session = self.workspace.session(conn, session_id, tenant, lock=True)
-            change_set = self.open_change_set(conn, session, for_update=True)
-            if change_set is None:
-                raise Refused("no_open_change_set")
-            _doc, revision = ws.load_draft(conn, session)
-            resolution = Resolution(change_set.id, "rejected", change_set.op_count, revision)
-            payload = {"proposal_id": change_set.id, "ops": change_set.op_count}
-            self.resolve(
-                conn,
-                session,
-                resolution,
-                EventTypes.PROPOSAL_REJECTED,
-                payload,
-                user,
-                change_set.base_revision,
-            )
-            return resolution
+        change_set = self.open_change_set(unit, for_update=True)
+        if change_set is None:
+            raise Refused("no_open_change_set")
+        _doc, revision = self.workspace.load_draft(unit)
+        resolution = Resolution(change_set.id, "rejected", change_set.op_count, revision)
+        payload = {"proposal_id": change_set.id, "ops": change_set.op_count}
+        self.resolve(
+            unit, resolution, EventTypes.PROPOSAL_REJECTED, payload, user, change_set.base_revision
+        )
+        return resolution
 
     # -- notices ---------------------------------------------------------------
 
-    def pending_notices(
-        self, session_id: str, tenant: str, conn: sa.Connection | None = None
-    ) -> list[dict[str, Any]]:
+    def pending_notices(self, unit: UnitOfWork) -> list[dict[str, Any]]:
         """The resolutions the agent has not been told about, oldest first; each told once.
 
-        Marks them notified in the transaction that reads them, so a
-        resolution reaches exactly one caller: ``conn``'s (an open *write*
-        transaction) when given, else short ones of its own. A notice is
-        ``{"kind": "change_set", "proposal_id", "status", "ops", "message"}``
-        plus ``code`` and ``at`` for a conflict.
+        Marks them notified in ``unit`` (a write unit: the notice reaches its
+        caller only if the unit commits); a read unit only looks, and answers
+        none (its caller takes them in a write unit). A notice is ``{"kind":
+        "change_set", "proposal_id", "status", "ops", "message"}`` plus
+        ``code`` and ``at`` for a conflict.
         """
-        ws = self.workspace
-        if conn is not None:
-            # Already a write transaction: taking finds nothing as cheaply as looking.
-            session = ws.session(conn, session_id, tenant)
-            return [_notice(change_set) for change_set in self.store.take_unnotified(conn, session)]
-        with read_connection(ws.engine) as conn:
-            # Most calls find nothing: look before taking the write lock.
-            session = self.workspace.session(conn, session_id, tenant)
-            if not self.store.has_unnotified(conn, session):
-                return []
-        with transaction(ws.engine) as conn:
-            resolved = self.store.take_unnotified(conn, session)
+        if not unit.writes:
+            return []
+        resolved = self.store.take_unnotified(unit.conn, unit.session)
         return [_notice(change_set) for change_set in resolved]
 
     # -- helpers ---------------------------------------------------------------
@@ -364,8 +302,7 @@ class ChangeSets:
 
     def resolve(
         self,
-        conn: sa.Connection,
-        session: SessionRecord,
+        unit: UnitOfWork,
         resolution: Resolution,
         event_type: str,
         payload: dict[str, Any],
@@ -374,16 +311,14 @@ class ChangeSets:
     ) -> None:
         """Mark the set resolved (``retired_above``: its base when its revisions retire) with its event."""
         self.store.mark_resolved(
-            conn,
+            unit.conn,
             resolution.change_set_id,
             resolution.status,
             retired_above=retired_above,
             code=resolution.code,
             at=resolution.at,
         )
-        self.workspace.events.append(
-            conn, session.id, event_type, payload, actor=user, tenant=session.tenant
-        )
+        unit.emit(NewEvent(event_type, payload, user))
 
 
 def _notice(change_set: ChangeSet) -> dict[str, Any]:

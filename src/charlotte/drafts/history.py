@@ -41,15 +41,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-import sqlalchemy as sa
-
 from charlotte.drafts._writes import touched_node_ids
 from charlotte.drafts.workspace import Workspace, Written
 from charlotte.errors import PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR, format_at
 from charlotte.page.diff import diff_docs
 from charlotte.page.tree import root_ids
-from charlotte.storage import OpEntry, SessionRecord, TurnStore, read_connection
+from charlotte.storage import OpEntry, TurnStore, UnitOfWork
 from charlotte.storage.pages import MAX_OPS_READ
 
 __all__ = ["MAX_HISTORY_GROUPS", "DraftHistory", "RevisionGroup", "op_keys", "written_keys"]
@@ -105,7 +103,7 @@ class DraftHistory:
     # -- reads -------------------------------------------------------------------
 
     def history(
-        self, session_id: str, tenant: str, *, limit: int = 50, before: int | None = None
+        self, unit: UnitOfWork, *, limit: int = 50, before: int | None = None
     ) -> dict[str, Any]:
         """``{"revision", "published_revision", "groups", "next_before"}``: at most ``limit`` groups ending below ``before``.
 
@@ -117,13 +115,11 @@ class DraftHistory:
         if before is not None and (type(before) is not int or before < 1):
             raise Refused("invalid_request", detail={"field": "before"})
         ws = self.workspace
-        with read_connection(ws.engine) as conn:
-            session = ws.session(conn, session_id, tenant)
-            _doc, current = ws.load_draft(conn, session)
-            published = ws.pages.load_published(conn, session.tenant, session.page)
-            top = current if before is None else min(current, before - 1)
-            start = max(0, top - MAX_OPS_READ)
-            entries = _read(ws, conn, session, start, top)
+        _doc, current = ws.load_draft(unit)
+        published = ws.published(unit)
+        top = current if before is None else min(current, before - 1)
+        start = max(0, top - MAX_OPS_READ)
+        entries = _read(ws, unit, start, top)
         groups = _group(entries)
         complete = groups[-limit:] if len(groups) > limit or start == 0 else groups[1:][-limit:]
         if not complete and groups:
@@ -137,13 +133,11 @@ class DraftHistory:
             "next_before": oldest if oldest > 1 else None,
         }
 
-    def publish_preview(self, session_id: str, tenant: str) -> dict[str, Any]:
+    def publish_preview(self, unit: UnitOfWork) -> dict[str, Any]:
         """What publishing would change: the node-level diff of the published copy and the draft."""
         ws = self.workspace
-        with read_connection(ws.engine) as conn:
-            session = ws.session(conn, session_id, tenant)
-            draft, revision = ws.load_draft(conn, session)
-            published = ws.pages.load_published(conn, session.tenant, session.page)
+        draft, revision = ws.load_draft(unit)
+        published = ws.published(unit)
         before, published_revision = published if published is not None else (None, None)
         diff = diff_docs(before if before is not None else {"nodes": {}}, draft)
         return {
@@ -156,19 +150,17 @@ class DraftHistory:
 
     # -- writes ------------------------------------------------------------------
 
-    def undo_turn(self, session_id: str, tenant: str, turn_id: str, *, user: str) -> Written:
+    def undo_turn(self, unit: UnitOfWork, turn_id: str, *, user: str) -> Written:
         """Take back one agent turn's draft changes as a person's write (see module docstring)."""
-        ws = self.workspace
-        with read_connection(ws.engine) as conn:
-            session = ws.session(conn, session_id, tenant)
-            turn = self.turns.get(conn, turn_id) if _is_id(turn_id) else None
-            if turn is None or turn.session_id != session.id or turn.tenant != session.tenant:
-                raise Refused("not_found")
-            if turn.active:
-                raise Refused("busy")
-            _doc, current = ws.load_draft(conn, session)
-            start = max(0, current - MAX_OPS_READ)
-            entries = _read(ws, conn, session, start, current)
+        ws, session = self.workspace, unit.session
+        turn = self.turns.get(unit.conn, turn_id) if _is_id(turn_id) else None
+        if turn is None or turn.session_id != session.id or turn.tenant != session.tenant:
+            raise Refused("not_found")
+        if turn.active:
+            raise Refused("busy")
+        _doc, current = ws.load_draft(unit)
+        start = max(0, current - MAX_OPS_READ)
+        entries = _read(ws, unit, start, current)
         if any(entry.undoes == turn_id for entry in entries):
             raise Refused("already_undone")
         mine = [e for e in entries if e.turn_id == turn_id and e.actor == AGENT_ACTOR]
@@ -177,17 +169,15 @@ class DraftHistory:
                                    or entries[0].at > turn.started_at)  # fmt: skip
             if older:
                 raise _truncated(current)
-            return Written(current, [], [], (), None)
+            return Written(current, [], [], ())
         if (start > 0 and entries[0] is mine[0]) or any(e.inverse is None for e in mine):
             raise _truncated(current)
         _refuse_touched(
             mine, (e for e in entries if e.revision > mine[0].revision and e.turn_id != turn_id)
         )
-        return self._revert(session, mine, current, user, undoes=turn_id)
+        return self._revert(unit, mine, current, user, undoes=turn_id)
 
-    def undo_edit(
-        self, session_id: str, tenant: str, first: int, last: int, *, user: str
-    ) -> Written:
+    def undo_edit(self, unit: UnitOfWork, first: int, last: int, *, user: str) -> Written:
         """Take back revisions ``first`` … ``last`` of one person's own write, as that person's write.
 
         The builder page's Ctrl+Z: the range is what an edit answered
@@ -202,69 +192,57 @@ class DraftHistory:
         if last < first or last - first >= MAX_OPS_READ:
             raise Refused("invalid_request", detail={"field": "to"})
         ws = self.workspace
-        with read_connection(ws.engine) as conn:
-            session = ws.session(conn, session_id, tenant)
-            _doc, current = ws.load_draft(conn, session)
-            if last > current:
-                raise Refused("invalid_request", detail={"field": "to"})
-            if current - first >= MAX_OPS_READ:
-                raise _truncated(current)
-            entries = _read(ws, conn, session, first - 1, current)
+        _doc, current = ws.load_draft(unit)
+        if last > current:
+            raise Refused("invalid_request", detail={"field": "to"})
+        if current - first >= MAX_OPS_READ:
+            raise _truncated(current)
+        entries = _read(ws, unit, first - 1, current)
         mine = [e for e in entries if e.revision <= last]
         if len(mine) != last - first + 1 or any(e.inverse is None for e in mine):
             raise _truncated(current)
         if any(e.actor != user or e.actor == AGENT_ACTOR for e in mine):
             raise Refused("not_own_edit")
         _refuse_touched(mine, (e for e in entries if e.revision > last))
-        return self._revert(session, mine, current, user)
+        return self._revert(unit, mine, current, user)
 
-    def restore(
-        self, session_id: str, tenant: str, revision: int, *, based_on: int, user: str
-    ) -> Written:
+    def restore(self, unit: UnitOfWork, revision: int, *, based_on: int, user: str) -> Written:
         """The draft becomes the document at ``revision``, as one person's write on ``based_on``."""
         if type(revision) is not int or revision < 0:
             raise Refused("invalid_request", detail={"field": "revision"})
         if type(based_on) is not int or based_on < 0:
             raise Refused("invalid_request", detail={"field": "basedOn"})
-        ws = self.workspace
-        with read_connection(ws.engine) as conn:
-            session = ws.session(conn, session_id, tenant)
-            entries, current = self._after(conn, session, revision, based_on)
-        return self._revert(session, entries, current, user)
+        entries, current = self._after(unit, revision, based_on)
+        return self._revert(unit, entries, current, user)
 
-    def reset(self, session_id: str, tenant: str, *, based_on: int, user: str) -> Written:
+    def reset(self, unit: UnitOfWork, *, based_on: int, user: str) -> Written:
         """The draft becomes the published copy again (``not_published`` before a first publish)."""
         if type(based_on) is not int or based_on < 0:
             raise Refused("invalid_request", detail={"field": "basedOn"})
-        ws = self.workspace
-        with read_connection(ws.engine) as conn:
-            session = ws.session(conn, session_id, tenant)
-            published = ws.pages.load_published(conn, session.tenant, session.page)
-            if published is None:
-                raise Refused("not_found", detail={"field": "published"})
-            entries, current = self._after(conn, session, published[1], based_on)
-        return self._revert(session, entries, current, user)
+        published = self.workspace.published(unit)
+        if published is None:
+            raise Refused("not_found", detail={"field": "published"})
+        entries, current = self._after(unit, published[1], based_on)
+        return self._revert(unit, entries, current, user)
 
-    def _after(
-        self, conn: sa.Connection, session: SessionRecord, revision: int, based_on: int
-    ) -> tuple[list[OpEntry], int]:
+    def _after(self, unit: UnitOfWork, revision: int, based_on: int) -> tuple[list[OpEntry], int]:
         """The rows after ``revision`` up to the current one, each with its inverse."""
         ws = self.workspace
-        _doc, current = ws.load_draft(conn, session)
+        _doc, current = ws.load_draft(unit)
         if based_on != current:
             raise PageSessionError("stale_revision", detail={"revision": current})
         if revision > current:
             raise Refused("invalid_request", detail={"field": "revision"})
         if current - revision > MAX_OPS_READ:
             raise _truncated(current)
-        entries = _read(ws, conn, session, revision, current)
+        entries = _read(ws, unit, revision, current)
         if len(entries) != current - revision or any(e.inverse is None for e in entries):
             raise _truncated(current)
         return entries, current
 
     def _revert(
         self,
-        session: SessionRecord,
+        unit: UnitOfWork,
         entries: Sequence[OpEntry],
         current: int,
         user: str,
@@ -273,9 +251,7 @@ class DraftHistory:
     ) -> Written:
         ops = [back for entry in reversed(entries) for back in entry.inverse or ()]
         try:
-            return self.workspace.revert(
-                session.id, session.tenant, ops, based_on=current, user=user, undoes=undoes
-            )
+            return self.workspace.revert(unit, ops, based_on=current, user=user, undoes=undoes)
         except PageSessionError as error:
             if error.code in ("stale_revision", "invalid_state") or error.at is None:
                 raise
@@ -284,13 +260,12 @@ class DraftHistory:
             raise Refused("conflicted", detail={"nodes": node[:MAX_NODE_IDS]}) from None
 
 
-def _read(
-    ws: Workspace, conn: sa.Connection, session: SessionRecord, start: int, top: int
-) -> list[OpEntry]:
+def _read(ws: Workspace, unit: UnitOfWork, start: int, top: int) -> list[OpEntry]:
     """The op history rows (start, top], oldest first (at most ``MAX_OPS_READ``)."""
     if top <= start:
         return []
-    entries = ws.pages.ops_since(conn, session.tenant, session.page, start, limit=top - start)
+    session = unit.session
+    entries = ws.pages.ops_since(unit.conn, session.tenant, session.page, start, limit=top - start)
     return [entry for entry in entries if entry.revision <= top]
 
 

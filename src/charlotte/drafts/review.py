@@ -32,11 +32,11 @@ from charlotte.drafts._writes import check_person
 from charlotte.drafts.change_sets import ChangeSets, Resolution
 from charlotte.drafts.history import op_keys
 from charlotte.errors import Refused, ReplayConflict
-from charlotte.events import EventTypes
+from charlotte.events import EventTypes, NewEvent
 from charlotte.page.inverse import inverse_of
 from charlotte.page.ops import WorkingCopy
 from charlotte.page.session import PageSession
-from charlotte.storage import transaction
+from charlotte.storage import UnitOfWork
 
 __all__ = ["MAX_REVIEW_NODES", "NodesRejected", "reject_nodes", "split_ops"]
 
@@ -94,48 +94,36 @@ def split_ops(
     return kept, dropped
 
 
-def reject_nodes(
-    sets: ChangeSets, session_id: str, tenant: str, nodes: object, user: str
-) -> NodesRejected:
+def reject_nodes(sets: ChangeSets, unit: UnitOfWork, nodes: object, user: str) -> NodesRejected:
     """Take ``nodes``' changes out of the open change set (see module docstring)."""
     check_person(user)
     wanted = _node_keys(nodes)
     ws = sets.workspace
-    with transaction(ws.engine) as conn:
-        session = ws.session(conn, session_id, tenant, lock=True)
-        change_set = sets.open_change_set(conn, session, for_update=True)
-        if change_set is None:
-            raise Refused("no_open_change_set")
-        doc, revision = ws.load_draft(conn, session)
-        kept, dropped = split_ops(change_set.ops, wanted, doc)
-        if not dropped:
-            raise Refused("invalid_request", detail={"field": "nodes"})
-        page = PageSession(doc, node_types=ws.node_types)
-        replayed: list[dict[str, Any]] = []
-        if kept:
-            try:
-                replayed = sets.replay(page, ((op, None) for op in kept), ws.links).ops
-            except ReplayConflict as conflict:
-                keys = sorted(op_keys(kept[conflict.at])) if conflict.at < len(kept) else []
-                raise Refused("conflicted", detail={"nodes": keys}) from None
-        resolution = Resolution(change_set.id, "rejected", change_set.op_count, revision)
-        payload = {"proposal_id": change_set.id, "ops": change_set.op_count}
-        sets.resolve(
-            conn, session, resolution, EventTypes.PROPOSAL_REJECTED, payload, user,
-            change_set.base_revision,
-        )  # fmt: skip
-        new_id = None
-        if replayed:
-            new_id = sets.store.insert_open(conn, session, page.doc, replayed)
-            opened = {"proposal_id": new_id, "base_revision": revision}
-            ws.events.append(
-                conn,
-                session.id,
-                EventTypes.PROPOSAL_OPENED,
-                opened,
-                actor=user,
-                tenant=session.tenant,
-            )
+    change_set = sets.open_change_set(unit, for_update=True)
+    if change_set is None:
+        raise Refused("no_open_change_set")
+    doc, revision = ws.load_draft(unit)
+    kept, dropped = split_ops(change_set.ops, wanted, doc)
+    if not dropped:
+        raise Refused("invalid_request", detail={"field": "nodes"})
+    page = PageSession(doc, node_types=ws.node_types)
+    replayed: list[dict[str, Any]] = []
+    if kept:
+        try:
+            replayed = sets.replay(page, ((op, None) for op in kept), ws.links).ops
+        except ReplayConflict as conflict:
+            keys = sorted(op_keys(kept[conflict.at])) if conflict.at < len(kept) else []
+            raise Refused("conflicted", detail={"nodes": keys}) from None
+    resolution = Resolution(change_set.id, "rejected", change_set.op_count, revision)
+    payload = {"proposal_id": change_set.id, "ops": change_set.op_count}
+    sets.resolve(
+        unit, resolution, EventTypes.PROPOSAL_REJECTED, payload, user, change_set.base_revision
+    )
+    new_id = None
+    if replayed:
+        new_id = sets.store.insert_open(unit.conn, unit.session, page.doc, replayed)
+        opened = {"proposal_id": new_id, "base_revision": revision}
+        unit.emit(NewEvent(EventTypes.PROPOSAL_OPENED, opened, user))
     return NodesRejected(resolution, dropped, len(replayed), new_id)
 
 

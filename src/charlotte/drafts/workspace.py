@@ -1,14 +1,18 @@
-"""``Workspace``: every page mutation and the event that records it, in one transaction.
+"""``Workspace``: every page mutation and the event that records it, in the caller's unit of work.
 
-Each write follows the same path inside **one database transaction**::
+Every write is a function of a ``UnitOfWork`` (``charlotte.storage.unit_of_work``)
+that the caller opened, its session row locked, and follows the one pipeline
+``Workspace.write``::
 
-    (LinkPolicy) → lock the session row, then the draft row → PageSession → apply
-    → AssetPolicy → store the draft + op history → append the event(s) → commit
+    (LinkPolicy) → the draft row, locked (or the change set's working copy)
+    → PageSession → apply → AssetPolicy → store the draft + op history
+    → emit page.changed → (the unit appends it and commits)
 
-Anything raised on the way rolls the transaction back, so a refused or failed
-write leaves the draft, the op history and the event log exactly as they were:
+Anything raised on the way rolls the unit back, so a refused or failed write
+leaves the draft, the op history and the event log exactly as they were:
 there is no window in which a change is stored without its event or the other
-way round.
+way round. The workspace opens no transaction: ``units`` is where its callers
+open theirs.
 
 - ``agent_apply``: actor ``agent`` (``AGENT_ACTOR``, fixed, never taken from arguments);
   LinkPolicy runs on the ops *before* the write (safe links, allowed external
@@ -26,14 +30,14 @@ since is caught there).
 unchanged: it is host corruption, never a tool result.
 
 >>> ws = Workspace(engine)                                    # doctest: +SKIP
->>> ws.agent_apply(session_id, tenant, ops, based_on=3)       # doctest: +SKIP
-Written(revision=5, ops=[...], inverse=[...], node_ids=('hero',), seq=12)
+>>> with ws.units.write(session_id, tenant) as unit:          # doctest: +SKIP
+...     ws.agent_apply(unit, ops, based_on=3)
+Written(revision=5, ops=[...], inverse=[...], node_ids=('hero',))
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,7 +61,6 @@ from charlotte.page.session import Applied, PageSession, ValidatedDocs
 from charlotte.page.tree import root_ids
 from charlotte.policy import AssetPolicy, LinkPolicy
 from charlotte.storage import (
-    DatabaseEventLog,
     DatabasePageRepository,
     EventLog,
     OpEntry,
@@ -65,8 +68,8 @@ from charlotte.storage import (
     SessionRecord,
     SessionStore,
     SharedDrafts,
-    read_connection,
-    transaction,
+    UnitOfWork,
+    Units,
 )
 
 __all__ = ["SiteLinks", "Workspace", "Written"]
@@ -100,11 +103,13 @@ class Workspace:
         history_limit: int = 1_000,
     ) -> None:
         self.engine = engine
+        #: Where callers open the units of work the workspace's functions take.
+        self.units = Units(engine, sessions=sessions, events=events)
         self.pages: PageRepository = (
             pages if pages is not None else DatabasePageRepository(SharedDrafts())
         )
-        self.events: EventLog = events if events is not None else DatabaseEventLog()
-        self.sessions = sessions if sessions is not None else SessionStore()
+        self.events: EventLog = self.units.events
+        self.sessions = self.units.sessions
         self.assets: AssetLibrary = assets if assets is not None else InMemoryAssetLibrary()
         self.node_types = node_types if node_types is not None else NodeTypes.allowed()
         self.links = links if links is not None else SiteLinks()
@@ -125,33 +130,23 @@ class Workspace:
 
     # -- reads ---------------------------------------------------------------
 
-    def draft(self, session_id: str, tenant: str) -> tuple[dict[str, Any], int]:
+    def draft(self, unit: UnitOfWork) -> tuple[dict[str, Any], int]:
         """The session page's draft and its revision (an empty page before the first write)."""
-        with read_connection(self.engine) as conn:
-            session = self.session(conn, session_id, tenant)
-            return self.load_draft(conn, session)
+        return self.load_draft(unit)
 
-    def published(self, session_id: str, tenant: str) -> tuple[dict[str, Any], int] | None:
+    def published(self, unit: UnitOfWork) -> tuple[dict[str, Any], int] | None:
         """The session page's published copy and revision, or None when never published."""
-        with read_connection(self.engine) as conn:
-            session = self.session(conn, session_id, tenant)
-            return self.pages.load_published(conn, session.tenant, session.page)
+        session = unit.session
+        return self.pages.load_published(unit.conn, session.tenant, session.page)
 
-    def changes_since(self, session_id: str, tenant: str, revision: int) -> list[dict[str, Any]]:
+    def changes_since(self, unit: UnitOfWork, revision: int) -> list[dict[str, Any]]:
         """``[{"revision", "actor", "op"}]`` applied to the draft after ``revision``.
 
         ``stale_revision`` above the current revision; ``history_truncated``
         further back than ``history_limit`` ops.
         """
-        with read_connection(self.engine) as conn:
-            session = self.session(conn, session_id, tenant)
-            return self.draft_changes(conn, session, revision)
-
-    def draft_changes(
-        self, conn: sa.Connection, session: SessionRecord, revision: int
-    ) -> list[dict[str, Any]]:
-        """``changes_since`` inside ``conn``: the draft's op history after ``revision``."""
-        _doc, current = self.load_draft(conn, session)
+        session = unit.session
+        _doc, current = self.load_draft(unit)
         if type(revision) is not int or revision < 0 or revision < current - self.history_limit:
             raise PageSessionError("history_truncated", detail={"revision": current})
         if revision > current:
@@ -159,7 +154,7 @@ class Workspace:
         if revision == current:
             return []
         entries = self.pages.ops_since(
-            conn, session.tenant, session.page, revision, limit=current - revision
+            unit.conn, session.tenant, session.page, revision, limit=current - revision
         )
         if len(entries) != current - revision or (entries and entries[-1].revision != current):
             # The op history does not cover the window (e.g. a host repository
@@ -168,12 +163,13 @@ class Workspace:
         return [entry.to_dict() for entry in entries]
 
     def load_draft(
-        self, conn: sa.Connection, session: SessionRecord, *, for_update: bool = False, shared: bool = False
+        self, unit: UnitOfWork, *, for_update: bool = False, shared: bool = False
     ) -> tuple[dict[str, Any], int]:
-        """The draft inside ``conn``; a page with none starts from its published copy or empty.
+        """The draft inside ``unit``; a page with none starts from its published copy or empty.
 
         ``shared``: the caller only reads it (see ``PageRepository.load_draft``).
         """
+        conn, session = unit.conn, unit.session
         loaded = self.pages.load_draft(conn, session.tenant, session.page, for_update=for_update, shared=shared)
         if loaded is None:
             loaded = self.pages.load_published(conn, session.tenant, session.page)
@@ -186,32 +182,24 @@ class Workspace:
 
     def agent_apply(
         self,
-        session_id: str,
-        tenant: str,
+        unit: UnitOfWork,
         ops: Sequence[object],
         *,
         based_on: int,
         links: SiteLinks | None = None,
-        conn: sa.Connection | None = None,
         turn_id: str | None = None,
-        events: list[NewEvent] | None = None,
-        locked: SessionRecord | None = None,
     ) -> Written:
         """Apply the agent's ops to the draft (LinkPolicy before, AssetPolicy after).
 
-        With ``conn``, the write joins that open transaction and commits with
-        it; a refusal leaves it as it was (see ``_write``). ``turn_id``: the
-        turn writing, kept on its op history rows (what undoing the turn reads).
-        ``events`` (with ``conn`` only): the write's events are added to it,
-        not appended, for the caller to append with its own before ``conn``
-        commits (a tool call's one append, see ``PageTools.call``), and
-        ``locked`` is the session row the caller read locked in ``conn``.
+        ``turn_id``: the turn writing, kept on its op history rows (what
+        undoing the turn reads). A refusal is raised before anything is
+        written, so the caller's unit holds nothing of this write.
         """
         self.assert_agent_links(ops, links)
-        actor = AGENT_ACTOR
-        return self._write(
-            session_id, tenant, ops, based_on=based_on, actor=actor, conn=conn, turn_id=turn_id,
-            events=events, locked=locked,
+        page = self.page_of(unit.session, self.load_for_write(unit)[0])
+        return self.write(
+            unit, page, ops, based_on=based_on, actor=AGENT_ACTOR,
+            store=lambda applied: self.store(unit, page.doc, applied, actor=AGENT_ACTOR, turn_id=turn_id),
         )  # fmt: skip
 
     def assert_agent_links(self, ops: object, links: SiteLinks | None = None) -> None:
@@ -228,8 +216,7 @@ class Workspace:
 
     def human_edit(
         self,
-        session_id: str,
-        tenant: str,
+        unit: UnitOfWork,
         ops: Sequence[object],
         *,
         based_on: int,
@@ -241,12 +228,15 @@ class Workspace:
         check_vocabulary(ops)
         rules = links or self.links
         LinkPolicy.assert_ops(link_view(ops), site_origin=rules.site_origin, allowed_origins=None)
-        return self._write(session_id, tenant, ops, based_on=based_on, actor=user)
+        page = self.page_of(unit.session, self.load_for_write(unit)[0])
+        return self.write(
+            unit, page, ops, based_on=based_on, actor=user,
+            store=lambda applied: self.store(unit, page.doc, applied, actor=user),
+        )  # fmt: skip
 
     def revert(
         self,
-        session_id: str,
-        tenant: str,
+        unit: UnitOfWork,
         ops: Sequence[dict[str, Any]],
         *,
         based_on: int,
@@ -261,11 +251,13 @@ class Workspace:
         """
         check_person(user)
         LinkPolicy.assert_ops(list(ops), site_origin=self.links.site_origin, allowed_origins=None)
-        return self._write(
-            session_id, tenant, ops, based_on=based_on, actor=user, undoes=undoes, reverting=True
-        )
+        page = self.page_of(unit.session, self.load_for_write(unit)[0])
+        return self.write(
+            unit, page, ops, based_on=based_on, actor=user, reverting=True,
+            store=lambda applied: self.store(unit, page.doc, applied, actor=user, undoes=undoes),
+        )  # fmt: skip
 
-    def publish(self, session_id: str, tenant: str, user: str, *, revision: int | None = None) -> int:
+    def publish(self, unit: UnitOfWork, user: str, *, revision: int | None = None) -> int:
         """Copy the draft to the published copy; returns the published revision.
 
         The only writer of the published copy. With ``revision`` (the draft
@@ -274,77 +266,65 @@ class Workspace:
         node (none, or orphans only) is ``empty_page``. AssetPolicy checks the
         whole document; a refusal leaves everything as it was.
         """
-        with transaction(self.engine) as conn:
-            session = self.session(conn, session_id, tenant, lock=True)
-            doc, _revision = self.load_draft(conn, session, for_update=True)
-            page = self.page_of(session, doc)
-            if revision is not None and revision != page.revision:
-                raise PageSessionError("stale_revision", detail={"revision": page.revision})
-            if not root_ids(page.doc):
-                raise Refused("empty_page")
-            self._asset_policy.assert_doc(page.doc)
-            self.pages.save_published(conn, session.tenant, session.page, page.doc)
-            published = {"revision": page.revision}
-            self.events.append(
-                conn, session.id, EventTypes.PAGE_PUBLISHED, published, actor=user, tenant=session.tenant
-            )
-            return page.revision
+        session = unit.session
+        doc, _revision = self.load_draft(unit, for_update=True)
+        page = self.page_of(session, doc)
+        if revision is not None and revision != page.revision:
+            raise PageSessionError("stale_revision", detail={"revision": page.revision})
+        if not root_ids(page.doc):
+            raise Refused("empty_page")
+        self._asset_policy.assert_doc(page.doc)
+        self.pages.save_published(unit.conn, session.tenant, session.page, page.doc)
+        unit.emit(NewEvent(EventTypes.PAGE_PUBLISHED, {"revision": page.revision}, user))
+        return page.revision
 
-    def _write(
+    def write(
         self,
-        session_id: str,
-        tenant: str,
+        unit: UnitOfWork,
+        page: PageSession,
         ops: Sequence[object],
         *,
         based_on: int,
         actor: str,
-        conn: sa.Connection | None = None,
-        turn_id: str | None = None,
-        undoes: str | None = None,
+        store: Callable[[Applied], None],
         reverting: bool = False,
-        events: list[NewEvent] | None = None,
-        locked: SessionRecord | None = None,
+        working: bool = False,
     ) -> Written:
-        # Every refusal (Refused, PageSessionError) is raised before the first
-        # row is written, so a caller's transaction (``conn``) that goes on
-        # after one holds nothing of this write; a failure after the first
-        # write is a StorageError, which ends that transaction too.
-        pending, known = (events, locked) if conn is not None else (None, None)
-        with transaction(self.engine) if conn is None else nullcontext(conn) as conn:
-            session = self.session(conn, session_id, tenant, lock=True, known=known)
-            doc, _revision = self.load_for_write(conn, session)
-            page = self.page_of(session, doc)
-            if reverting:
-                # A person's undo or restore: one write of any length, in pieces of the batch limit.
-                applied = apply_in_pieces(page, ops, based_on=based_on, actor=actor)
-            else:
-                applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
-            if not applied.ops:
-                return Written(applied.revision, [], [], (), None)
-            node_ids = touched_node_ids(applied.ops)
-            self._asset_policy.assert_nodes(page.doc, node_ids)
-            self.store(
-                conn, session, page.doc, applied, actor=actor, turn_id=turn_id, undoes=undoes
-            )
-            new = self._events_of(applied, node_ids, actor)
-            if pending is None:
-                seq: int | None = self.events.append_many(conn, session.id, new, tenant=session.tenant)[0]
-            else:  # the caller appends them with its own
-                pending.extend(new)
-                seq = None
-        if self._validated is not None:
-            # The next write loads exactly this document. (Remembered before a
-            # caller's transaction commits, harmlessly: the memo vouches only for
-            # equal content, and a rolled-back row holds other content.)
-            self._validated.remember((session.tenant, session.page), page)
-        return Written(applied.revision, applied.ops, applied.inverse, node_ids, seq)
+        """THE write pipeline, over a draft or a change set's working copy (``working``).
 
-    def load_for_write(
-        self, conn: sa.Connection, session: SessionRecord
-    ) -> tuple[dict[str, Any], int]:
+        ``page`` (loaded, and locked, by the caller) → apply → AssetPolicy on
+        the touched nodes → ``store`` → the write's ``page.changed``, emitted
+        in ``unit``. Every refusal (``Refused``, ``PageSessionError``) is
+        raised before ``store`` writes a row, so a unit that goes on after
+        one holds nothing of this write; a failure after the first row is a
+        ``StorageError``, which ends the unit too. ``reverting``: a person's
+        undo or restore, one write of any length in pieces of the batch limit.
+        """
+        if reverting:
+            applied = apply_in_pieces(page, ops, based_on=based_on, actor=actor)
+        else:
+            applied = page.apply(ops, based_on=based_on, actor=actor, fill_defaults=True)
+        if not applied.ops:
+            return Written(applied.revision, [], [], ())
+        node_ids = touched_node_ids(applied.ops)
+        self._asset_policy.assert_nodes(page.doc, node_ids)
+        store(applied)
+        if self._validated is not None and not working:
+            # The next write loads exactly this document, once it is stored:
+            # after the commit, so a rolled-back write vouches for nothing.
+            memo, key = self._validated, (unit.session.tenant, unit.session.page)
+            unit.after_commit(lambda: memo.remember(key, page))
+        unit.emit(
+            page_changed(
+                applied.revision, len(applied.ops), node_ids, actor, working=working, applied=applied.ops
+            )
+        )
+        return Written(applied.revision, applied.ops, applied.inverse, node_ids)
+
+    def load_for_write(self, unit: UnitOfWork) -> tuple[dict[str, Any], int]:
         """The draft, locked, possibly shared: read it, never mutate it.
 
-        Every writer of the draft loads it here (``_write``, a change set's
+        Every writer of the draft loads it here (a write, a change set's
         approval). Writes never mutate what they load (ops are copy-on-write),
         so they ask for *shared* documents: charlotte's repository then hands
         back the document the last write stored, with no decoding and an
@@ -353,7 +333,7 @@ class Workspace:
         ``load_draft`` would start from), so two first writes meet on that
         row and the later one sees a stale revision.
         """
-        tenant, page = session.tenant, session.page
+        conn, tenant, page = unit.conn, unit.session.tenant, unit.session.page
         loaded = self.pages.load_draft(conn, tenant, page, for_update=True, shared=True)
         if loaded is not None:
             return loaded
@@ -374,8 +354,7 @@ class Workspace:
 
     def store(
         self,
-        conn: sa.Connection,
-        session: SessionRecord,
+        unit: UnitOfWork,
         doc: dict[str, Any],
         applied: Applied,
         *,
@@ -383,31 +362,33 @@ class Workspace:
         turn_id: str | None = None,
         undoes: str | None = None,
     ) -> None:
-        """Save ``doc`` as the draft and ``applied.ops`` in the op history (inside ``conn``).
+        """Save ``doc`` as the draft and ``applied.ops`` in the op history (inside ``unit``).
 
         ``doc`` must not be mutated afterwards: it is saved *shared* (charlotte's
         repository keeps it as the next write's draft, see ``SharedDrafts``).
         Each row keeps its op's inverse (``applied.undo``), the agent turn that
         wrote it (``turn_id``) and, for a person's undo, the turn undone (``undoes``).
         """
-        self.save_draft(conn, session, doc)
-        self.store_ops(conn, session, applied, actor=actor, turn_id=turn_id, undoes=undoes)
+        self.save_draft(unit, doc)
+        self.store_ops(unit, applied, actor=actor, turn_id=turn_id, undoes=undoes)
 
-    def save_draft(self, conn: sa.Connection, session: SessionRecord, doc: dict[str, Any]) -> None:
+    def save_draft(self, unit: UnitOfWork, doc: dict[str, Any]) -> None:
         """``store``'s draft alone, saved shared (an approval stores its op history as it goes)."""
-        self.pages.save_draft(conn, session.tenant, session.page, doc, shared=True)
+        session = unit.session
+        self.pages.save_draft(unit.conn, session.tenant, session.page, doc, shared=True)
 
     def store_ops(
-        self, conn: sa.Connection, session: SessionRecord, applied: Applied, *, actor: str,
+        self, unit: UnitOfWork, applied: Applied, *, actor: str,
         turn_id: str | None = None, undoes: str | None = None, texts: Sequence[str | None] | None = None,
     ) -> None:  # fmt: skip
         """``store``'s op history rows alone (an approval's slice, with each op's stored ``texts``)."""
+        session = unit.session
         count = len(applied.ops)
         first = applied.revision - count + 1
         undo = applied.undo if len(applied.undo) == count else [None] * count
         known = [None] * count if texts is None else texts  # zip(strict=True) refuses a wrong count
         self.pages.append_ops(
-            conn,
+            unit.conn,
             session.tenant,
             session.page,
             [
@@ -415,29 +396,3 @@ class Workspace:
                 for i, (op, back, text) in enumerate(zip(applied.ops, undo, known, strict=True))
             ],
         )
-
-    @staticmethod
-    def _events_of(applied: Applied, node_ids: tuple[str, ...], actor: str) -> list[NewEvent]:
-        return [page_changed(applied.revision, len(applied.ops), node_ids, actor, applied=applied.ops)]
-
-    def session(
-        self, conn: sa.Connection, session_id: str, tenant: str, *, lock: bool = False,
-        known: SessionRecord | None = None,
-    ) -> SessionRecord:  # fmt: skip
-        """The stored session inside ``conn``; ``Refused("not_found")`` when missing or another tenant's.
-
-        ``lock``: hold the session row until the transaction ends. Every write
-        takes it first, before the page or change-set rows, so writers meeting
-        on one session always lock in the same order (PostgreSQL would
-        otherwise find a deadlock between, say, a person's edit — page row,
-        then the session row for its event — and the agent's write, whose
-        ``tool.called`` already holds the session row). ``known``: the row the
-        caller already read inside ``conn`` (locked, for ``lock``), used when
-        it is this session's instead of reading it again.
-        """
-        if known is not None and known.id == session_id and known.tenant == tenant:
-            return known
-        session = (self.sessions.lock if lock else self.sessions.get)(conn, session_id, tenant)
-        if session is None:
-            raise Refused("not_found")
-        return session

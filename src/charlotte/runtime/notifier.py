@@ -44,7 +44,7 @@ import sqlalchemy as sa
 
 from charlotte.errors import StorageError, code_of
 from charlotte.events import Event
-from charlotte.storage import DatabaseEventLog, EventLog, SessionStore, read_connection
+from charlotte.storage import DatabaseEventLog, EventLog, SessionStore, Units
 from charlotte.storage.eventlog import MAX_READ
 
 __all__ = ["Notifier", "Subscription"]
@@ -217,6 +217,7 @@ class Notifier:
         if not 0 <= cache_size <= MAX_READ:
             raise ValueError(f"cache_size must be between 0 and {MAX_READ}")
         self._engine = engine
+        self._units = Units(engine)
         self._interval = interval
         self._cache_size = cache_size
         self._log: EventLog = events if events is not None else DatabaseEventLog()
@@ -334,7 +335,7 @@ class Notifier:
             self.ticks += 1
 
     def _tick(self, watched: list[str]) -> None:
-        with read_connection(self._engine) as conn:
+        with self._units.reading() as conn:
             latest = self._sessions.last_seqs(conn, watched)
             with self._lock:
                 # Only the sessions that advanced (or are seen for the first

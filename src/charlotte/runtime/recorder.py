@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import sqlalchemy as sa
@@ -57,7 +57,7 @@ from pydantic_ai.messages import (
 from charlotte.errors import MESSAGES
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.policy.text import storable_json, storable_text
-from charlotte.storage import DatabaseEventLog, EventLog, transaction
+from charlotte.storage import EventLog, UnitOfWork, Units
 from charlotte.storage.conversation import MAX_REPLY
 
 __all__ = ["MAX_CALL_ARGUMENTS", "MAX_TURN_TEXT", "READY_TOOL", "StreamRecorder"]
@@ -70,6 +70,9 @@ MAX_CALL_ARGUMENTS: Final = 100_000
 #: The most of a turn's text its ``text.delta`` events keep: what its conversation row keeps.
 MAX_TURN_TEXT: Final = MAX_REPLY
 
+# How far a call wrote its own events (``StreamRecorder._calls``).
+_CALLED: Final = "called"
+_ANSWERED: Final = "answered"
 _MAX_LABEL: Final = 128  # tool name and call id bounds of the event schema
 _MAX_REASON: Final = 32  # run.finished reason bound
 # Outcomes of a tool call that never produced a result dict.
@@ -101,10 +104,9 @@ class StreamRecorder:
     ) -> None:
         if flush_chars < 1 or flush_seconds < 0:
             raise ValueError("flush_chars must be >= 1 and flush_seconds >= 0")
-        self._engine = engine
+        self._units = Units(engine, events=events)
         self._session_id = session_id
         self._tenant = tenant
-        self._events: EventLog = events if events is not None else DatabaseEventLog()
         self._flush_chars = flush_chars
         self._flush_seconds = flush_seconds
         self._clock = clock
@@ -118,12 +120,12 @@ class StreamRecorder:
         # event needs one: the last revision a result reported stands in.
         self._revision = 0
         self.ready = False
-        # tool.called payloads by call id, until the call writes its own
-        # (write_tool_call) or its result arrives.
+        # What the log holds of each call, by call id: the stream's
+        # ``tool.called`` payload not yet written (a dict), or how far the
+        # call wrote its own (CALLED, ANSWERED). The model's stream and the
+        # tool calls may run on different threads.
         self._lock = threading.Lock()
-        self._pending: dict[str, dict[str, Any]] = {}
-        self._written: set[str] = set()  # call ids whose call wrote its tool.called
-        self._answered: set[str] = set()  # call ids whose call wrote its tool.result
+        self._calls: dict[str, dict[str, Any] | str] = {}
         # What the turn said, for its conversation row (bounded).
         self._said: list[str] = []
         self._said_chars = 0
@@ -164,72 +166,52 @@ class StreamRecorder:
             self.flush()
             called = _called(event.part)
             with self._lock:
-                if called["call_id"] in self._written:
-                    return
-                earlier = self._pending.pop(called["call_id"], None)
-                self._pending[called["call_id"]] = called
+                earlier = self._calls.get(called["call_id"])
+                if isinstance(earlier, str):
+                    return  # the call wrote its own already
+                self._calls[called["call_id"]] = called
             if earlier is not None:
                 # Two calls under one id: the earlier one is written now, not lost.
-                self._append(EventTypes.TOOL_CALLED, earlier)
+                self._append_many(self._call_events(earlier))
         elif isinstance(event, FunctionToolResultEvent):
             call_id = _label(getattr(event.part, "tool_call_id", None), "unknown")
             with self._lock:
-                answered = call_id in self._answered
-                if answered:
-                    # Done with this id: a later call under it is logged again.
-                    self._answered.discard(call_id)
-                    self._written.discard(call_id)
-            if answered:
-                # The call wrote its tool.result itself, with its write (write_tool_call).
+                state = self._calls.pop(call_id, None)
+            if state == _ANSWERED:
+                # The call wrote its tool.result itself, with its write (``tool_answered``);
+                # done with this id: a later call under it is logged again.
                 self.flush()
                 return
+            unwritten = state if isinstance(state, dict) else None
             result = self._result(event.part)
-            with self._lock:
-                unwritten = self._pending.pop(result["call_id"], None)
-                self._written.discard(result["call_id"])
-            new = [] if unwritten is None else [NewEvent(EventTypes.TOOL_CALLED, unwritten, AGENT_ACTOR)]
-            new.append(NewEvent(EventTypes.TOOL_RESULT, result, AGENT_ACTOR))
-            self._append_many([*self._buffered_text(), *new])
+            self._append_many([*self._buffered_text(), *self._call_events(unwritten, result)])
 
-    def write_tool_call(
-        self,
-        conn: sa.Connection,
-        call_id: object,
-        name: object,
-        arguments: object,
-        result: Mapping[str, Any] | None = None,
-        events: Sequence[NewEvent] = (),
-    ) -> None:
-        """Append a call's ``tool.called``, its write's ``events`` and its ``tool.result``, in one append.
+    def tool_called(self, unit: UnitOfWork, call_id: object, name: object, arguments: object) -> None:
+        """Emit a call's ``tool.called`` in ``unit``, the call's own, before the tool runs.
 
-        Inside ``conn``, the call's own transaction (see ``PageTools.call``'s
-        ``after``). ``tool.called`` carries the payload the stream event gave
-        when it came first, else one made from ``name`` and ``arguments``
-        (the object or the raw text the model sent), and is never written again for this call: should ``conn`` roll back
-        (a stop), the call leaves none. ``result`` (None for a call whose
-        tool runs after this transaction): its ``tool.result``, the payload
-        the result's stream event would give; the recorder then writes none
-        for that event.
+        It carries the payload the stream event gave when it came first,
+        else one made from ``name`` and ``arguments`` (the object or the raw
+        text the model sent), and is never written again for this call:
+        should ``unit`` roll back (a stop), the call leaves none.
         """
         key = _label(call_id, "unknown")
         with self._lock:
-            written = key in self._written  # the recorder wrote it already (settle)
-            called = None if written else self._pending.pop(key, None)
-            self._written.add(key)
-        new: list[NewEvent] = []
-        if not written:
-            if called is None:
-                called = _called_payload(name, key, arguments)
-            new.append(NewEvent(EventTypes.TOOL_CALLED, called, AGENT_ACTOR))
-        new += events
-        if result is not None:
-            payload = self._payload(_label(name, "unknown"), key, *self._outcome_of(result))
-            new.append(NewEvent(EventTypes.TOOL_RESULT, payload, AGENT_ACTOR))
-        if new:
-            self._events.append_many(conn, self._session_id, new, tenant=self._tenant)
-        if result is not None:
-            with self._lock:
-                self._answered.add(key)
+            state = self._calls.get(key)
+            self._calls[key] = _CALLED
+        if isinstance(state, str):
+            return  # written already (``settle``)
+        called = state if state is not None else _called_payload(name, key, arguments)
+        unit.emit_all(self._call_events(called))
+
+    def tool_answered(
+        self, unit: UnitOfWork, call_id: object, name: object, result: Mapping[str, Any]
+    ) -> None:
+        """Emit a call's ``tool.result`` in ``unit`` (after what the tool wrote); the stream's is then skipped."""
+        key = _label(call_id, "unknown")
+        payload = self._payload(_label(name, "unknown"), key, *self._outcome_of(result))
+        unit.emit_all(self._call_events(None, payload))
+        with self._lock:
+            self._calls[key] = _ANSWERED
 
     def flush(self) -> None:
         """Write the buffered text as one ``text.delta`` (nothing when the buffer is empty)."""
@@ -281,11 +263,21 @@ class StreamRecorder:
     def _held(self) -> list[NewEvent]:
         """The held calls' ``tool.called`` (marked written) and the buffered text, in log order."""
         with self._lock:
-            calls = list(self._pending.values())
-            self._written.update(self._pending)
-            self._pending.clear()
-        held = [NewEvent(EventTypes.TOOL_CALLED, called, AGENT_ACTOR) for called in calls]
+            calls = [state for state in self._calls.values() if isinstance(state, dict)]
+            for called in calls:
+                self._calls[called["call_id"]] = _CALLED
+        held = [event for called in calls for event in self._call_events(called)]
         return [*held, *self._buffered_text()]
+
+    @staticmethod
+    def _call_events(
+        called: dict[str, Any] | None, result: dict[str, Any] | None = None
+    ) -> list[NewEvent]:
+        """THE writer of ``tool.called`` and ``tool.result``: a call's payload, then its result's."""
+        new = [] if called is None else [NewEvent(EventTypes.TOOL_CALLED, called, AGENT_ACTOR)]
+        if result is not None:
+            new.append(NewEvent(EventTypes.TOOL_RESULT, result, AGENT_ACTOR))
+        return new
 
     def _buffered_text(self) -> list[NewEvent]:
         """The buffered text as one ``text.delta`` event (none when empty); the buffer is emptied.
@@ -305,14 +297,11 @@ class StreamRecorder:
             return [NewEvent(EventTypes.TEXT_DELTA, {"text": text, "cut": True}, AGENT_ACTOR)]
         return [NewEvent(EventTypes.TEXT_DELTA, {"text": text}, AGENT_ACTOR)]
 
-    def _append(self, type: str, payload: Mapping[str, Any]) -> None:
-        self._append_many([NewEvent(type, payload, AGENT_ACTOR)])
-
     def _append_many(self, new: list[NewEvent]) -> None:
         if not new:
             return
-        with transaction(self._engine) as conn:
-            self._events.append_many(conn, self._session_id, new, tenant=self._tenant)
+        with self._units.recording(self._session_id, self._tenant) as unit:
+            unit.emit_all(new)
 
     def _result(self, part: object) -> dict[str, Any]:
         name = _label(getattr(part, "tool_name", None), "unknown")

@@ -42,7 +42,7 @@ import asyncio
 import logging
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -54,7 +54,6 @@ from pydantic_ai.models import Model
 from pydantic_ai.usage import RunUsage, UsageLimits
 
 from charlotte.errors import Refused, StopRequested, code_of
-from charlotte.events import NewEvent
 from charlotte.runtime.conversation import TurnWork, build_conversation
 from charlotte.runtime.guide import Guide
 from charlotte.runtime.logged import escaped_traceback
@@ -63,6 +62,7 @@ from charlotte.runtime.modes import ModeRegistry, check_mode
 from charlotte.runtime.recorder import StreamRecorder
 from charlotte.runtime.telemetry import UsageTelemetry
 from charlotte.runtime.tool_arguments import raw_arguments
+from charlotte.runtime.tool_calls import call_tool
 from charlotte.runtime.tool_routing import UNKNOWN_TOOL, ToolRouting, called_name
 from charlotte.runtime.turn_context import (
     HarnessDefaults,
@@ -79,7 +79,7 @@ from charlotte.storage import (
     SessionRecord,
     SessionStore,
     TurnRecord,
-    read_connection,
+    UnitOfWork,
 )
 from charlotte.tools import PageTools, ToolBinding
 
@@ -163,6 +163,8 @@ class TurnRunner:
         self.engine = engine
         self.settings = settings
         self.tools = tools
+        #: Where the runner opens its units of work: the page tools' own.
+        self.units = tools.units
         self.turns = turns
         self.model_factory = model_factory
         self.guide = guide
@@ -363,6 +365,7 @@ class TurnRunner:
     def _tool(self, name: str, description: str, schema: dict[str, Any]) -> Tool[_TurnDeps]:
         page_tools = self.tools
         turns = self.turns
+        units = self.units
 
         async def call(ctx: RunContext[_TurnDeps], **given: Any) -> dict[str, Any]:
             deps = ctx.deps
@@ -376,21 +379,21 @@ class TurnRunner:
                 deps.state.stop_seen = True
                 raise StopRequested
 
-            def before(conn: sa.Connection) -> None:
+            def stop(unit: UnitOfWork) -> None:
                 # The stop flag is honoured between tool calls: a stopped turn
                 # writes nothing more (not even this call's tool.called).
-                if turns.should_stop(deps.turn_id, conn):
+                if turns.should_stop(deps.turn_id, unit.conn):
                     deps.state.stop_seen = True
                     raise StopRequested
-
-            def after(conn: sa.Connection, result: dict[str, Any] | None, events: Sequence[NewEvent]) -> None:
-                deps.recorder.write_tool_call(conn, ctx.tool_call_id, called, arguments, result, events)
 
             try:
                 # Run in the turn's own event loop, not a worker thread: a tool
                 # call is short database work, the loop serves only this turn,
                 # and the watch waits for a running tool anyway.
-                result = page_tools.call(called, arguments, deps.binding, before=before, after=after)
+                result = call_tool(
+                    units, page_tools, called, arguments, deps.binding,
+                    stop=stop, log=deps.recorder, call_id=ctx.tool_call_id,
+                )  # fmt: skip
             finally:
                 watch.tool_ended()
             if name != UNKNOWN_TOOL:  # a call to no tool did no work
@@ -406,7 +409,7 @@ class TurnRunner:
         limit = self.settings.history_turns
         if limit == 0:
             return []
-        with read_connection(self.engine) as conn:
+        with self.units.reading() as conn:
             # A turn's messages longer than the whole budget could never go whole: not read.
             rows = self.conversation.recent(
                 conn, turn.session_id, turn.tenant, limit, messages_up_to=self.settings.history_chars
@@ -414,7 +417,7 @@ class TurnRunner:
         return build_conversation(rows, turns=limit, chars=self.settings.history_chars)
 
     def _session(self, turn: TurnRecord) -> SessionRecord:
-        with read_connection(self.engine) as conn:
+        with self.units.reading() as conn:
             session = self.sessions.get(conn, turn.session_id, turn.tenant)
         if session is None:
             raise Refused("not_found")

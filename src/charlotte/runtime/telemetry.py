@@ -14,9 +14,9 @@ from typing import Final
 import sqlalchemy as sa
 from pydantic_ai.usage import RunUsage
 
-from charlotte.events import AGENT_ACTOR, EventTypes
+from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
 from charlotte.policy.text import storable_text
-from charlotte.storage import DatabaseEventLog, EventLog, transaction
+from charlotte.storage import EventLog, Units
 
 __all__ = ["UsageTelemetry"]
 
@@ -60,16 +60,8 @@ class UsageTelemetry:
                 "input_tokens": _count(usage.input_tokens),
                 "output_tokens": _count(usage.output_tokens),
             }
-            events = self._events if self._events is not None else DatabaseEventLog()
-            with transaction(engine) as conn:
-                events.append(
-                    conn,
-                    session_id,
-                    EventTypes.USAGE_OBSERVED,
-                    payload,
-                    actor=AGENT_ACTOR,
-                    tenant=tenant,
-                )
+            with Units(engine, events=self._events).recording(session_id, tenant) as unit:
+                unit.emit(NewEvent(EventTypes.USAGE_OBSERVED, payload, AGENT_ACTOR))
         except Exception as error:
             # Telemetry must never end a turn; the type is enough to investigate.
             _log.debug("usage.observed not recorded: %s", type(error).__name__)

@@ -55,13 +55,11 @@ from charlotte.runtime.queues import TurnQueue
 from charlotte.storage import (
     ConversationEntry,
     ConversationStore,
-    DatabaseEventLog,
     EventLog,
     SessionStore,
     TurnRecord,
     TurnStore,
-    read_connection,
-    transaction,
+    Units,
 )
 from charlotte.storage.turns import ACTIVE
 
@@ -101,10 +99,10 @@ class Turns:
     ) -> None:
         if heartbeat_timeout <= timedelta(0):
             raise ValueError("heartbeat_timeout must be positive")
-        self._engine = engine
+        self._units = Units(engine, sessions=sessions, events=events)
         self._queue = queue
-        self._events: EventLog = events if events is not None else DatabaseEventLog()
-        self._sessions = sessions if sessions is not None else SessionStore()
+        self._events: EventLog = self._units.events
+        self._sessions = self._units.sessions
         self._store = store if store is not None else TurnStore()
         self._conversation = conversation if conversation is not None else ConversationStore()
         self._timeout = heartbeat_timeout
@@ -136,7 +134,7 @@ class Turns:
             heartbeat_at=None,
         )
         try:
-            with transaction(self._engine) as conn:
+            with self._units.writing() as conn:
                 session = self._sessions.lock(conn, session_id, tenant)
                 if session is None:
                     raise Refused("not_found")
@@ -178,7 +176,7 @@ class Turns:
         ``stopping``; the turn sees the flag and ends ``turn.stopped``.
         Refuses ``not_found``.
         """
-        with transaction(self._engine) as conn:
+        with self._units.writing() as conn:
             session = self._sessions.lock(conn, session_id, tenant)
             if session is None:
                 raise Refused("not_found")
@@ -206,7 +204,7 @@ class Turns:
 
     def get(self, turn_id: str) -> TurnRecord | None:
         """The turn, or None when there is none with this id."""
-        with read_connection(self._engine) as conn:
+        with self._units.reading() as conn:
             return self._store.get(conn, turn_id)
 
     def claim(self, turn_id: str) -> TurnRecord | None:
@@ -214,7 +212,7 @@ class Turns:
 
         A turn delivered twice runs once: only one claim finds it ``queued``.
         """
-        with transaction(self._engine) as conn:
+        with self._units.writing() as conn:
             turn = self._store.get(conn, turn_id)
             if turn is None or turn.status != "queued":
                 return None
@@ -244,7 +242,7 @@ class Turns:
 
     def heartbeat(self, turn_id: str) -> bool:
         """Record that the worker is alive; False when the turn is not running."""
-        with transaction(self._engine) as conn:
+        with self._units.writing() as conn:
             return self._store.heartbeat(conn, turn_id, utc_now())
 
     def should_stop(self, turn_id: str, conn: sa.Connection | None = None) -> bool:
@@ -254,7 +252,7 @@ class Turns:
         anyway), else in a short read transaction of its own.
         """
         if conn is None:
-            with read_connection(self._engine) as own:
+            with self._units.reading() as own:
                 return self.should_stop(turn_id, own)
         flag = self._store.stop_flag(conn, turn_id)
         if flag is None:
@@ -302,7 +300,7 @@ class Turns:
     def sweep(self, now: datetime | None = None) -> list[str]:
         """Fail running turns whose heartbeat is stale (``worker_lost``); returns their ids."""
         cutoff = (now if now is not None else utc_now()) - self._timeout
-        with read_connection(self._engine) as conn:
+        with self._units.reading() as conn:
             candidates = self._store.stale_running(conn, cutoff)
         return [
             turn_id
@@ -335,11 +333,11 @@ class Turns:
         cutoff = now - self._timeout
         if queued_before is not None and queued_before > cutoff:
             cutoff = queued_before
-        with read_connection(self._engine) as conn:
+        with self._units.reading() as conn:
             candidates = self._store.left_queued(conn, cutoff, limit)
         handed: list[str] = []
         for turn_id, session_id, tenant in candidates:
-            with transaction(self._engine) as conn:
+            with self._units.writing() as conn:
                 self._sessions.lock(conn, session_id, tenant)
                 if not self._store.mark_redelivered(conn, turn_id, cutoff, now):
                     continue
@@ -354,7 +352,7 @@ class Turns:
 
     def _end(self, turn_id: str, from_statuses: Sequence[str], event: NewEvent, **ending: Any) -> bool:
         """``_end_in`` in a transaction of its own (``ending``: its keyword arguments)."""
-        with transaction(self._engine) as conn:
+        with self._units.writing() as conn:
             turn = self._store.get(conn, turn_id)
             if turn is None or turn.status not in from_statuses:
                 return False

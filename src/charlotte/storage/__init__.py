@@ -12,7 +12,8 @@ head), ``eventlog`` (``DatabaseEventLog``), ``sessions`` (``SessionStore``),
 ``pages`` (``PageRepository``, ``DatabasePageRepository``), ``shared_drafts``
 (``SharedDrafts``: the last draft per page, decoded and encoded), ``change_sets``
 (``ChangeSetStore``), ``turns`` (``TurnStore``, ``TurnRecord``), ``conversation``
-(``ConversationStore``: the conversation's rows), ``types``
+(``ConversationStore``: the conversation's rows), ``unit_of_work``
+(``Units``, ``UnitOfWork``: the one opener of transactions), ``types``
 (JSON and UTC column types), ``text`` (the storable-text rule), ``_translate``
 (driver errors → ``StorageError``). Only this package imports ``tables``:
 every statement charlotte runs is written here.
@@ -30,6 +31,7 @@ from charlotte.storage.sessions import SessionRecord, SessionStore
 from charlotte.storage.shared_drafts import SharedDrafts
 from charlotte.storage.tables import create_tables, drop_tables, metadata
 from charlotte.storage.turns import TurnRecord, TurnStore
+from charlotte.storage.unit_of_work import UnitOfWork, Units
 
 __all__ = [
     "ChangeSet",
@@ -47,6 +49,8 @@ __all__ = [
     "SharedDrafts",
     "TurnRecord",
     "TurnStore",
+    "UnitOfWork",
+    "Units",
     "create_tables",
     "current_revision",
     "drop_tables",

@@ -41,17 +41,15 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-import sqlalchemy as sa
-
 from charlotte.checks import Finding, PageChecks
 from charlotte.checks.facts import PERSON_MESSAGES
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import InvalidArguments, PageSessionError, Refused
-from charlotte.events import AGENT_ACTOR, NewEvent
+from charlotte.events import AGENT_ACTOR
 from charlotte.page.session import PageSession
 from charlotte.policy.text import is_unicode_text
-from charlotte.storage import SessionRecord, TurnStore, read_connection, transaction
+from charlotte.storage import SessionRecord, TurnStore, UnitOfWork, Units
 from charlotte.tools.arguments import ArgumentParser
 from charlotte.tools.binding import ToolBinding
 from charlotte.tools.results import (
@@ -72,44 +70,39 @@ ChecksFactory = Callable[[SessionRecord, SiteLinks, Sequence[str], Sequence[str]
 SiteLinksFor = Callable[[SessionRecord], SiteLinks]
 
 _FIND_LIMIT = 20
-#: The tools that run the checks: they read the person's messages with the page.
-_CHECKING: Final = frozenset({"cms_check", "cms_ready"})
+#: The tools that run the checks: they read the person's messages with the page, and
+#: may run long on a large page, so a caller may run them in a read unit of their own.
+CHECKING: Final = frozenset({"cms_check", "cms_ready"})
 #: What a tool reads: the page, its revision, the person's messages, what people vouched for.
 _View = tuple[dict[str, Any], int, tuple[str, ...], tuple[str, ...]]
 
 
 class _Call:
-    """What a tool gets: the bound session, and the page it reads, loaded on first use.
+    """What a tool gets: the caller's unit of work, and the page it reads, loaded on first use.
 
-    ``cms_apply`` never needs it on success (the Workspace loads and locks the
-    draft in its own transaction), so a write decodes the document once, not
-    twice. ``conn``: the open write transaction a ``cms_apply`` joins, when
-    the call runs inside one (see ``PageTools.call``); reads join it too.
-    ``events``: with ``conn``, where the write puts its events for the
-    caller's one append. ``said``: the person's messages in the session,
-    read with the page for the checking tools (else empty).
+    ``cms_apply`` never needs it on success (the write loads and locks the
+    draft itself), so a write decodes the document once, not twice.
+    ``said``/``vouched``: the person's messages in the session and what people
+    vouched for on the page, read with the page for the checking tools (else empty).
     """
 
-    __slots__ = ("_load", "_view", "conn", "events", "session", "turn_id")
+    __slots__ = ("_checking", "_tools", "_view", "turn_id", "unit")
 
-    def __init__(
-        self,
-        session: SessionRecord,
-        load: Callable[[], _View],
-        conn: sa.Connection | None = None,
-        turn_id: str | None = None,
-        events: list[NewEvent] | None = None,
-    ) -> None:
-        self.session = session
+    def __init__(self, tools: PageTools, unit: UnitOfWork, turn_id: str | None, checking: bool) -> None:
+        self.unit = unit
         self.turn_id = turn_id
-        self._load = load
+        self._tools = tools
+        self._checking = checking
         self._view: _View | None = None
-        self.conn = conn
-        self.events = events
+
+    @property
+    def session(self) -> SessionRecord:
+        """The session the call works on (the unit's)."""
+        return self.unit.session
 
     def _loaded(self) -> _View:
         if self._view is None:
-            self._view = self._load()
+            self._view = self._tools.view(self.unit, checking=self._checking)
         return self._view
 
     @property
@@ -195,78 +188,62 @@ class PageTools:
         return copy.deepcopy(list(self._definitions))
 
     @property
+    def units(self) -> Units:
+        """Where callers open the units of work the tools take (the workspace's)."""
+        return self._ws.units
+
+    @property
     def names(self) -> tuple[str, ...]:
         """The nine tool names."""
         return TOOL_NAMES
 
-    def call(
-        self,
-        name: object,
-        arguments: object,
-        binding: ToolBinding,
-        *,
-        before: Callable[[sa.Connection], None] | None = None,
-        after: Callable[[sa.Connection, ToolResult | None, Sequence[NewEvent]], None] | None = None,
-    ) -> ToolResult:
-        """Run tool ``name`` with ``arguments`` on the session ``binding`` names; a JSON-able result.
+    def call(self, unit: UnitOfWork, name: object, arguments: object, binding: ToolBinding) -> ToolResult:
+        """Run tool ``name`` with ``arguments`` in the caller's ``unit``, on the session ``binding`` names.
 
-        ``before`` runs first, inside the transaction that loads the session
-        (the runner reads its stop flag there instead of opening a
-        transaction of its own); with it, that transaction is a write
-        transaction, and every tool but the checking ones (``cms_check``,
-        ``cms_ready``, which may run long on a large page and so read in a
-        transaction of their own) runs inside it: a ``cms_apply``'s check,
-        write and events commit together, one commit per write, and a read
-        reads there. An exception ``before`` raises rolls the transaction
-        back, cancels the call and propagates as is.
-
-        ``after`` runs at the end of that transaction, before it commits,
-        whenever ``before`` returned: with the result and the events the
-        call's write made, not yet appended (the runner appends them between
-        its ``tool.called`` and ``tool.result``: one append for the whole
-        call); with no result for a checking call, which runs after the
-        commit. Without ``after``, the call appends its write's events itself.
+        The caller owns the unit: it opened it on the binding's session (a
+        write unit for ``cms_apply`` and the reads that take notices; a read
+        unit may serve the checking tools, ``CHECKING``, which may run long on a
+        large page), and it commits or rolls back what the call wrote and
+        the events it emitted (``page.changed``, ``proposal.opened``). A
+        binding not for the unit's session is ``forbidden``, like one for
+        another page.
         """
-        if not _well_formed(binding):
+        if not self.accepts(binding):
+            return failure("forbidden", None)
+        session = unit.session
+        if session.id != binding.session_id or session.tenant != binding.tenant:
+            return failure("not_found", None)
+        if not self.binds(unit, binding):
             return failure("forbidden", None)
         turn_id = binding.turn_id if isinstance(binding.turn_id, str) else None
-        checking = isinstance(name, str) and name in _CHECKING
-        opened = read_connection if before is None else transaction
-        with opened(self._ws.engine) as conn:
-            if before is not None:
-                before(conn)
-            joined = before is not None and not checking
-            events: list[NewEvent] = []
-            # A joined call reads its session row locked: a write goes on with
-            # it (the lock every write takes first), and the call's events need it anyway.
-            read = self._ws.sessions.lock if joined else self._ws.sessions.get
-            session = read(conn, binding.session_id, binding.tenant)
-            if session is None:
-                result: ToolResult | None = failure("not_found", None)
-            elif session.tenant != binding.tenant or session.page != binding.page:
-                result = failure("forbidden", None)
-            elif joined:
-                result = self._run(name, arguments, self._joined(session, conn, turn_id, events))
-            else:
-                result = None  # a checking call: it runs below, apart
-            if after is not None:
-                after(conn, result, events)
-            elif events:
-                self._ws.events.append_many(conn, binding.session_id, events, tenant=binding.tenant)
-        if result is not None:
-            return result
-        assert session is not None
-        return self._run(
-            name, arguments, _Call(session, lambda: self._view(session, checking), turn_id=turn_id)
-        )
+        checking = isinstance(name, str) and name in CHECKING
+        return self._run(name, arguments, _Call(self, unit, turn_id, checking))
 
-    def _joined(
-        self, session: SessionRecord, conn: sa.Connection, turn_id: str | None, events: list[NewEvent]
-    ) -> _Call:
-        """A call that reads and writes inside ``conn``; its write's events go to ``events``."""
-        return _Call(
-            session, lambda: (*self._sets.view(conn, session, shared=True), (), ()), conn, turn_id, events
-        )
+    @staticmethod
+    def accepts(binding: object) -> bool:
+        """Whether ``binding`` is one a tool acts through: well formed, with the session's own scope."""
+        return _well_formed(binding)
+
+    @staticmethod
+    def binds(unit: UnitOfWork, binding: ToolBinding) -> bool:
+        """Whether ``binding`` names the unit's session, in its tenant and on its page."""
+        session = unit.session
+        return (session.id, session.tenant, session.page) == (
+            binding.session_id, binding.tenant, binding.page,
+        )  # fmt: skip
+
+    def notices(self, unit: UnitOfWork) -> list[dict[str, Any]]:
+        """The change-set resolutions not yet told to the agent, taken in the write ``unit`` (each once)."""
+        if not unit.session.approve_on_save:
+            return []  # only approve_on_save sessions have change sets: no query
+        return self._sets.pending_notices(unit)
+
+    @staticmethod
+    def with_notices(result: ToolResult, notices: list[dict[str, Any]]) -> ToolResult:
+        """``result`` carrying ``notices`` (a checking call's, taken before it read)."""
+        if not notices or "notices" in result:
+            return result
+        return {**result, "notices": notices}
 
     def _run(self, name: object, arguments: object, call: _Call) -> ToolResult:
         """Parse the arguments and run the tool; refusals become coded error results."""
@@ -286,20 +263,18 @@ class PageTools:
             result = error_result(e, call.revision)
         except Refused as e:
             result = error_result(e, call.revision)
-        if "notices" in result:
-            return result
         # Any other result (a failed write too: a notice is often the reason
         # for a stale revision) carries the notices when there are any.
-        notices = self._notices(call)
-        return {**result, "notices": notices} if notices else result
+        return self.with_notices(result, self._notices(call))
 
-    def _view(self, session: SessionRecord, checking: bool) -> _View:
-        with read_connection(self._ws.engine) as conn:
-            doc, revision = self._sets.view(conn, session, shared=True)
-            if not checking:
-                return doc, revision, (), ()
-            said = self._turns.messages_of(conn, session.id, session.tenant, PERSON_MESSAGES)
-            vouched = read_vouched(conn, self._ws.pages, session)
+    def view(self, unit: UnitOfWork, *, checking: bool = False) -> _View:
+        """What a tool reads in ``unit``: the page and its revision; with ``checking``, what the checks weigh."""
+        doc, revision = self._sets.view(unit, shared=True)
+        if not checking:
+            return doc, revision, (), ()
+        session = unit.session
+        said = self._turns.messages_of(unit.conn, session.id, session.tenant, PERSON_MESSAGES)
+        vouched = read_vouched(unit.conn, self._ws.pages, session)
         return doc, revision, tuple(said), vouched
 
     # -- the nine tools ------------------------------------------------------------
@@ -335,26 +310,24 @@ class PageTools:
     def _apply(self, call: _Call, args: dict[str, Any]) -> ToolResult:
         session = call.session
         links = self._site_links(session)
+        if not call.unit.writes:
+            raise Refused("forbidden")  # a write needs the caller's write unit
         if session.approve_on_save:
             written = self._sets.apply_agent_ops(
-                session.id, session.tenant, args["ops"], based_on=args["basedOn"], links=links,
-                conn=call.conn, events=call.events, locked=call.session,
-            )  # fmt: skip
+                call.unit, args["ops"], based_on=args["basedOn"], links=links
+            )
         else:
             written = self._ws.agent_apply(
-                session.id, session.tenant, args["ops"], based_on=args["basedOn"], links=links,
-                conn=call.conn, turn_id=call.turn_id, events=call.events, locked=call.session,
-            )  # fmt: skip
+                call.unit, args["ops"], based_on=args["basedOn"], links=links, turn_id=call.turn_id
+            )
         return success(written.revision, applied=len(written.ops), notices=self._notices(call))
 
     def _changes_since(self, call: _Call, args: dict[str, Any]) -> ToolResult:
         session = call.session
         if session.approve_on_save:
-            entries = self._sets.changes_since(session.id, session.tenant, args["revision"])
-        elif call.conn is not None:
-            entries = self._ws.draft_changes(call.conn, session, args["revision"])
+            entries = self._sets.changes_since(call.unit, args["revision"])
         else:
-            entries = self._ws.changes_since(session.id, session.tenant, args["revision"])
+            entries = self._ws.changes_since(call.unit, args["revision"])
         # The person behind a human edit is not the model's business: only which kind of actor wrote.
         changes = [
             {
@@ -408,10 +381,7 @@ class PageTools:
         )
 
     def _notices(self, call: _Call) -> list[dict[str, Any]]:
-        # Only approve_on_save sessions have change sets: skip the query otherwise.
-        if not call.session.approve_on_save:
-            return []
-        return self._sets.pending_notices(call.session.id, call.session.tenant, call.conn)
+        return self.notices(call.unit) if call.unit.writes else []
 
 
 def fact_texts(facts: object) -> dict[str, str]:

@@ -9,6 +9,7 @@ import pytest
 import sqlalchemy as sa
 from tests.support.databases import new_session
 from tests.support.host_pages import HostPages, create_host_tables
+from tests.support.units import in_unit
 
 import charlotte.page.session as session_module
 from charlotte.drafts.workspace import Workspace
@@ -43,12 +44,12 @@ def test_a_draft_the_workspace_stored_is_not_validated_again(
 ) -> None:
     session = new_session(sqlite_engine)
     ws = Workspace(sqlite_engine)
-    ws.agent_apply(session.id, session.tenant, _section("a"), based_on=0)
+    in_unit(ws, session.id, session.tenant).agent_apply(_section("a"), based_on=0)
     assert len(full_checks) == 1  # the empty page it started from
-    ws.agent_apply(session.id, session.tenant, _section("b"), based_on=1)
-    ws.agent_apply(session.id, session.tenant, _section("c"), based_on=2)
+    in_unit(ws, session.id, session.tenant).agent_apply(_section("b"), based_on=1)
+    in_unit(ws, session.id, session.tenant).agent_apply(_section("c"), based_on=2)
     assert len(full_checks) == 1
-    assert set(ws.draft(session.id, session.tenant)[0]["nodes"]) == {"a", "b", "c"}
+    assert set(in_unit(ws, session.id, session.tenant).draft()[0]["nodes"]) == {"a", "b", "c"}
 
 
 def test_a_stored_draft_changed_behind_charlottes_back_is_validated_and_refused(
@@ -56,14 +57,14 @@ def test_a_stored_draft_changed_behind_charlottes_back_is_validated_and_refused(
 ) -> None:
     session = new_session(sqlite_engine)
     ws = Workspace(sqlite_engine)
-    ws.agent_apply(session.id, session.tenant, _section("a"), based_on=0)
-    doc, revision = ws.draft(session.id, session.tenant)
+    in_unit(ws, session.id, session.tenant).agent_apply(_section("a"), based_on=0)
+    doc, revision = in_unit(ws, session.id, session.tenant).draft()
     doc["nodes"]["a"]["type"] = "no-such-type"  # same revision, corrupt content
     with transaction(sqlite_engine) as conn:
         conn.execute(sa.update(pages).where(pages.c.page == session.page).values(draft=doc))
     checked = len(full_checks)
     with pytest.raises(PageSessionError) as raised:
-        ws.agent_apply(session.id, session.tenant, _section("b"), based_on=revision)
+        in_unit(ws, session.id, session.tenant).agent_apply(_section("b"), based_on=revision)
     assert raised.value.code == "invalid_state"
     assert len(full_checks) == checked + 1
 
@@ -77,7 +78,7 @@ def test_a_repository_the_host_passes_is_validated_on_every_write(
     session = new_session(sqlite_engine)
     ws = Workspace(sqlite_engine, pages=make())
     for revision, id in enumerate("abc"):
-        ws.agent_apply(session.id, session.tenant, _section(id), based_on=revision)
+        in_unit(ws, session.id, session.tenant).agent_apply(_section(id), based_on=revision)
     assert len(full_checks) == 3
 
 

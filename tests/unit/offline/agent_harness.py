@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic_ai import Agent, AgentRunResult, RunContext, Tool
 from pydantic_ai.messages import ModelMessage, ToolCallPart, ToolReturnPart
+from tests.support.units import call_tool, in_unit
 
 from charlotte.drafts.workspace import Workspace
 from charlotte.offline.model import offline_model
@@ -46,7 +47,10 @@ class Harness:
             self.calls.append(name)
             if name == "cms_apply" and self.before_apply is not None:
                 self.before_apply(self.calls.count("cms_apply"))
-            return self.tools.call(name, kwargs, ctx.deps)
+            tools = self.tools
+            if isinstance(tools, PageTools):
+                return call_tool(tools, name, kwargs, ctx.deps)
+            return tools.call(name, kwargs, ctx.deps)  # a test's stand-in over a PageTools
 
         return Tool.from_schema(
             run, name, definition.description, definition.parameters_json_schema, takes_ctx=True
@@ -58,12 +62,11 @@ class Harness:
         return asyncio.run(self.agent().run(prompt, deps=self.binding, message_history=history))
 
     def doc(self) -> dict[str, Any]:
-        return self.ws.draft(self.session.id, self.session.tenant)[0]
+        return in_unit(self.ws, self.session.id, self.session.tenant).draft()[0]
 
     def human_edit(self, ops: list[dict[str, Any]]) -> None:
-        _doc, revision = self.ws.draft(self.session.id, self.session.tenant)
-        self.ws.human_edit(
-            self.session.id, self.session.tenant, ops, based_on=revision, user="user-1"
+        _doc, revision = in_unit(self.ws, self.session.id, self.session.tenant).draft()
+        in_unit(self.ws, self.session.id, self.session.tenant).human_edit(ops, based_on=revision, user="user-1"
         )
 
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.support.units import in_unit
+
 from charlotte import Charlotte, InMemoryAssetLibrary, Settings
 from charlotte.session import CharlotteSession
 
@@ -145,4 +147,4 @@ class Session:
     def agent_edit(self, ops: list[dict[str, Any]]) -> None:
         """A write by the agent between turns (as an earlier model's turn would have made it)."""
         workspace = self.handle._app.workspace
-        workspace.agent_apply(self.handle.id, self.handle.tenant, ops, based_on=self.handle.draft()["revision"])
+        in_unit(workspace, self.handle.id, self.handle.tenant).agent_apply(ops, based_on=self.handle.draft()["revision"])

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from tests.support.units import call_tool
 from tests.unit.offline.agent_harness import Harness, harness_on, tool_exchanges
 from tests.unit.offline.briefs import BAKERY
 
@@ -82,7 +83,7 @@ def test_a_change_the_tools_refuse_is_never_claimed(built: Harness) -> None:
         def call(self, name: str, args: Any, binding: ToolBinding) -> Any:
             if name == "cms_apply":
                 return failure("invalid_props", 0, at="$.ops[0]")
-            return tools.call(name, args, binding)
+            return call_tool(tools, name, args, binding)
 
     built.tools = Refusing()  # type: ignore[assignment]
     before = built.doc()

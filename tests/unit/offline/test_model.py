@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from pydantic_ai.messages import ModelResponse
+from tests.support.units import call_tool, in_unit
 from tests.unit.offline.agent_harness import Harness, harness_on, tool_exchanges
 from tests.unit.offline.briefs import BAKERY, CASES, DENTIST, DIRECTED, SAAS
 
@@ -44,7 +45,7 @@ def _copy(doc: dict[str, Any]) -> str:
 
 
 def _errors(h: Harness) -> list[dict[str, Any]]:
-    result = h.tools.call("cms_check", {}, h.binding)
+    result = call_tool(h.tools, "cms_check", {}, h.binding)
     return [f for f in result["findings"] if f["severity"] == "error"]
 
 
@@ -281,7 +282,7 @@ def test_what_was_on_the_page_is_never_removed_to_pass_the_checks(
 ) -> None:
     h = make(*BAKERY)
     # An earlier agent's words no brief, fact or person backs: the checks report them.
-    h.ws.agent_apply(h.session.id, h.session.tenant, [
+    in_unit(h.ws, h.session.id, h.session.tenant).agent_apply([
         {"t": "insert_node", "node": {"id": "promo", "type": "section", "parent": None}},
         {"t": "insert_node", "node": {"id": "promo-text", "type": "text", "parent": "promo",
                                       "props": {"content": "Loaves from £7.99 today only."}}},
@@ -391,7 +392,7 @@ def test_a_page_it_cannot_read_is_never_called_ready(make: Callable[..., Harness
         def call(self, name: str, args: Any, binding: ToolBinding) -> Any:
             if name == "cms_outline":
                 return failure("not_found", None)
-            return tools.call(name, args, binding)
+            return call_tool(tools, name, args, binding)
 
     h.tools = NoOutline()  # type: ignore[assignment]
 

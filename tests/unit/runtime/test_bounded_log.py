@@ -22,7 +22,7 @@ from tests.support.wire_harness import WIRES, Wire, events, of_type, on_wire, op
 
 from charlotte.events import EventTypes, event_schema, schema_errors
 from charlotte.runtime.recorder import MAX_CALL_ARGUMENTS, MAX_TURN_TEXT, StreamRecorder
-from charlotte.storage import DatabaseEventLog, SessionRecord
+from charlotte.storage import DatabaseEventLog, SessionRecord, Units
 from charlotte.testing import ScriptedModel, Text, ToolCall
 
 wires = pytest.mark.parametrize("wire", WIRES, ids=[w.name for w in WIRES])
@@ -139,10 +139,10 @@ def test_arguments_at_the_bound_are_kept_whole_and_one_past_it_are_cut(
     filler = MAX_CALL_ARGUMENTS - len(json.dumps({"summary": ""}))
     whole = {"summary": "s" * filler}
     longer = {"summary": "s" * (filler + 1)}
-    with sqlite_engine.begin() as conn:
-        recorder.write_tool_call(conn, "c1", "cms_ready", whole)
-        recorder.write_tool_call(conn, "c2", "cms_ready", longer)
-        recorder.write_tool_call(conn, "c3", "cms_ready", "{" * (MAX_CALL_ARGUMENTS + 5))
+    with Units(sqlite_engine).recording(session.id, session.tenant) as unit:
+        recorder.tool_called(unit, "c1", "cms_ready", whole)
+        recorder.tool_called(unit, "c2", "cms_ready", longer)
+        recorder.tool_called(unit, "c3", "cms_ready", "{" * (MAX_CALL_ARGUMENTS + 5))
 
     read = [e for e in DatabaseEventLog().read(sqlite_engine, session.id, 0, 1000) if e.type == EventTypes.TOOL_CALLED]
     payloads = [dict(e.payload) for e in read]

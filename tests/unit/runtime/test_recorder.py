@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -25,12 +25,13 @@ from pydantic_ai.messages import (
 )
 from tests.support.databases import new_session
 from tests.support.handed_log import HandedLog
+from tests.support.units import call_tool
 
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import StorageError
-from charlotte.events import AGENT_ACTOR, Event, EventTypes, NewEvent, schema_errors
+from charlotte.events import AGENT_ACTOR, Event, EventTypes, schema_errors
 from charlotte.runtime.recorder import StreamRecorder
-from charlotte.storage import DatabaseEventLog, SessionRecord, transaction
+from charlotte.storage import DatabaseEventLog, SessionRecord, UnitOfWork, Units
 from charlotte.testing import Finish, ScriptedModel, ToolCall, ToolCalls
 from charlotte.tools import PageTools, ToolBinding
 
@@ -87,14 +88,8 @@ def page_tool_set(
 
     def bound(name: str) -> Callable[..., dict[str, Any]]:
         def call(ctx: RunContext[None], **arguments: Any) -> dict[str, Any]:
-            def before(conn: sa.Connection) -> None:
-                pass  # the runner reads the stop flag here
-
-            def after(conn: sa.Connection, result: dict[str, Any] | None, events: Sequence[NewEvent]) -> None:
-                kept = result if answered else None
-                recorder.write_tool_call(conn, ctx.tool_call_id, name, arguments, kept, events)
-
-            return tools.call(name, arguments, binding, before=before, after=after)
+            log = recorder if answered else _CalledOnly(recorder)
+            return call_tool(tools, name, arguments, binding, log=log, call_id=ctx.tool_call_id)
 
         return call
 
@@ -102,6 +97,30 @@ def page_tool_set(
         Tool.from_schema(bound(d.name), d.name, d.description, d.parameters_json_schema, takes_ctx=True)
         for d in tools.definitions()
     ]
+
+
+class _CalledOnly:
+    """The recorder writing a call's tool.called only: its tool.result comes from the stream."""
+
+    def __init__(self, recorder: StreamRecorder) -> None:
+        self.recorder = recorder
+
+    def tool_called(self, unit: UnitOfWork, call_id: object, name: object, arguments: object) -> None:
+        self.recorder.tool_called(unit, call_id, name, arguments)
+
+    def tool_answered(self, unit: UnitOfWork, call_id: object, name: object, result: Any) -> None:
+        pass
+
+
+def _in_call(
+    engine: sa.Engine, recorder: StreamRecorder, session_id: str, tenant: str, call_id: str, name: str,
+    arguments: object, result: dict[str, Any] | None = None,
+) -> None:  # fmt: skip
+    """What a tool call does in its unit: its tool.called, and (``result``) its tool.result."""
+    with Units(engine).recording(session_id, tenant) as unit:
+        recorder.tool_called(unit, call_id, name, arguments)
+        if result is not None:
+            recorder.tool_answered(unit, call_id, name, result)
 
 
 def drive(agent: Agent[None, str], recorder: StreamRecorder, prompt: str = "build") -> None:
@@ -509,8 +528,8 @@ def _write_called(engine: sa.Engine, recorder: StreamRecorder, call_id: str, *, 
         pass
 
     try:
-        with transaction(engine) as conn:
-            recorder.write_tool_call(conn, call_id, "cms_get", {"depth": 1})
+        with Units(engine).recording(recorder._session_id, recorder._tenant) as unit:
+            recorder.tool_called(unit, call_id, "cms_get", {"depth": 1})
             if roll_back:
                 raise Stopped
     except Stopped:
@@ -619,8 +638,7 @@ def test_everything_the_model_chose_is_handed_to_the_log_as_unicode(sqlite_engin
 
 
 def _write_called_with(engine: sa.Engine, recorder: StreamRecorder, call_id: str, arguments: dict[str, Any]) -> None:
-    with transaction(engine) as conn:
-        recorder.write_tool_call(conn, call_id, "cms_get", arguments)
+    _in_call(engine, recorder, recorder._session_id, recorder._tenant, call_id, "cms_get", arguments)
 
 
 def test_a_call_that_writes_its_own_result_logs_what_the_stream_event_would_have(
@@ -666,8 +684,9 @@ def test_a_call_that_writes_its_own_result_logs_what_the_stream_event_would_have
         assert recorder.ready is True
     assert logs[0] == logs[1]
     assert sum(t == EventTypes.TOOL_RESULT for t, _ in logs[1]) == 5
-    # Each call but the checks wrote its result with its own events: a commit fewer per call.
-    assert commits[1] == commits[0] - 3
+    # Each call wrote its result with its own events: a commit fewer per call (the checks'
+    # results too, in the unit the stream's would otherwise have taken).
+    assert commits[1] == commits[0] - 5
 
 
 def test_a_call_id_used_again_after_a_call_that_wrote_its_own_result_is_logged_again(
@@ -678,8 +697,7 @@ def test_a_call_id_used_again_after_a_call_that_wrote_its_own_result_is_logged_a
     for revision in (1, 2):
         # What the runner does for each call: tool.called and tool.result in the call's transaction.
         recorder.record(FunctionToolCallEvent(ToolCallPart("cms_get", {}, "c1")))
-        with transaction(sqlite_engine) as conn:
-            recorder.write_tool_call(conn, "c1", "cms_get", {}, {"revision": revision})
+        _in_call(sqlite_engine, recorder, session.id, session.tenant, "c1", "cms_get", {}, {"revision": revision})
         recorder.record(result_event({"revision": revision}, name="cms_get"))
     events = events_of(sqlite_engine, session.id)
     assert_valid(events)

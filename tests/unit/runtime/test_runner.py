@@ -9,6 +9,7 @@ import pytest
 import sqlalchemy as sa
 from pydantic_ai.usage import UsageLimits
 from tests.support.runner_harness import HERO, Harness, apply_step, based_on_last
+from tests.support.units import in_unit
 
 import charlotte.runtime.runner as runner_module
 from charlotte.errors import Refused
@@ -38,7 +39,7 @@ def test_a_scripted_turn_runs_the_real_tools_and_logs_every_step(harness: Harnes
         ToolCall("cms_ready", {"summary": "A hero with the bakery's name."}),
         Text("The page is ready for review."),
     ])
-    doc, revision = harness.workspace.draft(s.id, s.tenant)
+    doc, revision = in_unit(harness.workspace, s.id, s.tenant).draft()
     assert revision == 2 and set(doc["nodes"]) == {"hero", "title"}
     types = harness.types(s)
     assert types[:3] == [EventTypes.TURN_QUEUED, EventTypes.TURN_STARTED, EventTypes.RUN_STARTED]
@@ -137,7 +138,7 @@ def test_a_host_refusal_fails_the_turn_before_any_model_call(sqlite_engine: sa.E
     assert _payloads(h, s, EventTypes.RUN_FAILED) == [{"turn_id": _last_turn(h, s), "code": "usage_limit"}]
     assert not h.models or h.models[0].requests == 0
     assert EventTypes.RUN_STARTED not in h.types(s)
-    assert h.workspace.draft(s.id, s.tenant)[1] == 0
+    assert in_unit(h.workspace, s.id, s.tenant).draft()[1] == 0
     # The session is usable again.
     h.send(s, [Text("hello")])
     assert h.types(s)[-1] == EventTypes.TURN_FINISHED
@@ -147,7 +148,7 @@ def test_a_stale_guide_refuses_the_turn(harness: Harness) -> None:
     s = harness.open(guide_hash="0000000000000000")
     harness.send(s, [ToolCall("cms_apply", apply_step(HERO))])
     assert _payloads(harness, s, EventTypes.RUN_FAILED) == [{"turn_id": _last_turn(harness, s), "code": "guide_mode_stale"}]
-    assert harness.workspace.draft(s.id, s.tenant)[1] == 0
+    assert in_unit(harness.workspace, s.id, s.tenant).draft()[1] == 0
 
 
 def test_stop_mid_turn_ends_with_turn_stopped_before_the_next_tool(harness: Harness) -> None:
@@ -166,7 +167,7 @@ def test_stop_mid_turn_ends_with_turn_stopped_before_the_next_tool(harness: Harn
     types = harness.types(s)
     assert types[-1] == EventTypes.TURN_STOPPED
     assert EventTypes.PAGE_CHANGED not in types  # the apply after the stop never ran
-    assert harness.workspace.draft(s.id, s.tenant)[1] == 0
+    assert in_unit(harness.workspace, s.id, s.tenant).draft()[1] == 0
     harness.send(s, [Text("again")])
     assert harness.types(s)[-1] == EventTypes.TURN_FINISHED
 
@@ -193,7 +194,7 @@ def test_turns_share_one_agent_but_never_each_others_stop(
     harness.send(other, [Text("again")])
     assert harness.types(stopped)[-1] == EventTypes.TURN_STOPPED
     assert harness.types(other)[-1] == EventTypes.TURN_FINISHED
-    assert harness.workspace.draft(other.id, other.tenant)[1] == len(HERO)
+    assert in_unit(harness.workspace, other.id, other.tenant).draft()[1] == len(HERO)
     assert len(built) == 1  # one agent for the builder mode, whatever the turn
 
 
@@ -226,9 +227,9 @@ INJECTED = [
 
 def test_prompt_injection_cannot_leave_the_binding_or_publish(harness: Harness) -> None:
     victim = harness.open(tenant="other-co")
-    harness.workspace.human_edit(victim.id, victim.tenant, HERO, based_on=0, user="bob")
+    in_unit(harness.workspace, victim.id, victim.tenant).human_edit(HERO, based_on=0, user="bob")
     s = harness.open()
-    harness.workspace.human_edit(s.id, s.tenant, INJECTED, based_on=0, user="ann")
+    in_unit(harness.workspace, s.id, s.tenant).human_edit(INJECTED, based_on=0, user="ann")
     harness.send(s, [
         ToolCall("cms_get", {}),
         ToolCall("cms_get", {"session_id": victim.id}),
@@ -249,11 +250,11 @@ def test_prompt_injection_cannot_leave_the_binding_or_publish(harness: Harness) 
     ]
     assert codes[5] == ("cms_publish", "unknown_tool")  # no such tool: charlotte's tools say so
     assert all(d.name.find("publish") < 0 for d in harness.tools.definitions())
-    victim_doc, victim_revision = harness.workspace.draft(victim.id, victim.tenant)
+    victim_doc, victim_revision = in_unit(harness.workspace, victim.id, victim.tenant).draft()
     assert victim_revision == 2 and set(victim_doc["nodes"]) == {"hero", "title"}
-    assert harness.workspace.published(victim.id, victim.tenant) is None
-    assert harness.workspace.published(s.id, s.tenant) is None
-    assert harness.workspace.draft(s.id, s.tenant)[1] == 2
+    assert in_unit(harness.workspace, victim.id, victim.tenant).published() is None
+    assert in_unit(harness.workspace, s.id, s.tenant).published() is None
+    assert in_unit(harness.workspace, s.id, s.tenant).draft()[1] == 2
     assert EventTypes.PAGE_PUBLISHED not in harness.types(s) + harness.types(victim)
 
 
@@ -313,7 +314,7 @@ def test_the_offline_builder_builds_a_ready_page_through_a_real_turn(sqlite_engi
     h.send(s, [], message="Build the page from the brief.")
     finished = _payloads(h, s, EventTypes.TURN_FINISHED)
     assert finished and finished[0]["ready"] is True
-    doc, revision = h.workspace.draft(s.id, s.tenant)
+    doc, revision = in_unit(h.workspace, s.id, s.tenant).draft()
     assert revision > 0
     texts = json.dumps(doc)
     # The hours as a timetable row: the days left, the hours right.

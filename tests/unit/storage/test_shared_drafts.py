@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from tests.support.databases import new_session
+from tests.support.units import in_unit
 
 from charlotte.app import Charlotte
 from charlotte.drafts.workspace import Workspace
@@ -144,12 +145,12 @@ def test_mutating_a_draft_read_from_the_workspace_cannot_reach_the_next_write(
 ) -> None:
     session = new_session(sqlite_engine)
     ws = Workspace(sqlite_engine)
-    ws.agent_apply(session.id, session.tenant, _section("a"), based_on=0)
-    read, revision = ws.draft(session.id, session.tenant)
+    in_unit(ws, session.id, session.tenant).agent_apply(_section("a"), based_on=0)
+    read, revision = in_unit(ws, session.id, session.tenant).draft()
     read["nodes"].clear()
     read["meta"]["title"] = "Mutated by a caller"
-    ws.agent_apply(session.id, session.tenant, _section("b"), based_on=revision)
-    doc, _ = ws.draft(session.id, session.tenant)
+    in_unit(ws, session.id, session.tenant).agent_apply(_section("b"), based_on=revision)
+    doc, _ = in_unit(ws, session.id, session.tenant).draft()
     assert set(doc["nodes"]) == {"a", "b"}
     assert doc["meta"]["title"] != "Mutated by a caller"
 
@@ -159,13 +160,13 @@ def test_two_workspaces_writing_one_page_each_see_the_others_writes(
 ) -> None:
     session = new_session(sqlite_engine)
     one, two = Workspace(sqlite_engine), Workspace(sqlite_engine)  # two processes, say
-    one.agent_apply(session.id, session.tenant, _section("a"), based_on=0)
-    two.agent_apply(session.id, session.tenant, _section("b"), based_on=1)
-    one.agent_apply(session.id, session.tenant, _section("c"), based_on=2)
-    two.human_edit(session.id, session.tenant, _section("d"), based_on=3, user="user-1")
-    one.agent_apply(session.id, session.tenant, _section("e"), based_on=4)
+    in_unit(one, session.id, session.tenant).agent_apply(_section("a"), based_on=0)
+    in_unit(two, session.id, session.tenant).agent_apply(_section("b"), based_on=1)
+    in_unit(one, session.id, session.tenant).agent_apply(_section("c"), based_on=2)
+    in_unit(two, session.id, session.tenant).human_edit(_section("d"), based_on=3, user="user-1")
+    in_unit(one, session.id, session.tenant).agent_apply(_section("e"), based_on=4)
     for ws in (one, two):
-        doc, revision = ws.draft(session.id, session.tenant)
+        doc, revision = in_unit(ws, session.id, session.tenant).draft()
         assert revision == 5 and set(doc["nodes"]) == {"a", "b", "c", "d", "e"}
 
 
@@ -177,7 +178,7 @@ def test_the_hosts_charlotte_writes_without_decoding_the_draft_it_stored(
         charlotte.migrate()
         session = new_session(charlotte.engine)
         ws = charlotte.workspace
-        ws.agent_apply(session.id, session.tenant, _section("a"), based_on=0)
+        in_unit(ws, session.id, session.tenant).agent_apply(_section("a"), based_on=0)
         decoded: list[int] = []
         real = json.loads
 
@@ -188,10 +189,10 @@ def test_the_hosts_charlotte_writes_without_decoding_the_draft_it_stored(
             return value
 
         monkeypatch.setattr(json, "loads", counting)
-        ws.agent_apply(session.id, session.tenant, _section("b"), based_on=1)
-        ws.agent_apply(session.id, session.tenant, _section("c"), based_on=2)
+        in_unit(ws, session.id, session.tenant).agent_apply(_section("b"), based_on=1)
+        in_unit(ws, session.id, session.tenant).agent_apply(_section("c"), based_on=2)
         assert decoded == []
-        assert set(ws.draft(session.id, session.tenant)[0]["nodes"]) == {"a", "b", "c"}
+        assert set(in_unit(ws, session.id, session.tenant).draft()[0]["nodes"]) == {"a", "b", "c"}
         assert decoded == [1]  # a read for a caller is always decoded afresh
     finally:
         charlotte.close()
@@ -216,15 +217,15 @@ def test_a_shared_save_encodes_only_the_nodes_the_write_changed(
 ) -> None:
     session = new_session(sqlite_engine)
     ws = Workspace(sqlite_engine)
-    ws.agent_apply(session.id, session.tenant, _section("a") + _section("b") + _section("c"), based_on=0)
+    in_unit(ws, session.id, session.tenant).agent_apply(_section("a") + _section("b") + _section("c"), based_on=0)
     encoded = _nodes_encoded(monkeypatch)
     patch = {"t": "set_style", "id": "b", "breakpoint": "base", "patch": {"color": "#222"}}
-    ws.agent_apply(session.id, session.tenant, [patch], based_on=3)
-    ws.agent_apply(session.id, session.tenant, _section("d"), based_on=4)
+    in_unit(ws, session.id, session.tenant).agent_apply([patch], based_on=3)
+    in_unit(ws, session.id, session.tenant).agent_apply(_section("d"), based_on=4)
     assert encoded == ["b", "d"]
     with transaction(sqlite_engine) as conn:
         raw = conn.execute(sa.select(sa.type_coerce(pages.c.draft, sa.Text))).scalar_one()
-    doc, revision = ws.draft(session.id, session.tenant)
+    doc, revision = in_unit(ws, session.id, session.tenant).draft()
     assert raw == json.dumps(doc, separators=(",", ":")) and revision == 5
     assert doc["nodes"]["b"]["style"]["base"] == {"color": "#222"}
 

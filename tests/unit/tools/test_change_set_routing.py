@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -10,6 +9,7 @@ import sqlalchemy as sa
 from tests.support.change_sets import open_change_set
 from tests.support.databases import new_session
 from tests.support.tools_contract import heading, section, text
+from tests.support.units import call_tool, in_unit
 
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import SiteLinks, Workspace
@@ -47,7 +47,7 @@ def session(sqlite_engine: sa.Engine, ws: Workspace) -> SessionRecord:
     """An approve_on_save session whose draft holds a hero with a heading (revision 2)."""
     record = _session(sqlite_engine, approve_on_save=True)
     ops = [section("hero"), heading("title", "hero", "Sourdough")]
-    ws.human_edit(record.id, record.tenant, ops, based_on=0, user="ann")
+    in_unit(ws, record.id, record.tenant).human_edit(ops, based_on=0, user="ann")
     return record
 
 
@@ -63,27 +63,27 @@ def _props(id: str, words: str) -> dict[str, Any]:
 def test_apply_writes_the_set_and_every_read_sees_the_working_copy(
     tools: PageTools, ws: Workspace, change_sets: ChangeSets, session: SessionRecord, binding: ToolBinding
 ) -> None:
-    draft = ws.draft(session.id, session.tenant)
+    draft = in_unit(ws, session.id, session.tenant).draft()
     ops = [_props("title", "Rye loaves"), text("intro", "hero", "Lorem ipsum dolor")]
-    assert tools.call("cms_apply", {"basedOn": 2, "ops": ops}, binding) == {
+    assert call_tool(tools, "cms_apply", {"basedOn": 2, "ops": ops}, binding) == {
         "revision": 4,
         "applied": 2,
         "notices": [],
     }
-    assert ws.draft(session.id, session.tenant) == draft
-    got = tools.call("cms_get", {}, binding)
+    assert in_unit(ws, session.id, session.tenant).draft() == draft
+    got = call_tool(tools, "cms_get", {}, binding)
     assert got["revision"] == 4 and got["notices"] == []
     assert {node["id"] for node in got["page"]["nodes"]} == {"hero", "title", "intro"}
-    outline = tools.call("cms_outline", {}, binding)
+    outline = call_tool(tools, "cms_outline", {}, binding)
     assert outline["revision"] == 4 and '"Rye loaves"' in outline["outline"]
-    found = tools.call("cms_find", {"text": "rye"}, binding)
+    found = call_tool(tools, "cms_find", {"text": "rye"}, binding)
     assert [m["id"] for m in found["matches"]] == ["title"]
-    check = tools.call("cms_check", {"checks": ["copy"]}, binding)
+    check = call_tool(tools, "cms_check", {"checks": ["copy"]}, binding)
     assert check["revision"] == 4
     assert any(f["node"] == "intro" for f in check["findings"])  # lorem ipsum lives only in the set
-    changes = tools.call("cms_changes_since", {"revision": 2}, binding)
+    changes = call_tool(tools, "cms_changes_since", {"revision": 2}, binding)
     assert [(c["revision"], c["actor"]) for c in changes["changes"]] == [(3, "agent"), (4, "agent")]
-    assert tools.call("cms_apply", {"basedOn": 4, "ops": [_props("title", "Spelt")]}, binding)["revision"] == 5
+    assert call_tool(tools, "cms_apply", {"basedOn": 4, "ops": [_props("title", "Spelt")]}, binding)["revision"] == 5
     change_set = open_change_set(change_sets, session.id, session.tenant)
     assert change_set is not None and change_set.op_count == 3
 
@@ -91,16 +91,16 @@ def test_apply_writes_the_set_and_every_read_sees_the_working_copy(
 def test_approval_reaches_the_agent_once_on_its_next_get(
     tools: PageTools, change_sets: ChangeSets, session: SessionRecord, binding: ToolBinding
 ) -> None:
-    tools.call("cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding)
-    resolution = change_sets.approve(session.id, session.tenant, "ann")
-    got = tools.call("cms_get", {}, binding)
+    call_tool(tools, "cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding)
+    resolution = in_unit(change_sets, session.id, session.tenant).approve("ann")
+    got = call_tool(tools, "cms_get", {}, binding)
     assert got["revision"] == 3
     assert [(n["kind"], n["proposal_id"], n["status"]) for n in got["notices"]] == [
         ("change_set", resolution.change_set_id, "approved")
     ]
-    assert tools.call("cms_get", {}, binding)["notices"] == []
+    assert call_tool(tools, "cms_get", {}, binding)["notices"] == []
     # Revisions continue: the next write opens a new set on the approved draft.
-    assert tools.call("cms_apply", {"basedOn": 3, "ops": [section("more")]}, binding) == {
+    assert call_tool(tools, "cms_apply", {"basedOn": 3, "ops": [section("more")]}, binding) == {
         "revision": 4,
         "applied": 1,
         "notices": [],
@@ -128,22 +128,16 @@ _NEXT_CALLS = [
 def test_the_agents_next_call_whatever_it_is_carries_the_notice_once(
     tools: PageTools, change_sets: ChangeSets, session: SessionRecord, binding: ToolBinding, name: str, arguments: dict[str, Any]
 ) -> None:
-    tools.call("cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding)
-    resolution = change_sets.approve(session.id, session.tenant, "ann")
-    result = tools.call(name, arguments, binding)
+    call_tool(tools, "cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding)
+    resolution = in_unit(change_sets, session.id, session.tenant).approve("ann")
+    result = call_tool(tools, name, arguments, binding)
     assert [(n["proposal_id"], n["status"]) for n in result["notices"]] == [(resolution.change_set_id, "approved")]
-    again = tools.call(name, arguments, binding)
+    again = call_tool(tools, name, arguments, binding)
     assert again.get("notices", []) == []
 
 
-def _nothing_before(_conn: sa.Connection) -> None:
-    pass
-
-
-# With a `before` hook (the runner's calls) a cms_apply runs inside the call's
-# own write transaction, notices included (taken in it, not in a second write
-# transaction that would wait for the first).
-@pytest.mark.parametrize("before", [None, _nothing_before], ids=["own_transaction", "runners_transaction"])
+# A call is one unit of work: a conflict's notice taken by a refused write is
+# taken in the unit that refuses it, and so reaches the agent with that result.
 def test_a_conflict_reaches_the_agent_once_even_on_a_failed_apply(
     tools: PageTools,
     ws: Workspace,
@@ -151,24 +145,22 @@ def test_a_conflict_reaches_the_agent_once_even_on_a_failed_apply(
     session: SessionRecord,
     binding: ToolBinding,
     sqlite_engine: sa.Engine,
-    before: Callable[[sa.Connection], None] | None,
 ) -> None:
-    tools.call("cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding, before=before)
-    ws.human_edit(
-        session.id, session.tenant, [{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
+    call_tool(tools, "cms_apply", {"basedOn": 2, "ops": [_props("title", "Rye")]}, binding)
+    in_unit(ws, session.id, session.tenant).human_edit([{"t": "remove_node", "id": "title"}], based_on=2, user="ann"
     )
-    assert change_sets.approve(session.id, session.tenant, "ann").status == "conflicted"
+    assert in_unit(change_sets, session.id, session.tenant).approve("ann").status == "conflicted"
     # The agent still believes in revision 3; the draft is at 3 too, but without "title".
-    failed = tools.call("cms_apply", {"basedOn": 3, "ops": [_props("title", "Spelt")]}, binding, before=before)
+    failed = call_tool(tools, "cms_apply", {"basedOn": 3, "ops": [_props("title", "Spelt")]}, binding)
     assert is_error(failed) and failed["error"]["code"] == "node_not_found"
     assert [(n["status"], n["code"], n["at"]) for n in failed["notices"]] == [
         ("conflicted", "node_not_found", 0)
     ]
     types = [e.type for e in DatabaseEventLog().read(sqlite_engine, session.id)]
     assert types[-1] == EventTypes.PROPOSAL_CONFLICTED
-    again = tools.call("cms_apply", {"basedOn": 3, "ops": [section("more")]}, binding, before=before)
+    again = call_tool(tools, "cms_apply", {"basedOn": 3, "ops": [section("more")]}, binding)
     assert again == {"revision": 4, "applied": 1, "notices": []}
-    assert tools.call("cms_get", {}, binding, before=before)["notices"] == []
+    assert call_tool(tools, "cms_get", {}, binding)["notices"] == []
 
 
 def test_sessions_without_approve_on_save_write_the_draft(
@@ -176,7 +168,7 @@ def test_sessions_without_approve_on_save_write_the_draft(
 ) -> None:
     record = _session(sqlite_engine, approve_on_save=False)
     plain = ToolBinding.for_session(record.id, record.tenant, record.page)
-    assert tools.call("cms_apply", {"basedOn": 0, "ops": [section("hero")]}, plain)["revision"] == 1
-    assert ws.draft(record.id, record.tenant)[1] == 1
+    assert call_tool(tools, "cms_apply", {"basedOn": 0, "ops": [section("hero")]}, plain)["revision"] == 1
+    assert in_unit(ws, record.id, record.tenant).draft()[1] == 1
     assert open_change_set(change_sets, record.id, record.tenant) is None
-    assert tools.call("cms_get", {}, plain)["notices"] == []
+    assert call_tool(tools, "cms_get", {}, plain)["notices"] == []

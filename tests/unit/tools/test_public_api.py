@@ -8,6 +8,7 @@ import charlotte.tools
 def test_exported_names_are_pinned() -> None:
     assert sorted(charlotte.tools.__all__) == [
         "ArgumentParser",
+            "CHECKING",
         "ChecksFactory",
         "PageTools",
         "SiteLinksFor",
