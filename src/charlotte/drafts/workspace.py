@@ -64,10 +64,10 @@ from charlotte.storage import (
     PageRepository,
     SessionRecord,
     SessionStore,
-    SharedDrafts,
     read_connection,
     transaction,
 )
+from charlotte.storage._shared_drafts import SharedDrafts
 
 __all__ = ["SiteLinks", "Workspace", "Written"]
 

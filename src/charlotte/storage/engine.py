@@ -34,8 +34,8 @@ import sqlalchemy as sa
 from sqlalchemy import event
 
 from charlotte.errors import StorageError
+from charlotte.storage._direct import begin_with
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import begin_with
 
 __all__ = ["READ_ONLY", "SCHEMA", "engine_schema", "open_engine", "quoted_identifier", "read_connection", "transaction"]
 

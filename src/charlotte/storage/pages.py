@@ -20,9 +20,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from charlotte.errors import StorageError
 from charlotte.events import utc_now
+from charlotte.storage._direct import Direct, run_driver_sql
+from charlotte.storage._shared_drafts import SharedDrafts
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import Direct, run_driver_sql
-from charlotte.storage.shared_drafts import SharedDrafts
 from charlotte.storage.tables import page_ops, pages
 from charlotte.storage.types import dumps, dumps_each, loads
 

@@ -18,8 +18,8 @@ import sqlalchemy as sa
 
 from charlotte.errors import StorageError
 from charlotte.events import utc_now
+from charlotte.storage._direct import Direct, one_of
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import Direct, one_of
 from charlotte.storage.tables import SESSION_STATUSES, sessions, turns
 
 __all__ = ["DEFAULT_MODE", "SessionRecord", "SessionStore"]

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from charlotte.checks import PageChecks, claims, facts
+from charlotte.checks._memo import Memo
 from charlotte.checks.claims import KINDS, Found, Reading, claims_in, read
 from charlotte.checks.facts import Evidence, evidence_for
-from charlotte.checks.memo import Memo
 
 
 def test_a_memo_makes_a_value_once_and_keeps_at_most_its_entries() -> None:

@@ -12,15 +12,9 @@ from hypothesis import strategies as st
 
 from charlotte.errors import StorageError
 from charlotte.storage import transaction
+from charlotte.storage._json_stream import extend_array, loads_each, loads_each_text
 from charlotte.storage.tables import sessions
-from charlotte.storage.types import (
-    dumps,
-    dumps_reusing,
-    extend_array,
-    loads,
-    loads_each,
-    loads_each_text,
-)
+from charlotte.storage.types import dumps, dumps_reusing, loads
 
 
 def _session_row(**overrides: object) -> dict[str, object]:
