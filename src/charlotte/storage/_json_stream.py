@@ -38,12 +38,13 @@ def _skip(text: str, at: int) -> int:
 def loads_each(text: str) -> Iterator[Any]:
     """Each value of the stored JSON array ``text``, decoded one at a time, as ``loads`` would.
 
-    A caller that uses each value and drops it never holds them all: a
-    10,000-op change set is decoded op by op while it replays, instead of as
-    one list whose 24,000 containers outlive the garbage collector's young
-    generations. Raises ``ValueError`` (when the iteration reaches it) for
-    text that is not a JSON array; a text that may spell a lone surrogate is
-    decoded whole by ``loads`` first (the rare case, repaired the same way).
+    A caller that uses each value and drops it never holds them all: a long
+    change set is decoded op by op while it replays, instead of as one list
+    whose containers outlive the garbage collector's young generations (see
+    ``docs/performance.md``, "Figures by part"). Raises ``ValueError`` (when
+    the iteration reaches it) for text that is not a JSON array; a text that
+    may spell a lone surrogate is decoded whole by ``loads`` first (the rare
+    case, repaired the same way).
     """
     for value, _text in _each(text, with_text=False):
         yield value

@@ -244,7 +244,8 @@ _ROW: Final = ("tenant", "page", "revision", "actor", "op_text", "session_id", "
 # The draft column read and written as its stored text (JsonText would decode / encode it).
 _DRAFT_TEXT: Final = sa.type_coerce(pages.c.draft, sa.Text).label("draft")
 # The statements every write runs, built once (building one costs about as
-# much as running it on SQLite), and run on the driver's cursor (see ``Direct``).
+# much as running it on SQLite: docs/performance.md, "Figures by part"), and
+# run on the driver's cursor (see ``Direct``).
 _LOADED: Final = sa.select(_DRAFT_TEXT, pages.c.revision).where(
     pages.c.tenant == sa.bindparam("load_tenant"), pages.c.page == sa.bindparam("load_page")
 )

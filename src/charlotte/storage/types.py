@@ -1,11 +1,10 @@
 """Column types that behave the same on SQLite and PostgreSQL.
 
-``JsonText`` stores JSON as compact text that charlotte serialises itself.
-Measured for a 1,000-node page document (~300 kB), median of 300 writes:
-SQLite, ``sa.JSON`` 2.5-3.0 ms vs text 2.8 ms per update (a tie: json.dumps
-dominates); PostgreSQL, ``json`` 4.3-4.9 ms, text 4.0-4.2 ms, ``jsonb`` 8.7-9.0
-ms. Text wins or ties everywhere, stores the same bytes on both databases,
-refuses NaN/Infinity (not JSON) and never depends on a driver's JSON adapter.
+``JsonText`` stores JSON as compact text that charlotte serialises itself:
+it was as fast as ``sa.JSON``/``json`` or faster on both databases, and
+``jsonb`` much slower (the figures: ``docs/performance.md``, "Figures by part",
+``storage/types.py``); it stores the same bytes on both databases, refuses
+NaN/Infinity (not JSON) and never depends on a driver's JSON adapter.
 Nothing queries inside the documents, so the server need not parse them.
 
 Only Unicode text is stored: ``dumps`` refuses a value holding a lone
@@ -58,7 +57,8 @@ _LONE_ESCAPE: Final = re.compile(
 
 def may_hold_lone_surrogate(text: str) -> bool:
     """False when the JSON ``text`` surely spells no lone surrogate (the usual case: no escape of one)."""
-    # One character is found with memchr (about 1 us per 100 kB); most texts have no escape at all.
+    # One character is found with memchr, far cheaper than the expression (see
+    # docs/performance.md, "Figures by part"); most texts have no escape at all.
     if "\\" not in text:
         return False
     return _LONE_ESCAPE.search(text) is not None

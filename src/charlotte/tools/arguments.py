@@ -122,8 +122,8 @@ class ArgumentParser:
             self._tools[definition.name] = _Validator(schema)
             self._tool_checks[definition.name] = compile_schema(schema)
         # Each op's schema with its $refs inlined: the validator then never
-        # goes through the reference registry, which was a third of the cost
-        # of a 50-op cms_apply (measured in bench/apply).
+        # goes through the reference registry, a large part of a cms_apply's
+        # validation (docs/performance.md, "Figures by part", tools/arguments.py).
         op_schemas = {t: _inlined({"$ref": f"#/$defs/op_{t}"}, self._defs, ()) for t in OP_NAMES}
         self._ops = {t: _Validator(schema) for t, schema in op_schemas.items()}
         self._op_checks = {t: compile_schema(schema) for t, schema in op_schemas.items()}

@@ -1,4 +1,4 @@
-"""schema_check: the compiled check says "valid" exactly when jsonschema (with our integer rule) does.
+"""_schema_check: the compiled check says "valid" exactly when jsonschema (with our integer rule) does.
 
 The authority is the validator ``ArgumentParser`` falls back to
 (``arguments._Validator``: Draft 2020-12, "integer" is ``type(v) is int``).
