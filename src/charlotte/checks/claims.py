@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
 
+from charlotte.checks._memo import Memo
 from charlotte.checks.amounts import (
     AMOUNT,
     COUNT_UNIT,
@@ -41,7 +42,6 @@ from charlotte.checks.contacts import (
     find_web_addresses,
 )
 from charlotte.checks.hours import Hours, PackedHours, find_hours
-from charlotte.checks.memo import Memo
 
 #: Claim kinds, in the order findings report them for one node.
 KINDS = ("price", "phone", "email", "url", "percent", "hours", "year", "number")

@@ -11,8 +11,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from charlotte.checks._memo import Memo
 from charlotte.checks.findings import Finding, quote
-from charlotte.checks.memo import Memo
 from charlotte.page.model import node_map
 from charlotte.page.render import LEAF_TYPES
 from charlotte.page.tree import children_index, children_of

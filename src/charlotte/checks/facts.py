@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Final
 
+from charlotte.checks._memo import Memo
 from charlotte.checks.amounts import currencies_match
 from charlotte.checks.claims import (
     CLAIM_WEIGHT,
@@ -48,7 +49,6 @@ from charlotte.checks.claims import (
 from charlotte.checks.contacts import Phone, WebAddress, parse_web_address
 from charlotte.checks.findings import quote
 from charlotte.checks.hours import Hours, endpoints
-from charlotte.checks.memo import Memo
 from charlotte.checks.vouched import counted_vouched
 
 #: Kinds whose unsupported claims are errors (they send customers somewhere wrong).

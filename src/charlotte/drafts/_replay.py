@@ -10,10 +10,10 @@ long set costs what its ops cost and no more:
   it, and its texts go to the op history as they are (not encoded again);
 - each slice is checked for links, applied, and handed to ``store`` (an
   approval writes its op history there) before the next is decoded, so
-  10,000 ops are never all alive at once. Measured: a 10,000-op approval
-  used to promote about 31,000 objects into the collector's oldest
-  generation (enough to trigger a full collection of a server process's
-  150,000 objects, 75-100 ms, inside the approval), now about 18,000;
+  10,000 ops are never all alive at once, and an approval promotes far
+  fewer objects into the collector's oldest generation, where they would
+  trigger a full collection of the server's process inside the approval
+  (the figures: ``docs/performance.md``, "Figures by part", ``drafts/_replay.py``);
 - AssetPolicy checks the nodes the replay touched once, on the page it made
   (a node removed by a later op is not on it, and is not checked).
 

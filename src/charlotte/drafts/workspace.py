@@ -67,7 +67,6 @@ from charlotte.storage import (
     PageRepository,
     SessionRecord,
     SessionStore,
-    SharedDrafts,
     UnitOfWork,
     Units,
 )
@@ -106,7 +105,7 @@ class Workspace:
         #: Where callers open the units of work the workspace's functions take.
         self.units = Units(engine, sessions=sessions, events=events)
         self.pages: PageRepository = (
-            pages if pages is not None else DatabasePageRepository(SharedDrafts())
+            pages if pages is not None else DatabasePageRepository.sharing()
         )
         self.events: EventLog = self.units.events
         self.sessions = self.units.sessions

@@ -9,14 +9,23 @@ with a stable ``code``.
 Modules: ``engine`` (``open_engine``, ``transaction``, ``read_connection``),
 ``tables`` (the Core tables, ``create_tables``), ``migrate`` (Alembic, to
 head), ``eventlog`` (``DatabaseEventLog``), ``sessions`` (``SessionStore``),
-``pages`` (``PageRepository``, ``DatabasePageRepository``), ``shared_drafts``
-(``SharedDrafts``: the last draft per page, decoded and encoded), ``change_sets``
+``pages`` (``PageRepository``, ``DatabasePageRepository``), ``change_sets``
 (``ChangeSetStore``), ``turns`` (``TurnStore``, ``TurnRecord``), ``conversation``
 (``ConversationStore``: the conversation's rows), ``unit_of_work``
 (``Units``, ``UnitOfWork``: the one opener of transactions), ``types``
 (JSON and UTC column types), ``text`` (the storable-text rule), ``_translate``
 (driver errors → ``StorageError``). Only this package imports ``tables``:
 every statement charlotte runs is written here.
+
+The speed machinery is private, each part behind one seam, with a plain
+path that its tests compare it against: ``_direct`` (``Direct``: the hot
+statements on the driver's cursor; plain: ``Connection.execute``),
+``_json_stream`` (a stored JSON array a value at a time, appended to as text;
+``ChangeSet.each_op`` and ``ChangeSetStore.extend`` use it; plain:
+``types.loads``/``dumps``), ``_shared_drafts`` (``SharedDrafts``: the last
+draft per page, decoded and encoded, handed to ``DatabasePageRepository``;
+plain: a repository without it decodes and encodes every draft). Their
+figures are in ``docs/performance.md`` ("Figures by part").
 """
 
 from __future__ import annotations
@@ -28,7 +37,6 @@ from charlotte.storage.eventlog import DatabaseEventLog, EventLog
 from charlotte.storage.migrate import current_revision, head_revision, migrate
 from charlotte.storage.pages import DatabasePageRepository, OpEntry, PageRepository
 from charlotte.storage.sessions import SessionRecord, SessionStore
-from charlotte.storage.shared_drafts import SharedDrafts
 from charlotte.storage.tables import create_tables, drop_tables, metadata
 from charlotte.storage.turns import TurnRecord, TurnStore
 from charlotte.storage.unit_of_work import UnitOfWork, Units
@@ -46,7 +54,6 @@ __all__ = [
     "PageRepository",
     "SessionRecord",
     "SessionStore",
-    "SharedDrafts",
     "TurnRecord",
     "TurnStore",
     "UnitOfWork",

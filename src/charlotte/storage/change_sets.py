@@ -30,10 +30,11 @@ from sqlalchemy.dialects import postgresql
 
 from charlotte.errors import PageSessionError, StorageError
 from charlotte.events import utc_now
+from charlotte.storage._json_stream import extend_array, loads_each_text
 from charlotte.storage._translate import translated
 from charlotte.storage.sessions import SessionRecord
 from charlotte.storage.tables import change_sets
-from charlotte.storage.types import extend_array, loads, loads_each_text
+from charlotte.storage.types import loads
 
 __all__ = ["ChangeSet", "ChangeSetStore"]
 
@@ -80,7 +81,7 @@ class ChangeSet:
     def each_op(self) -> Iterator[tuple[dict[str, Any], str | None]]:
         """The set's ops decoded one at a time, as they are taken, each with its stored text.
 
-        The text is the op as the set stores it (``storage.types.loads_each_text``;
+        The text is the op as the set stores it (``storage._json_stream.loads_each_text``;
         ``None`` for the rare text decoded whole), so that the op history can
         store it as it is. Where the stored text stops being a JSON array, or
         holds NaN (host corruption), ``PageSessionError("invalid_state")``, as

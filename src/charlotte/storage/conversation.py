@@ -19,8 +19,8 @@ from typing import Any, Final
 import sqlalchemy as sa
 
 from charlotte.events import utc_now
+from charlotte.storage._direct import Direct
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import Direct
 from charlotte.storage.tables import conversation
 from charlotte.storage.text import storable_json, storable_text
 from charlotte.storage.types import dumps, loads

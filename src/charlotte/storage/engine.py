@@ -10,9 +10,10 @@ transaction instead, so the live stream's readers never wait for writers.
 The writers of one process (the server's request threads, the thread queue's
 turns) queue for a file's write lock on a lock of the engine's own first
 (``_Writers``), each woken the moment the one before commits: SQLite's busy
-handler would put them to sleep for up to 100 ms a retry, so 20 writers at
-once waited up to half a second. Writers in other processes still meet on
-the busy timeout.
+handler would put them to sleep between retries, so writers arriving
+together waited long after the lock was free (the figures:
+``docs/performance.md``, "Figures by part", ``storage/engine.py``). Writers
+in other processes still meet on the busy timeout.
 
 PostgreSQL: ``postgresql+psycopg://`` (``postgresql://`` is read as psycopg 3),
 READ COMMITTED; writers lock the rows they change (see ``DatabaseEventLog``).
@@ -34,8 +35,8 @@ import sqlalchemy as sa
 from sqlalchemy import event
 
 from charlotte.errors import StorageError
+from charlotte.storage._direct import begin_with
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import begin_with
 
 __all__ = ["READ_ONLY", "SCHEMA", "engine_schema", "open_engine", "quoted_identifier", "read_connection", "transaction"]
 

@@ -40,8 +40,8 @@ import sqlalchemy as sa
 
 from charlotte.errors import StorageError
 from charlotte.events import Event, EventTypes, NewEvent, format_at, utc_now
+from charlotte.storage._direct import Direct
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import Direct
 from charlotte.storage.engine import read_connection
 from charlotte.storage.tables import events, sessions
 from charlotte.storage.text import storable_json, storable_text

@@ -20,9 +20,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from charlotte.errors import StorageError
 from charlotte.events import utc_now
+from charlotte.storage._direct import Direct, run_driver_sql
+from charlotte.storage._shared_drafts import SharedDrafts
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import Direct, run_driver_sql
-from charlotte.storage.shared_drafts import SharedDrafts
 from charlotte.storage.tables import page_ops, pages
 from charlotte.storage.types import dumps, dumps_each, loads
 
@@ -244,7 +244,8 @@ _ROW: Final = ("tenant", "page", "revision", "actor", "op_text", "session_id", "
 # The draft column read and written as its stored text (JsonText would decode / encode it).
 _DRAFT_TEXT: Final = sa.type_coerce(pages.c.draft, sa.Text).label("draft")
 # The statements every write runs, built once (building one costs about as
-# much as running it on SQLite), and run on the driver's cursor (see ``Direct``).
+# much as running it on SQLite: docs/performance.md, "Figures by part"), and
+# run on the driver's cursor (see ``Direct``).
 _LOADED: Final = sa.select(_DRAFT_TEXT, pages.c.revision).where(
     pages.c.tenant == sa.bindparam("load_tenant"), pages.c.page == sa.bindparam("load_page")
 )
@@ -270,6 +271,11 @@ class DatabasePageRepository:
 
     def __init__(self, shared: SharedDrafts | None = None) -> None:
         self._shared = shared
+
+    @classmethod
+    def sharing(cls) -> DatabasePageRepository:
+        """A repository that keeps each page's last draft decoded (``SharedDrafts``): the workspace's default."""
+        return cls(SharedDrafts())
 
     def load_draft(
         self,

@@ -18,8 +18,8 @@ import sqlalchemy as sa
 
 from charlotte.errors import StorageError
 from charlotte.events import utc_now
+from charlotte.storage._direct import Direct, one_of
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import Direct, one_of
 from charlotte.storage.tables import SESSION_STATUSES, sessions, turns
 
 __all__ = ["DEFAULT_MODE", "SessionRecord", "SessionStore"]
@@ -55,7 +55,8 @@ class SessionRecord:
 
 _FIELDS = tuple(field.name for field in fields(SessionRecord))
 _COLUMNS = [sessions.c[name] for name in _FIELDS]
-# Built once: constructing a statement costs about as much as running it on SQLite.
+# Built once: constructing a statement costs about as much as running it on
+# SQLite (docs/performance.md, "Figures by part", ``storage/_direct.py``).
 _SELECTED: Final = sa.select(*_COLUMNS).where(
     sessions.c.id == sa.bindparam("get_id"), sessions.c.tenant == sa.bindparam("get_tenant")
 )

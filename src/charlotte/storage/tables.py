@@ -4,8 +4,8 @@ The Alembic migrations in ``migrations/versions`` build exactly this schema
 (``tests/integration/storage/test_migrations.py`` compares them). Change a table
 here only together with a new migration.
 
-JSON columns use ``JsonText`` (see ``charlotte.storage.types`` for the measured
-reason); timestamps use ``UtcDateTime``. Column defaults are Python-side only
+JSON columns use ``JsonText`` (see ``charlotte.storage.types`` for the
+reason, ``docs/performance.md`` for its figures); timestamps use ``UtcDateTime``. Column defaults are Python-side only
 (they fill inserts made through these tables, and keep the DDL plain).
 """
 

@@ -17,8 +17,8 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
+from charlotte.storage._direct import Direct, one_of
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import Direct, one_of
 from charlotte.storage.tables import sessions, turns
 
 __all__ = ["ACTIVE", "TurnRecord", "TurnStore"]

@@ -1,11 +1,10 @@
 """Column types that behave the same on SQLite and PostgreSQL.
 
-``JsonText`` stores JSON as compact text that charlotte serialises itself.
-Measured for a 1,000-node page document (~300 kB), median of 300 writes:
-SQLite, ``sa.JSON`` 2.5-3.0 ms vs text 2.8 ms per update (a tie: json.dumps
-dominates); PostgreSQL, ``json`` 4.3-4.9 ms, text 4.0-4.2 ms, ``jsonb`` 8.7-9.0
-ms. Text wins or ties everywhere, stores the same bytes on both databases,
-refuses NaN/Infinity (not JSON) and never depends on a driver's JSON adapter.
+``JsonText`` stores JSON as compact text that charlotte serialises itself:
+it was as fast as ``sa.JSON``/``json`` or faster on both databases, and
+``jsonb`` much slower (the figures: ``docs/performance.md``, "Figures by part",
+``storage/types.py``); it stores the same bytes on both databases, refuses
+NaN/Infinity (not JSON) and never depends on a driver's JSON adapter.
 Nothing queries inside the documents, so the server need not parse them.
 
 Only Unicode text is stored: ``dumps`` refuses a value holding a lone
@@ -23,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from json.encoder import encode_basestring_ascii
 from typing import Any, Final
@@ -39,10 +38,9 @@ __all__ = [
     "dumps",
     "dumps_each",
     "dumps_reusing",
-    "extend_array",
     "loads",
-    "loads_each",
-    "loads_each_text",
+    "may_hold_lone_surrogate",
+    "refuse_constant",
 ]
 
 # A \u escape of a high surrogate not followed by a low one, or of a low one
@@ -57,9 +55,10 @@ _LONE_ESCAPE: Final = re.compile(
 )
 
 
-def _may_hold_lone_surrogate(text: str) -> bool:
+def may_hold_lone_surrogate(text: str) -> bool:
     """False when the JSON ``text`` surely spells no lone surrogate (the usual case: no escape of one)."""
-    # One character is found with memchr (about 1 us per 100 kB); most texts have no escape at all.
+    # One character is found with memchr, far cheaper than the expression (see
+    # docs/performance.md, "Figures by part"); most texts have no escape at all.
     if "\\" not in text:
         return False
     return _LONE_ESCAPE.search(text) is not None
@@ -85,7 +84,7 @@ def _compact(value: Any) -> str:
 def _checked(text: str) -> str:
     # Confirmed on the text read back: a surrogate pair left as two code
     # points is written as its pair escape, which reads as the character.
-    if _may_hold_lone_surrogate(text) and has_lone_surrogate(json.loads(text)):
+    if may_hold_lone_surrogate(text) and has_lone_surrogate(json.loads(text)):
         raise ValueError("text that is not Unicode")
     return text
 
@@ -152,7 +151,8 @@ def dumps_reusing(value: Any, key: str, held: Members | None) -> tuple[str, dict
     return _checked("{" + ",".join(top) + "}"), texts
 
 
-def _not_json(_name: str) -> Any:
+def refuse_constant(_name: str) -> Any:
+    """A JSON decoder's ``parse_constant`` that refuses NaN and infinity (``ValueError``)."""
     raise ValueError("NaN and infinity are not JSON")
 
 
@@ -162,107 +162,8 @@ def loads(text: str, *, allow_nan: bool = True) -> Any:
     Raises ``ValueError`` for text that is not JSON, and with
     ``allow_nan=False`` for NaN and infinity (which JSON lacks).
     """
-    value = json.loads(text) if allow_nan else json.loads(text, parse_constant=_not_json)
-    return storable_json(value) if _may_hold_lone_surrogate(text) else value
-
-
-# One value at an index (the C scanner json.loads itself uses) and the JSON whitespace
-# between values (json.decoder's own WHITESPACE, which its type stubs do not declare).
-_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-_SCAN_STRICT: Final[Callable[[str, int], tuple[Any, int]]] = json.JSONDecoder(
-    parse_constant=_not_json
-).scan_once  # type: ignore[attr-defined]
-_SPACE: Final = re.compile(r"[ \t\n\r]*")
-
-
-def _skip(text: str, at: int) -> int:
-    """The index of the first non-whitespace character of ``text`` from ``at`` (or its length)."""
-    space = _SPACE.match(text, at)
-    return at if space is None else space.end()
-
-
-def loads_each(text: str) -> Iterator[Any]:
-    """Each value of the stored JSON array ``text``, decoded one at a time, as ``loads`` would.
-
-    A caller that uses each value and drops it never holds them all: a
-    10,000-op change set is decoded op by op while it replays, instead of as
-    one list whose 24,000 containers outlive the garbage collector's young
-    generations. Raises ``ValueError`` (when the iteration reaches it) for
-    text that is not a JSON array; a text that may spell a lone surrogate is
-    decoded whole by ``loads`` first (the rare case, repaired the same way).
-    """
-    for value, _text in _each(text, with_text=False):
-        yield value
-
-
-def loads_each_text(text: str) -> Iterator[tuple[Any, str | None]]:
-    """``loads_each``, each value with its own text in ``text`` (``None`` where there is none).
-
-    The text is the element as stored (``dumps`` wrote it), so a caller
-    storing the value again stores it instead of encoding the value anew.
-    NaN and infinity are ``ValueError`` here (``dumps`` never writes them), and a
-    text that may spell a lone surrogate is decoded whole: its values come
-    with ``None`` (their repaired value is not what the text says).
-    """
-    return _each(text, with_text=True)
-
-
-def _each(text: str, *, with_text: bool) -> Iterator[tuple[Any, str | None]]:
-    """``loads_each`` (NaN allowed, as ``loads``) or ``loads_each_text`` (``with_text``: strict)."""
-    scan = _SCAN_STRICT if with_text else _SCAN
-    if _may_hold_lone_surrogate(text):
-        value = loads(text, allow_nan=not with_text)
-        if type(value) is not list:
-            raise ValueError("not a JSON array")
-        for item in value:
-            yield item, None
-        return
-    at = _skip(text, 0)
-    if text[at : at + 1] != "[":
-        raise ValueError("not a JSON array")
-    at = _skip(text, at + 1)
-    if text[at : at + 1] == "]":
-        _at_end(text, at + 1)
-        return
-    while True:
-        try:
-            value, end = scan(text, at)
-        except StopIteration:
-            raise ValueError("not a JSON array") from None
-        yield value, text[at:end] if with_text else None
-        at = _skip(text, end)
-        mark = text[at : at + 1]
-        if mark == "]":
-            _at_end(text, at + 1)
-            return
-        if mark != ",":
-            raise ValueError("not a JSON array")
-        at = _skip(text, at + 1)
-
-
-def _at_end(text: str, at: int) -> None:
-    if _skip(text, at) != len(text):
-        raise ValueError("not a JSON array")
-
-
-def extend_array(text: str, values: list[Any]) -> str:
-    """The stored JSON array ``text`` with ``values`` appended, without decoding ``text``.
-
-    ``dumps`` writes ``values`` and ``text`` is spliced: a long stored array
-    is copied once, never decoded or encoded again. Raises ``ValueError`` when
-    ``text`` does not start with ``[`` and end with ``]``, and what ``dumps`` raises.
-    """
-    head = text.strip(" \t\n\r")  # the same object when there is nothing to strip
-    if not (head.startswith("[") and head.endswith("]")):
-        raise ValueError("not a JSON array")
-    if not values:
-        return head
-    tail = dumps(values)
-    if _skip(head, 1) == len(head) - 1:  # an empty array
-        return tail
-    return head[:-1] + "," + tail[1:]
-
-
+    value = json.loads(text) if allow_nan else json.loads(text, parse_constant=refuse_constant)
+    return storable_json(value) if may_hold_lone_surrogate(text) else value
 
 
 class JsonText(sa.types.TypeDecorator[Any]):

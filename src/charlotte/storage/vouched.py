@@ -20,8 +20,8 @@ from typing import Any, Final
 import sqlalchemy as sa
 
 from charlotte.events import AGENT_ACTOR
+from charlotte.storage._direct import Direct
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import Direct
 from charlotte.storage.tables import change_sets, page_ops
 from charlotte.storage.types import loads
 

@@ -8,8 +8,9 @@ name that is a plain word. A bare ``$.arguments`` is used only when no field
 can be named (the arguments are not an object at all).
 
 Valid arguments (the common case) are answered by a check compiled from the
-same schemas (``schema_check``); only arguments it rejects go through
-jsonschema, which names the problem.
+same schemas (``_schema_check``, private to ``tools/``: ``ArgumentParser`` is
+its one user); only arguments it rejects go through jsonschema, which names
+the problem. jsonschema alone is the plain path the tests compare it against.
 
 ``cms_apply`` ops are checked in two steps: the arguments with each op reduced
 to "an object with a known ``t``", then each op against its own schema (chosen
@@ -34,8 +35,8 @@ from typing import TYPE_CHECKING, Any, Final
 from charlotte.errors import InvalidArguments
 from charlotte.page.node_types import NodeTypes
 from charlotte.policy.text import lone_surrogate_path
+from charlotte.tools._schema_check import Check, compile_schema
 from charlotte.tools.op_schemas import OP_NAMES, Schema, op_defs
-from charlotte.tools.schema_check import Check, compile_schema
 from charlotte.tools.schemas import tool_definitions
 
 if TYPE_CHECKING:
@@ -121,8 +122,8 @@ class ArgumentParser:
             self._tools[definition.name] = _Validator(schema)
             self._tool_checks[definition.name] = compile_schema(schema)
         # Each op's schema with its $refs inlined: the validator then never
-        # goes through the reference registry, which was a third of the cost
-        # of a 50-op cms_apply (measured in bench/apply).
+        # goes through the reference registry, a large part of a cms_apply's
+        # validation (docs/performance.md, "Figures by part", tools/arguments.py).
         op_schemas = {t: _inlined({"$ref": f"#/$defs/op_{t}"}, self._defs, ()) for t in OP_NAMES}
         self._ops = {t: _Validator(schema) for t, schema in op_schemas.items()}
         self._op_checks = {t: compile_schema(schema) for t, schema in op_schemas.items()}

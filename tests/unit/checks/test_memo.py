@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from charlotte.checks import PageChecks, claims, facts
+from charlotte.checks._memo import Memo
 from charlotte.checks.claims import KINDS, Found, Reading, claims_in, read
 from charlotte.checks.facts import Evidence, evidence_for
-from charlotte.checks.memo import Memo
 
 
 def test_a_memo_makes_a_value_once_and_keeps_at_most_its_entries() -> None:
@@ -198,3 +198,42 @@ def test_the_memos_keep_what_they_read_where_the_garbage_collector_does_not_look
     gc.collect()
     for memo in memos:
         assert not any(gc.is_tracked(entry) for entry in memo._entries.values())
+
+
+# --- the plain path: the same checks with no memo at all ----------------------------
+
+_NODE_TYPES = ("heading", "text", "button", "code", "callout", "image")
+
+
+@st.composite
+def _checked_pages(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A page of texts the memos have often seen before, and the evidence it is checked with."""
+    nodes: dict[str, Any] = {}
+    for i, words in enumerate(draw(st.lists(texts, min_size=1, max_size=6))):
+        kind = draw(st.sampled_from(_NODE_TYPES))
+        prop = "label" if kind == "button" else "alt" if kind == "image" else "content"
+        nodes[f"n{i}"] = {"id": f"n{i}", "type": kind, "parent": None, "order": f"a{i}",
+                          "props": {prop: words}}  # fmt: skip
+    said = draw(st.lists(texts, max_size=2))
+    evidence = {
+        "brief": draw(texts),
+        "facts": draw(st.dictionaries(st.sampled_from(["phone", "hours", "price"]), texts, max_size=2)),
+        "person_said": said,
+        "vouched": draw(st.lists(texts, max_size=2)),
+    }
+    return {"nodes": nodes}, evidence
+
+
+@settings(max_examples=150, deadline=None)
+@given(page=_checked_pages())
+def test_the_checks_find_with_their_memos_what_they_find_without_any(
+    page: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    # The texts repeat across examples, so the memoised runs mostly hit entries
+    # an earlier page left; the plain path makes every value afresh.
+    doc, evidence = page
+    memoised = [PageChecks(**evidence).run(doc) for _ in range(2)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Memo, "get_or_make", lambda _memo, key, make, _weigh: make(key))
+        plain = PageChecks(**evidence).run(doc)
+    assert memoised == [plain, plain]

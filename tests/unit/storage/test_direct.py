@@ -33,8 +33,8 @@ from charlotte.storage import (
     transaction,
     turns,
 )
+from charlotte.storage._direct import Direct, run_driver_sql
 from charlotte.storage._translate import translated
-from charlotte.storage.direct import Direct, run_driver_sql
 from charlotte.storage.tables import events
 from charlotte.storage.tables import sessions as sessions_table
 from charlotte.storage.tables import turns as turns_table

@@ -16,7 +16,8 @@ from charlotte.drafts.workspace import Workspace
 from charlotte.errors import StorageError
 from charlotte.page.model import empty_doc
 from charlotte.settings import Settings
-from charlotte.storage import DatabasePageRepository, SharedDrafts, transaction, types
+from charlotte.storage import DatabasePageRepository, transaction, types
+from charlotte.storage._shared_drafts import SharedDrafts
 from charlotte.storage.tables import pages
 
 TENANT, PAGE = "tenant-a", "home"

@@ -3,24 +3,19 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 import sqlalchemy as sa
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from charlotte.errors import StorageError
 from charlotte.storage import transaction
+from charlotte.storage._json_stream import extend_array, loads_each, loads_each_text
 from charlotte.storage.tables import sessions
-from charlotte.storage.types import (
-    dumps,
-    dumps_reusing,
-    extend_array,
-    loads,
-    loads_each,
-    loads_each_text,
-)
+from charlotte.storage.types import dumps, dumps_reusing, loads
 
 
 def _session_row(**overrides: object) -> dict[str, object]:
@@ -165,6 +160,51 @@ def test_loads_each_yields_what_loads_reads(values: list[object], spaced: bool) 
     text = json.dumps(values, indent=1 if spaced else None)
     assert list(loads_each(text)) == loads(text)
     assert list(loads_each(" \n" + text + "\t ")) == values
+
+
+@st.composite
+def _near_arrays(draw: st.DrawFn) -> str:
+    """Stored array texts, and texts a character or two away from one (most are not JSON)."""
+    values = draw(st.lists(_JSON | st.sampled_from([float("nan"), float("inf")]), max_size=4))
+    text = json.dumps(values, indent=draw(st.sampled_from([None, 1])))
+    if draw(st.booleans()):
+        text = draw(st.sampled_from(["", " ", "\n", "\t", "\ufeff"])) + text + draw(
+            st.sampled_from(["", " ", "\r\n", "x", "]", ",", "[]"])
+        )
+    for _ in range(draw(st.integers(0, 2))):
+        at = draw(st.integers(0, len(text)))
+        cut = draw(st.integers(0, 2))
+        text = text[:at] + draw(st.sampled_from(["", ",", "]", "[", "{", '"', "1", " ", "\\ud800"])) + text[at + cut :]
+    return text
+
+
+def _plain(text: str, *, allow_nan: bool) -> str:
+    """What the plain path makes of ``text``: ``loads`` of the whole text, or its refusal."""
+    try:
+        value = loads(text, allow_nan=allow_nan)
+    except ValueError:
+        return "ValueError"
+    return repr(value) if type(value) is list else "ValueError"  # repr: NaN equals NaN
+
+
+def _streamed(values: Iterator[object]) -> str:
+    try:
+        return repr(list(values))
+    except ValueError:
+        return "ValueError"
+
+
+@settings(max_examples=500)
+@given(text=_near_arrays() | st.text(alphabet=' []{},:"0123456789.eE+-ntrufalsNIiy\\', max_size=16))
+def test_the_streamed_decoder_reads_and_refuses_exactly_what_loads_does(text: str) -> None:
+    # The plain path is json.loads of the whole text (``types.loads``): the same
+    # values in the same order, and ValueError for every text that is not a JSON array.
+    assert _streamed(loads_each(text)) == _plain(text, allow_nan=True)
+    strict = _plain(text, allow_nan=False)
+    assert _streamed(value for value, _ in loads_each_text(text)) == strict
+    if strict != "ValueError":
+        for value, own in loads_each_text(text):
+            assert own is None or repr(loads(own)) == repr(value)
 
 
 def test_loads_each_decodes_one_value_at_a_time() -> None:

@@ -1,4 +1,4 @@
-"""schema_check: the compiled check says "valid" exactly when jsonschema (with our integer rule) does.
+"""_schema_check: the compiled check says "valid" exactly when jsonschema (with our integer rule) does.
 
 The authority is the validator ``ArgumentParser`` falls back to
 (``arguments._Validator``: Draft 2020-12, "integer" is ``type(v) is int``).
@@ -26,9 +26,9 @@ from tests.unit.page.strategies import ops_for, pages
 from charlotte.errors import InvalidArguments, UnsupportedSchema
 from charlotte.page.node_types import NodeTypes
 from charlotte.tools import TOOL_NAMES, ArgumentParser, tool_definitions
+from charlotte.tools._schema_check import KEYWORDS, Check, compile_schema
 from charlotte.tools.arguments import _Validator
 from charlotte.tools.op_schemas import OP_NAMES, op_defs
-from charlotte.tools.schema_check import KEYWORDS, Check, compile_schema
 
 TYPES = NodeTypes.allowed()
 PARSER = ArgumentParser(TYPES)

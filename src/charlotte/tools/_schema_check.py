@@ -5,7 +5,13 @@
 meaning ``type(value) is int``, as ``arguments`` defines it) reports no error.
 It never says *what* is wrong: on False the caller asks jsonschema, which
 stays the authority for every error. Valid arguments are the common case, and
-this check costs a small fraction of a full validation.
+this check costs a small fraction of a full validation (the figures:
+``docs/performance.md``, "Figures by part", ``tools/_schema_check.py``).
+
+Private to ``tools/``: ``ArgumentParser`` (``arguments.py``) is its one user.
+The plain path is jsonschema alone, and ``tests/unit/tools/test_schema_check.py``
+compares the two on every tool and op schema (verdicts both ways, and the
+errors ``parse`` reports).
 
 >>> check = compile_schema({"type": "integer", "minimum": 1, "maximum": 12})
 >>> check(3), check(3.0), check(True), check(13)
@@ -201,7 +207,7 @@ class _Compiler:
             for name in names:
                 if name not in value:
                     return False
-            # A plain loop: all() over a generator is half as fast again.
+            # A plain loop: all() over a generator is slower (docs/performance.md).
             for key, item in value.items():  # noqa: SIM110
                 if not lookup(key, other)(item):
                     return False

@@ -2,10 +2,17 @@
 
 Every tool call of a turn runs the same handful of statements (its stop
 flag, its session row, the draft, the session's seq bump and its events),
-each a few tens of microseconds on SQLite. Through ``Connection.execute``
-SQLAlchemy spends about as long again per statement on its own work (the
-execution context, parameter processing, the result object), and a turn
-runs 150 of them.
+each cheap on SQLite. Through ``Connection.execute`` SQLAlchemy's own work
+per statement (the execution context, parameter processing, the result
+object) costs about as much as the statement, and a turn runs many of them
+(the figures: ``docs/performance.md``, "Figures by part", ``storage/_direct.py``).
+
+Private to ``storage/``: each store builds its hot statements as ``Direct``
+and runs them through it (``engine.py`` begins SQLite's transactions with
+``begin_with``); nothing outside the package sees it. The plain path is
+``Connection.execute`` of the same statement, and
+``tests/unit/storage/test_direct.py`` compares the two on SQLite and
+PostgreSQL (rows, values and the errors raised).
 
 A ``Direct`` is one SQLAlchemy statement, compiled once per dialect, run on
 the DBAPI cursor of the connection's open transaction, with exactly the

@@ -1,10 +1,17 @@
 """``SharedDrafts``: the drafts a process stored or read, held by their exact text.
 
-Decoding or encoding a 1,000-node draft costs about as much as the SQL of the
-write that changes it; ``DatabasePageRepository`` holds the last draft of each
-page here so that the next write of that page does neither again (see the
-class). Only shared loads and saves use it: callers that never mutate what
-they load (the workspace's writes, copy-on-write).
+Decoding or encoding a large draft costs about as much as the SQL of the
+write that changes it (the figures: ``docs/performance.md``, "Figures by part",
+``storage/_shared_drafts.py``); ``DatabasePageRepository`` holds the last
+draft of each page here so that the next write of that page does neither
+again (see the class). Only shared loads and saves use it: callers that
+never mutate what they load (the workspace's writes, copy-on-write).
+
+Private to ``storage/``: the one seam is ``DatabasePageRepository(shared=)``
+with its ``shared=True`` loads and saves. The plain path is a repository
+without it (every draft decoded and encoded afresh);
+``tests/support/database_pages.py`` compares the two on SQLite and
+PostgreSQL (stored text, loaded drafts, refusals).
 """
 
 from __future__ import annotations
@@ -21,8 +28,7 @@ __all__ = ["SharedDrafts"]
 class SharedDrafts:
     """The last draft text this process stored or read per page, with its decoded document.
 
-    Decoding a 1,000-node draft costs about as much as the SQL of the write
-    that changes it. A load that reads back *exactly* the text held here (a
+    A load that reads back *exactly* the text held here (a
     string comparison) returns the held document instead of decoding it
     again. The text is the key, so a draft changed by anyone else, or a save
     rolled back, is simply not equal and is decoded as usual. The documents
