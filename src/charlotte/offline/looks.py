@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.offline.colours import contrast, hsv, legible, tone_of
-from charlotte.offline.style import CARD_WIDTH, fits
+from charlotte.sections.colours import contrast, hsv, legible, tone_of
+from charlotte.sections.style import CARD_WIDTH, fits
 
 __all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_looks"]
 

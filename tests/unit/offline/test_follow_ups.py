@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from tests.unit.offline.follow_up_app import BRIEF, FACTS, Follow, Session, Turn
 
-from charlotte.offline.colours import contrast
+from charlotte.sections.colours import contrast
 
 NEW_PHONE = "+44 113 496 0999"
 #: The test brief, asking for a call to action (the page has one only when the brief asks).

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.unit.offline.briefs import PAGES
+from tests.unit.sections.briefs import PAGES
 
 from charlotte.checks import PageChecks
-from charlotte.offline.writer import KIND_KEYS, KIND_NAMES, build_section, palette_of, plan_page
 from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.page.model import empty_doc
 from charlotte.page.session import PageSession
+from charlotte.sections.writer import KIND_KEYS, KIND_NAMES, build_section, palette_of, plan_page
 from charlotte.tools import fact_texts
 
 BRIEF = (

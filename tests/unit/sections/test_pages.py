@@ -6,13 +6,13 @@ import re
 from typing import Any
 
 import pytest
-from tests.unit.offline.briefs import CASES, DIRECTED, LONG, PAGES
+from tests.unit.sections.briefs import CASES, DIRECTED, LONG, PAGES
 
 from charlotte.checks import PageChecks
 from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
-from charlotte.offline.writer import palette_of, plan_page
 from charlotte.page.model import empty_doc
 from charlotte.page.session import PageSession
+from charlotte.sections.writer import palette_of, plan_page
 from charlotte.tools import fact_texts
 
 #: Sentences the builder once wrote on any page, whatever the business.

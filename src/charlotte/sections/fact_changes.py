@@ -17,10 +17,10 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from charlotte.checks.contacts import parse_phone
-from charlotte.offline.bands import link_label
-from charlotte.offline.facts import contact_items, fact_key
-from charlotte.offline.page_view import PROP, PageView
-from charlotte.offline.style import CARD_WIDTH
+from charlotte.sections.bands import link_label
+from charlotte.sections.facts import contact_items, fact_key
+from charlotte.sections.page_view import PROP, PageView
+from charlotte.sections.style import CARD_WIDTH
 
 __all__ = ["fact_ops", "phone_runs", "shown_facts"]
 

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.offline.style import CARD_WIDTH, Palette, fit, fits, style_of
 from charlotte.page.model import Op
+from charlotte.sections.style import CARD_WIDTH, Palette, fit, fits, style_of
 
 __all__ = ["MAX_TEXT", "Batch", "Builder"]
 

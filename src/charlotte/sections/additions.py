@@ -24,17 +24,17 @@ from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
-from charlotte.offline.bands import build_section, palette_of
-from charlotte.offline.batch import Batch
-from charlotte.offline.fact_changes import fact_ops, shown_facts
-from charlotte.offline.page_view import PageView
-from charlotte.offline.sections import KIND_NAMES
-from charlotte.offline.writer import plan_page
+from charlotte.sections.bands import build_section, palette_of
+from charlotte.sections.batch import Batch
+from charlotte.sections.catalogue import KIND_NAMES
+from charlotte.sections.fact_changes import fact_ops, shown_facts
+from charlotte.sections.page_view import PageView
+from charlotte.sections.writer import plan_page
 
 __all__ = ["KIND_TITLES", "section_batch"]
 
 #: Each kind a person may add and what the reply calls it: the first of the words a person
-#: calls it by (``sections.KIND_NAMES``), "FAQ" in capitals.
+#: calls it by (``catalogue.KIND_NAMES``), "FAQ" in capitals.
 KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
     {kind: "FAQ" if kind == "faq" else names[0] for kind, names in KIND_NAMES.items()}
 )

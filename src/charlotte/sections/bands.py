@@ -2,7 +2,7 @@
 
 ``build_section(kind, brief, facts, palette, index=, taken_ids=)`` builds one
 band (a root ``section`` and its subtree, as one ``cms_apply`` batch) of a kind
-of ``sections.KIND_KEYS``, or returns None when the brief and the facts give it
+of ``catalogue.KIND_KEYS``, or returns None when the brief and the facts give it
 nothing true to say: there is no fallback copy. ``plan_page`` builds its
 sections through it, so a follow-up that adds a section writes what the first
 draft would have.
@@ -28,10 +28,11 @@ import zlib
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Final
 
-from charlotte.offline.batch import Batch, Builder
-from charlotte.offline.brief import section_slug
-from charlotte.offline.context import Context, context_of
-from charlotte.offline.facts import (
+from charlotte.sections.batch import Batch, Builder
+from charlotte.sections.brief import section_slug
+from charlotte.sections.catalogue import KIND_BY_KEY, KIND_KEYS, MAX_ITEMS, OFFER_KINDS
+from charlotte.sections.context import Context, context_of
+from charlotte.sections.facts import (
     capitalised,
     contact_items,
     fact,
@@ -40,9 +41,8 @@ from charlotte.offline.facts import (
     scalar,
     split_figure,
 )
-from charlotte.offline.faq import questions_of
-from charlotte.offline.sections import KIND_BY_KEY, KIND_KEYS, MAX_ITEMS, OFFER_KINDS
-from charlotte.offline.style import (
+from charlotte.sections.faq import questions_of
+from charlotte.sections.style import (
     CARD_WIDTH,
     PHONE_WIDTH,
     Palette,

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from charlotte.offline.colours import legible, tone_of
+from charlotte.sections.colours import legible, tone_of
 
 __all__ = [
     "CARD_WIDTH",

@@ -21,13 +21,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from charlotte.offline.bands import build_section, palette_of, section_batch
-from charlotte.offline.batch import MAX_TEXT, Batch, Builder
-from charlotte.offline.brief import kinds_named, sections_of
-from charlotte.offline.context import Context, context_of
-from charlotte.offline.facts import contact_items
-from charlotte.offline.sections import KIND_KEYS, KIND_NAMES, OFFER_KINDS
-from charlotte.offline.style import Palette, hero_fit
+from charlotte.sections.bands import build_section, palette_of, section_batch
+from charlotte.sections.batch import MAX_TEXT, Batch, Builder
+from charlotte.sections.brief import kinds_named, sections_of
+from charlotte.sections.catalogue import KIND_KEYS, KIND_NAMES, OFFER_KINDS
+from charlotte.sections.context import Context, context_of
+from charlotte.sections.facts import contact_items
+from charlotte.sections.style import Palette, hero_fit
 
 __all__ = [
     "KIND_KEYS",

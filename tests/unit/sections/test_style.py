@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from charlotte.offline.colours import contrast, hsv, legible
-from charlotte.offline.style import _FALLBACKS, _PALETTES, Palette, palette_for
+from charlotte.sections.colours import contrast, hsv, legible
+from charlotte.sections.style import _FALLBACKS, _PALETTES, Palette, palette_for
 
 
 def _rgb(value: str) -> tuple[int, int, int]:
