@@ -23,7 +23,7 @@ authorizer for the method's ability:
 
 ``charlotte.access.page_sessions`` lists a page's sessions the user may
 ``view``; undo, history, restore and reset live in ``charlotte.drafts.history``,
-the palette in ``charlotte.offline.palette`` (``docs/editing.md``).
+the palette in ``charlotte.sections.palette`` (``docs/editing.md``).
 
 A session that does not exist in the handle's tenant is ``Refused("not_found")``
 (another tenant's session is indistinguishable from an unknown one); an
@@ -53,6 +53,7 @@ from charlotte.page.diff import diff_docs
 from charlotte.page.node_types import NodeTypes
 from charlotte.page.render import render_html
 from charlotte.page.tree import root_ids
+from charlotte.sections import palette
 from charlotte.storage import ConversationStore, SessionRecord, UnitOfWork
 
 if TYPE_CHECKING:
@@ -214,9 +215,6 @@ class CharlotteSession:
 
     def palette(self) -> dict[str, Any]:
         """``{"types", "sections"}``: the node types with their bounds, the section kinds a person may add."""
-        # The offline builder's catalogue, loaded when a palette is first asked for.
-        from charlotte.offline import palette
-
         record = self._load("view")
         return {
             "types": NodeTypes.allowed().describe(),
@@ -225,13 +223,11 @@ class CharlotteSession:
 
     def palette_section(self, kind: str, after: str | None = None) -> dict[str, Any]:
         """A new ``kind`` section's ops after the top-level node ``after`` (none written: send them as an edit)."""
-        from charlotte.offline import palette
-
-        record = self._load("view")
+        with self._read("view") as unit:
+            record = unit.session
+            doc, _revision = self._app.workspace.draft(unit)
         if kind not in palette.KIND_KEYS:
             raise Refused("invalid_request", detail={"field": "kind"})
-        with self._read("view") as unit:
-            doc, _revision = self._app.workspace.draft(unit)
         if after is not None and after not in root_ids(doc):
             raise Refused("invalid_request", detail={"field": "after"})
         built = palette.section_ops(kind, record.brief, record.facts, doc, after=after)

@@ -21,7 +21,7 @@ from typing import Any, Final
 import pytest
 from playwright.sync_api import Browser
 from tests.support.browser import chromium
-from tests.unit.offline.briefs import LONG, PAGES
+from tests.unit.sections.briefs import LONG, PAGES
 
 from charlotte import Charlotte, Settings
 from charlotte.page.assets import InMemoryAssetLibrary

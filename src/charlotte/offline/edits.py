@@ -16,14 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from charlotte.checks.contacts import parse_phone
-from charlotte.offline.additions import KIND_TITLES, section_batch
-from charlotte.offline.batch import Batch
-from charlotte.offline.brief import statements
-from charlotte.offline.fact_changes import fact_ops
-from charlotte.offline.facts import contact_items, fact, fact_items, fact_key
 from charlotte.offline.looks import look_ops
-from charlotte.offline.page_view import PROP as _PROP
-from charlotte.offline.page_view import PageView
 from charlotte.offline.requests import (
     AddSection,
     ChangeFact,
@@ -36,7 +29,14 @@ from charlotte.offline.requests import (
     Target,
     Unsupported,
 )
-from charlotte.offline.writer import plan_page
+from charlotte.sections.additions import KIND_TITLES, section_batch
+from charlotte.sections.batch import Batch
+from charlotte.sections.brief import statements
+from charlotte.sections.fact_changes import fact_ops
+from charlotte.sections.facts import contact_items, fact, fact_items, fact_key
+from charlotte.sections.page_view import PROP as _PROP
+from charlotte.sections.page_view import PageView
+from charlotte.sections.writer import plan_page
 
 __all__ = ["Context", "Edit", "Refusal", "edit_for"]
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
-from charlotte.offline.facts import listed
-from charlotte.offline.page_view import PageView, outline_rows
-from charlotte.offline.requests import kinds_in
+from charlotte.sections.catalogue import kinds_in
+from charlotte.sections.facts import listed
+from charlotte.sections.page_view import PageView, outline_rows
 
 __all__ = [
     "Applied",

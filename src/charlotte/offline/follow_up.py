@@ -23,10 +23,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from charlotte.offline.additions import KIND_TITLES
 from charlotte.offline.edits import Context, Edit, Refusal, edit_for
-from charlotte.offline.page_view import PageView
 from charlotte.offline.requests import Request, Unsupported, is_build_request, read_requests
+from charlotte.sections.additions import KIND_TITLES
+from charlotte.sections.page_view import PageView
 
 __all__ = ["CAPABILITIES", "Exchange", "Step", "follow_up_step", "is_follow_up"]
 

@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.offline.colours import contrast, hsv, legible, tone_of
-from charlotte.offline.style import CARD_WIDTH, fits
+from charlotte.sections.colours import contrast, hsv, legible, tone_of
+from charlotte.sections.style import CARD_WIDTH, fits
 
 __all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_looks"]
 
@@ -194,7 +194,7 @@ def _recolour(
 def _accent(nodes: Sequence[Mapping[str, Any]]) -> str | None:
     """The page's accent colour: its first button's background, else its first link's colour.
 
-    A contact link drawn as a button without a background (in the palette's colour) counts
+    A contact link drawn as a button without a background (in the accent colour) counts
     as a link.
     """
     for kind, key in (("button", "background"), ("link", "color"), ("button", "color")):

@@ -52,11 +52,11 @@ from charlotte.offline.existing import (
     words_on_content,
     written_ids,
 )
-from charlotte.offline.facts import listed
 from charlotte.offline.follow_up import follow_up_step, is_follow_up
-from charlotte.offline.page_view import PageView
 from charlotte.offline.transcript import PageNow, Transcript, page_now
-from charlotte.offline.writer import PagePlan, plan_page
+from charlotte.sections.facts import listed
+from charlotte.sections.page_view import PageView
+from charlotte.sections.writer import PagePlan, plan_page
 
 __all__ = ["OFFLINE_MODEL_NAME", "offline_model"]
 

@@ -14,17 +14,16 @@ words are compared with small tables, never matched by a backtracking regex.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from charlotte.checks.claims import read
 from charlotte.offline.clauses import folded, quoted, split_clauses, unquote
 from charlotte.offline.looks import Restyle, read_looks
-from charlotte.offline.sections import KIND_NAMES
+from charlotte.sections.catalogue import SECTION_WORDS, kind_spans, kinds_in
 
 __all__ = [
-    "SECTION_WORDS",
     "AddSection",
     "ChangeFact",
     "MoveSection",
@@ -36,7 +35,6 @@ __all__ = [
     "Target",
     "Unsupported",
     "is_build_request",
-    "kinds_in",
     "read_requests",
 ]
 
@@ -44,13 +42,6 @@ __all__ = [
 MAX_MESSAGE: Final = 4_000
 #: Requests read from one message.
 MAX_REQUESTS: Final = 8
-
-#: Section kinds a person may name, with the words they name them by (longest first): the
-#: catalogue's names (``sections.KIND_NAMES``), and the hero's.
-SECTION_WORDS: Final[Mapping[str, tuple[str, ...]]] = {
-    **{kind: tuple(sorted(names, key=len, reverse=True)) for kind, names in KIND_NAMES.items()},
-    "hero": ("hero", "banner", "header"),
-}
 
 _ADD = frozenset({"add", "include", "insert", "create", "append", "introduce"})
 _REMOVE = frozenset({"remove", "delete", "drop", "hide", "cut", "lose", "scrap", "ditch"})
@@ -204,36 +195,13 @@ def _opens(word: str) -> bool:
     return word in _VERBS or word in _OTHER_VERBS or word in _SHORTER or word in _LONGER
 
 
-def _kind_spans(lower: str) -> list[tuple[int, str, str]]:
-    """(where, kind, the word after its name) for each section kind ``lower`` names, in order."""
-    padded = " " + "".join(c if c.isalnum() or c in "&-'" else " " for c in lower) + " "
-    found: list[tuple[int, str, str]] = []
-    taken: list[tuple[int, int]] = []
-    for kind, phrases in SECTION_WORDS.items():
-        for phrase in phrases:
-            at = padded.find(f" {phrase} ")
-            if at < 0 or any(a <= at < b for a, b in taken):
-                continue
-            end = at + len(phrase) + 1
-            taken.append((at, end))
-            following = padded[end:].split(maxsplit=1)
-            found.append((at, kind, following[0] if following else ""))
-            break
-    return sorted(found)
-
-
-def kinds_in(lower: str) -> list[str]:
-    """The section kinds ``lower`` names, in the order it names them (each once)."""
-    return [kind for _at, kind, _next in _kind_spans(lower)]
-
-
 def _sections_added(rest: str) -> list[str]:
     """The kinds an add clause names as sections: not as a word describing something else.
 
     "a booking calendar", "a contact form": the kind's name is followed by another noun, so
     the person asks for a thing the builder cannot make, not for that section.
     """
-    return [kind for _at, kind, after in _kind_spans(rest) if after in _AFTER_NAME]
+    return [kind for _at, kind, after in kind_spans(rest) if after in _AFTER_NAME]
 
 
 def _position(lower: str) -> tuple[str | None, str | None, int]:

@@ -23,7 +23,7 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 
-from charlotte.offline.page_view import outline_rows
+from charlotte.sections.page_view import outline_rows
 
 __all__ = ["Exchange", "PageNow", "Transcript", "page_now"]
 

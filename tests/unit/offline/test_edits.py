@@ -7,10 +7,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from charlotte.offline.additions import section_batch
 from charlotte.offline.edits import Context, Edit, Refusal, edit_for
-from charlotte.offline.fact_changes import phone_runs
-from charlotte.offline.page_view import PageView
 from charlotte.offline.requests import (
     AddSection,
     ChangeFact,
@@ -22,6 +19,9 @@ from charlotte.offline.requests import (
 )
 from charlotte.page.model import empty_doc
 from charlotte.page.session import PageSession
+from charlotte.sections.additions import section_batch
+from charlotte.sections.fact_changes import phone_runs
+from charlotte.sections.page_view import PageView
 
 CONTEXT = Context("Crumb & Co is a bakery in Leeds.", {"name": "Crumb & Co"})
 

@@ -13,7 +13,7 @@ import pytest
 import sqlalchemy as sa
 from tests.support.units import call_tool
 from tests.unit.offline.agent_harness import Harness, harness_on, tool_exchanges
-from tests.unit.offline.briefs import BAKERY
+from tests.unit.sections.briefs import BAKERY
 
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.offline.follow_up import MAX_STALE

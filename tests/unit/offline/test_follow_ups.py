@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from tests.unit.offline.follow_up_app import BRIEF, FACTS, Follow, Session, Turn
 
-from charlotte.offline.colours import contrast
+from charlotte.sections.colours import contrast
 
 NEW_PHONE = "+44 113 496 0999"
 #: The test brief, asking for a call to action (the page has one only when the brief asks).
@@ -396,7 +396,7 @@ def test_the_accent_colour_changes(session: Session, message: str, hex_value: st
 
 
 @pytest.mark.parametrize("message", ["use a warmer palette", "Make the colours warmer"])
-def test_a_warmer_palette_moves_the_colours_toward_red(session: Session, message: str) -> None:
+def test_warmer_colours_move_toward_red(session: Session, message: str) -> None:
     session.turn("change the accent colour to blue")
 
     turn = session.turn(message)
@@ -541,7 +541,7 @@ def _value(hex_value: str) -> int:
         ("make the colours cooler", lambda old, new: _blue_over_red(new) > _blue_over_red(old)),
     ],
 )  # fmt: skip
-def test_the_palette_shifts_and_whites_stay_light(session: Session, message: str, moved: Any) -> None:
+def test_the_colour_scheme_shifts_and_whites_stay_light(session: Session, message: str, moved: Any) -> None:
     before = session.handle.draft()["page"]["nodes"]
 
     turn = session.turn(message)

@@ -12,14 +12,14 @@ import sqlalchemy as sa
 from pydantic_ai.messages import ModelResponse
 from tests.support.units import call_tool, in_unit
 from tests.unit.offline.agent_harness import Harness, harness_on, tool_exchanges
-from tests.unit.offline.briefs import BAKERY, CASES, DENTIST, DIRECTED, SAAS
+from tests.unit.sections.briefs import BAKERY, CASES, DENTIST, DIRECTED, SAAS
 
 from charlotte.checks import PageChecks
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.offline.model import MAX_FAILURES
-from charlotte.offline.writer import plan_page
 from charlotte.page.node_types import ID_PATTERN, MAX_OPS_PER_APPLY
 from charlotte.page.session import PageSession
+from charlotte.sections.writer import plan_page
 from charlotte.storage import SessionRecord
 from charlotte.tools import PageTools, ToolBinding, failure
 

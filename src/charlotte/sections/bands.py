@@ -1,8 +1,8 @@
 """The bands of a page the offline builder writes, one kind at a time, from the brief and facts only.
 
-``build_section(kind, brief, facts, palette, index=, taken_ids=)`` builds one
+``build_section(kind, brief, facts, scheme, index=, taken_ids=)`` builds one
 band (a root ``section`` and its subtree, as one ``cms_apply`` batch) of a kind
-of ``sections.KIND_KEYS``, or returns None when the brief and the facts give it
+of ``catalogue.KIND_KEYS``, or returns None when the brief and the facts give it
 nothing true to say: there is no fallback copy. ``plan_page`` builds its
 sections through it, so a follow-up that adds a section writes what the first
 draft would have.
@@ -28,10 +28,11 @@ import zlib
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Final
 
-from charlotte.offline.batch import Batch, Builder
-from charlotte.offline.brief import section_slug
-from charlotte.offline.context import Context, context_of
-from charlotte.offline.facts import (
+from charlotte.sections.batch import Batch, Builder
+from charlotte.sections.brief import section_slug
+from charlotte.sections.catalogue import KIND_BY_KEY, KIND_KEYS, MAX_ITEMS, OFFER_KINDS
+from charlotte.sections.context import Context, context_of
+from charlotte.sections.facts import (
     capitalised,
     contact_items,
     fact,
@@ -40,36 +41,35 @@ from charlotte.offline.facts import (
     scalar,
     split_figure,
 )
-from charlotte.offline.faq import questions_of
-from charlotte.offline.sections import KIND_BY_KEY, KIND_KEYS, MAX_ITEMS, OFFER_KINDS
-from charlotte.offline.style import (
+from charlotte.sections.faq import questions_of
+from charlotte.sections.style import (
     CARD_WIDTH,
     PHONE_WIDTH,
-    Palette,
+    Scheme,
     columns_for,
     fit,
     fits,
-    palette_for,
+    scheme_for,
 )
 
-__all__ = ["build_section", "link_label", "palette_of", "section_batch"]
+__all__ = ["build_section", "link_label", "scheme_of", "section_batch"]
 
 _Items = list[tuple[str | None, str | None]]
 _LABEL_LIMIT: Final = 100
 _GALLERY_SLOTS: Final = 4
 
 
-def palette_of(brief: str, facts: Mapping[str, Any] | None) -> Palette:
-    """The palette of the page for ``brief`` and ``facts``: the one ``plan_page`` uses."""
+def scheme_of(brief: str, facts: Mapping[str, Any] | None) -> Scheme:
+    """The colour scheme of the page for ``brief`` and ``facts``: the one ``plan_page`` uses."""
     ctx = context_of(brief, facts)
-    return palette_for(f"{ctx.brief.lower()} {ctx.name.lower()}", zlib.crc32(ctx.name.encode()))
+    return scheme_for(f"{ctx.brief.lower()} {ctx.name.lower()}", zlib.crc32(ctx.name.encode()))
 
 
 def build_section(
     kind: str,
     brief: str,
     facts: Mapping[str, Any],
-    palette: Palette,
+    scheme: Scheme,
     *,
     index: int,
     taken_ids: Collection[str],
@@ -81,22 +81,22 @@ def build_section(
     tinted); no node id of the batch is in ``taken_ids``. The same inputs give
     the same batch.
 
-    >>> batch = build_section("hours", "", {"hours": "Mon-Fri 9-5"}, palette_of("", {}),
+    >>> batch = build_section("hours", "", {"hours": "Mon-Fri 9-5"}, scheme_of("", {}),
     ...                       index=1, taken_ids={"hero"})
     >>> batch.root, batch.title
     ('opening-hours', 'opening hours')
-    >>> build_section("testimonials", "", {}, palette_of("", {}), index=0, taken_ids=()) is None
+    >>> build_section("testimonials", "", {}, scheme_of("", {}), index=0, taken_ids=()) is None
     True
     """
     return section_batch(
-        kind, context_of(brief, facts), palette, index=index, taken=taken_ids, offerings=True
+        kind, context_of(brief, facts), scheme, index=index, taken=taken_ids, offerings=True
     )
 
 
 def section_batch(
     kind: str,
     ctx: Context,
-    palette: Palette,
+    scheme: Scheme,
     *,
     index: int,
     taken: Collection[str],
@@ -110,14 +110,14 @@ def section_batch(
         root = slug if n == 1 else f"{slug}-{n}"
         if root in taken:
             continue
-        batch = _band(kind, root, ctx, palette, index, offerings)
+        batch = _band(kind, root, ctx, scheme, index, offerings)
         if batch is None or taken.isdisjoint(batch.node_ids()):
             return batch
     return None
 
 
 def _band(
-    kind: str, root: str, ctx: Context, p: Palette, index: int, offerings: bool
+    kind: str, root: str, ctx: Context, p: Scheme, index: int, offerings: bool
 ) -> Batch | None:
     b = Builder(p)
     if kind == "cta":

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.offline.facts import capitalised, fact, has_contact, scalar
-from charlotte.offline.sections import KIND_BY_KEY, KINDS, MAX_ITEMS, OFFER_KINDS, Section
+from charlotte.sections.catalogue import KIND_BY_KEY, KINDS, MAX_ITEMS, OFFER_KINDS, Section
+from charlotte.sections.facts import capitalised, fact, has_contact, scalar
 
 __all__ = [
     "Lead",

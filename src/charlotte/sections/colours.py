@@ -68,7 +68,7 @@ def legible(colour: str, against: str, ratio: float = 4.5) -> str:
     """``colour`` darkened (or, on a dark ground, lightened) until text and ground differ by ``ratio``.
 
     WCAG's 4.5:1 for body text by default; a hue moved toward a tone can lose
-    contrast (a blue turned orange is lighter), so a toned palette passes here.
+    contrast (a blue turned orange is lighter), so a toned colour scheme passes here.
     """
     h, s, v = hsv(colour)
     # Toward whichever end of the scale stands further from the ground.

@@ -17,16 +17,16 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from charlotte.checks.contacts import parse_phone
-from charlotte.offline.bands import link_label
-from charlotte.offline.facts import contact_items, fact_key
-from charlotte.offline.page_view import PROP, PageView
-from charlotte.offline.style import CARD_WIDTH
+from charlotte.sections.bands import link_label
+from charlotte.sections.facts import contact_items, fact_key
+from charlotte.sections.page_view import PROP, PageView
+from charlotte.sections.style import CARD_WIDTH
 
 __all__ = ["fact_ops", "phone_runs", "shown_facts"]
 
 #: The largest size of a contact link (the first draft's, ``bands``).
 _LINK_SIZE: Final = 18
-_SCHEMES: Final = {"phone": "tel:", "email": "mailto:"}
+_LINK_SCHEMES: Final = {"phone": "tel:", "email": "mailto:"}
 
 
 def phone_runs(text: str) -> list[tuple[int, int]]:
@@ -101,7 +101,7 @@ def _relabelled(
 def fact_ops(page: PageView, kind: str, value: str, facts: object) -> list[dict[str, Any]]:
     """The ops showing ``value`` as the page's ``kind`` (phone, email, address) wherever shown."""
     ops: list[dict[str, Any]] = []
-    scheme = _SCHEMES.get(kind)
+    scheme = _LINK_SCHEMES.get(kind)
     digits = "".join(c for c in value if c.isdigit() or c == "+")
     target = f"tel:{digits}" if kind == "phone" else f"mailto:{value}"
     for node in page.nodes:

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from charlotte.checks.contacts import parse_phone
-from charlotte.offline.sections import MAX_ITEMS
+from charlotte.sections.catalogue import MAX_ITEMS
 
 __all__ = [
     "capitalised",

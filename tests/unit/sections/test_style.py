@@ -1,11 +1,11 @@
-"""The offline builder's palettes: a button in the accent shows on the hero it sits on."""
+"""The offline builder's colour schemes: a button in the accent shows on the hero it sits on."""
 
 from __future__ import annotations
 
 import pytest
 
-from charlotte.offline.colours import contrast, hsv, legible
-from charlotte.offline.style import _FALLBACKS, _PALETTES, Palette, palette_for
+from charlotte.sections.colours import contrast, hsv, legible
+from charlotte.sections.style import _FALLBACKS, _SCHEMES, Scheme, scheme_for
 
 
 def _rgb(value: str) -> tuple[int, int, int]:
@@ -16,28 +16,28 @@ def _distance(a: str, b: str) -> int:
     return sum(abs(x - y) for x, y in zip(_rgb(a), _rgb(b), strict=True))
 
 
-PALETTES: list[Palette] = [p for _words, p in _PALETTES] + list(_FALLBACKS)
+SCHEMES: list[Scheme] = [p for _words, p in _SCHEMES] + list(_FALLBACKS)
 
 
 @pytest.mark.parametrize("tone", ["", " calm", " minimal", " warm", " cool", " warm and calm"])
-@pytest.mark.parametrize("palette", PALETTES)
-def test_the_hero_button_stands_out_from_the_hero(palette: Palette, tone: str) -> None:
-    # Every kind of business's palette, in each look: the hero's call button is visible.
-    words = next((w for w, p in _PALETTES if p == palette), "")
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_the_hero_button_stands_out_from_the_hero(scheme: Scheme, tone: str) -> None:
+    # Every kind of business's scheme, in each look: the hero's call button is visible.
+    words = next((w for w, p in _SCHEMES if p == scheme), "")
     example = words.split("|")[0].replace("\\", "") if words else "anything"
-    shown = palette_for(f"a {example} place{tone}", PALETTES.index(palette))
+    shown = scheme_for(f"a {example} place{tone}", SCHEMES.index(scheme))
     assert _distance(shown.accent, shown.hero) > 40, (shown.accent, shown.hero)
 
 
-def _example(palette: Palette) -> str:
-    words = next((w for w, p in _PALETTES if p == palette), "")
+def _example(scheme: Scheme) -> str:
+    words = next((w for w, p in _SCHEMES if p == scheme), "")
     return words.split("|")[0].replace("\\", "") if words else "anything"
 
 
 @pytest.mark.parametrize("tone", ["", " warm", " cosy", " cool", " crisp", " calm and warm", " minimal, cool"])
-@pytest.mark.parametrize("palette", PALETTES)
-def test_every_text_colour_is_legible_on_its_ground(palette: Palette, tone: str) -> None:
-    shown = palette_for(f"a {_example(palette)} place{tone}", PALETTES.index(palette))
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_every_text_colour_is_legible_on_its_ground(scheme: Scheme, tone: str) -> None:
+    shown = scheme_for(f"a {_example(scheme)} place{tone}", SCHEMES.index(scheme))
     assert contrast(shown.hero, shown.on_hero) >= 4.5, shown
     assert contrast(shown.accent, "#ffffff") >= 4.5, shown  # button labels, links on white cards
     assert contrast(shown.ink, shown.tint) >= 4.5, shown
@@ -47,18 +47,18 @@ def _hue_distance(a: str, degrees: float) -> float:
     return abs((hsv(a)[0] * 360 - degrees + 180) % 360 - 180)
 
 
-@pytest.mark.parametrize("palette", PALETTES)
-def test_a_warm_brief_warms_the_palette_and_a_cool_one_cools_it(palette: Palette) -> None:
-    example, seed = _example(palette), PALETTES.index(palette)
-    plain = palette_for(f"a {example} place", seed)
-    warm = palette_for(f"a {example} place, warm and welcoming", seed)
-    cool = palette_for(f"a {example} place with a crisp feel", seed)
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_a_warm_brief_warms_the_scheme_and_a_cool_one_cools_it(scheme: Scheme) -> None:
+    example, seed = _example(scheme), SCHEMES.index(scheme)
+    plain = scheme_for(f"a {example} place", seed)
+    warm = scheme_for(f"a {example} place, warm and welcoming", seed)
+    cool = scheme_for(f"a {example} place with a crisp feel", seed)
     # The accent moves toward a warm (25°) or a cool (215°) hue, the bands' tint with it.
     assert _hue_distance(warm.accent, 25) <= _hue_distance(plain.accent, 25)
     assert _hue_distance(cool.accent, 215) <= _hue_distance(plain.accent, 215)
     assert warm.tint != cool.tint
-    # Both words, or neither: the kind's own palette.
-    assert palette_for(f"a {example} place, warm yet cool", seed) == plain
+    # Both words, or neither: the kind's own scheme.
+    assert scheme_for(f"a {example} place, warm yet cool", seed) == plain
 
 
 def test_legible_darkens_on_a_light_ground_and_lightens_on_a_dark_one() -> None:

@@ -1,4 +1,4 @@
-"""How the offline builder styles a page: a palette per kind of business and tone, a style per role.
+"""How the offline builder styles a page: a colour scheme per kind of business and tone, a style per role.
 
 Headings are bold whatever their style says (a browser's ``<hN>`` sets its own
 weight inside the node's element), so the looks differ in colour, type and shape.
@@ -15,7 +15,7 @@ The tone words of a brief pick the look: "elegant", "minimal" give a light,
 serif, borderless page; "calm", "reassuring" a soft, rounded one; anything
 else the bold default. "Warm", "cosy", "earthy" move the kind's colours
 toward warm hues (and its greys toward warm greys), "cool", "crisp" toward
-cool ones, as the follow-up "use a warmer palette" does; the text colours
+cool ones, as the follow-up "make the colours warmer" does; the text colours
 are then checked against their grounds (WCAG 4.5:1, ``legible``).
 """
 
@@ -26,17 +26,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from charlotte.offline.colours import legible, tone_of
+from charlotte.sections.colours import legible, tone_of
 
 __all__ = [
     "CARD_WIDTH",
     "PHONE_WIDTH",
-    "Palette",
+    "Scheme",
     "columns_for",
     "fit",
     "fits",
     "longest_run",
-    "palette_for",
+    "scheme_for",
     "style_of",
 ]
 
@@ -54,8 +54,8 @@ _EM_PER_CHAR: Final = 0.68
 
 
 @dataclass(frozen=True, slots=True)
-class Palette:
-    """Colours, type and look of one page."""
+class Scheme:
+    """The colour scheme of one page: its colours, type and look."""
 
     hero: str  # hero and call-to-action background
     on_hero: str  # text on it
@@ -71,62 +71,62 @@ class Palette:
 _SANS: Final = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 _SERIF: Final = "Georgia, Times New Roman, serif"
 
-_PALETTES: Final[tuple[tuple[str, Palette], ...]] = (
+_SCHEMES: Final[tuple[tuple[str, Scheme], ...]] = (
     (
         r"bak|caf[eé]|coffee|restaurant|bistro|kitchen|food|patisserie|deli",
-        Palette("#4a2c1d", "#fff8f0", "#c2410c", "#fdf3e7", "#2b1d14", _SANS, _SERIF),
+        Scheme("#4a2c1d", "#fff8f0", "#c2410c", "#fdf3e7", "#2b1d14", _SANS, _SERIF),
     ),
     (
         r"dent|clinic|health|doctor|physio|care|medical|vet",
-        Palette("#0f4c5c", "#f0fbfc", "#0e7490", "#eef7f8", "#16323a", _SANS, _SANS),
+        Scheme("#0f4c5c", "#f0fbfc", "#0e7490", "#eef7f8", "#16323a", _SANS, _SANS),
     ),
     (
         r"saas|software|app|platform|cloud|api|startup|product|developer",
-        Palette("#1e1b4b", "#eef2ff", "#4f46e5", "#f5f5ff", "#1f2937", _SANS, _SANS),
+        Scheme("#1e1b4b", "#eef2ff", "#4f46e5", "#f5f5ff", "#1f2937", _SANS, _SANS),
     ),
     (
         r"bike|cycl|repair|plumb|heating|electric|garage|mechanic|builder|joiner|locksmith",
-        Palette("#1c1917", "#fafaf9", "#b45309", "#f5f5f4", "#1c1917", _SANS, _SANS),
+        Scheme("#1c1917", "#fafaf9", "#b45309", "#f5f5f4", "#1c1917", _SANS, _SANS),
     ),
     (
         r"photo|studio|gallery|art|design|wedding|portrait|film",
-        Palette("#111111", "#f5f5f4", "#a3452a", "#f5f5f4", "#1f1f1f", _SANS, _SERIF),
+        Scheme("#111111", "#f5f5f4", "#a3452a", "#f5f5f4", "#1f1f1f", _SANS, _SERIF),
     ),
     (
         r"yoga|pilates|wellness|spa|massage|therap|meditat",
-        Palette("#3f5e4a", "#f3f7f2", "#4d7c5b", "#f3f6f1", "#1f2d24", _SANS, _SERIF),
+        Scheme("#3f5e4a", "#f3f7f2", "#4d7c5b", "#f3f6f1", "#1f2d24", _SANS, _SERIF),
     ),
 )
-_FALLBACKS: Final[tuple[Palette, ...]] = (
-    Palette("#14532d", "#f0fdf4", "#15803d", "#f3faf5", "#1c2b22", _SANS, _SERIF),
-    Palette("#7c2d12", "#fff7ed", "#ea580c", "#fff8f1", "#2d1a10", _SANS, _SANS),
-    Palette("#1f2937", "#f9fafb", "#2563eb", "#f3f4f6", "#111827", _SANS, _SANS),
+_FALLBACKS: Final[tuple[Scheme, ...]] = (
+    Scheme("#14532d", "#f0fdf4", "#15803d", "#f3faf5", "#1c2b22", _SANS, _SERIF),
+    Scheme("#7c2d12", "#fff7ed", "#ea580c", "#fff8f1", "#2d1a10", _SANS, _SANS),
+    Scheme("#1f2937", "#f9fafb", "#2563eb", "#f3f4f6", "#111827", _SANS, _SANS),
 )
 _MINIMAL = re.compile(r"\b(?:elegant|minimal|minimalist|clean|refined|understated|simple)\b")
-#: Words that ask for warm or cool colours; a brief with both (or neither) keeps its palette's.
+#: Words that ask for warm or cool colours; a brief with both (or neither) keeps its scheme's.
 _WARM = re.compile(r"\b(?:warm|warmth|cosy|cozy|earthy|rustic|homely|homey|sunny|terracotta)\b")
 _COOL = re.compile(r"\b(?:cool|crisp|icy|frosty|nordic|coastal)\b")
 _CALM = re.compile(r"\b(?:calm|reassuring|gentle|soothing|relaxed|peaceful|soft|caring)\b")
 
 
-def palette_for(text: str, seed: int) -> Palette:
-    """The palette for a business described by ``text`` (lower case), its look from the tone words.
+def scheme_for(text: str, seed: int) -> Scheme:
+    """The colour scheme for a business described by ``text`` (lower case), its look from the tone words.
 
-    ``seed`` picks a fallback palette when no kind of business matches.
+    ``seed`` picks a fallback scheme when no kind of business matches.
     """
-    palette = next((p for pattern, p in _PALETTES if re.search(pattern, text)), None)
-    if palette is None:
-        palette = _FALLBACKS[seed % len(_FALLBACKS)]
+    scheme = next((p for pattern, p in _SCHEMES if re.search(pattern, text)), None)
+    if scheme is None:
+        scheme = _FALLBACKS[seed % len(_FALLBACKS)]
     warm, cool = _WARM.search(text) is not None, _COOL.search(text) is not None
     if warm != cool:
-        palette = _toned(palette, "warmer" if warm else "cooler")
-    palette = replace(palette, accent=legible(palette.accent, "#ffffff"))
+        scheme = _toned(scheme, "warmer" if warm else "cooler")
+    scheme = replace(scheme, accent=legible(scheme.accent, "#ffffff"))
     if _MINIMAL.search(text):
         # Light and quiet: the hero on white, ink headlines in a serif, square corners.
         return replace(
-            palette,
+            scheme,
             hero="#ffffff",
-            on_hero=palette.ink,
+            on_hero=scheme.ink,
             tint="#ffffff",
             heading_font=_SERIF,
             look="minimal",
@@ -135,22 +135,22 @@ def palette_for(text: str, seed: int) -> Palette:
     if _CALM.search(text):
         # Soft: the hero on the tint, rounded corners, lighter headlines.
         return replace(
-            palette,
-            hero=palette.tint,
-            on_hero=palette.hero,
+            scheme,
+            hero=scheme.tint,
+            on_hero=scheme.hero,
             look="calm",
             radius=24,
         )
-    return palette
+    return scheme
 
 
-def _toned(palette: Palette, tone: str) -> Palette:
-    """``palette`` with every colour moved toward ``tone``, its pairs kept legible (``legible``)."""
+def _toned(scheme: Scheme, tone: str) -> Scheme:
+    """``scheme`` with every colour moved toward ``tone``, its pairs kept legible (``legible``)."""
     change = tone_of(tone)
-    hero, on_hero, accent = change(palette.hero), change(palette.on_hero), change(palette.accent)
-    tint, ink = change(palette.tint), change(palette.ink)
+    hero, on_hero, accent = change(scheme.hero), change(scheme.on_hero), change(scheme.accent)
+    tint, ink = change(scheme.tint), change(scheme.ink)
     return replace(
-        palette,
+        scheme,
         hero=legible(hero, on_hero),
         on_hero=on_hero,
         accent=accent,
@@ -196,8 +196,8 @@ def _px(value: float) -> dict[str, Any]:
     return {"value": value, "unit": "px"}
 
 
-def style_of(role: str, p: Palette, size: int | None = None) -> dict[str, Any]:
-    """The node style (``{"base": …, "md"?: …, "lg"?: …}``) for ``role`` in palette ``p``.
+def style_of(role: str, p: Scheme, size: int | None = None) -> dict[str, Any]:
+    """The node style (``{"base": …, "md"?: …, "lg"?: …}``) for ``role`` in scheme ``p``.
 
     ``size`` overrides the base font size (a headline or link sized by ``fit``).
     """
@@ -216,7 +216,7 @@ def style_of(role: str, p: Palette, size: int | None = None) -> dict[str, Any]:
 _Style = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
 
 
-def _band(background: str, color: str, p: Palette) -> _Style:
+def _band(background: str, color: str, p: Scheme) -> _Style:
     return (
         {
             "background": background,
@@ -231,7 +231,7 @@ def _band(background: str, color: str, p: Palette) -> _Style:
     )
 
 
-def _card(p: Palette, background: str = "#ffffff") -> dict[str, Any]:
+def _card(p: Scheme, background: str = "#ffffff") -> dict[str, Any]:
     card: dict[str, Any] = {
         "background": background,
         "padding": _px(_CARD_PAD),
@@ -249,14 +249,14 @@ def _card(p: Palette, background: str = "#ffffff") -> dict[str, Any]:
     return card
 
 
-def _row_edge(p: Palette) -> dict[str, Any]:
+def _row_edge(p: Scheme) -> dict[str, Any]:
     # Calm rows float on a soft shadow (a line would read harder); the others are outlined.
     if p.look == "calm":
         return {"boxShadow": "0 1px 6px rgba(0, 0, 0, 0.07)"}
     return {"border": "1px solid #e7e5e4"}
 
 
-def _button(background: str, color: str, p: Palette) -> _Style:
+def _button(background: str, color: str, p: Scheme) -> _Style:
     style: dict[str, Any] = {
         "background": background,
         "color": color,
@@ -270,7 +270,7 @@ def _button(background: str, color: str, p: Palette) -> _Style:
     return style, {"fontSize": _px(18)}, {}
 
 
-def _heading(p: Palette, size: int) -> _Style:
+def _heading(p: Scheme, size: int) -> _Style:
     return (
         {
             "fontSize": _px(size),
@@ -285,7 +285,7 @@ def _heading(p: Palette, size: int) -> _Style:
 _NONE: Final[dict[str, Any]] = {}
 
 
-def _hero(p: Palette) -> _Style:
+def _hero(p: Scheme) -> _Style:
     # A minimal page aligns its hero with the sections' left edge; the others centre it.
     pad = _PAD if p.look == "minimal" else _HERO_PAD
     return (
@@ -304,7 +304,7 @@ def _hero(p: Palette) -> _Style:
     )
 
 
-_ROLES: Final[Mapping[str, Callable[[Palette], _Style]]] = {
+_ROLES: Final[Mapping[str, Callable[[Scheme], _Style]]] = {
     "hero": _hero,
     # Sizes come from ``hero_fit`` (``style_of(size=)`` and the writer's md/lg).
     "hero-heading": lambda p: (

@@ -6,13 +6,13 @@ import re
 from typing import Any
 
 import pytest
-from tests.unit.offline.briefs import CASES, DIRECTED, LONG, PAGES
+from tests.unit.sections.briefs import CASES, DIRECTED, LONG, PAGES
 
 from charlotte.checks import PageChecks
 from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
-from charlotte.offline.writer import palette_of, plan_page
 from charlotte.page.model import empty_doc
 from charlotte.page.session import PageSession
+from charlotte.sections.writer import plan_page, scheme_of
 from charlotte.tools import fact_texts
 
 #: Sentences the builder once wrote on any page, whatever the business.
@@ -69,7 +69,7 @@ def test_every_section_the_brief_names_is_built_with_the_briefs_details(case: st
 
 
 def test_the_tone_words_pick_the_look() -> None:
-    looks = {case: palette_of(brief, facts).look for case, (brief, facts, *_r) in PAGES.items()}
+    looks = {case: scheme_of(brief, facts).look for case, (brief, facts, *_r) in PAGES.items()}
     assert looks == {"bike": "bold", "dentist": "calm", "photographer": "minimal"}
     minimal = _built(*PAGES["photographer"][:2])["nodes"]
     assert minimal["hero"]["style"]["base"]["background"] == "#ffffff"
@@ -145,10 +145,10 @@ def test_three_briefs_give_three_visibly_different_pages() -> None:
 
 
 @pytest.mark.parametrize("case", sorted(PAGES))
-def test_contact_links_wear_the_page_palette(case: str) -> None:
+def test_contact_links_wear_the_page_colour_scheme(case: str) -> None:
     brief, facts, *_rest = PAGES[case]
     nodes = _built(brief, facts)["nodes"]
-    accent = palette_of(brief, facts).accent
+    accent = scheme_of(brief, facts).accent
     links = [n for n in nodes.values() if n["parent"] and n["parent"].startswith("contact-")]
     linked = [n for n in links if n["type"] == "button"]
     assert linked and all(n["style"]["base"]["color"] == accent for n in linked)

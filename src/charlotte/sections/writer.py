@@ -8,7 +8,7 @@ one, contact last. A section nothing feeds is left out, never filled with a
 sentence that would fit any business. Copy states only what the brief or the
 facts say, verbatim (prices, hours, phone numbers, addresses, the offerings
 the brief lists); directions in the brief (sections, tone) are never copy, the
-tone words pick the look (``style.palette_for``). No link points inside the
+tone words pick the look (``style.scheme_for``). No link points inside the
 page: the rendered page gives its nodes no ``id`` to scroll to, so the hero's
 button calls or writes to the business.
 
@@ -21,13 +21,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from charlotte.offline.bands import build_section, palette_of, section_batch
-from charlotte.offline.batch import MAX_TEXT, Batch, Builder
-from charlotte.offline.brief import kinds_named, sections_of
-from charlotte.offline.context import Context, context_of
-from charlotte.offline.facts import contact_items
-from charlotte.offline.sections import KIND_KEYS, KIND_NAMES, OFFER_KINDS
-from charlotte.offline.style import Palette, hero_fit
+from charlotte.sections.bands import build_section, scheme_of, section_batch
+from charlotte.sections.batch import MAX_TEXT, Batch, Builder
+from charlotte.sections.brief import kinds_named, sections_of
+from charlotte.sections.catalogue import KIND_KEYS, KIND_NAMES, OFFER_KINDS
+from charlotte.sections.context import Context, context_of
+from charlotte.sections.facts import contact_items
+from charlotte.sections.style import Scheme, hero_fit
 
 __all__ = [
     "KIND_KEYS",
@@ -35,8 +35,8 @@ __all__ = [
     "Batch",
     "PagePlan",
     "build_section",
-    "palette_of",
     "plan_page",
+    "scheme_of",
 ]
 
 
@@ -62,8 +62,8 @@ class PagePlan:
         )[:500]
 
 
-def _hero(ctx: Context, palette: Palette) -> Batch:
-    b = Builder(palette)
+def _hero(ctx: Context, scheme: Scheme) -> Batch:
+    b = Builder(scheme)
     b.ops.append({"t": "set_meta", "patch": {"title": ctx.name}})
     b.node("hero", "section", None, "hero", layout="stack")
     base, md, lg = hero_fit(ctx.name)
@@ -105,10 +105,10 @@ def plan_page(brief: str, facts: object) -> PagePlan:
     """The page for ``brief`` and ``facts``: hero, the sections that have something to say, contact."""
     ctx = context_of(brief, facts)
     facts_in = facts if isinstance(facts, Mapping) else {}
-    palette = palette_of(ctx.brief, facts_in)
+    scheme = scheme_of(ctx.brief, facts_in)
     sections = sections_of(ctx.brief, ctx.facts, offers=bool(ctx.offerings.items or ctx.featured))
     offer_kind = next((s.kind for s in sections if s.kind in OFFER_KINDS), None)
-    batches = [_hero(ctx, palette)]
+    batches = [_hero(ctx, scheme)]
     taken = set(batches[0].node_ids())
     asked = set(kinds_named(ctx.brief))
     left_out: list[str] = []
@@ -116,7 +116,7 @@ def plan_page(brief: str, facts: object) -> PagePlan:
         batch = section_batch(
             section.kind,
             ctx,
-            palette,
+            scheme,
             index=len(batches) - 1,
             taken=taken,
             offerings=section.kind == offer_kind,

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from charlotte.offline.context import Context
-from charlotte.offline.facts import (
+from charlotte.sections.catalogue import KIND_BY_KEY
+from charlotte.sections.context import Context
+from charlotte.sections.facts import (
     capitalised,
     contact_items,
     fact,
@@ -20,8 +21,7 @@ from charlotte.offline.facts import (
     priced,
     scalar,
 )
-from charlotte.offline.sections import KIND_BY_KEY
-from charlotte.offline.style import CARD_WIDTH, fits
+from charlotte.sections.style import CARD_WIDTH, fits
 
 __all__ = ["questions_of"]
 

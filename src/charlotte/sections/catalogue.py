@@ -1,11 +1,13 @@
-"""The section catalogue the offline builder plans a page from.
+"""The section catalogue a page is planned from, and the kinds a text names.
 
 A page's body is a run of bands (sections), each of a known ``Kind``: its
 default title, the words a brief names it by, the words a person may call it
 in a follow-up ("add an FAQ section") and the host's facts that feed it. The
 brief reader reads it to find the sections a brief names, the band builders
 (``bands``) to title and fill each band. No kind has fallback copy: a band that
-nothing in the brief or the facts feeds is left out.
+nothing in the brief or the facts feeds is left out. ``kinds_in(text)`` is
+the kinds a text names by those words (a band's id or heading, a person's
+request), in order.
 """
 
 from __future__ import annotations
@@ -22,8 +24,11 @@ __all__ = [
     "KIND_NAMES",
     "MAX_ITEMS",
     "OFFER_KINDS",
+    "SECTION_WORDS",
     "Kind",
     "Section",
+    "kind_spans",
+    "kinds_in",
 ]
 
 #: Items a section shows at most (keeps a batch far below the op limit).
@@ -162,3 +167,33 @@ KIND_KEYS: Final = tuple(k.key for k in KINDS)
 KIND_NAMES: Mapping[str, tuple[str, ...]] = MappingProxyType({k.key: k.names for k in KINDS})
 #: Section kinds that show what the business offers (the first one present shows the offerings).
 OFFER_KINDS: Final = ("menu", "services", "features", "offer")
+
+#: Section kinds a person may name, with the words they name them by (longest first): the
+#: catalogue's names (``KIND_NAMES``), and the hero's.
+SECTION_WORDS: Final[Mapping[str, tuple[str, ...]]] = {
+    **{kind: tuple(sorted(names, key=len, reverse=True)) for kind, names in KIND_NAMES.items()},
+    "hero": ("hero", "banner", "header"),
+}
+
+
+def kind_spans(lower: str) -> list[tuple[int, str, str]]:
+    """(where, kind, the word after its name) for each section kind ``lower`` names, in order."""
+    padded = " " + "".join(c if c.isalnum() or c in "&-'" else " " for c in lower) + " "
+    found: list[tuple[int, str, str]] = []
+    taken: list[tuple[int, int]] = []
+    for kind, phrases in SECTION_WORDS.items():
+        for phrase in phrases:
+            at = padded.find(f" {phrase} ")
+            if at < 0 or any(a <= at < b for a, b in taken):
+                continue
+            end = at + len(phrase) + 1
+            taken.append((at, end))
+            following = padded[end:].split(maxsplit=1)
+            found.append((at, kind, following[0] if following else ""))
+            break
+    return sorted(found)
+
+
+def kinds_in(lower: str) -> list[str]:
+    """The section kinds ``lower`` names, in the order it names them (each once)."""
+    return [kind for _at, kind, _next in kind_spans(lower)]

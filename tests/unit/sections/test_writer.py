@@ -8,16 +8,16 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.unit.offline.briefs import CASES, DIRECTED
+from tests.unit.sections.briefs import CASES, DIRECTED
 
 from charlotte.checks import PageChecks
 from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
-from charlotte.offline.writer import plan_page
 from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.page.model import empty_doc
 from charlotte.page.node_types import ID_PATTERN
 from charlotte.page.session import PageSession
 from charlotte.policy import AssetPolicy
+from charlotte.sections.writer import plan_page
 from charlotte.tools import fact_texts
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.unit.offline.briefs import PAGES
+from tests.unit.sections.briefs import PAGES
 
 from charlotte.checks import PageChecks
-from charlotte.offline.writer import KIND_KEYS, KIND_NAMES, build_section, palette_of, plan_page
 from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.page.model import empty_doc
 from charlotte.page.session import PageSession
+from charlotte.sections.writer import KIND_KEYS, KIND_NAMES, build_section, plan_page, scheme_of
 from charlotte.tools import fact_texts
 
 BRIEF = (
@@ -67,11 +67,11 @@ def test_kind_names_cover_every_kind() -> None:
 def test_each_kind_builds_valid_checked_ops_that_take_no_id(kind: str) -> None:
     page = _page_with_the_plan()
     taken = set(page.doc["nodes"])
-    palette = palette_of(BRIEF, FACTS)
-    batch = build_section(kind, BRIEF, FACTS, palette, index=3, taken_ids=taken)
+    scheme = scheme_of(BRIEF, FACTS)
+    batch = build_section(kind, BRIEF, FACTS, scheme, index=3, taken_ids=taken)
     assert batch is not None
     assert not set(batch.node_ids()) & taken
-    assert batch == build_section(kind, BRIEF, FACTS, palette, index=3, taken_ids=taken)
+    assert batch == build_section(kind, BRIEF, FACTS, scheme, index=3, taken_ids=taken)
     page.apply(list(batch.ops), based_on=page.revision, actor="agent", fill_defaults=True)
     doc = PageSession(page.doc).doc
     assert doc["nodes"][batch.root]["parent"] is None
@@ -99,21 +99,21 @@ def test_each_kind_builds_valid_checked_ops_that_take_no_id(kind: str) -> None:
 )
 def test_a_kind_nothing_feeds_is_none(kind: str) -> None:
     brief = "Oak & Ash is a joinery in York."
-    palette = palette_of(brief, {})
-    assert build_section(kind, brief, {}, palette, index=0, taken_ids=()) is None
+    scheme = scheme_of(brief, {})
+    assert build_section(kind, brief, {}, scheme, index=0, taken_ids=()) is None
 
 
 def test_an_unknown_kind_is_none() -> None:
     assert (
-        build_section("blog", BRIEF, FACTS, palette_of(BRIEF, FACTS), index=0, taken_ids=()) is None
+        build_section("blog", BRIEF, FACTS, scheme_of(BRIEF, FACTS), index=0, taken_ids=()) is None
     )
 
 
 def test_testimonials_only_from_the_hosts_facts() -> None:
-    palette = palette_of(BRIEF, FACTS)
+    scheme = scheme_of(BRIEF, FACTS)
     without = {k: v for k, v in FACTS.items() if k != "reviews"}
-    assert build_section("testimonials", BRIEF, without, palette, index=0, taken_ids=()) is None
-    batch = build_section("testimonials", BRIEF, FACTS, palette, index=0, taken_ids=())
+    assert build_section("testimonials", BRIEF, without, scheme, index=0, taken_ids=()) is None
+    batch = build_section("testimonials", BRIEF, FACTS, scheme, index=0, taken_ids=())
     assert batch is not None
     texts = [op["node"].get("props", {}).get("content") for op in batch.ops]
     assert "“Back on the water in three weeks.”" in texts
@@ -121,7 +121,7 @@ def test_testimonials_only_from_the_hosts_facts() -> None:
 
 def test_the_faq_answers_only_what_the_facts_answer() -> None:
     facts = {"phone": "01947 600 123", "opening_hours": "Mon-Fri 8:00-19:00"}
-    batch = build_section("faq", BRIEF, facts, palette_of(BRIEF, facts), index=0, taken_ids=())
+    batch = build_section("faq", BRIEF, facts, scheme_of(BRIEF, facts), index=0, taken_ids=())
     assert batch is not None
     props = [op["node"].get("props", {}) for op in batch.ops]
     questions = [p["content"] for p in props if p.get("level") == 3]
@@ -133,14 +133,14 @@ def test_the_faq_answers_only_what_the_facts_answer() -> None:
         "Call 01947 600 123.",
     ]
     own = {"faq": {"Do you take referrals?": "Yes, from any GP."}, "phone": "01947 600 123"}
-    mine = build_section("faq", "", own, palette_of("", own), index=0, taken_ids=())
+    mine = build_section("faq", "", own, scheme_of("", own), index=0, taken_ids=())
     assert mine is not None  # the host's own question, and how to get in touch
     assert "Yes, from any GP." in [op["node"].get("props", {}).get("content") for op in mine.ops]
 
 
 def test_a_gallery_without_photos_is_marked_image_slots() -> None:
     facts = {k: v for k, v in FACTS.items() if k != "gallery"}
-    batch = build_section("gallery", BRIEF, facts, palette_of(BRIEF, facts), index=0, taken_ids=())
+    batch = build_section("gallery", BRIEF, facts, scheme_of(BRIEF, facts), index=0, taken_ids=())
     assert batch is not None
     nodes = [op["node"] for op in batch.ops]
     assert not [n for n in nodes if n["type"] == "image"]
@@ -149,7 +149,7 @@ def test_a_gallery_without_photos_is_marked_image_slots() -> None:
 
 
 def test_the_gallery_shows_the_assets_the_facts_name() -> None:
-    batch = build_section("gallery", BRIEF, FACTS, palette_of(BRIEF, FACTS), index=0, taken_ids=())
+    batch = build_section("gallery", BRIEF, FACTS, scheme_of(BRIEF, FACTS), index=0, taken_ids=())
     assert batch is not None
     assets = [op["node"]["props"]["asset"] for op in batch.ops if op["node"]["type"] == "image"]
     assert assets == ["clinic-front", "treatment-room"]
@@ -158,21 +158,21 @@ def test_the_gallery_shows_the_assets_the_facts_name() -> None:
 def test_card_titles_from_a_facts_list_start_with_a_capital_and_keep_names_as_written() -> None:
     facts = {"name": "Spoke & Chain", "services": "puncture repair, full service, iPhone mounts"}
     brief = "Spoke & Chain is a bike repair workshop in Otley."
-    batch = build_section("services", brief, facts, palette_of(brief, facts), index=0, taken_ids=())
+    batch = build_section("services", brief, facts, scheme_of(brief, facts), index=0, taken_ids=())
     assert batch is not None
     titles = [op["node"]["props"]["content"] for op in batch.ops if op["node"]["id"].endswith("-title")]
     assert titles == ["Puncture repair", "Full service", "iPhone mounts"]
 
 
 def test_ids_taken_by_the_page_move_the_band_to_a_free_root() -> None:
-    palette = palette_of(BRIEF, FACTS)
-    first = build_section("hours", BRIEF, FACTS, palette, index=0, taken_ids={"hero"})
+    scheme = scheme_of(BRIEF, FACTS)
+    first = build_section("hours", BRIEF, FACTS, scheme, index=0, taken_ids={"hero"})
     assert first is not None and first.root == "opening-hours"
-    again = build_section("hours", BRIEF, FACTS, palette, index=0, taken_ids=first.node_ids())
+    again = build_section("hours", BRIEF, FACTS, scheme, index=0, taken_ids=first.node_ids())
     assert again is not None and again.root == "opening-hours-2"
     # A person's node holding a child id of the band moves the whole band too.
     child = build_section(
-        "hours", BRIEF, FACTS, palette, index=0, taken_ids={"opening-hours-row-1"}
+        "hours", BRIEF, FACTS, scheme, index=0, taken_ids={"opening-hours-row-1"}
     )
     assert child is not None and child.root == "opening-hours-2"
 
@@ -181,7 +181,7 @@ def test_ids_taken_by_the_page_move_the_band_to_a_free_root() -> None:
 def test_plan_page_builds_its_sections_with_build_section(case: str) -> None:
     brief, facts, *_rest = PAGES[case]
     plan = plan_page(brief, facts)
-    palette = palette_of(brief, facts)
+    scheme = scheme_of(brief, facts)
     taken: set[str] = set(plan.batches[0].node_ids())
     kinds = {
         "services": "services",
@@ -193,19 +193,19 @@ def test_plan_page_builds_its_sections_with_build_section(case: str) -> None:
         "about-us": "about",
     }
     for n, batch in enumerate(plan.batches[1:]):
-        alone = build_section(kinds[batch.root], brief, facts, palette, index=n, taken_ids=taken)
+        alone = build_section(kinds[batch.root], brief, facts, scheme, index=n, taken_ids=taken)
         assert alone == batch
         taken |= set(batch.node_ids())
 
 
 def test_the_call_to_action_says_what_the_brief_asks_and_calls() -> None:
     brief = BRIEF + " Call to action: book an assessment."
-    batch = build_section("cta", brief, FACTS, palette_of(brief, FACTS), index=0, taken_ids=())
+    batch = build_section("cta", brief, FACTS, scheme_of(brief, FACTS), index=0, taken_ids=())
     assert batch is not None
     nodes = {op["node"]["id"]: op["node"] for op in batch.ops}
     assert nodes["call-to-action-heading"]["props"]["content"] == "Book an assessment"
     assert nodes["call-to-action-phone"]["props"]["href"] == "tel:01947600123"
-    plain = build_section("cta", BRIEF, FACTS, palette_of(BRIEF, FACTS), index=0, taken_ids=())
+    plain = build_section("cta", BRIEF, FACTS, scheme_of(BRIEF, FACTS), index=0, taken_ids=())
     assert plain is not None
     heading = next(op["node"] for op in plain.ops if op["node"]["type"] == "heading")
     assert heading["props"]["content"] == "Call Harbour Lane Physiotherapy"
@@ -213,7 +213,7 @@ def test_the_call_to_action_says_what_the_brief_asks_and_calls() -> None:
 
 def test_an_address_no_phone_fits_links_with_a_verb() -> None:
     facts = {"email": "enquiries.and.bookings@supercalifragilisticexpialidocious-cleaning.test"}
-    batch = build_section("contact", "", facts, palette_of("", facts), index=0, taken_ids=())
+    batch = build_section("contact", "", facts, scheme_of("", facts), index=0, taken_ids=())
     assert batch is not None
     link = next(op["node"] for op in batch.ops if op["node"]["type"] == "button")
     assert link["props"] == {

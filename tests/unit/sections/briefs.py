@@ -1,6 +1,6 @@
 """Briefs and facts the offline builder's tests build pages from.
 
-Import them as ``from tests.unit.offline.briefs import CASES, DIRECTED``.
+Import them as ``from tests.unit.sections.briefs import CASES, DIRECTED``.
 """
 
 from __future__ import annotations

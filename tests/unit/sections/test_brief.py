@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from charlotte.offline.brief import business_name, is_direction, lead_of, offerings_of, statements
+from charlotte.sections.brief import business_name, is_direction, lead_of, offerings_of, statements
 
 
 @pytest.mark.parametrize(
@@ -104,7 +104,7 @@ def test_a_mixed_colon_list_keeps_the_offerings_and_leaves_the_sections() -> Non
 
 
 def test_the_pottery_brief_gets_its_classes_on_the_page() -> None:
-    from charlotte.offline.writer import plan_page
+    from charlotte.sections.writer import plan_page
 
     plan = plan_page(POTTERY, {"prices": "Taster evening £35; Six-week course £180"})
     services = next(b for b in plan.batches if b.root == "services")

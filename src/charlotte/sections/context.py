@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from charlotte.offline.brief import (
+from charlotte.sections.brief import (
     Lead,
     Offerings,
     about_text,
@@ -20,7 +20,7 @@ from charlotte.offline.brief import (
     lead_of,
     offerings_of,
 )
-from charlotte.offline.facts import fact_key, featured_items
+from charlotte.sections.facts import fact_key, featured_items
 
 __all__ = ["Context", "context_of"]
 

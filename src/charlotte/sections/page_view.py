@@ -2,7 +2,7 @@
 
 ``PageView`` is built from a ``cms_get`` result (nodes in reading order). It
 finds the hero (the band holding the first level-1 heading), a band's kind
-(from its id, else its heading's words, by the names of ``sections.KIND_NAMES``:
+(from its id, else its heading's words, by the names of ``catalogue.KIND_NAMES``:
 "opening-hours", "When we are open" and "Classes" name kinds, "When the doors
 open" does not), and the band a person's words name ("the specials" matches
 the words of its id or heading). Every band's nodes are indexed once.
@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from charlotte.offline.requests import kinds_in
+from charlotte.sections.catalogue import kinds_in
 
 __all__ = ["PROP", "PageView", "outline_rows"]
 

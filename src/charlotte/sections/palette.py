@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from charlotte.offline.additions import KIND_TITLES, section_batch
-from charlotte.offline.page_view import PageView
-from charlotte.offline.sections import KIND_KEYS
 from charlotte.page.model import node_map
 from charlotte.page.ordering import key_between
 from charlotte.page.tree import children_index
+from charlotte.sections.additions import KIND_TITLES, section_batch
+from charlotte.sections.catalogue import KIND_KEYS
+from charlotte.sections.page_view import PageView
 
 __all__ = ["KIND_KEYS", "section_ops", "sections"]
 

@@ -1,6 +1,6 @@
 """One ``cms_apply`` batch of the offline builder, and the builder that writes its ops.
 
-``Builder`` appends ``insert_node`` ops, each node styled from the palette by
+``Builder`` appends ``insert_node`` ops, each node styled from the colour scheme by
 its role (``style.style_of``). A heading's size is the size its words are
 shown at: the renderer wraps ``<hN>`` in the node's element, and a browser
 sizes ``<h1>`` at 2em, ``<h2>`` at 1.5em and ``<h3>`` at 1.17em of it, so the
@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.offline.style import CARD_WIDTH, Palette, fit, fits, style_of
 from charlotte.page.model import Op
+from charlotte.sections.style import CARD_WIDTH, Scheme, fit, fits, style_of
 
 __all__ = ["MAX_TEXT", "Batch", "Builder"]
 
@@ -46,9 +46,9 @@ def _scaled(style: dict[str, Any], em: float) -> dict[str, Any]:
     return out
 
 
-def _phone_size(text: str, role: str, palette: Palette) -> int | None:
+def _phone_size(text: str, role: str, scheme: Scheme) -> int | None:
     """A smaller base size for ``text`` when its longest unbreakable run is wider than a card on a phone."""
-    size = style_of(role, palette)["base"].get("fontSize")
+    size = style_of(role, scheme)["base"].get("fontSize")
     value = size.get("value") if isinstance(size, dict) else None
     if not isinstance(value, int | float) or fits(text, CARD_WIDTH, value):
         return None
@@ -56,10 +56,10 @@ def _phone_size(text: str, role: str, palette: Palette) -> int | None:
 
 
 class Builder:
-    """Ops for one batch: nodes appended under their parents, styled from the palette."""
+    """Ops for one batch: nodes appended under their parents, styled from the colour scheme."""
 
-    def __init__(self, palette: Palette) -> None:
-        self.palette = palette
+    def __init__(self, scheme: Scheme) -> None:
+        self.scheme = scheme
         self.ops: list[Op] = []
 
     def node(
@@ -81,7 +81,7 @@ class Builder:
             node["props"] = dict(props)
         if layout:
             node["layout"] = layout
-        styled = style_of(role, self.palette, size)
+        styled = style_of(role, self.scheme, size)
         for breakpoint, extra in (style or {}).items():
             styled[breakpoint] = {**styled.get(breakpoint, {}), **extra}
         if node_type == "heading":
@@ -102,14 +102,14 @@ class Builder:
             parent,
             role,
             {"content": text},
-            size=_phone_size(text, role, self.palette),
+            size=_phone_size(text, role, self.scheme),
         )
 
     def title(self, node_id: str, parent: str, text: str, limit: int = 80) -> str:
         """A card's title: an ``<h3>`` when short enough for a heading, else a paragraph."""
         if len(text) <= limit:
             props = {"content": text, "level": 3}
-            size = _phone_size(text, "title", self.palette)
+            size = _phone_size(text, "title", self.scheme)
             return self.node(node_id, "heading", parent, "title", props, size=size)
         return self.text(node_id, parent, text)
 

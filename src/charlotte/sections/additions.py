@@ -1,8 +1,8 @@
 """The sections a follow-up may add, built from the brief and the facts only.
 
 ``section_batch(kind, brief, facts, index=, taken_ids=, page=)`` is the one
-place a follow-up gets a new section's batch. It builds the band the way the
-first draft does (``bands.build_section``, in the page's palette as
+place a follow-up (or the builder page's palette) gets a new section's batch. It builds the band the way the
+first draft does (``bands.build_section``, in the page's colour scheme as
 ``plan_page`` picks it), and returns None when the brief and the facts cannot
 support that kind honestly (an FAQ with no question the facts answer, a
 location with no address, testimonials the host never gave).
@@ -24,17 +24,17 @@ from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
-from charlotte.offline.bands import build_section, palette_of
-from charlotte.offline.batch import Batch
-from charlotte.offline.fact_changes import fact_ops, shown_facts
-from charlotte.offline.page_view import PageView
-from charlotte.offline.sections import KIND_NAMES
-from charlotte.offline.writer import plan_page
+from charlotte.sections.bands import build_section, scheme_of
+from charlotte.sections.batch import Batch
+from charlotte.sections.catalogue import KIND_NAMES
+from charlotte.sections.fact_changes import fact_ops, shown_facts
+from charlotte.sections.page_view import PageView
+from charlotte.sections.writer import plan_page
 
 __all__ = ["KIND_TITLES", "section_batch"]
 
 #: Each kind a person may add and what the reply calls it: the first of the words a person
-#: calls it by (``sections.KIND_NAMES``), "FAQ" in capitals.
+#: calls it by (``catalogue.KIND_NAMES``), "FAQ" in capitals.
 KIND_TITLES: Final[Mapping[str, str]] = MappingProxyType(
     {kind: "FAQ" if kind == "faq" else names[0] for kind, names in KIND_NAMES.items()}
 )
@@ -59,7 +59,7 @@ def section_batch(
     """
     table = {str(k): v for k, v in facts.items()} if isinstance(facts, Mapping) else {}
     batch = build_section(
-        kind, brief, table, palette_of(brief, table), index=index, taken_ids=taken_ids
+        kind, brief, table, scheme_of(brief, table), index=index, taken_ids=taken_ids
     )
     if batch is None or page is None:
         return batch
