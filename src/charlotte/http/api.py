@@ -5,8 +5,11 @@ envelope=...)`` answers a ``Response(status, json, headers)``; the ASGI
 adapter only adds the body limit while reading, the ``Envelope`` (content
 type, ``Origin``, ``Sec-Fetch-Site``, the server's own origin), the host's
 user and tenant, and the live stream. The routes are
-``charlotte.http.routes.ROUTES``; the OpenAPI 3.1 document
-(``charlotte/schema/openapi.v1.json``) describes them and is served at
+``charlotte.http.routes.ROUTES``: each names its handler
+(``charlotte.http.handlers``) and the body and query it reads
+(``charlotte.http.specs``), so handling a request is finding its route and
+running it. The OpenAPI 3.1 document (``charlotte/schema/openapi.v1.json``) is
+written from the same table (``charlotte.http.openapi``) and served at
 ``GET /openapi.json``.
 
 In order, a request is: matched (unknown path 404 ``not_found``, wrong
@@ -16,8 +19,9 @@ checked against cross-site forgery (``charlotte.http.csrf``: 415
 ``unsupported_media_type`` for a state-changing request that is not JSON,
 empty or not; 403 ``cross_site`` for one a browser sent from another site's
 page), given a user (None: 401 ``unauthorized``) and a tenant (None: 403
-``forbidden``), decoded (400 ``invalid_json`` / ``invalid_request``; an unknown
-body key is refused on every route) and run. Errors are
+``forbidden``), its session looked up (404 ``not_found``), its body then its
+query decoded (400 ``invalid_json`` / ``invalid_request``; an unknown body key
+is refused on every route) and its handler run. Errors are
 ``{"error": {"code", "message"}}`` with ``message = MESSAGES[code]`` (``charlotte.errors``),
 plus ``revision`` for ``stale_revision``, ``at`` (an op index) when known, and
 ``field`` (the request field, e.g. ``brief``) when a refusal names one:
