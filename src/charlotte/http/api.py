@@ -5,8 +5,11 @@ envelope=...)`` answers a ``Response(status, json, headers)``; the ASGI
 adapter only adds the body limit while reading, the ``Envelope`` (content
 type, ``Origin``, ``Sec-Fetch-Site``, the server's own origin), the host's
 user and tenant, and the live stream. The routes are
-``charlotte.http.routes.ROUTES``; the OpenAPI 3.1 document
-(``charlotte/schema/openapi.v1.json``) describes them and is served at
+``charlotte.http.routes.ROUTES``: each names its handler
+(``charlotte.http.handlers``) and the body and query it reads
+(``charlotte.http.specs``), so handling a request is finding its route and
+running it. The OpenAPI 3.1 document (``charlotte/schema/openapi.v1.json``) is
+written from the same table (``charlotte.http.openapi``) and served at
 ``GET /openapi.json``.
 
 In order, a request is: matched (unknown path 404 ``not_found``, wrong
@@ -16,8 +19,9 @@ checked against cross-site forgery (``charlotte.http.csrf``: 415
 ``unsupported_media_type`` for a state-changing request that is not JSON,
 empty or not; 403 ``cross_site`` for one a browser sent from another site's
 page), given a user (None: 401 ``unauthorized``) and a tenant (None: 403
-``forbidden``), decoded (400 ``invalid_json`` / ``invalid_request``; an unknown
-body key is refused on every route) and run. Errors are
+``forbidden``), its session looked up (404 ``not_found``), its body then its
+query decoded (400 ``invalid_json`` / ``invalid_request``; an unknown body key
+is refused on every route) and its handler run. Errors are
 ``{"error": {"code", "message"}}`` with ``message = MESSAGES[code]`` (``charlotte.errors``),
 plus ``revision`` for ``stale_revision``, ``at`` (an op index) when known, and
 ``field`` (the request field, e.g. ``brief``) when a refusal names one:
@@ -49,31 +53,16 @@ plus ``revision`` for ``stale_revision``, ``at`` (an op index) when known, and
 
 from __future__ import annotations
 
-import copy
-import json
 import logging
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
-from charlotte.access import page_sessions
 from charlotte.errors import MESSAGES, PageSessionError, QueueUnavailable, Refused, code_of
-from charlotte.http.bodies import (
-    events_query,
-    json_body,
-    messages_query,
-    no_body,
-    object_with,
-    optional_body,
-    palette_query,
-    sessions_query,
-)
 from charlotte.http.csrf import JSON_REQUEST, Envelope, refusal
+from charlotte.http.handlers import Request, openapi_document
 from charlotte.http.routes import ROUTES, STREAM_ROUTE, Match, Route, match
-from charlotte.session import CharlotteSession
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
@@ -150,14 +139,6 @@ def method_not_allowed(allowed: tuple[str, ...]) -> Response:
     return Response(405, error_body("method_not_allowed", allow=allow), {"Allow": allow})
 
 
-@cache
-def openapi_document() -> dict[str, Any]:
-    """The OpenAPI 3.1 document shipped in ``charlotte/schema/openapi.v1.json``."""
-    text = resources.files("charlotte").joinpath("schema/openapi.v1.json").read_text("utf-8")
-    document: dict[str, Any] = json.loads(text)
-    return document
-
-
 class Api:
     """The framework-free HTTP API over one ``Charlotte`` (see module docstring)."""
 
@@ -208,22 +189,12 @@ class Api:
             )
             if refused is not None:
                 return error_response(refused)
-            if route.action == "openapi":
-                no_body(bytes(body))
-                # A copy: the cached document must survive a caller that edits its answer.
-                return Response(200, copy.deepcopy(openapi_document()))
-            if user is None:
-                return error_response("unauthorized")
-            if not isinstance(tenant, str) or not tenant:
-                return error_response("forbidden")
-            if route.action == "list_sessions":
-                no_body(bytes(body))
-                page, limit, before = sessions_query(query)
-                listed = page_sessions(
-                    self.charlotte, tenant, page, user, limit=limit, before=before
-                )
-                return Response(200, listed)
-            return self._run(route, found, query, bytes(body), user, tenant)
+            if route.needs_user:
+                if user is None:
+                    return error_response("unauthorized")
+                if not isinstance(tenant, str) or not tenant:
+                    return error_response("forbidden")
+            return self._run(route, found, query, bytes(body), user, tenant or "")
         except Refused as refused:
             return _refusal(refused)
         except PageSessionError as error:
@@ -234,8 +205,6 @@ class Api:
         except Exception as error:
             return _internal(error, method, template)
 
-    # -- one route ---------------------------------------------------------------
-
     def _run(
         self,
         route: Route,
@@ -245,110 +214,24 @@ class Api:
         user: object,
         tenant: str,
     ) -> Response:
-        if route.action == "open_session":
-            return self._open(json_body(body), user, tenant)
-        handle = self.charlotte.find(found.session_id or "", tenant, user=user)
-        if handle is None:
-            raise Refused("not_found")
-        if route.takes_body:
-            value = json_body(body) if route.body_required else optional_body(body)
-        else:
-            no_body(body)
-            value = None
-        if route.action == "undo_turn":
-            return Response(route.success, handle.undo_turn(found.turn_id or ""))
-        return Response(route.success, self._act(route.action, handle, value, query))
-
-    def _open(self, value: Any, user: object, tenant: str) -> Response:
-        fields = object_with(
-            value,
-            {"page": str, "brief": str},
-            {"facts": dict, "approve_on_save": bool},
-        )
-        handle = (
-            self.charlotte.for_user(user)
-            .tenant(tenant)
-            .page(fields["page"])
-            .brief(fields["brief"])
-            .facts(fields.get("facts") or {})
-            .approve_on_save(fields.get("approve_on_save", False))
-            .open()
-        )
-        try:
-            session = handle.status()
-        except Refused:
-            # Allowed to open but not to view: say what was created, nothing more.
-            session = {
-                "id": handle.id,
-                "tenant": handle.tenant,
-                "page": fields["page"],
-                "status": "idle",
-            }
-        return Response(201, {"session": session})
-
-    def _act(
-        self, action: str, handle: CharlotteSession, value: Any, query: Mapping[str, str]
-    ) -> dict[str, Any]:
-        if action == "status":
-            return {"session": handle.status()}
-        if action == "send":
-            fields = object_with(value, {"message": str}, {})
-            return {"turn": handle.send(fields["message"])}
-        if action == "stop":
-            return handle.stop()
-        if action == "events":
-            after, limit = events_query(query)
-            found = handle.events(after, limit)
-            return {"events": found, "next_after": found[-1]["seq"] if found else after}
-        if action == "messages":
-            limit, before = messages_query(query)
-            turns = handle.messages(limit, before)
-            # A full page may have older turns before it: their cursor is its oldest seq.
-            return {"turns": turns, "next_before": turns[0]["seq"] if len(turns) == limit else None}
-        if action == "draft":
-            return handle.draft()
-        if action == "edit":
-            fields = object_with(value, {"basedOn": int, "ops": list}, {})
-            if fields["basedOn"] < 0:
-                raise Refused("invalid_request", detail={"field": "basedOn"})
-            return handle.edit(fields["ops"], fields["basedOn"])
-        if action == "undo_edit":
-            fields = object_with(value, {"from": int, "to": int}, {})
-            return handle.undo_edit(fields["from"], fields["to"])
-        if action == "palette":
-            return handle.palette()
-        if action == "palette_section":
-            kind, anchor = palette_query(query)
-            return handle.palette_section(kind, anchor)
-        if action == "history":
-            limit, before = messages_query(query)
-            return handle.history(limit, before)
-        if action == "restore":
-            fields = object_with(value, {"revision": int, "basedOn": int}, {})
-            return handle.restore(fields["revision"], fields["basedOn"])
-        if action == "reset":
-            fields = object_with(value, {"basedOn": int}, {})
-            return handle.reset(fields["basedOn"])
-        if action == "publish_preview":
-            return {"preview": handle.publish_preview()}
-        if action == "change_set":
-            return {"change_set": handle.change_set()}
-        if action == "approve":
-            return {"resolution": handle.approve()}
-        if action == "reject":
-            return {"resolution": handle.reject()}
-        if action == "reject_nodes":
-            fields = object_with(value, {"nodes": list}, {})
-            return handle.reject_nodes(fields["nodes"])
-        if action == "publish":
-            fields = object_with(value, {}, {"revision": int})
-            return handle.publish(revision=fields.get("revision"))
-        if action == "published":
-            published = handle.published()
-            if published is None:
+        """Look the session up, parse the body, then the query, and call the route's handler."""
+        session = None
+        if route.names_session:
+            # Before the body: another tenant's session is a 404 whatever was sent.
+            session = self.charlotte.find(found.session_id or "", tenant, user=user)
+            if session is None:
                 raise Refused("not_found")
-            return published
-        raise AssertionError(f"route without a handler: {action}")
+        parsed = route.body.parse(body)
+        request = Request(
+            self.charlotte,
+            user,
+            tenant,
+            session,
+            found.turn_id or "",
+            parsed,
+            route.query.parse(query) if route.query is not None else {},
+        )
+        return Response(route.success, route.handler(request))
 
 
 def _refusal(refused: Refused) -> Response:

@@ -1,9 +1,13 @@
 """The route table of the HTTP API and the matcher that finds a request's route.
 
-``ROUTES`` is the one list of what the API answers; the OpenAPI document is
-checked against it by a test. ``STREAM_ROUTE`` is served by the ASGI adapter
-(Server-Sent Events cannot be a status + JSON answer) but belongs to the
-same contract, so the document describes it too.
+``ROUTES`` is the one list of what the API answers: each ``Route`` names its
+handler (``charlotte.http.handlers``), the body and query it reads
+(``charlotte.http.specs``), its success status and answer, and the error
+statuses beyond those every route shares; ``Api.handle`` runs it and
+``charlotte.http.openapi`` writes the OpenAPI document from it.
+``STREAM_ROUTE`` is served by the adapters (Server-Sent Events cannot be a
+status + JSON answer) but belongs to the same contract, so the document
+describes it too.
 """
 
 from __future__ import annotations
@@ -11,6 +15,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from charlotte.http import handlers
+from charlotte.http.handlers import Handler
+from charlotte.http.specs import (
+    EDIT,
+    EMPTY,
+    EVENTS,
+    HISTORY,
+    MESSAGES,
+    OPEN_SESSION,
+    PALETTE_SECTION,
+    PUBLISH,
+    REJECT_NODES,
+    RESET,
+    RESTORE,
+    SEND,
+    SESSIONS,
+    UNDO_EDIT,
+    Body,
+    Query,
+)
 from charlotte.policy.text import is_person_text
 
 __all__ = ["ROUTES", "STREAM_ROUTE", "Match", "Route", "match"]
@@ -18,16 +42,23 @@ __all__ = ["ROUTES", "STREAM_ROUTE", "Match", "Route", "match"]
 
 @dataclass(frozen=True, slots=True)
 class Route:
-    """One route: method, path template (``{id}`` = session id), the handler's name, the success status."""
+    """One route: method, path template (``{id}`` = session id), what it reads, does and answers."""
 
     method: str
     template: str
+    #: The route's name in code (and in tests' ids); ``operation_id`` is its name in the document.
     action: str
+    handler: Handler
+    operation_id: str
+    summary: str
+    #: The schema of the success answer (a component of the document).
+    answer: str
     success: int = 200
-    #: True when the route reads a JSON object body; other routes take none (or ``{}``).
-    takes_body: bool = False
-    #: False when the body may be left out (``publish``: its ``revision`` is optional).
-    body_required: bool = True
+    body: Body = EMPTY
+    #: None: the query string is not read.
+    query: Query | None = None
+    #: Error statuses beyond those every route of its kind may answer (409, 422, 503).
+    refusals: tuple[int, ...] = ()
     #: False only for routes any caller may read (the OpenAPI document).
     needs_user: bool = True
 
@@ -36,32 +67,148 @@ class Route:
         """True for every route that writes (every POST): ``charlotte.http.csrf`` applies."""
         return self.method != "GET"
 
+    @property
+    def takes_body(self) -> bool:
+        """True when the route reads a JSON object with fields; other routes take none (or ``{}``)."""
+        return bool(self.body.fields)
+
+    @property
+    def body_required(self) -> bool:
+        """False when the body may be left out (``publish``: its ``revision`` is optional)."""
+        return self.body.required
+
+    @property
+    def names_session(self) -> bool:
+        """True when the path names a session (``{id}``): unknown in the tenant is 404."""
+        return "{id}" in self.template
+
 
 ROUTES: Final[tuple[Route, ...]] = (
-    Route("GET", "/openapi.json", "openapi", needs_user=False),
-    Route("GET", "/sessions", "list_sessions"),
-    Route("POST", "/sessions", "open_session", 201, takes_body=True),
-    Route("GET", "/sessions/{id}", "status"),
-    Route("POST", "/sessions/{id}/turns", "send", 202, takes_body=True),
-    Route("POST", "/sessions/{id}/stop", "stop"),
-    Route("GET", "/sessions/{id}/events", "events"),
-    Route("GET", "/sessions/{id}/messages", "messages"),
-    Route("POST", "/sessions/{id}/turns/{turn_id}/undo", "undo_turn"),
-    Route("GET", "/sessions/{id}/history", "history"),
-    Route("POST", "/sessions/{id}/restore", "restore", takes_body=True),
-    Route("POST", "/sessions/{id}/reset", "reset", takes_body=True),
-    Route("GET", "/sessions/{id}/draft", "draft"),
-    Route("POST", "/sessions/{id}/edits", "edit", takes_body=True),
-    Route("POST", "/sessions/{id}/edits/undo", "undo_edit", takes_body=True),
-    Route("GET", "/sessions/{id}/palette", "palette"),
-    Route("GET", "/sessions/{id}/palette/section", "palette_section"),
-    Route("GET", "/sessions/{id}/change-set", "change_set"),
-    Route("POST", "/sessions/{id}/change-set/approve", "approve"),
-    Route("POST", "/sessions/{id}/change-set/reject", "reject"),
-    Route("POST", "/sessions/{id}/change-set/reject-nodes", "reject_nodes", takes_body=True),
-    Route("GET", "/sessions/{id}/publish-preview", "publish_preview"),
-    Route("POST", "/sessions/{id}/publish", "publish", takes_body=True, body_required=False),
-    Route("GET", "/sessions/{id}/published", "published"),
+    Route(
+        "GET", "/openapi.json", "openapi", handlers.openapi,
+        "getOpenApi", "This document.", "OpenApiDocument", needs_user=False,
+    ),
+    Route(
+        "GET", "/sessions", "list_sessions", handlers.list_sessions,
+        "listSessions", "The tenant's sessions of one page, newest first (each one the user may view).",
+        "SessionListResponse", query=SESSIONS,
+    ),
+    Route(
+        "POST", "/sessions", "open_session", handlers.open_session,
+        "openSession", "Open a session on one page of the request's tenant.",
+        "SessionResponse", 201, OPEN_SESSION,
+    ),
+    Route(
+        "GET", "/sessions/{id}", "status", handlers.status,
+        "getSession", "The session's status.", "SessionResponse",
+    ),
+    Route(
+        "POST", "/sessions/{id}/turns", "send", handlers.send,
+        "sendTurn", "Send a message: queues a turn.", "TurnResponse", 202, SEND, refusals=(409, 503),
+    ),
+    Route(
+        "POST", "/sessions/{id}/stop", "stop", handlers.stop,
+        "stopTurn", "Ask the running or queued turn to stop.", "StopResponse",
+    ),
+    Route(
+        "GET", "/sessions/{id}/events", "events", handlers.events,
+        "listEvents", "Events after a seq.", "EventsResponse", query=EVENTS,
+    ),
+    Route(
+        "GET", "/sessions/{id}/messages", "messages", handlers.messages,
+        "listMessages", "The conversation: the newest ended turns, oldest first.",
+        "MessagesResponse", query=MESSAGES,
+    ),
+    Route(
+        "POST", "/sessions/{id}/turns/{turn_id}/undo", "undo_turn", handlers.undo_turn,
+        "undoTurn", "Take back one ended turn's draft changes as the person's write (one event).",
+        "EditResponse", refusals=(409, 422),
+    ),
+    Route(
+        "GET", "/sessions/{id}/history", "history", handlers.history,
+        "draftHistory", "The draft's revisions, newest first, grouped by agent turn and by person.",
+        "HistoryResponse", query=HISTORY,
+    ),
+    Route(
+        "POST", "/sessions/{id}/restore", "restore", handlers.restore,
+        "restoreRevision",
+        "The draft becomes what it was at `revision`, as the person's write on `basedOn`.",
+        "EditResponse", body=RESTORE, refusals=(409, 422),
+    ),
+    Route(
+        "POST", "/sessions/{id}/reset", "reset", handlers.reset,
+        "resetDraft",
+        "The draft becomes the published copy again, as the person's write on `basedOn`.",
+        "EditResponse", body=RESET, refusals=(409, 422),
+    ),
+    Route(
+        "GET", "/sessions/{id}/draft", "draft", handlers.draft,
+        "getDraft", "The draft and its HTML.", "DraftResponse",
+    ),
+    Route(
+        "POST", "/sessions/{id}/edits", "edit", handlers.edit,
+        "editDraft", "A person's edit of the draft.", "EditResponse", body=EDIT, refusals=(409, 422),
+    ),
+    Route(
+        "POST", "/sessions/{id}/edits/undo", "undo_edit", handlers.undo_edit,
+        "undoEdit",
+        "Take back revisions `from` … `to` of the person's own earlier write (the builder's Ctrl+Z),"
+        " as a new write of that person; redo is the same call on the undo's range.",
+        "EditResponse", body=UNDO_EDIT, refusals=(409, 422),
+    ),
+    Route(
+        "GET", "/sessions/{id}/palette", "palette", handlers.palette,
+        "palette",
+        "What a person may add: every node type with its props and bounds, the style keys, and the"
+        " section kinds (with whether the brief and facts feed each).",
+        "PaletteResponse",
+    ),
+    Route(
+        "GET", "/sessions/{id}/palette/section", "palette_section", handlers.palette_section,
+        "paletteSection",
+        "The insert ops of one new section built from the brief and facts in the page's current"
+        " look; nothing is written (send the ops through /edits).",
+        "PaletteSectionResponse", query=PALETTE_SECTION, refusals=(422,),
+    ),
+    Route(
+        "GET", "/sessions/{id}/change-set", "change_set", handlers.change_set,
+        "getChangeSet", "The open change set and its diff (null when none).", "ChangeSetResponse",
+    ),
+    Route(
+        "POST", "/sessions/{id}/change-set/approve", "approve", handlers.approve,
+        "approveChangeSet",
+        "Approve the open change set (a conflict is a resolution, not an error).",
+        "ResolutionResponse", refusals=(409,),
+    ),
+    Route(
+        "POST", "/sessions/{id}/change-set/reject", "reject", handlers.reject,
+        "rejectChangeSet", "Reject the open change set.", "ResolutionResponse", refusals=(409,),
+    ),
+    Route(
+        "POST", "/sessions/{id}/change-set/reject-nodes", "reject_nodes", handlers.reject_nodes,
+        "rejectChangeSetNodes",
+        "Take some nodes' changes out of the open change set before approving: the set is"
+        " rejected and a new open set holds the kept changes.",
+        "RejectNodesResponse", body=REJECT_NODES, refusals=(409,),
+    ),
+    Route(
+        "GET", "/sessions/{id}/publish-preview", "publish_preview", handlers.publish_preview,
+        "publishPreview",
+        "What publishing now would change: the published copy against the draft, node by node.",
+        "PublishPreviewResponse",
+    ),
+    Route(
+        "POST", "/sessions/{id}/publish", "publish", handlers.publish,
+        "publish",
+        "Publish the draft (the only publish route); with `revision`, only if the draft is still"
+        " at that revision.",
+        "PublishResponse", body=PUBLISH, refusals=(409, 422),
+    ),
+    Route(
+        "GET", "/sessions/{id}/published", "published", handlers.published,
+        "getPublished", "The published copy and its HTML (404 before the first publish).",
+        "PublishedResponse",
+    ),
 )
 
 #: The live stream: served by the adapters (``charlotte.http.follow``), described in the OpenAPI document.

@@ -1,4 +1,11 @@
-"""The shipped OpenAPI document matches the router, and real answers validate against it."""
+"""The shipped OpenAPI document is the one the routes write, and real answers validate against it.
+
+``charlotte.http.openapi`` writes the document from ``ROUTES`` (``python -m
+charlotte.http.openapi`` rewrites the shipped file); these tests fail while
+the file differs from what the routes write, and when something the
+hand-kept document published (``tests/fixtures/openapi_surface.v1.json``)
+is no longer published.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +18,11 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 from tests.support.app_harness import WRITE_HERO, AppHarness
+from tests.support.openapi_surface import surface
 
 from charlotte.errors import MESSAGES, PageSessionError, Refused
 from charlotte.http.api import Envelope, Response, openapi_document
+from charlotte.http.openapi import document, render
 from charlotte.http.routes import ROUTES, STREAM_ROUTE, match
 
 METHODS = {"get", "post", "put", "delete", "patch", "head", "options"}
@@ -39,6 +48,49 @@ def _operations(document: dict[str, Any]) -> set[tuple[str, str]]:
         for method in item
         if method in METHODS
     }
+
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "openapi_surface.v1.json"
+
+
+def test_the_shipped_file_is_what_the_routes_write() -> None:
+    text = resources.files("charlotte").joinpath("schema/openapi.v1.json").read_text("utf-8")
+    # Byte for byte: after a change of a route, a spec or the prose, run
+    # ``python -m charlotte.http.openapi`` and commit the file it writes.
+    assert text == render()
+
+
+def test_what_the_hand_kept_document_published_is_still_published() -> None:
+    before = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    now = surface(document())
+    for name, operation in before["operations"].items():
+        assert name in now["operations"], name
+        current = now["operations"][name]
+        assert current["operationId"] == operation["operationId"], name
+        for parameter, declared in operation["parameters"].items():
+            assert current["parameters"].get(parameter) == declared, (name, parameter)
+        assert current["requestBody"] == operation["requestBody"], name
+        for status, answer in operation["responses"].items():
+            assert current["responses"].get(status) == answer, (name, status)
+    assert set(before["error_codes"]) <= set(now["error_codes"])
+
+
+def test_the_surface_sees_a_dropped_parameter_body_field_status_and_code() -> None:
+    # The check above compares surfaces: each kind of loss must show in one.
+    shipped = document()
+    events = shipped["paths"]["/sessions/{id}/events"]["get"]
+    events["parameters"] = events["parameters"][1:]
+    del shipped["components"]["schemas"]["EditRequest"]["properties"]["basedOn"]["minimum"]
+    del shipped["paths"]["/sessions/{id}/turns"]["post"]["responses"]["503"]
+    shipped["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"].remove("busy")
+    before, after = surface(document()), surface(shipped)
+    assert before["operations"]["GET /sessions/{id}/events"]["parameters"].keys() - after["operations"][
+        "GET /sessions/{id}/events"
+    ]["parameters"].keys() == {"query after"}
+    edit = "POST /sessions/{id}/edits"
+    assert before["operations"][edit]["requestBody"] != after["operations"][edit]["requestBody"]
+    assert "503" not in after["operations"]["POST /sessions/{id}/turns"]["responses"]
+    assert "busy" not in after["error_codes"]
 
 
 def test_the_document_lists_exactly_the_routes() -> None:
