@@ -51,6 +51,7 @@ WEB_MODULES: Final = (
     "tree",
     "undo",
     "worddiff",
+    "words",
 )
 #: The page's own files and their types: a fixed list, so a request names one
 #: of these or nothing (no path from a URL ever reaches the file system). A
