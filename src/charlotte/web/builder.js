@@ -11,7 +11,8 @@ import { ApiError, api, codeText, sessionPath } from "./js/api.js";
 import * as chat from "./js/chat.js";
 import { $, $$, BUSY_STATUSES, byTestId, clearError, plural, report, resetState, state } from "./js/dom.js";
 import { closeHistory, refreshHistory, wireHistory } from "./js/history.js";
-import { closeEditor, draftChanged, openEditor, wireEditing } from "./js/editing.js";
+import { store } from "./js/draft.js";
+import { closeEditor, openEditor, wireEditing } from "./js/editing.js";
 import { wroteRevision } from "./js/edits.js";
 import * as panels from "./js/panels.js";
 import { cancelPreview, resetPreview, schedulePreview, setDevice, setViewMode } from "./js/preview.js";
@@ -83,6 +84,7 @@ function closeSession() {
   closePublish();
   closeHistory();
   closeEditor();
+  store.reset();
   resetState();
 }
 
@@ -108,7 +110,10 @@ async function enterSession(id, session) {
   await loadConversation(id);
   if (state.sessionId !== id) return;
   chat.renderIntro(state.session, () => sendMessage(FIRST_MESSAGE));
-  schedulePreview(0);
+  // The page's one read of the draft: the stream's page.changed keeps it current from here.
+  store.refresh().catch((error) => {
+    if (state.sessionId === id) report(error);
+  });
   if (state.session.approve_on_save) scheduleChangeSet(0);
   follow(id, { onEvent: handleEvent, onLost: checkSession, onReconnect: catchUp });
   openEditor(id);
@@ -151,10 +156,10 @@ function checkSession() {
   });
 }
 
-// The stream is back (what was missed has been replayed): read the rest anew.
+// The stream is back (what was missed has been replayed, the page's changes
+// too: the store applies them or reads the draft): read the rest anew.
 function catchUp() {
   panels.scheduleStatus();
-  schedulePreview(0);
   if (state.session && state.session.approve_on_save) scheduleChangeSet(0);
 }
 
@@ -190,9 +195,7 @@ export function handleEvent(type, event) {
     case "page.changed":
       if (event.actor === "agent") state.turnWrote = true;
       else noteOthersEdit(event, payload);
-      if (!approving && Number.isInteger(payload.revision)) panels.setRevision(payload.revision);
-      schedulePreview();
-      draftChanged();
+      store.changed(payload);
       if (approving) scheduleChangeSet();
       refreshHistory();
       break;
@@ -224,7 +227,6 @@ export function handleEvent(type, event) {
     case "proposal.conflicted":
       chat.addNote(...proposalNote(type, payload));
       scheduleChangeSet();
-      schedulePreview();
       break;
     case "page.published":
       chat.addNote(`Published revision ${payload.revision}`, "ok");
@@ -341,6 +343,10 @@ function wire() {
   wireReview();
   wireHistory();
   wireEditing();
+  // The revision badge is the draft's (an approve-on-save turn writes the working copy).
+  store.subscribe((change) => {
+    if (change.copy === "draft" && Number.isInteger(change.revision)) panels.setRevision(change.revision);
+  });
   window.addEventListener("hashchange", route);
   window.addEventListener("popstate", route);
 }

@@ -15,7 +15,6 @@ function freshState() {
     viewMode: "draft",
     changeSet: null,
     sending: false,
-    previewKey: "",
     turnWrote: false, // the running turn changed the draft (so it can be undone)
   };
 }

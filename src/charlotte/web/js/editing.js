@@ -5,7 +5,7 @@
 
 import { $, byTestId, state } from "./dom.js";
 import { attachCanvas, editingInPlace, paintCanvas, wireCanvas } from "./canvas.js";
-import { loadPalette, readDraft, resetEditor, setDraft, setEditorDevice, subscribe } from "./editor.js";
+import { loadPalette, resetEditor, setEditorDevice, subscribe } from "./editor.js";
 import { canRedo, canUndo, onNotice, onStacks, redo, resetEdits, undo } from "./edits.js";
 import { wireInspector } from "./inspector.js";
 import { handleKey, wireOutline } from "./outline.js";
@@ -13,9 +13,7 @@ import { wirePalette } from "./palette.js";
 import { setPreviewHooks } from "./preview.js";
 
 const NOTICE_MS = 8000;
-const READ_DELAY_MS = 200;
 let noticeTimer = 0;
-let readTimer = 0;
 
 const panel = () => byTestId("editor");
 
@@ -43,7 +41,6 @@ function updateHistoryButtons() {
 
 export function wireEditing() {
   setPreviewHooks({
-    onDraft: setDraft,
     onFrame: attachCanvas,
     holdReload: editingInPlace,
     onDevice: setEditorDevice,
@@ -88,18 +85,7 @@ export function openEditor(id) {
 }
 
 export function closeEditor() {
-  clearTimeout(readTimer);
   resetEditor();
   resetEdits();
   showFor("none");
-}
-
-/** The draft changed (the stream said so): outside the draft view no preview reads it, so read it here. */
-export function draftChanged() {
-  if (state.viewMode === "draft") return;
-  clearTimeout(readTimer);
-  const id = state.sessionId;
-  readTimer = setTimeout(() => {
-    if (state.sessionId === id) readDraft().catch(() => {});
-  }, READ_DELAY_MS);
 }

@@ -1,22 +1,21 @@
-// The editor's document model: the draft as GET /draft last answered it, the
-// node types the palette offers, which node is selected, and the tree walks
-// the outline, the inspector and the keys share. Views subscribe and redraw.
+// The editor's view of the page: the draft as the store holds it (js/draft.js)
+// walked as a tree, the node types the palette offers, which node is selected
+// and the device's breakpoint. Views subscribe and redraw.
 
 import { api, sessionPath } from "./api.js";
 import { excerpt, nodeName as describedName, ownWords } from "./changes.js";
 import { state } from "./dom.js";
+import { store } from "./draft.js";
+import { childrenIndex, nodeMap } from "./tree.js";
 
 /** Device toggle → the breakpoint its edits go to (mobile first: md and lg override base). */
 export const DEVICE_BREAKPOINT = Object.freeze({ phone: "base", tablet: "md", desktop: "lg" });
 export const BREAKPOINT_NAME = Object.freeze({ base: "Phone (base)", md: "Tablet (md)", lg: "Desktop (lg)" });
 export const BREAKPOINTS = Object.freeze(["base", "md", "lg"]);
 
+// What the editor adds to the page: the page itself is the store's.
 function freshModel() {
   return {
-    revision: null, // the newest draft revision known (an edit's answer, or a read)
-    readAt: null, // the revision `nodes` were read at
-    nodes: {}, // id → node, as the draft holds them
-    kids: new Map(), // parent id (null: roots) → ordered child ids
     types: null, // palette types by name: {type, container, props}
     sections: [], // [{kind, name, available}]
     selected: null,
@@ -26,6 +25,8 @@ function freshModel() {
 
 export const model = freshModel();
 const listeners = new Set();
+// The tree of the store's draft, built once per document (the store gives a new one per change).
+let indexed = { doc: undefined, kids: new Map() };
 
 /** Call `fn(reason)` after every change of the model ("draft", "select", "palette", "device"). */
 export function subscribe(fn) {
@@ -41,46 +42,31 @@ export function resetEditor() {
   notify("draft");
 }
 
-function compare(a, b) {
-  const ka = typeof a.order === "string" ? a.order : "";
-  const kb = typeof b.order === "string" ? b.order : "";
-  if (ka !== kb) return ka < kb ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+/** The draft's document as the store holds it, or null before it is read. */
+export function draftDoc() {
+  const copy = store.get("draft");
+  return copy ? copy.doc : null;
 }
 
-/** The draft's answer (revision, page) becomes the model; the selection stays if its node does. */
-export function setDraft(answer) {
-  if (!answer || typeof answer !== "object") return;
-  // An answer older than an edit already written here says nothing new.
-  if (Number.isInteger(answer.revision) && model.revision !== null && answer.revision < model.revision) return;
-  // The same revision read again (the preview reads what the editor just read) changes nothing.
-  if (Number.isInteger(answer.revision) && answer.revision === model.readAt) return;
-  const page = answer.page && typeof answer.page === "object" ? answer.page : {};
-  const nodes = page.nodes && typeof page.nodes === "object" ? page.nodes : {};
-  const kids = new Map();
-  const listed = {};
-  for (const [id, node] of Object.entries(nodes)) {
-    if (!node || typeof node !== "object" || node.id !== id) continue;
-    const parent = typeof node.parent === "string" ? node.parent : null;
-    if (node.parent !== null && parent === null) continue;
-    listed[id] = node;
-    if (!kids.has(parent)) kids.set(parent, []);
-    kids.get(parent).push(node);
+/** The draft's revision as the store holds it, or null. */
+export const draftRevision = () => store.revision();
+
+function index() {
+  const doc = draftDoc();
+  if (indexed.doc !== doc) {
+    const kids = new Map();
+    for (const [parent, nodes] of childrenIndex(doc)) kids.set(parent, nodes.map((node) => node.id));
+    indexed = { doc, kids };
   }
-  for (const [parent, list] of kids) kids.set(parent, list.sort(compare).map((node) => node.id));
-  model.nodes = listed;
-  model.kids = kids;
-  if (Number.isInteger(answer.revision)) model.revision = model.readAt = answer.revision;
-  if (model.selected !== null && !(model.selected in listed)) model.selected = null;
-  notify("draft");
+  return indexed.kids;
 }
 
-/** GET /draft now, into the model; the answer is returned (the preview reads its own). */
-export async function readDraft() {
-  const answer = await api("GET", sessionPath(state.sessionId, "/draft"));
-  setDraft(answer);
-  return answer;
-}
+// The store's draft moved: the selection stays while its node does.
+store.subscribe((change) => {
+  if (change.copy !== "draft") return;
+  if (model.selected !== null && !nodeOf(model.selected)) model.selected = null;
+  notify("draft");
+});
 
 /** The palette: the node types with their bounds, and the section kinds the brief can fill. */
 export async function loadPalette(id) {
@@ -93,7 +79,7 @@ export async function loadPalette(id) {
 }
 
 export function select(id) {
-  const next = id !== null && id in model.nodes ? id : null;
+  const next = nodeOf(id) ? id : null;
   if (next === model.selected) return;
   model.selected = next;
   notify("select");
@@ -111,8 +97,15 @@ export function breakpoint() {
 
 // ------------------------------------------------------------------ tree walks
 
-export const nodeOf = (id) => (id !== null && id in model.nodes ? model.nodes[id] : null);
-export const childrenOf = (parent) => model.kids.get(parent) || [];
+export function nodeOf(id) {
+  if (typeof id !== "string") return null;
+  const nodes = nodeMap(draftDoc());
+  const node = Object.hasOwn(nodes, id) ? nodes[id] : null;
+  return node && typeof node === "object" && node.id === id ? node : null;
+}
+export const childrenOf = (parent) => index().get(parent) || [];
+/** The top-level nodes' ids, in order. */
+export const rootIds = () => childrenOf(null);
 export const parentOf = (id) => (nodeOf(id) ? nodeOf(id).parent ?? null : null);
 export const siblingsOf = (id) => childrenOf(parentOf(id));
 
@@ -181,5 +174,5 @@ export function keyName(key) {
   const special = { "#meta": "the page settings", "#theme": "the theme", "#order": "the order of the sections" };
   if (key in special) return special[key];
   // Its type and words ("Section “Contact”"), as the review names nodes.
-  return nodeOf(key) ? describedName(key, [model]) : key;
+  return nodeOf(key) ? describedName(key, [draftDoc()]) : key;
 }

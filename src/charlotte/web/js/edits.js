@@ -1,11 +1,13 @@
 // Writing the person's edits: one queue (each batch sent after the one before
 // it, on the revision the model last saw), a stale revision read again and
-// retried once, and the undo and redo stacks over the undo route.
+// retried once, and the undo and redo stacks over the undo route. An edit's
+// answer names its revision; the store (js/draft.js) gets there with the ops
+// the stream's page.changed carries, so the next edit is built on it.
 
 import { ApiError, api, sessionPath } from "./api.js";
 import { state } from "./dom.js";
-import { keyName, model, nodeOf, readDraft, select } from "./editor.js";
-import { schedulePreview } from "./preview.js";
+import { store } from "./draft.js";
+import { draftRevision, keyName, model, nodeOf, rootIds, select } from "./editor.js";
 
 const STACK_LIMIT = 100;
 const undoStack = []; // [{from, to}]: the revisions of one of this person's writes
@@ -75,7 +77,7 @@ function stillApplies(ops) {
       return true;
     }
     if (op.t === "reorder_roots") {
-      const roots = Object.values(model.nodes).filter((node) => node.parent === null).map((node) => node.id);
+      const roots = rootIds();
       return roots.length === op.order.length && op.order.every((id) => roots.includes(id));
     }
     if (op.t === "move_node" && op.parent !== null && !exists(op.parent)) return false;
@@ -84,12 +86,12 @@ function stillApplies(ops) {
 }
 
 async function post(ops) {
-  return api("POST", sessionPath(state.sessionId, "/edits"), { ops, basedOn: model.revision ?? 0 });
+  return api("POST", sessionPath(state.sessionId, "/edits"), { ops, basedOn: draftRevision() ?? 0 });
 }
 
 async function send(build, selectAfter, selectedBefore) {
   const id = state.sessionId;
-  // Built now, on the model the edits before it left (each one reads the draft after it lands).
+  // Built now, on the draft the edits before it left (each waits until the store has its revision).
   const ops = typeof build === "function" ? build() : build;
   if (!ops.length) return null;
   let answer;
@@ -97,19 +99,19 @@ async function send(build, selectAfter, selectedBefore) {
     answer = await post(ops);
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== "stale_revision") throw error;
-    // Someone (the builder, another tab) wrote meanwhile: read the draft, try once more.
-    await readDraft();
+    // Someone (the builder, another tab) wrote meanwhile: catch up with it, try once more.
+    const newer = error.body ? error.body.revision : undefined;
+    if (Number.isInteger(newer)) await store.reach(newer);
+    else await store.refresh().catch(() => null);
     if (state.sessionId !== id) throw new EditRefused("The session was closed.");
     if (!stillApplies(ops)) throw new EditRefused("The page changed meanwhile, so your edit was not applied.");
     answer = await post(ops);
   }
   if (state.sessionId !== id) return answer;
-  if (Number.isInteger(answer.revision)) model.revision = answer.revision;
   remember(undoStack, answer);
   redoStack.length = 0;
   stacksFn();
-  schedulePreview(0);
-  await readDraft().catch(() => {});
+  await store.reach(answer.revision);
   // The node the edit selects, unless the person has selected another meanwhile
   // (a selection the edit removed counts as unchanged).
   const unchanged = model.selected === selectedBefore || (model.selected === null && !nodeOf(selectedBefore));
@@ -171,12 +173,10 @@ async function takeBack(from, onto, doing) {
       throw error;
     });
     if (state.sessionId !== id) return;
-    if (Number.isInteger(answer.revision)) model.revision = answer.revision;
     remember(onto, answer);
     stacksFn();
     noticeFn(doing === "undo" ? "Undone." : "Redone.", "ok");
-    schedulePreview(0);
-    await readDraft().catch(() => {});
+    await store.reach(answer.revision);
     // The nodes it touched that still exist stay selectable; an undone insert deselects.
     if (model.selected !== null) select(model.selected);
   } catch (error) {

@@ -7,6 +7,7 @@
 import { ApiError, api, codeText, sessionPath } from "./api.js";
 import { describeNode } from "./changes.js";
 import { $, byTestId, el, plural, report, state } from "./dom.js";
+import { store } from "./draft.js";
 
 const PAGE_SIZE = 20;
 const REFRESH_DELAY_MS = 200;
@@ -84,21 +85,17 @@ async function load() {
   const request = ++requests;
   shown.request = request;
   let answer;
-  let page = null;
   try {
-    // The draft too: its nodes name what each group changed (a node since removed keeps its id).
-    const [listed, draft] = await Promise.all([
-      api("GET", sessionPath(id, `/history?limit=${PAGE_SIZE}`)),
-      api("GET", sessionPath(id, "/draft")).catch(() => null),
-    ]);
-    answer = listed;
-    page = draft && draft.page ? draft.page : null;
+    answer = await api("GET", sessionPath(id, `/history?limit=${PAGE_SIZE}`));
   } catch (error) {
     if (request === shown.request && state.sessionId === id) failed(error);
     return;
   }
   if (request !== shown.request || state.sessionId !== id || !sheet().open) return;
   const published = answer.published_revision;
+  // The store's draft names what each group changed (a node since removed keeps its id).
+  const draft = store.get("draft");
+  const page = draft ? draft.doc : null;
   // A newer list replaces what was read, older pages included (they may have merged).
   shown = {
     ...fresh(id), request, page, revision: answer.revision, published: Number.isInteger(published) ? published : null,

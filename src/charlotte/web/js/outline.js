@@ -3,7 +3,7 @@
 // a row dragged among its siblings, and the editor's keys.
 
 import { $, byTestId, el } from "./dom.js";
-import { childrenOf, model, nodeName, nodeOf, parentOf, select, siblingsOf, subscribe, walk } from "./editor.js";
+import { childrenOf, draftRevision, model, nodeName, nodeOf, parentOf, select, siblingsOf, subscribe, walk } from "./editor.js";
 import { redo, submitOrSay, undo } from "./edits.js";
 import { afterRemoval, duplicateOps, moveOps, stepOps } from "./structure.js";
 
@@ -55,7 +55,7 @@ function render() {
     return row;
   });
   box.replaceChildren(...rows);
-  box.dataset.revision = String(model.readAt ?? ""); // which draft the rows show
+  box.dataset.revision = String(draftRevision() ?? ""); // which draft the rows show
   if (rows.length && model.selected === null) rows[0].tabIndex = 0;
   $('[data-role="outline-empty"]').hidden = rows.length > 0;
   const row = model.selected !== null ? rowOf(model.selected) : null;

@@ -1,9 +1,18 @@
 // The preview: the draft, the proposed change set or the published page,
-// rendered in a sandboxed frame (no scripts) at phone, tablet or full width.
+// in a sandboxed frame (no scripts) at phone, tablet or full width. The draft
+// and the proposal are drawn here from the store's copies (js/render.js and
+// js/css.js, equal to the server's rendering): a change re-renders the nodes
+// its ops touched inside the frame, the whole body when they moved nodes, and
+// the stylesheet only when a style could have changed. The published page is
+// the server's (GET /published).
 
 import { ApiError, api, endpoint, sessionPath } from "./api.js";
+import { emitCss, opsCanChangeCss } from "./css.js";
 import { $, $$, byTestId, report, state } from "./dom.js";
-import { setRevision } from "./panels.js";
+import { store } from "./draft.js";
+import { renderHtml, renderNode } from "./render.js";
+import { assetLibrary } from "./store.js";
+import { childrenOf } from "./tree.js";
 
 const REFRESH_DELAY_MS = 150;
 // The rules a standalone page starts from (charlotte.page.render.BASE_CSS),
@@ -13,11 +22,17 @@ const PAGE_BASE_CSS = "page-base.css";
 /** The device widths the toggle offers (CSS pixels); desktop is the panel's width. */
 export const DEVICES = Object.freeze({ phone: 390, tablet: 768, desktop: null });
 
+// Ops that move nodes or change which nodes there are: the body is drawn again.
+const STRUCTURAL_OPS = new Set(["insert_node", "remove_node", "move_node", "reorder_roots", "restore_node"]);
+
 let timer = 0;
-// What the editor hooks in: the draft each load read, the frame after each
-// load (to outline the selection again), and whether a reload must wait.
+// What the frame shows (`view`: which session's which view; `revision`), and
+// what changed in the store's copy since it was drawn: `body` (draw it all),
+// `ids` (nodes to draw again), `css` (the stylesheet).
+let shown = freshShown();
+// What the editor hooks in: the frame after each load (to outline the
+// selection again), and whether drawing must wait.
 const hooks = {
-  onDraft: () => {},
   onFrame: () => {},
   holdReload: () => false,
   onDevice: () => {},
@@ -25,15 +40,36 @@ const hooks = {
 };
 const HOLD_RETRY_MS = 300;
 
-/** Hook the editor in: `onDraft(answer)`, `onFrame(doc, mode)`, `holdReload()`, `onDevice(device)`, `onViewMode(mode)`. */
+/** Hook the editor in: `onFrame(doc, mode)`, `holdReload()`, `onDevice(device)`, `onViewMode(mode)`. */
 export function setPreviewHooks(given) {
   Object.assign(hooks, given);
 }
 
+function freshShown() {
+  return { view: null, revision: null, loaded: false, body: true, ids: new Set(), css: true };
+}
+
+/** Show the current view again: the published page is read anew, the others drawn from the store. */
 export function schedulePreview(delay = REFRESH_DELAY_MS) {
   clearTimeout(timer);
   timer = setTimeout(loadPreview, delay);
 }
+
+// The store's copy this view draws, or null (the published page is the server's).
+const copyOfView = (mode) => ({ draft: "draft", proposed: "working" })[mode] ?? null;
+
+store.subscribe((change) => {
+  if (state.sessionId === null || change.copy !== copyOfView(state.viewMode)) return;
+  if (change.ops === null || change.before !== shown.revision) shown.body = true;
+  else {
+    if (change.ops.some((op) => STRUCTURAL_OPS.has(op && op.t))) shown.body = true;
+    for (const id of change.nodeIds) shown.ids.add(id);
+    if (opsCanChangeCss(change.ops)) shown.css = true;
+  }
+  shown.revision = change.revision;
+  clearTimeout(timer);
+  drawCopy();
+});
 
 export function cancelPreview() {
   clearTimeout(timer);
@@ -95,57 +131,112 @@ function fitDevice() {
 new ResizeObserver(() => fitDevice()).observe($(".preview-body"));
 
 export function resetPreview() {
+  clearTimeout(timer);
+  shown = freshShown();
   setViewMode("draft", { load: false });
   showPreviewEmpty(false);
-  byTestId("preview-frame").removeAttribute("srcdoc");
+  const frame = byTestId("preview-frame");
+  frame.removeAttribute("srcdoc");
+  delete frame.dataset.revision;
 }
 
 async function loadPreview() {
+  if (state.sessionId === null) return;
+  if (state.viewMode === "published") await loadPublished();
+  else drawCopy();
+}
+
+async function loadPublished() {
   const id = state.sessionId;
-  if (id === null) return;
   const request = ++state.previewRequest;
-  const mode = state.viewMode;
-  let shown = null;
   let page = { html: "", css: "" };
   let caption = null;
   let empty = null;
   try {
-    if (mode === "published") {
-      try {
-        page = await api("GET", sessionPath(id, "/published"));
-        caption = `Published · revision ${page.revision}`;
-        shown = page.revision;
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.status !== 404) throw error;
-        empty = ["Not published yet", "Publish the draft to see the live page here."];
-      }
-    } else if (mode === "proposed" && state.changeSet) {
-      page = state.changeSet;
-      caption = `Proposed changes · working revision ${page.revision}`;
-      shown = page.revision;
-    } else {
-      page = await api("GET", sessionPath(id, "/draft"));
-      if (request === state.previewRequest && Number.isInteger(page.revision)) setRevision(page.revision);
-      if (request === state.previewRequest && state.sessionId === id) hooks.onDraft(page);
-      caption = `Draft · revision ${page.revision}`;
-      shown = page.revision;
-    }
+    page = await api("GET", sessionPath(id, "/published"));
+    caption = `Published · revision ${page.revision}`;
   } catch (error) {
-    if (request === state.previewRequest && state.sessionId === id) report(error);
-    return;
+    if (request !== state.previewRequest || state.sessionId !== id) return;
+    if (!(error instanceof ApiError) || error.status !== 404) {
+      report(error);
+      return;
+    }
+    empty = ["Not published yet", "Publish the draft to see the live page here."];
   }
   // A newer request, or another session, has taken over meanwhile.
-  if (request !== state.previewRequest || state.sessionId !== id) return;
+  if (request !== state.previewRequest || state.sessionId !== id || state.viewMode !== "published") return;
   const html = typeof page.html === "string" ? page.html : "";
-  const css = typeof page.css === "string" ? page.css : "";
   if (caption) $('[data-role="preview-caption"]').textContent = caption;
-  if (empty === null && !html) {
-    empty = mode === "published"
-      ? ["The published page is empty", "Publish the draft once it has content."]
-      : ["The page is empty", "Send a message and the draft appears here as the builder works."];
-  }
+  if (empty === null && !html) empty = ["The published page is empty", "Publish the draft once it has content."];
   showPreviewEmpty(empty !== null, empty);
-  renderFrame(html, css, shown);
+  loadFrame(html, typeof page.css === "string" ? page.css : "", page.revision, `published\u0000${id}`);
+}
+
+// Draw the store's copy of the view: into the frame as it is when it shows
+// this view already, else as a new frame document.
+function drawCopy() {
+  const mode = state.viewMode;
+  const copy = store.get(copyOfView(mode));
+  if (copy === null) return; // its read (or the change set's) is on its way
+  const view = `${mode}\u0000${state.sessionId}`;
+  if (shown.view === view && !shown.loaded) return; // the frame's load draws what changed meanwhile
+  // A text edited in place would be lost with its element: draw once it is done.
+  if (hooks.holdReload()) {
+    clearTimeout(timer);
+    timer = setTimeout(drawCopy, HOLD_RETRY_MS);
+    return;
+  }
+  const caption = mode === "draft" ? `Draft · revision ${copy.revision}` : `Proposed changes · working revision ${copy.revision}`;
+  $('[data-role="preview-caption"]').textContent = caption;
+  const assets = assetLibrary(copy.assets);
+  showPreviewEmpty(childrenOf(copy.doc, null).length === 0, ["The page is empty", "Send a message and the draft appears here as the builder works."]);
+  const frame = byTestId("preview-frame");
+  const body = shown.view === view && shown.loaded ? frameBody(frame) : null;
+  if (body === null) {
+    loadFrame(renderHtml(copy.doc, { assets }), emitCss(copy.doc), copy.revision, view);
+  } else {
+    patchFrame(frame, body, copy, assets);
+  }
+  shown.revision = copy.revision;
+}
+
+function frameBody(frame) {
+  try {
+    return frame.contentDocument && frame.contentDocument.body ? frame.contentDocument.body : null;
+  } catch {
+    return null;
+  }
+}
+
+// Only what changed: each touched node's subtree, or the whole body; the stylesheet when a style may have.
+function patchFrame(frame, body, copy, assets) {
+  if (!shown.body) {
+    for (const id of shown.ids) {
+      const element = body.querySelector(`[data-cms="${CSS.escape(id)}"]`);
+      const html = renderNode(copy.doc, id, { assets });
+      // A node the frame does not show, or one no longer there: the body is drawn whole.
+      if (!element || !html) {
+        shown.body = true;
+        break;
+      }
+      element.replaceWith(parsedInFrame(body.ownerDocument, html));
+    }
+  }
+  if (shown.body) body.replaceChildren(parsedInFrame(body.ownerDocument, renderHtml(copy.doc, { assets })));
+  if (shown.css) {
+    const style = frame.contentDocument.querySelector("style[data-cms-styles]");
+    if (style) style.textContent = emitCss(copy.doc);
+  }
+  shown.body = false;
+  shown.ids.clear();
+  shown.css = false;
+  frame.dataset.revision = String(copy.revision);
+}
+
+// The page's HTML made nodes by the frame's own document (sandboxed: nothing
+// in it runs), as the srcdoc's body would have been parsed.
+function parsedInFrame(frameDoc, html) {
+  return frameDoc.createRange().createContextualFragment(html);
 }
 
 function showPreviewEmpty(show, texts) {
@@ -156,22 +247,15 @@ function showPreviewEmpty(show, texts) {
   }
 }
 
-function renderFrame(html, css, revision) {
+// A new frame document: the page's HTML and stylesheet after page-base.css.
+function loadFrame(html, css, revision, view) {
   const frame = byTestId("preview-frame");
   // Tests and people can tell which revision the frame shows.
   if (Number.isInteger(revision)) frame.dataset.revision = String(revision);
   else delete frame.dataset.revision;
   frame.dataset.view = state.viewMode;
-  // The view is part of the key: the canvas is attached to the draft's frame only.
-  const key = `${state.viewMode}\u0000${css}\u0000${html}`;
-  if (key === state.previewKey) return;
-  // A text edited in place would be lost with the old document: load once it is done.
-  if (hooks.holdReload()) {
-    schedulePreview(HOLD_RETRY_MS);
-    return;
-  }
   const mode = state.viewMode;
-  state.previewKey = key;
+  shown = { ...freshShown(), view, revision, body: false, css: false };
   // Keep the reader's place: a fresh srcdoc would jump back to the top.
   let scrollY = 0;
   try {
@@ -179,9 +263,13 @@ function renderFrame(html, css, revision) {
   } catch {
     scrollY = 0;
   }
+  const drawn = shown;
   frame.addEventListener(
     "load",
     () => {
+      // A newer document was asked for meanwhile: it has its own load.
+      if (shown !== drawn) return;
+      drawn.loaded = true;
       // The frame runs no scripts (no allow-scripts), so this page does the
       // little the preview needs: keep links from navigating it away.
       try {
@@ -196,6 +284,8 @@ function renderFrame(html, css, revision) {
       } catch {
         // Not reachable: the reader starts at the top.
       }
+      // What changed while it loaded.
+      if (drawn.body || drawn.ids.size || drawn.css) drawCopy();
     },
     { once: true },
   );

@@ -6,6 +6,7 @@
 import { ApiError, api, sessionPath } from "./api.js";
 import { changeEntries } from "./changes.js";
 import { $, byTestId, clearError, plural, showError, state, whileBusy } from "./dom.js";
+import { store } from "./draft.js";
 import { scheduleStatus } from "./panels.js";
 import { schedulePreview } from "./preview.js";
 
@@ -44,7 +45,7 @@ export async function askToPublish() {
 
 const listOf = (value) => (Array.isArray(value) ? value : []);
 
-// The documents the dialog names nodes from: the draft (what goes live) and,
+// The documents the dialog names nodes from: the store's draft (what goes live) and,
 // for the nodes it removes, the published copy. Without them it shows ids.
 async function namingDocs(id, preview) {
   const diff = preview.diff && typeof preview.diff === "object" ? preview.diff : {};
@@ -56,11 +57,9 @@ async function namingDocs(id, preview) {
       return null;
     }
   };
-  const [draft, published] = await Promise.all([
-    read("/draft"),
-    listOf(diff.removed).length ? read("/published") : Promise.resolve(null),
-  ]);
-  return [draft, published].filter(Boolean);
+  const draft = store.get("draft");
+  const published = listOf(diff.removed).length ? await read("/published") : null;
+  return [draft ? draft.doc : null, published].filter(Boolean);
 }
 
 function fillDialog(preview, docs) {

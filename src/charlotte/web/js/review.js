@@ -1,11 +1,13 @@
 // An approve-on-save session's change set: what it would change, one entry
-// per node (the server's diff, named from the draft and the preview), each
+// per node (the server's diff, named from the store's draft and the set's
+// working copy, which each read of the set hands to the store), each
 // shown in the preview on a click and rejected alone or with others chosen
 // (POST change-set/reject-nodes); Approve / Reject take the whole set.
 
 import { ApiError, api, codeText, sessionPath } from "./api.js";
 import { changeEntries } from "./changes.js";
 import { $, $$, byTestId, el, plural, report, showError, state, whileBusy } from "./dom.js";
+import { store } from "./draft.js";
 import { flashNode, onFrameLoad, whenFrameLoads } from "./highlight.js";
 import { scheduleStatus } from "./panels.js";
 import { schedulePreview, setViewMode } from "./preview.js";
@@ -24,30 +26,16 @@ export function cancelChangeSet() {
 
 export function resetChangeSet() {
   byTestId("change-set").hidden = true;
-  draft = { id: null, revision: -1, page: null };
   chosen.clear();
   say("");
 }
 
-// The draft the set is compared with (names the nodes it changes and removes),
-// read again only when its revision moves; the entries the person has chosen.
-let draft = { id: null, revision: -1, page: null };
+// The entries the person has chosen.
 const chosen = new Set();
 // The set a rejection of single nodes opened: its note stays when it is shown.
 let opened = null;
 let refocus = false;
 let idsOf = new Map(); // each entry's key → the keys that reject it
-
-async function draftFor(id, revision) {
-  if (draft.id === id && draft.revision === revision) return draft.page;
-  try {
-    const answer = await api("GET", sessionPath(id, "/draft"));
-    draft = { id, revision: answer.revision, page: answer.page };
-    return answer.page;
-  } catch {
-    return null; // the entries then name nodes by their ids
-  }
-}
 
 async function loadChangeSet() {
   const id = state.sessionId;
@@ -64,11 +52,12 @@ async function loadChangeSet() {
     }
   }
   if (request !== state.changeSetRequest || state.sessionId !== id) return;
-  const page = changeSet ? await draftFor(id, changeSet.draft_revision) : null;
-  if (request !== state.changeSetRequest || state.sessionId !== id) return;
+  // The draft the set is compared with names the nodes it changes and removes.
+  const draft = store.get("draft");
   const previous = state.changeSet;
   state.changeSet = changeSet;
-  renderChangeSet(changeSet, page);
+  store.accept("working", changeSet);
+  renderChangeSet(changeSet, draft ? draft.doc : null);
   // A newly opened set is what the person wants to look at: the draft has not moved.
   if (changeSet && (!previous || previous.id !== changeSet.id) && state.viewMode === "draft") {
     setViewMode("proposed");
@@ -239,7 +228,8 @@ export function wireReview() {
   onFrameLoad(() => {
     const changeSet = state.changeSet;
     const added = changeSet && changeSet.diff && Array.isArray(changeSet.diff.added) ? changeSet.diff.added : [];
-    if (added.length && state.viewMode === "proposed") renderChangeSet(changeSet, draft.page);
+    const draft = store.get("draft");
+    if (added.length && state.viewMode === "proposed") renderChangeSet(changeSet, draft ? draft.doc : null);
   });
 }
 
