@@ -6,14 +6,14 @@
 
 import { ApiError, api, codeText, sessionPath } from "./api.js";
 import { describeNode } from "./changes.js";
-import { $, byTestId, el, plural, report, state } from "./dom.js";
+import { $, byId, el, plural, report, state } from "./dom.js";
 import { store } from "./draft.js";
 
 const PAGE_SIZE = 20;
 const REFRESH_DELAY_MS = 200;
 const NAMED_NODES = 4;
 
-const sheet = () => byTestId("history-sheet");
+const sheet = () => byId("history-sheet");
 let shown = fresh(null);
 let asked = null; // the confirmation waiting: { kind: "restore" | "reset", revision }
 let timer = 0;
@@ -26,13 +26,13 @@ function fresh(id) {
 }
 
 export function wireHistory() {
-  confirmBox = byTestId("history-confirm");
-  byTestId("history-button").addEventListener("click", () => (sheet().open ? closeHistory() : openHistory()));
-  byTestId("history-close").addEventListener("click", () => closeHistory());
-  byTestId("history-older").addEventListener("click", loadOlder);
-  byTestId("history-reset").addEventListener("click", () => ask("reset", shown.published, byTestId("history-reset")));
+  confirmBox = byId("history-confirm");
+  byId("history-button").addEventListener("click", () => (sheet().open ? closeHistory() : openHistory()));
+  byId("history-close").addEventListener("click", () => closeHistory());
+  byId("history-older").addEventListener("click", loadOlder);
+  byId("history-reset").addEventListener("click", () => ask("reset", shown.published, byId("history-reset")));
   $('[data-action="cancel-history-confirm"]').addEventListener("click", () => cancelAsk(true));
-  byTestId("history-confirm-ok").addEventListener("click", confirmAsked);
+  byId("history-confirm-ok").addEventListener("click", confirmAsked);
   sheet().addEventListener("keydown", (event) => {
     if (event.key !== "Escape") return;
     event.preventDefault();
@@ -40,7 +40,7 @@ export function wireHistory() {
     else closeHistory();
   });
   // However it closes (a browser may close a dialog on Escape itself), History says so.
-  sheet().addEventListener("close", () => byTestId("history-button").setAttribute("aria-expanded", "false"));
+  sheet().addEventListener("close", () => byId("history-button").setAttribute("aria-expanded", "false"));
   // Below 769 px the composer spans the screen's foot: the sheet ends above it.
   new ResizeObserver(fitAboveComposer).observe($('[data-role="composer"]'));
 }
@@ -55,8 +55,8 @@ export function openHistory() {
   fitAboveComposer();
   tell("");
   sheet().show();
-  byTestId("history-button").setAttribute("aria-expanded", "true");
-  byTestId("history-close").focus();
+  byId("history-button").setAttribute("aria-expanded", "true");
+  byId("history-close").focus();
   load();
 }
 
@@ -66,10 +66,10 @@ export function closeHistory() {
   cancelAsk(false);
   const inside = sheet().contains(document.activeElement);
   if (sheet().open) sheet().close();
-  byTestId("history-button").setAttribute("aria-expanded", "false");
-  if (inside) byTestId("history-button").focus();
+  byId("history-button").setAttribute("aria-expanded", "false");
+  if (inside) byId("history-button").focus();
   shown = fresh(null);
-  byTestId("history-groups").replaceChildren();
+  byId("history-groups").replaceChildren();
 }
 
 /** The draft changed (page.changed) or was published: read the list again if it is open. */
@@ -108,7 +108,7 @@ async function loadOlder() {
   const before = shown.nextBefore;
   if (id === null || !Number.isInteger(before)) return;
   const request = shown.request;
-  const button = byTestId("history-older");
+  const button = byId("history-older");
   button.disabled = true;
   try {
     const answer = await api("GET", sessionPath(id, `/history?limit=${PAGE_SIZE}&before=${before}`));
@@ -145,7 +145,7 @@ function take(answer, { older = false } = {}) {
 }
 
 function render() {
-  const list = byTestId("history-groups");
+  const list = byId("history-groups");
   // The list changed under a question still open: its revisions may mean another page now.
   if (asked) {
     cancelAsk(false);
@@ -153,10 +153,10 @@ function render() {
   }
   list.replaceChildren(...shown.groups.map(groupItem));
   if (shown.groups.length === 0) list.append(el("li", "history-empty muted", "No changes yet: the draft is empty."));
-  byTestId("history-older").hidden = shown.nextBefore === null;
+  byId("history-older").hidden = shown.nextBefore === null;
   if (refocus && !sheet().contains(document.activeElement)) $("#history-title").focus();
   refocus = false;
-  const reset = byTestId("history-reset");
+  const reset = byId("history-reset");
   const why = $('[data-role="history-reset-why"]');
   reset.disabled = shown.published === null || shown.published === shown.revision;
   why.textContent = shown.published === null
@@ -243,10 +243,10 @@ function ask(kind, revision, button) {
   $('[data-role="history-confirm-text"]').textContent =
     `${text} This adds a new revision on top of revision ${shown.revision}; nothing is lost: ` +
     "the current version stays in the history and can be restored.";
-  byTestId("history-confirm-ok").textContent = kind === "reset" ? "Reset" : "Restore";
+  byId("history-confirm-ok").textContent = kind === "reset" ? "Reset" : "Restore";
   (button.closest(".history-group") || $(".history-reset", sheet())).after(box);
   box.hidden = false;
-  byTestId("history-confirm-ok").focus();
+  byId("history-confirm-ok").focus();
 }
 
 function cancelAsk(focusBack) {
@@ -263,7 +263,7 @@ async function confirmAsked() {
   const id = state.sessionId;
   if (!chosen || id === null) return;
   cancelAsk(true);
-  const ok = byTestId("history-confirm-ok");
+  const ok = byId("history-confirm-ok");
   ok.disabled = true;
   tell("");
   const based = shown.revision;
