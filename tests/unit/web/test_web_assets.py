@@ -166,7 +166,7 @@ def test_the_script_shows_the_api_error_message() -> None:
 
 def test_every_module_the_page_imports_is_served_and_every_served_module_is_imported() -> None:
     # A module the server does not list is a 404 and the page does not start.
-    imported = set(re.findall(r'from "\./(?:js/)?([a-z]+)\.js"', _scripts()))
+    imported = set(re.findall(r'from "\./(?:js/)?([a-z_]+)\.js"', _scripts()))
     assert imported == set(WEB_MODULES)
     folder = resources.files("charlotte").joinpath("web", "js")
     assert {entry.name for entry in folder.iterdir() if entry.name.endswith(".js")} == {

@@ -42,9 +42,7 @@ export function el(tag, className, text) {
   return node;
 }
 
-export function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
+export { plural } from "./words.js";
 
 export function showError(message) {
   const banner = byId("error-banner");
