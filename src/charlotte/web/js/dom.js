@@ -10,7 +10,6 @@ function freshState() {
     sessionId: null,
     session: null,
     status: "idle",
-    revision: 0,
     lastSeq: 0,
     viewMode: "draft",
     changeSet: null,

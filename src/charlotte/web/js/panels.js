@@ -70,8 +70,8 @@ export function updateSendButton() {
 
 export function setRevision(revision) {
   const badge = byId("revision");
-  const changed = state.revision !== revision;
-  state.revision = revision;
+  // The store holds the draft's revision; the badge only shows it (and bumps when it moves).
+  const changed = badge.textContent !== String(revision);
   badge.textContent = String(revision);
   badge.parentElement.dataset.revision = String(revision);
   if (changed && revision > 0) {
