@@ -182,13 +182,13 @@ def _open(browser: Browser, server: BrowserServer) -> Iterator[Editor]:
 def test_a_click_in_the_preview_selects_the_node_and_the_tree_shows_it(editor: Editor) -> None:
     page = editor.page
     editor.in_frame('[data-cms="hero-heading"] h1').click()
-    expect(page.get_by_test_id("inspector-name")).to_have_text("Rosa's Bakery")
-    expect(page.get_by_test_id("inspector-type")).to_have_text("heading")
+    expect(page.locator(".inspector-name")).to_have_text("Rosa's Bakery")
+    expect(page.locator(".inspector-type")).to_have_text("heading")
     expect(editor.row("hero-heading")).to_have_attribute("aria-selected", "true")
     editor.expect_outlined("hero-heading")
     # A row of the tree selects too; Esc clears.
     editor.select("menu-note")
-    expect(page.get_by_test_id("inspector-name")).to_have_text("Baked every morning.")
+    expect(page.locator(".inspector-name")).to_have_text("Baked every morning.")
     editor.expect_outlined("menu-note")
     page.locator("#inspector-title").click()  # focus leaves the tree: Esc still clears
     page.keyboard.press("Escape")
@@ -246,7 +246,7 @@ def test_style_lands_in_the_breakpoint_of_the_device_and_shows_what_it_inherits(
     page = editor.page
     editor.select("about-us-heading")
     page.get_by_test_id("device-tablet").click()
-    expect(page.get_by_test_id("editor-breakpoint")).to_have_text("Tablet (md)")
+    expect(page.locator(".inspector-breakpoint")).to_have_text("Tablet (md)")
     padding = editor.style_input("padding")
     page.locator('[data-testid="inspector"] [data-style="padding"] .inspector-unit').select_option("rem")
     padding.fill("1.5")
@@ -258,13 +258,13 @@ def test_style_lands_in_the_breakpoint_of_the_device_and_shows_what_it_inherits(
     assert "padding" not in nodes["about-us-heading"]["style"]["base"]
     assert "padding" not in nodes["about-us-heading"]["style"].get("lg", {})
     page.get_by_test_id("device-phone").click()
-    expect(page.get_by_test_id("editor-breakpoint")).to_have_text("Phone (base)")
+    expect(page.locator(".inspector-breakpoint")).to_have_text("Phone (base)")
     colour = editor.style_input("color")
     colour.fill("#aa3300")
     colour.press("Enter")
     editor.until(lambda n: n["about-us-heading"]["style"]["base"].get("color") == "#aa3300", "the colour at base")
     page.get_by_test_id("device-desktop").click()
-    expect(page.get_by_test_id("editor-breakpoint")).to_have_text("Desktop (lg)")
+    expect(page.locator(".inspector-breakpoint")).to_have_text("Desktop (lg)")
     padding_field = page.locator('[data-testid="inspector"] [data-style="padding"].inspector-field')
     expect(padding_field).to_have_attribute("data-inherited", "true")
     expect(padding_field).to_contain_text("Inherited from Tablet (md): 1.5rem")
@@ -288,7 +288,7 @@ def test_a_node_of_a_type_is_added_after_the_selection(editor: Editor) -> None:
     assert nodes[added]["type"] == "button" and nodes[added]["props"]["label"]
     siblings = _children(nodes, "menu")
     assert siblings[siblings.index("menu-note") + 1] == added
-    expect(page.get_by_test_id("inspector-type")).to_have_text("button")
+    expect(page.locator(".inspector-type")).to_have_text("button")
     expect(editor.row(added)).to_have_attribute("aria-selected", "true")
 
 
@@ -490,7 +490,7 @@ def test_edits_land_while_a_turn_runs_and_the_selection_stays_when_the_builder_w
     expect(page.get_by_test_id("status")).to_have_text("idle")
     assert editor.draft()["revision"] > revision
     expect(editor.row("contact-heading")).to_have_attribute("aria-selected", "true")
-    expect(page.get_by_test_id("inspector-name")).to_have_text("Find us")
+    expect(page.locator(".inspector-name")).to_have_text("Find us")
 
 
 def test_an_unsafe_link_is_refused_in_words_beside_the_field(editor: Editor) -> None:
@@ -517,7 +517,7 @@ def test_the_editor_fits_and_send_and_publish_stay_reachable(editor: Editor, wid
     if width <= 768:
         page.get_by_test_id("tab-page").click()
     editor.select("menu-heading")
-    expect(page.get_by_test_id("inspector-name")).to_have_text("Menu")
+    expect(page.locator(".inspector-name")).to_have_text("Menu")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
     for target in ("send-button", "publish-button", "chat-input"):

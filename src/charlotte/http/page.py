@@ -31,6 +31,7 @@ WEB_MODULES: Final = (
     "fields",
     "highlight",
     "history",
+    "history_groups",
     "hrefs",
     "inspector",
     "ops",

@@ -9,7 +9,7 @@
 
 import { ApiError, api, codeText, sessionPath } from "./js/api.js";
 import * as chat from "./js/chat.js";
-import { $, $$, BUSY_STATUSES, byTestId, clearError, plural, report, resetState, state } from "./js/dom.js";
+import { $, $$, BUSY_STATUSES, byId, clearError, plural, report, resetState, state } from "./js/dom.js";
 import { closeHistory, refreshHistory, wireHistory } from "./js/history.js";
 import { store } from "./js/draft.js";
 import { closeEditor, openEditor, wireEditing } from "./js/editing.js";
@@ -36,7 +36,7 @@ function showStart() {
   $('[data-role="new-session"]').hidden = true;
   $('[data-role="publish"]').hidden = true;
   document.title = "charlotte · page builder";
-  byTestId("start-brief").focus();
+  byId("start-brief").focus();
   refreshSessionList(resumeSession);
 }
 
@@ -117,7 +117,7 @@ async function enterSession(id, session) {
   if (state.session.approve_on_save) scheduleChangeSet(0);
   follow(id, { onEvent: handleEvent, onLost: checkSession, onReconnect: catchUp });
   openEditor(id);
-  byTestId("chat-input").focus();
+  byId("chat-input").focus();
 }
 
 async function loadConversation(id) {
@@ -140,7 +140,7 @@ async function loadConversation(id) {
 
 function resetBuilder() {
   chat.resetChat(panels.noteUnread);
-  byTestId("chat-input").value = "";
+  byId("chat-input").value = "";
   resetChangeSet();
   panels.setRevision(0);
   panels.setStatus("idle");
@@ -266,7 +266,7 @@ async function sendMessage(text) {
     const answer = await api("POST", sessionPath(id, "/turns"), { message });
     if (state.sessionId !== id) return;
     clearError();
-    const input = byTestId("chat-input");
+    const input = byId("chat-input");
     if (input.value.trim() === message) input.value = "";
     const turnStatus = answer.turn && answer.turn.status;
     // Only move forward: the stream may already have reported the turn running or done.
@@ -284,7 +284,7 @@ async function sendMessage(text) {
 
 async function stopTurn() {
   const id = state.sessionId;
-  const button = byTestId("stop-button");
+  const button = byId("stop-button");
   button.disabled = true;
   try {
     const answer = await api("POST", sessionPath(id, "/stop"));
@@ -313,7 +313,7 @@ function wire() {
       showStart();
     });
   }
-  const input = byTestId("chat-input");
+  const input = byId("chat-input");
   $('[data-role="composer"]').addEventListener("submit", (event) => {
     event.preventDefault();
     sendMessage(input.value);
@@ -324,9 +324,9 @@ function wire() {
       sendMessage(input.value);
     }
   });
-  byTestId("stop-button").addEventListener("click", stopTurn);
-  byTestId("approve-button").addEventListener("click", () => resolveChangeSet("approve"));
-  byTestId("reject-button").addEventListener("click", () => resolveChangeSet("reject"));
+  byId("stop-button").addEventListener("click", stopTurn);
+  byId("approve-button").addEventListener("click", () => resolveChangeSet("approve"));
+  byId("reject-button").addEventListener("click", () => resolveChangeSet("reject"));
   for (const button of $$("[data-view-mode]")) {
     button.addEventListener("click", () => {
       const mode = button.dataset.viewMode;

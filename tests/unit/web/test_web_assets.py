@@ -117,10 +117,26 @@ def test_every_driven_element_has_one_test_id() -> None:
         assert ids.count(test_id) == 1, test_id
 
 
+def test_no_module_finds_or_marks_an_element_by_test_id() -> None:
+    # Test ids are the tests' hooks: the page finds its elements by id, role or name.
+    for name in SCRIPTS:
+        text = _text(name)
+        assert re.search(r"(?i)test-?id", text) is None, name
+
+
+def test_every_element_a_module_finds_by_id_is_in_the_page_once() -> None:
+    ids = [a.get("id") for _tag, a in _tags() if a.get("id")]
+    wanted = set(re.findall(r'\bbyId\("([^"]+)"\)', _scripts()))
+    assert len(wanted) >= 40
+    for element_id in wanted:
+        assert ids.count(element_id) == 1, element_id
+
+
 def test_the_preview_is_a_sandboxed_frame_without_scripts() -> None:
     frames = [a for tag, a in _tags() if tag == "iframe"]
     assert len(frames) == 1
     assert frames[0].get("data-testid") == "preview-frame"
+    assert frames[0].get("id") == "preview-frame"
     sandbox = frames[0].get("sandbox")
     assert sandbox is not None
     assert "allow-scripts" not in sandbox
@@ -145,12 +161,12 @@ def test_the_script_never_parses_strings_as_html() -> None:
 def test_the_script_shows_the_api_error_message() -> None:
     script = _scripts()
     assert "error.message" in script
-    assert 'byTestId("error-banner")' in script
+    assert 'byId("error-banner")' in script
 
 
 def test_every_module_the_page_imports_is_served_and_every_served_module_is_imported() -> None:
     # A module the server does not list is a 404 and the page does not start.
-    imported = set(re.findall(r'from "\./(?:js/)?([a-z]+)\.js"', _scripts()))
+    imported = set(re.findall(r'from "\./(?:js/)?([a-z_]+)\.js"', _scripts()))
     assert imported == set(WEB_MODULES)
     folder = resources.files("charlotte").joinpath("web", "js")
     assert {entry.name for entry in folder.iterdir() if entry.name.endswith(".js")} == {

@@ -6,7 +6,6 @@
 import { model, nodeOf, select, typeOf } from "./editor.js";
 import { submit } from "./edits.js";
 
-const FRAME = '[data-testid="preview-frame"]';
 // The element holding a type's text, inside the node's wrapper, and the prop it is.
 const TEXT_OF = {
   text: [null, "content"],
@@ -143,4 +142,4 @@ function onFrameKey(event) {
 }
 
 /** The frame element (for focusing it from the keys). */
-export const frameElement = () => document.querySelector(FRAME);
+export const frameElement = () => document.getElementById("preview-frame");

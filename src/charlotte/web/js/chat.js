@@ -2,7 +2,7 @@
 // streams, its tool calls (running, done, failed, stopped) and notes.
 
 import { codeText } from "./api.js";
-import { $, byTestId, el, plural } from "./dom.js";
+import { $, byId, el, plural } from "./dom.js";
 import { undoRow } from "./undo.js";
 
 const TOOL_LABELS = {
@@ -27,7 +27,7 @@ const TOOL_MARKS = {
 
 const chat = { currentText: null, tools: new Map(), pinned: true, onUnread: null };
 
-const log = () => byTestId("chat-log");
+const log = () => byId("chat-log");
 
 /** Start a fresh log; `onUnread` hears of every row added (the Chat tab's dot). */
 export function resetChat(onUnread) {

@@ -10,7 +10,6 @@ function freshState() {
     sessionId: null,
     session: null,
     status: "idle",
-    revision: 0,
     lastSeq: 0,
     viewMode: "draft",
     changeSet: null,
@@ -31,7 +30,8 @@ export function resetState() {
 
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
-export const byTestId = (id) => $(`[data-testid="${id}"]`);
+/** The page's element with this `id` (index.html gives one to every element a module drives). */
+export const byId = (id) => document.getElementById(id);
 
 /** An element with a class and text (set as text, never parsed as HTML). */
 export function el(tag, className, text) {
@@ -41,18 +41,16 @@ export function el(tag, className, text) {
   return node;
 }
 
-export function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
+export { plural } from "./words.js";
 
 export function showError(message) {
-  const banner = byTestId("error-banner");
+  const banner = byId("error-banner");
   $('[data-role="error-text"]', banner).textContent = message;
   banner.hidden = false;
 }
 
 export function clearError() {
-  byTestId("error-banner").hidden = true;
+  byId("error-banner").hidden = true;
 }
 
 /** Show a failure in the error banner: an API error's own sentence, else a generic one. */

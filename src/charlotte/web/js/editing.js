@@ -3,7 +3,7 @@
 // Undo/Redo buttons and collapse toggle; the hooks that tie the preview, the
 // canvas, the outline, the inspector and the palette together.
 
-import { $, byTestId, state } from "./dom.js";
+import { $, byId, state } from "./dom.js";
 import { attachCanvas, editingInPlace, paintCanvas, wireCanvas } from "./canvas.js";
 import { loadPalette, resetEditor, setEditorDevice, subscribe } from "./editor.js";
 import { canRedo, canUndo, onNotice, onStacks, redo, resetEdits, undo } from "./edits.js";
@@ -15,11 +15,11 @@ import { setPreviewHooks } from "./preview.js";
 const NOTICE_MS = 8000;
 let noticeTimer = 0;
 
-const panel = () => byTestId("editor");
+const panel = () => byId("editor");
 
 /** Say a sentence in the editor's notice line; a good one fades after a while. */
 function say(message, tone = "") {
-  const line = byTestId("editor-notice");
+  const line = byId("editor-notice");
   clearTimeout(noticeTimer);
   line.textContent = message;
   line.dataset.tone = tone;
@@ -35,8 +35,8 @@ function showFor(mode) {
 }
 
 function updateHistoryButtons() {
-  byTestId("editor-undo").disabled = !canUndo();
-  byTestId("editor-redo").disabled = !canRedo();
+  byId("editor-undo").disabled = !canUndo();
+  byId("editor-redo").disabled = !canRedo();
 }
 
 export function wireEditing() {
@@ -56,9 +56,9 @@ export function wireEditing() {
   wireOutline();
   wireInspector();
   wirePalette();
-  byTestId("editor-undo").addEventListener("click", () => undo());
-  byTestId("editor-redo").addEventListener("click", () => redo());
-  const toggle = byTestId("editor-toggle");
+  byId("editor-undo").addEventListener("click", () => undo());
+  byId("editor-redo").addEventListener("click", () => redo());
+  const toggle = byId("editor-toggle");
   toggle.addEventListener("click", () => {
     const open = toggle.getAttribute("aria-expanded") !== "true";
     toggle.setAttribute("aria-expanded", String(open));
@@ -67,7 +67,7 @@ export function wireEditing() {
   // Undo and redo anywhere on the page (not while typing); the tree and the canvas handle their own.
   document.addEventListener("keydown", (event) => {
     if (panel().hidden || document.querySelector("dialog[open]")) return;
-    if (event.target.closest && event.target.closest('[data-testid="outline-tree"]')) return;
+    if (event.target.closest && event.target.closest("#outline-tree")) return;
     handleKey(event, "page");
   });
   updateHistoryButtons();

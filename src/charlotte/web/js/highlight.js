@@ -4,7 +4,7 @@
 // links; the style this adds goes with the document when the preview is
 // drawn again.
 
-import { byTestId } from "./dom.js";
+import { byId } from "./dom.js";
 
 /** How long the outline stays (ms). */
 export const FLASH_MS = 1500;
@@ -17,7 +17,7 @@ let flashed = null; // { element, timer }
 
 function frameDocument() {
   try {
-    const frame = byTestId("preview-frame");
+    const frame = byId("preview-frame");
     return frame && frame.contentDocument && frame.contentDocument.body ? frame.contentDocument : null;
   } catch {
     return null;
@@ -48,7 +48,7 @@ export function flashNode(id) {
     flashed.element.classList.remove(FLASH_CLASS);
   }
   const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  byTestId("preview-frame").scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+  byId("preview-frame").scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
   element.scrollIntoView({ block: "center", behavior: still ? "auto" : "smooth" });
   element.classList.add(FLASH_CLASS);
   const timer = setTimeout(() => {
@@ -107,12 +107,12 @@ export function frameOrder() {
 
 /** Call `listener` after each load of the preview frame (a new page drawn in it). */
 export function onFrameLoad(listener) {
-  byTestId("preview-frame").addEventListener("load", listener);
+  byId("preview-frame").addEventListener("load", listener);
 }
 
 /** Call `listener` once, after the preview frame's next load, or not at all after `waitMs`. */
 export function whenFrameLoads(listener, waitMs = 10000) {
-  const frame = byTestId("preview-frame");
+  const frame = byId("preview-frame");
   let timer = 0;
   const done = () => {
     clearTimeout(timer);

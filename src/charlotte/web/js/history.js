@@ -6,33 +6,33 @@
 
 import { ApiError, api, codeText, sessionPath } from "./api.js";
 import { describeNode } from "./changes.js";
-import { $, byTestId, el, plural, report, state } from "./dom.js";
+import { $, byId, el, report, state } from "./dom.js";
 import { store } from "./draft.js";
+import { describeGroup, doneText, historyPage, question, refusalText, resetState } from "./history_groups.js";
 
 const PAGE_SIZE = 20;
 const REFRESH_DELAY_MS = 200;
-const NAMED_NODES = 4;
 
-const sheet = () => byTestId("history-sheet");
+const sheet = () => byId("history-sheet");
+// Moved beside the button that asked; its home is under "Reset to published".
+const confirmBox = () => byId("history-confirm");
 let shown = fresh(null);
-let asked = null; // the confirmation waiting: { kind: "restore" | "reset", revision }
+let asked = null; // the confirmation waiting: { kind: "restore" | "reset", revision, button }
 let timer = 0;
 let refocus = false; // after a restore the list is drawn again: focus goes to its title
 let requests = 0; // each read of the list; an answer to an older one is dropped
-let confirmBox = null; // moved beside the button that asked; its home is under "Reset to published"
 
 function fresh(id) {
-  return { id, revision: null, published: null, groups: [], nextBefore: null, request: -1, page: null };
+  return { id, revision: null, published: null, groups: [], nextBefore: null, request: -1 };
 }
 
 export function wireHistory() {
-  confirmBox = byTestId("history-confirm");
-  byTestId("history-button").addEventListener("click", () => (sheet().open ? closeHistory() : openHistory()));
-  byTestId("history-close").addEventListener("click", () => closeHistory());
-  byTestId("history-older").addEventListener("click", loadOlder);
-  byTestId("history-reset").addEventListener("click", () => ask("reset", shown.published, byTestId("history-reset")));
+  byId("history-button").addEventListener("click", () => (sheet().open ? closeHistory() : openHistory()));
+  byId("history-close").addEventListener("click", () => closeHistory());
+  byId("history-older").addEventListener("click", loadOlder);
+  byId("history-reset").addEventListener("click", () => ask("reset", shown.published, byId("history-reset")));
   $('[data-action="cancel-history-confirm"]').addEventListener("click", () => cancelAsk(true));
-  byTestId("history-confirm-ok").addEventListener("click", confirmAsked);
+  byId("history-confirm-ok").addEventListener("click", confirmAsked);
   sheet().addEventListener("keydown", (event) => {
     if (event.key !== "Escape") return;
     event.preventDefault();
@@ -40,7 +40,7 @@ export function wireHistory() {
     else closeHistory();
   });
   // However it closes (a browser may close a dialog on Escape itself), History says so.
-  sheet().addEventListener("close", () => byTestId("history-button").setAttribute("aria-expanded", "false"));
+  sheet().addEventListener("close", () => byId("history-button").setAttribute("aria-expanded", "false"));
   // Below 769 px the composer spans the screen's foot: the sheet ends above it.
   new ResizeObserver(fitAboveComposer).observe($('[data-role="composer"]'));
 }
@@ -55,8 +55,8 @@ export function openHistory() {
   fitAboveComposer();
   tell("");
   sheet().show();
-  byTestId("history-button").setAttribute("aria-expanded", "true");
-  byTestId("history-close").focus();
+  byId("history-button").setAttribute("aria-expanded", "true");
+  byId("history-close").focus();
   load();
 }
 
@@ -66,10 +66,10 @@ export function closeHistory() {
   cancelAsk(false);
   const inside = sheet().contains(document.activeElement);
   if (sheet().open) sheet().close();
-  byTestId("history-button").setAttribute("aria-expanded", "false");
-  if (inside) byTestId("history-button").focus();
+  byId("history-button").setAttribute("aria-expanded", "false");
+  if (inside) byId("history-button").focus();
   shown = fresh(null);
-  byTestId("history-groups").replaceChildren();
+  byId("history-groups").replaceChildren();
 }
 
 /** The draft changed (page.changed) or was published: read the list again if it is open. */
@@ -92,15 +92,10 @@ async function load() {
     return;
   }
   if (request !== shown.request || state.sessionId !== id || !sheet().open) return;
-  const published = answer.published_revision;
-  // The store's draft names what each group changed (a node since removed keeps its id).
-  const draft = store.get("draft");
-  const page = draft ? draft.doc : null;
+  const read = historyPage(answer);
   // A newer list replaces what was read, older pages included (they may have merged).
-  shown = {
-    ...fresh(id), request, page, revision: answer.revision, published: Number.isInteger(published) ? published : null,
-  };
-  take(answer);
+  shown = { ...fresh(id), request, revision: read.revision, published: read.published };
+  take(read);
 }
 
 async function loadOlder() {
@@ -108,11 +103,11 @@ async function loadOlder() {
   const before = shown.nextBefore;
   if (id === null || !Number.isInteger(before)) return;
   const request = shown.request;
-  const button = byTestId("history-older");
+  const button = byId("history-older");
   button.disabled = true;
   try {
     const answer = await api("GET", sessionPath(id, `/history?limit=${PAGE_SIZE}&before=${before}`));
-    if (request === shown.request && state.sessionId === id) take(answer, { older: true });
+    if (request === shown.request && state.sessionId === id) take(historyPage(answer), { older: true });
   } catch (error) {
     failed(error);
   } finally {
@@ -137,88 +132,50 @@ function tell(text, code = null) {
   else delete note.dataset.code;
 }
 
-function take(answer, { older = false } = {}) {
-  const groups = Array.isArray(answer.groups) ? answer.groups.filter((group) => group && typeof group === "object") : [];
-  shown.groups = older ? [...shown.groups, ...groups] : groups;
-  shown.nextBefore = Number.isInteger(answer.next_before) ? answer.next_before : null;
+function take(read, { older = false } = {}) {
+  shown.groups = older ? [...shown.groups, ...read.groups] : read.groups;
+  shown.nextBefore = read.nextBefore;
   render();
 }
 
 function render() {
-  const list = byTestId("history-groups");
+  const list = byId("history-groups");
   // The list changed under a question still open: its revisions may mean another page now.
   if (asked) {
     cancelAsk(false);
     tell("The history changed meanwhile; choose again.");
   }
-  list.replaceChildren(...shown.groups.map(groupItem));
+  // The store's draft names what each group changed (a node since removed keeps its id).
+  const draft = store.get("draft");
+  const page = draft ? draft.doc : null;
+  const nameOf = (id) => (page ? describeNode(id, [page]).words : "");
+  const context = { revision: shown.revision, published: shown.published, nameOf, now: Date.now() };
+  list.replaceChildren(...shown.groups.map((group) => groupItem(describeGroup(group, context))));
   if (shown.groups.length === 0) list.append(el("li", "history-empty muted", "No changes yet: the draft is empty."));
-  byTestId("history-older").hidden = shown.nextBefore === null;
+  byId("history-older").hidden = shown.nextBefore === null;
   if (refocus && !sheet().contains(document.activeElement)) $("#history-title").focus();
   refocus = false;
-  const reset = byTestId("history-reset");
-  const why = $('[data-role="history-reset-why"]');
-  reset.disabled = shown.published === null || shown.published === shown.revision;
-  why.textContent = shown.published === null
-    ? "Nothing is published yet."
-    : shown.published === shown.revision
-      ? `The draft is the published page (revision ${shown.published}).`
-      : `The published page is revision ${shown.published}.`;
-}
-
-/** "The builder · turn", "ann", "Undo of a turn · ann", "The builder · approved changes". */
-export function groupWho(group) {
-  if (group.kind === "turn") return group.turn_id ? "The builder · turn" : "The builder · approved changes";
-  const actor = typeof group.actor === "string" && group.actor ? group.actor : "Someone";
-  return group.undoes ? `Undo of a turn · ${actor}` : actor;
-}
-
-function ago(at) {
-  const then = Date.parse(at);
-  if (!Number.isFinite(then)) return "";
-  const seconds = Math.round((then - Date.now()) / 1000);
-  const words = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
-  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
-    if (Math.abs(seconds) >= size) return words.format(Math.round(seconds / size), unit);
-  }
-  return seconds > -45 ? "just now" : words.format(seconds, "second");
+  const reset = byId("history-reset");
+  const { disabled, why } = resetState(shown.published, shown.revision);
+  reset.disabled = disabled;
+  $('[data-role="history-reset-why"]').textContent = why;
 }
 
 function groupItem(group) {
   const item = el("li", "history-group");
-  const first = Number(group.first_revision);
-  const last = Number(group.last_revision);
-  item.dataset.kind = String(group.kind);
-  item.dataset.first = String(first);
-  item.dataset.last = String(last);
-  const ids = Array.isArray(group.node_ids) ? group.node_ids.map(String) : [];
-  // A section and its heading often share their words: each name once.
-  const names = [...new Set(ids.map(shortName))];
-  const named = names.slice(0, NAMED_NODES).join(", ") +
-    (names.length > NAMED_NODES ? ` +${names.length - NAMED_NODES} more` : "");
-  const when = group.at ? ago(group.at) : "";
-  const parts = [plural(Number(group.ops) || 0, "edit"), when, named].filter(Boolean);
+  item.dataset.kind = group.kind;
+  item.dataset.first = String(group.first);
+  item.dataset.last = String(group.last);
   const who = el("p", "history-what");
-  who.append(el("span", "history-who", groupWho(group)), ` · ${parts.join(" · ")}`);
+  who.append(el("span", "history-who", group.who), ` · ${group.details}`);
   if (group.at) who.title = new Date(group.at).toLocaleString();
-  const revisions = el("p", "history-revisions muted", first === last ? `Revision ${last}` : `Revisions ${first}–${last}`);
-  if (last === shown.revision) revisions.append(el("span", "history-tag", "Current"));
-  if (shown.published !== null && first <= shown.published && shown.published <= last) {
-    revisions.append(el("span", "history-tag is-published", "Published"));
-  }
+  const revisions = el("p", "history-revisions muted", group.revisions);
+  if (group.current) revisions.append(el("span", "history-tag", "Current"));
+  if (group.published) revisions.append(el("span", "history-tag is-published", "Published"));
   const actions = el("div", "history-actions");
-  if (last !== shown.revision) actions.append(restoreButton("Restore this version", last));
-  actions.append(restoreButton("Restore to before this", first - 1));
+  actions.append(...group.restores.map(({ text, revision }) => restoreButton(text, revision)));
   item.append(who, revisions, actions);
   return item;
-}
-
-/** A node as the list names it: its first words in quotes (from the draft), else its id. */
-function shortName(id) {
-  const { words } = shown.page ? describeNode(id, [shown.page]) : { words: "" };
-  if (!words) return id;
-  const cut = words.length > 28 ? `${words.slice(0, 27).trimEnd()}…` : words;
-  return `“${cut}”`;
 }
 
 function restoreButton(text, revision) {
@@ -234,23 +191,17 @@ function restoreButton(text, revision) {
 function ask(kind, revision, button) {
   if (!Number.isInteger(revision)) return;
   asked = { kind, revision, button };
-  const box = confirmBox;
-  const text = kind === "reset"
-    ? `Reset the draft to the published page (revision ${revision})?`
-    : revision === 0
-      ? "Restore the empty page the draft started from (revision 0)?"
-      : `Restore the page as it was at revision ${revision}?`;
-  $('[data-role="history-confirm-text"]').textContent =
-    `${text} This adds a new revision on top of revision ${shown.revision}; nothing is lost: ` +
-    "the current version stays in the history and can be restored.";
-  byTestId("history-confirm-ok").textContent = kind === "reset" ? "Reset" : "Restore";
+  const box = confirmBox();
+  const said = question(kind, revision, shown.revision);
+  $('[data-role="history-confirm-text"]').textContent = said.text;
+  byId("history-confirm-ok").textContent = said.button;
   (button.closest(".history-group") || $(".history-reset", sheet())).after(box);
   box.hidden = false;
-  byTestId("history-confirm-ok").focus();
+  byId("history-confirm-ok").focus();
 }
 
 function cancelAsk(focusBack) {
-  const box = confirmBox;
+  const box = confirmBox();
   box.hidden = true;
   $(".history-reset", sheet()).after(box);
   const button = asked && asked.button;
@@ -263,7 +214,7 @@ async function confirmAsked() {
   const id = state.sessionId;
   if (!chosen || id === null) return;
   cancelAsk(true);
-  const ok = byTestId("history-confirm-ok");
+  const ok = byId("history-confirm-ok");
   ok.disabled = true;
   tell("");
   const based = shown.revision;
@@ -272,31 +223,17 @@ async function confirmAsked() {
       ? await api("POST", sessionPath(id, "/reset"), { basedOn: based })
       : await api("POST", sessionPath(id, "/restore"), { revision: chosen.revision, basedOn: based });
     if (state.sessionId !== id) return;
-    const done = chosen.kind === "reset" ? "Reset to the published page" : `Restored revision ${chosen.revision}`;
-    tell(answer.applied === 0 ? "The draft already is that page; nothing changed." : `${done}: the draft is now revision ${answer.revision}.`);
+    tell(doneText(chosen.kind, chosen.revision, answer));
   } catch (error) {
     if (state.sessionId !== id) return;
     if (!(error instanceof ApiError)) {
       report(error);
       return;
     }
-    tell(refusal(error, chosen), error.code);
+    tell(refusalText(error.code, error.body, chosen.revision) || `Nothing changed: ${codeText(error.code)}.`, error.code);
   } finally {
     ok.disabled = false;
     refocus = true;
     refreshHistory(0);
   }
-}
-
-function refusal(error, chosen) {
-  const body = error.body || {};
-  if (error.code === "stale_revision") {
-    const now = Number.isInteger(body.revision) ? ` (it is now at revision ${body.revision})` : "";
-    return `Nothing changed: the page changed meanwhile${now}. The list is read again; look at it, then choose again.`;
-  }
-  if (error.code === "history_truncated") return `Nothing changed: revision ${chosen.revision} is further back than the kept history reaches.`;
-  if (error.code === "not_found" && body.field === "published") return "Nothing changed: nothing is published yet, so there is no published page to reset to.";
-  if (error.code === "invalid_request") return `Nothing changed: there is no revision ${chosen.revision} to restore.`;
-  if (error.code === "conflicted") return "Nothing changed: the older page could not be put back over later edits.";
-  return `Nothing changed: ${codeText(error.code)}.`;
 }

@@ -3,7 +3,7 @@
 // device toggle shows (js/styles.js). Typing is sent after a pause, a change
 // or Enter at once; a refusal is said beside its field.
 
-import { $, el } from "./dom.js";
+import { $, byId, el } from "./dom.js";
 import { model, nodeName, nodeOf, subscribe, typeOf } from "./editor.js";
 import { commitField, field, onEdit } from "./fields.js";
 import { styleFields } from "./styles.js";
@@ -18,7 +18,7 @@ export function wireInspector() {
     else if (reason !== "draft" || model.selected !== shownId) render();
   });
   // The preview's width decides what the breakpoint note says.
-  new ResizeObserver(() => refresh()).observe($('[data-testid="preview-frame"]'));
+  new ResizeObserver(() => refresh()).observe(byId("preview-frame"));
 }
 
 function root() {
@@ -100,9 +100,7 @@ function render() {
   if (!node) return;
   const head = el("div", "inspector-head");
   const name = el("span", "inspector-name", nodeName(node));
-  name.dataset.testid = "inspector-name";
   const type = el("span", "inspector-type", node.type);
-  type.dataset.testid = "inspector-type";
   head.append(name, type);
   fields.push({ refresh: () => (name.textContent = nodeName(nodeOf(node.id))) });
   box.append(head);

@@ -2,12 +2,12 @@
 // indented by depth), the selected node's Move up/down, Duplicate and Delete,
 // a row dragged among its siblings, and the editor's keys.
 
-import { $, byTestId, el } from "./dom.js";
+import { $, byId, el } from "./dom.js";
 import { childrenOf, draftRevision, model, nodeName, nodeOf, parentOf, select, siblingsOf, subscribe, walk } from "./editor.js";
 import { redo, submitOrSay, undo } from "./edits.js";
 import { afterRemoval, duplicateOps, moveOps, stepOps } from "./structure.js";
 
-const tree = () => byTestId("outline-tree");
+const tree = () => byId("outline-tree");
 const rowOf = (id) => tree().querySelector(`[data-node="${CSS.escape(id)}"]`);
 let dragged = null;
 let renderLater = false; // the draft changed during a drag: redraw once it ends
@@ -29,10 +29,10 @@ export function wireOutline() {
   box.addEventListener("dragleave", (event) => event.target.closest?.("[data-node]")?.removeAttribute("data-drop"));
   box.addEventListener("drop", onDrop);
   box.addEventListener("dragend", endDrag);
-  byTestId("editor-move-up").addEventListener("click", () => step(-1));
-  byTestId("editor-move-down").addEventListener("click", () => step(1));
-  byTestId("editor-duplicate").addEventListener("click", duplicate);
-  byTestId("editor-delete").addEventListener("click", remove);
+  byId("editor-move-up").addEventListener("click", () => step(-1));
+  byId("editor-move-down").addEventListener("click", () => step(1));
+  byId("editor-duplicate").addEventListener("click", duplicate);
+  byId("editor-delete").addEventListener("click", remove);
 }
 
 function render() {
@@ -70,10 +70,10 @@ function updateActions() {
   const id = model.selected;
   const siblings = id === null ? [] : siblingsOf(id);
   const at = siblings.indexOf(id);
-  byTestId("editor-move-up").disabled = id === null || at <= 0;
-  byTestId("editor-move-down").disabled = id === null || at < 0 || at >= siblings.length - 1;
-  byTestId("editor-duplicate").disabled = id === null;
-  byTestId("editor-delete").disabled = id === null;
+  byId("editor-move-up").disabled = id === null || at <= 0;
+  byId("editor-move-down").disabled = id === null || at < 0 || at >= siblings.length - 1;
+  byId("editor-duplicate").disabled = id === null;
+  byId("editor-delete").disabled = id === null;
 }
 
 function choose(id, focusRow) {

@@ -3,7 +3,7 @@
 // page's current look (GET palette/section: ops only, sent as one edit).
 
 import { ApiError, api, sessionPath } from "./api.js";
-import { byTestId, state } from "./dom.js";
+import { byId, state } from "./dom.js";
 import { model, rootOf, subscribe } from "./editor.js";
 import { notice, submit } from "./edits.js";
 import { ADDABLE, insertOps } from "./structure.js";
@@ -13,17 +13,17 @@ export function wirePalette() {
     if (reason === "palette") fill();
     if (reason === "palette" || reason === "select" || reason === "draft") updateButtons();
   });
-  byTestId("palette-add").addEventListener("click", addNode);
-  byTestId("palette-add-section").addEventListener("click", addSection);
-  byTestId("palette-section").addEventListener("change", updateButtons);
-  byTestId("palette-type").addEventListener("change", updateButtons);
+  byId("palette-add").addEventListener("click", addNode);
+  byId("palette-add-section").addEventListener("click", addSection);
+  byId("palette-section").addEventListener("change", updateButtons);
+  byId("palette-type").addEventListener("change", updateButtons);
 }
 
 function fill() {
-  const types = byTestId("palette-type");
+  const types = byId("palette-type");
   const names = Object.keys(model.types || {}).filter(ADDABLE);
   types.replaceChildren(...names.map((name) => new Option(name, name)));
-  const sections = byTestId("palette-section");
+  const sections = byId("palette-section");
   sections.replaceChildren(
     ...model.sections.map((section) => {
       const name = sectionName(section);
@@ -42,17 +42,17 @@ const sectionName = (section) => {
 };
 
 function updateButtons() {
-  const type = byTestId("palette-type").value;
+  const type = byId("palette-type").value;
   const container = model.types && model.types[type] ? model.types[type] : null;
-  byTestId("palette-add").disabled = !container;
-  const kind = byTestId("palette-section").value;
+  byId("palette-add").disabled = !container;
+  const kind = byId("palette-section").value;
   const section = model.sections.find((s) => s.kind === kind);
-  byTestId("palette-add-section").disabled = !section || !section.available;
+  byId("palette-add-section").disabled = !section || !section.available;
 }
 
 async function addNode() {
-  const type = byTestId("palette-type").value;
-  const where = byTestId("palette-where").value;
+  const type = byId("palette-type").value;
+  const where = byId("palette-where").value;
   let root = null;
   const build = () => {
     const built = insertOps(type, where);
@@ -68,8 +68,8 @@ async function addNode() {
 }
 
 async function addSection() {
-  const kind = byTestId("palette-section").value;
-  const button = byTestId("palette-add-section");
+  const kind = byId("palette-section").value;
+  const button = byId("palette-add-section");
   const id = state.sessionId;
   // The new section goes after the top-level section the selection is in; none selected: at the end.
   const after = model.selected !== null ? rootOf(model.selected) : null;

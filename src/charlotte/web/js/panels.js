@@ -4,7 +4,7 @@
 
 import { api, sessionPath } from "./api.js";
 import { endAgentText } from "./chat.js";
-import { $, $$, BUSY_STATUSES, byTestId, report, state } from "./dom.js";
+import { $, $$, BUSY_STATUSES, byId, report, state } from "./dom.js";
 
 // Matches the stylesheet's breakpoint: at this width and below, one panel at a time.
 const NARROW = window.matchMedia("(max-width: 768px)");
@@ -48,13 +48,13 @@ export function wirePanels() {
 
 export function setStatus(status) {
   state.status = status;
-  const pill = byTestId("status");
+  const pill = byId("status");
   pill.dataset.status = status;
   pill.textContent = status;
   const busy = BUSY_STATUSES.has(status);
   // While a turn runs no turn can be undone: the stylesheet hides the Undo buttons.
   builder().dataset.busy = String(busy);
-  const stop = byTestId("stop-button");
+  const stop = byId("stop-button");
   stop.hidden = !busy;
   stop.disabled = status === "stopping";
   stop.textContent = status === "stopping" ? "Stopping…" : "Stop";
@@ -64,14 +64,14 @@ export function setStatus(status) {
 
 export function updateSendButton() {
   const busy = BUSY_STATUSES.has(state.status);
-  byTestId("send-button").disabled = busy || state.sending;
-  byTestId("chat-input").placeholder = busy ? "The builder is working… you can type your next message" : "Ask for a change…";
+  byId("send-button").disabled = busy || state.sending;
+  byId("chat-input").placeholder = busy ? "The builder is working… you can type your next message" : "Ask for a change…";
 }
 
 export function setRevision(revision) {
-  const badge = byTestId("revision");
-  const changed = state.revision !== revision;
-  state.revision = revision;
+  const badge = byId("revision");
+  // The store holds the draft's revision; the badge only shows it (and bumps when it moves).
+  const changed = badge.textContent !== String(revision);
   badge.textContent = String(revision);
   badge.parentElement.dataset.revision = String(revision);
   if (changed && revision > 0) {

@@ -8,7 +8,7 @@
 
 import { ApiError, api, endpoint, sessionPath } from "./api.js";
 import { emitCss, opsCanChangeCss } from "./css.js";
-import { $, $$, byTestId, report, state } from "./dom.js";
+import { $, $$, byId, report, state } from "./dom.js";
 import { store } from "./draft.js";
 import { renderHtml, renderNode } from "./render.js";
 import { assetLibrary } from "./store.js";
@@ -105,7 +105,7 @@ export function setDevice(device) {
  */
 function fitDevice() {
   const body = $(".preview-body");
-  const frame = byTestId("preview-frame");
+  const frame = byId("preview-frame");
   const width = DEVICES[body.dataset.device];
   const room = body.clientWidth;
   const scale = width && room > 0 ? Math.min(1, room / width) : 1;
@@ -135,7 +135,7 @@ export function resetPreview() {
   shown = freshShown();
   setViewMode("draft", { load: false });
   showPreviewEmpty(false);
-  const frame = byTestId("preview-frame");
+  const frame = byId("preview-frame");
   frame.removeAttribute("srcdoc");
   delete frame.dataset.revision;
 }
@@ -190,7 +190,7 @@ function drawCopy() {
   $('[data-role="preview-caption"]').textContent = caption;
   const assets = assetLibrary(copy.assets);
   showPreviewEmpty(childrenOf(copy.doc, null).length === 0, ["The page is empty", "Send a message and the draft appears here as the builder works."]);
-  const frame = byTestId("preview-frame");
+  const frame = byId("preview-frame");
   const body = shown.view === view && shown.loaded ? frameBody(frame) : null;
   if (body === null) {
     loadFrame(renderHtml(copy.doc, { assets }), emitCss(copy.doc), copy.revision, view);
@@ -249,7 +249,7 @@ function showPreviewEmpty(show, texts) {
 
 // A new frame document: the page's HTML and stylesheet after page-base.css.
 function loadFrame(html, css, revision, view) {
-  const frame = byTestId("preview-frame");
+  const frame = byId("preview-frame");
   // Tests and people can tell which revision the frame shows.
   if (Number.isInteger(revision)) frame.dataset.revision = String(revision);
   else delete frame.dataset.revision;

@@ -5,7 +5,7 @@
 
 import { ApiError, api, sessionPath } from "./api.js";
 import { changeEntries } from "./changes.js";
-import { $, byTestId, clearError, plural, showError, state, whileBusy } from "./dom.js";
+import { $, byId, clearError, plural, showError, state, whileBusy } from "./dom.js";
 import { store } from "./draft.js";
 import { scheduleStatus } from "./panels.js";
 import { schedulePreview } from "./preview.js";
@@ -13,14 +13,14 @@ import { schedulePreview } from "./preview.js";
 export const EMPTY_PAGE_MESSAGE =
   "The page is empty, so there is nothing to publish yet. Ask the builder for a first draft, then publish.";
 
-const dialog = () => byTestId("publish-dialog");
+const dialog = () => byId("publish-dialog");
 // What the open dialog would publish: the session and the revision shown.
 let reviewed = null;
 
 /** Read what publishing now would change (the server's preview), then ask (or refuse an empty page). */
 export async function askToPublish() {
   const id = state.sessionId;
-  const button = byTestId("publish-button");
+  const button = byId("publish-button");
   await whileBusy(button, async () => {
     const answer = await api("GET", sessionPath(id, "/publish-preview"));
     if (state.sessionId !== id) return;
@@ -39,7 +39,7 @@ export async function askToPublish() {
     reviewed = { id, revision: preview.revision };
     fillDialog(preview, docs);
     dialog().showModal();
-    byTestId("publish-cancel").focus();
+    byId("publish-cancel").focus();
   });
 }
 
@@ -104,7 +104,7 @@ async function confirm() {
   const chosen = reviewed;
   reviewed = null;
   if (!chosen || chosen.id !== state.sessionId) return;
-  const button = byTestId("publish-button");
+  const button = byId("publish-button");
   await whileBusy(button, async () => {
     let answer;
     try {
@@ -130,14 +130,14 @@ async function confirm() {
 }
 
 export function wirePublish() {
-  byTestId("publish-button").addEventListener("click", askToPublish);
+  byId("publish-button").addEventListener("click", askToPublish);
   // A method="dialog" form closes the dialog with the pressed button's value;
   // Escape closes it with an empty one. Only Confirm publishes.
   dialog().addEventListener("keydown", trapFocus);
   dialog().addEventListener("close", () => {
     const answer = dialog().returnValue;
     dialog().returnValue = "";
-    byTestId("publish-button").focus();
+    byId("publish-button").focus();
     if (answer === "confirm") confirm();
     else reviewed = null;
   });

@@ -6,7 +6,7 @@
 
 import { ApiError, api, codeText, sessionPath } from "./api.js";
 import { changeEntries } from "./changes.js";
-import { $, $$, byTestId, el, plural, report, showError, state, whileBusy } from "./dom.js";
+import { $, $$, byId, el, plural, report, showError, state, whileBusy } from "./dom.js";
 import { store } from "./draft.js";
 import { flashNode, onFrameLoad, whenFrameLoads } from "./highlight.js";
 import { scheduleStatus } from "./panels.js";
@@ -25,7 +25,7 @@ export function cancelChangeSet() {
 }
 
 export function resetChangeSet() {
-  byTestId("change-set").hidden = true;
+  byId("change-set").hidden = true;
   chosen.clear();
   say("");
 }
@@ -68,7 +68,7 @@ async function loadChangeSet() {
 }
 
 function renderChangeSet(changeSet, page) {
-  const panel = byTestId("change-set");
+  const panel = byId("change-set");
   $('[data-view-mode="proposed"]').hidden = !changeSet;
   if (!changeSet) {
     panel.hidden = true;
@@ -99,7 +99,7 @@ function renderChangeSet(changeSet, page) {
   updateChosen();
   if (refocus && (!document.activeElement || document.activeElement === document.body)) {
     // The entry whose button was pressed is gone: go on with the first one left.
-    const next = $(".change-name", holder) || byTestId("approve-button");
+    const next = $(".change-name", holder) || byId("approve-button");
     next.focus();
   }
   refocus = false;
@@ -133,7 +133,6 @@ function withControls(entry) {
   const reject = el("button", "button button-small button-quiet change-reject", "Reject this change");
   reject.type = "button";
   reject.dataset.control = "reject";
-  reject.dataset.testid = "reject-node";
   reject.setAttribute("aria-label", `Reject this change: ${entry.name}`);
   reject.addEventListener("click", () => rejectNodes(entry.ids, reject, 1));
   entry.head.append(reject);
@@ -172,7 +171,7 @@ function flashed(key, item, shown = flashNode(key)) {
 }
 
 function updateChosen() {
-  const button = byTestId("reject-selected");
+  const button = byId("reject-selected");
   button.disabled = chosen.size === 0;
   button.textContent = chosen.size ? `Reject ${chosen.size} chosen` : "Reject chosen";
 }
@@ -186,7 +185,7 @@ function say(text) {
 async function rejectNodes(keys, pressed, entries) {
   const id = state.sessionId;
   if (!keys.length) return;
-  const buttons = [byTestId("approve-button"), byTestId("reject-button"), byTestId("reject-selected"), ...$$(".change-reject")];
+  const buttons = [byId("approve-button"), byId("reject-button"), byId("reject-selected"), ...$$(".change-reject")];
   say("");
   await whileBusy(pressed, async () => {
     try {
@@ -220,7 +219,7 @@ function refusal(error) {
 
 /** Wire the chosen entries' Reject button, and name added nodes once the preview shows them. */
 export function wireReview() {
-  byTestId("reject-selected").addEventListener("click", (event) => {
+  byId("reject-selected").addEventListener("click", (event) => {
     const keys = new Set();
     for (const key of chosen) for (const id of idsOf.get(key) || [key]) keys.add(id);
     rejectNodes([...keys], event.currentTarget, chosen.size);
@@ -235,7 +234,7 @@ export function wireReview() {
 
 export async function resolveChangeSet(action) {
   const id = state.sessionId;
-  const buttons = [byTestId("approve-button"), byTestId("reject-button")];
+  const buttons = [byId("approve-button"), byId("reject-button")];
   const pressed = action === "approve" ? buttons[0] : buttons[1];
   await whileBusy(pressed, async () => {
     const answer = await api("POST", sessionPath(id, `/change-set/${action}`));

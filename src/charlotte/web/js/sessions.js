@@ -3,7 +3,7 @@
 // and a Resume button that opens it as a new one is opened.
 
 import { api } from "./api.js";
-import { byTestId, el, plural } from "./dom.js";
+import { byId, el, plural } from "./dom.js";
 
 // Rows shown; the server reads at most 50 a page.
 const LIMIT = 20;
@@ -14,7 +14,7 @@ const BRIEF_CHARS = 140;
 let timer = 0;
 let request = 0;
 
-const box = () => byTestId("session-list");
+const box = () => byId("session-list");
 
 function when(stamp) {
   const date = new Date(typeof stamp === "string" ? stamp : "");
@@ -51,7 +51,7 @@ function sessionRow(session, resume) {
 export async function refreshSessionList(resume) {
   clearTimeout(timer);
   const mine = ++request;
-  const page = byTestId("start-page").value.trim();
+  const page = byId("start-page").value.trim();
   const list = box();
   if (!page) {
     list.hidden = true;
@@ -69,14 +69,14 @@ export async function refreshSessionList(resume) {
   if (mine !== request) return;
   const sessions = answer && Array.isArray(answer.sessions) ? answer.sessions : [];
   const rows = sessions.filter((item) => item && typeof item === "object" && typeof item.id === "string");
-  const items = byTestId("session-rows");
+  const items = byId("session-rows");
   items.replaceChildren(...rows.map((session) => sessionRow(session, resume)));
   list.hidden = rows.length === 0;
 }
 
 /** The page key changed: read its sessions once the typing settles. */
 export function wireSessionList(resume) {
-  byTestId("start-page").addEventListener("input", () => {
+  byId("start-page").addEventListener("input", () => {
     clearTimeout(timer);
     timer = setTimeout(() => refreshSessionList(resume), TYPING_MS);
   });

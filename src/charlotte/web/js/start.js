@@ -2,7 +2,7 @@
 // removed by the person) and the approve-on-save switch.
 
 import { api } from "./api.js";
-import { $, $$, byTestId, clearError, el, showError, whileBusy } from "./dom.js";
+import { $, $$, byId, clearError, el, showError, whileBusy } from "./dom.js";
 
 export function addFactRow(key = "", value = "") {
   const row = el("div", "fact-row");
@@ -37,17 +37,17 @@ function readFacts() {
 /** The start form was sent: open the session, then `enter(id, session)` it. */
 export async function startSession(event, enter) {
   event.preventDefault();
-  const page = byTestId("start-page").value.trim();
-  const brief = byTestId("start-brief").value.trim();
+  const page = byId("start-page").value.trim();
+  const brief = byId("start-brief").value.trim();
   if (!page || !brief) {
     showError(page ? "Write a brief: what should the page be about?" : "Give the page a key, for example “home”.");
-    (page ? byTestId("start-brief") : byTestId("start-page")).focus();
+    (page ? byId("start-brief") : byId("start-page")).focus();
     return;
   }
-  const body = { page, brief, approve_on_save: byTestId("start-approve").checked };
+  const body = { page, brief, approve_on_save: byId("start-approve").checked };
   const facts = readFacts();
   if (Object.keys(facts).length > 0) body.facts = facts;
-  await whileBusy(byTestId("start-button"), async () => {
+  await whileBusy(byId("start-button"), async () => {
     const answer = await api("POST", "sessions", body);
     clearError();
     history.pushState(null, "", `#session=${encodeURIComponent(answer.session.id)}`);

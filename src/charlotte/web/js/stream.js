@@ -3,7 +3,7 @@
 // says so in a banner while it is away.
 
 import { endpoint, sessionPath } from "./api.js";
-import { $, byTestId, state } from "./dom.js";
+import { $, byId, state } from "./dom.js";
 
 // Every event type of the session log (charlotte.events.EventTypes.ALL). An
 // EventSource hands `event:`-named messages only to listeners of that name.
@@ -132,7 +132,7 @@ function lose() {
 }
 
 function showBanner(show) {
-  const banner = byTestId("stream-banner");
+  const banner = byId("stream-banner");
   if (!banner) return;
   if (show) {
     const seconds = Math.round(link.delay / 1000);

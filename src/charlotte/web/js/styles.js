@@ -2,7 +2,7 @@
 // radius and alignment of the selected node at one breakpoint (the device
 // toggle's), each showing the value it inherits from a smaller breakpoint.
 
-import { el } from "./dom.js";
+import { byId, el } from "./dom.js";
 import { BREAKPOINTS, BREAKPOINT_NAME, breakpoint, nodeOf } from "./editor.js";
 import { commitField, field, onEdit } from "./fields.js";
 
@@ -158,9 +158,8 @@ const BREAKPOINT_PX = { md: 768, lg: 1024 };
 // A desktop preview in a narrow window is narrower than the breakpoint it edits: say so.
 function previewNote(bp) {
   const note = el("p", "inspector-note");
-  note.dataset.testid = "editor-breakpoint-note";
   const refresh = () => {
-    const frame = document.querySelector('[data-testid="preview-frame"]');
+    const frame = byId("preview-frame");
     const width = frame ? frame.clientWidth : 0;
     const needs = BREAKPOINT_PX[bp];
     note.hidden = !needs || !width || width >= needs;
@@ -178,7 +177,6 @@ export function styleFields(node) {
   const group = el("fieldset", "inspector-group");
   const legend = el("legend", "inspector-legend", "Style · ");
   const which = el("span", "inspector-breakpoint", BREAKPOINT_NAME[bp]);
-  which.dataset.testid = "editor-breakpoint";
   which.dataset.breakpoint = bp;
   legend.append(which);
   group.append(legend);

@@ -18,7 +18,6 @@ export function undoRow(turnId) {
   row.dataset.turn = turnId;
   const button = el("button", "undo-button", "Undo this turn");
   button.type = "button";
-  button.dataset.testid = "undo-turn";
   const said = el("span", "undo-note muted");
   said.setAttribute("role", "status");
   button.addEventListener("click", () => undoTurn(turnId, button, said));

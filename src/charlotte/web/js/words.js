@@ -28,6 +28,11 @@ const EXCERPT = 60;
 export const listOf = (value) => (Array.isArray(value) ? value : []);
 export const nodesOf = (doc) => (doc && doc.nodes && typeof doc.nodes === "object" ? doc.nodes : {});
 
+/** "1 edit", "3 edits". */
+export function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
 /** "fontSize" → "font size". */
 export function keyWords(key) {
   return String(key).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
