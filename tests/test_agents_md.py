@@ -62,7 +62,7 @@ def _cells(text: str) -> list[str]:
 
 
 def _maps() -> list[Path]:
-    return [ROOT / "AGENTS.md", *(SRC / package / "AGENTS.md" for package in PACKAGES)]
+    return [ROOT / "AGENTS.md", SRC / "AGENTS.md", *(SRC / package / "AGENTS.md" for package in PACKAGES)]
 
 
 def test_the_packages_are_the_ones_the_maps_cover() -> None:
@@ -74,6 +74,13 @@ def test_each_package_has_a_map_naming_every_module(package: str) -> None:
     agents = SRC / package / "AGENTS.md"
     assert agents.is_file(), f"src/charlotte/{package}/ has no AGENTS.md"
     assert _unnamed(agents.read_text(encoding="utf-8"), _module_files(SRC / package)) == set()
+
+
+def test_the_package_root_has_a_map_naming_every_root_module() -> None:
+    agents = SRC / "AGENTS.md"
+    assert "src/charlotte/AGENTS.md" in (ROOT / "AGENTS.md").read_text(encoding="utf-8")
+    modules = [path for path in SRC.glob("*.py") if path.name != "__init__.py"]
+    assert _unnamed(agents.read_text(encoding="utf-8"), modules) == set()
 
 
 @pytest.mark.parametrize("package", PACKAGES)
