@@ -288,10 +288,9 @@ class CharlotteSession:
 
     def send(self, message: str) -> dict[str, Any]:
         """Queue a turn for ``message`` (1-20,000 characters); ``busy`` while one is active."""
-        record = self._load("send")
-        actor = actor_of(self.user)
         turns = self._app.turns
-        queued = turns.send(record.id, record.tenant, message, actor)
+        with self._write("send") as unit:
+            queued = turns.queue(unit, message, actor_of(self.user))
         # An inline queue has already run the turn: report where it is now.
         turn = turns.get(queued.id) or queued
         return {
@@ -304,11 +303,11 @@ class CharlotteSession:
 
     def stop(self) -> dict[str, Any]:
         """Ask the running or queued turn to stop; ``stop_requested`` is False when idle."""
-        record = self._load("stop")
-        requested = self._app.turns.stop(record.id, record.tenant, actor_of(self.user))
-        with self._app.units.reading() as conn:
-            now = self._sessions.get(conn, record.id, record.tenant)
-        return {"stop_requested": requested, "status": now.status if now else record.status}
+        with self._write("stop") as unit:
+            requested = self._app.turns.stop_in(unit, actor_of(self.user))
+            # The row as this unit left it (the stop may have changed its status).
+            now = self._sessions.get(unit.conn, self.id, self.tenant)
+        return {"stop_requested": requested, "status": now.status if now else unit.session.status}
 
     def edit(self, ops: list[Any], based_on: int) -> dict[str, Any]:
         """A person's edit of the draft (``stale_revision`` when ``based_on`` is not current)."""

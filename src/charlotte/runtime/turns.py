@@ -59,6 +59,7 @@ from charlotte.storage import (
     SessionStore,
     TurnRecord,
     TurnStore,
+    UnitOfWork,
     Units,
 )
 from charlotte.storage.turns import ACTIVE
@@ -116,13 +117,19 @@ class Turns:
         ``not_found`` (no such session in this tenant) and ``busy`` (a turn is
         queued or running, or the session is not idle).
         """
-        if not isinstance(message, str) or not 1 <= len(message) <= MAX_MESSAGE or not is_person_text(message):
-            raise Refused("invalid_request", detail={"field": "message"})
+        _check_message(message)  # before the session is looked up, as the API refuses it
+        with self._units.write(session_id, tenant) as unit:
+            return self.queue(unit, message, user)
+
+    def queue(self, unit: UnitOfWork, message: str, user: str) -> TurnRecord:
+        """``send`` in the caller's write unit: the turn is handed to the queue once the unit commits."""
+        _check_message(message)
+        session, conn = unit.session, unit.conn
         now = utc_now()
         record = TurnRecord(
             id=uuid.uuid4().hex,
-            session_id=session_id,
-            tenant=tenant,
+            session_id=session.id,
+            tenant=session.tenant,
             message=message,
             user=user,
             status="queued",
@@ -133,29 +140,22 @@ class Turns:
             finished_at=None,
             heartbeat_at=None,
         )
+        if session.status != "idle" or not self._sessions.update(
+            conn, session.id, session.tenant, status="queued", expect_status=["idle"]
+        ):
+            raise Refused("busy")
         try:
-            with self._units.writing() as conn:
-                session = self._sessions.lock(conn, session_id, tenant)
-                if session is None:
-                    raise Refused("not_found")
-                if session.status != "idle" or not self._sessions.update(
-                    conn, session_id, tenant, status="queued", expect_status=["idle"]
-                ):
-                    raise Refused("busy")
-                self._store.insert(conn, record)
-                self._events.append(
-                    conn,
-                    session_id,
-                    EventTypes.TURN_QUEUED,
-                    {"turn_id": record.id, "message": message},
-                    actor=user,
-                    tenant=tenant,
-                )
+            self._store.insert(conn, record)
         except StorageError as error:
             if error.code == "conflict":
                 # The active-turn index fired: another turn got in first.
                 raise Refused("busy") from error
             raise
+        unit.emit(NewEvent(EventTypes.TURN_QUEUED, {"turn_id": record.id, "message": message}, user))
+        unit.after_commit(lambda: self._deliver(record))
+        return record
+
+    def _deliver(self, record: TurnRecord) -> None:
         try:
             self._queue.enqueue(record.id)
         except Exception as error:
@@ -165,7 +165,6 @@ class Turns:
             # ended is left as it is.
             self.fail(record.id, code_of(error, "queue_unavailable"))
             raise
-        return record
 
     def stop(self, session_id: str, tenant: str, user: str) -> bool:
         """Stop the session's turn; False when the session is idle (nothing to stop).
@@ -176,29 +175,32 @@ class Turns:
         ``stopping``; the turn sees the flag and ends ``turn.stopped``.
         Refuses ``not_found``.
         """
-        with self._units.writing() as conn:
-            session = self._sessions.lock(conn, session_id, tenant)
-            if session is None:
-                raise Refused("not_found")
-            if session.status == "idle":
-                return False
-            if session.status == "queued":
-                turn = self._store.active_of(conn, session_id)
-                if turn is None:
-                    # A queued session without a turn would stay busy for good.
-                    return self._sessions.update(conn, session_id, tenant, status="idle", stop_requested=False)
-                if turn.status == "queued":
-                    event = NewEvent(EventTypes.TURN_STOPPED, {"turn_id": turn.id}, user)
-                    return self._end_in(conn, turn, ("queued",), event, status="stopped")
-            status = "stopping" if session.status == "running" else None
-            return self._sessions.update(
-                conn,
-                session_id,
-                tenant,
-                status=status,
-                stop_requested=True,
-                expect_status=[session.status],
-            )
+        with self._units.write(session_id, tenant) as unit:
+            return self.stop_in(unit, user)
+
+    def stop_in(self, unit: UnitOfWork, user: str) -> bool:
+        """``stop`` in the caller's write unit (its session row locked)."""
+        session, conn = unit.session, unit.conn
+        session_id, tenant = session.id, session.tenant
+        if session.status == "idle":
+            return False
+        if session.status == "queued":
+            turn = self._store.active_of(conn, session_id)
+            if turn is None:
+                # A queued session without a turn would stay busy for good.
+                return self._sessions.update(conn, session_id, tenant, status="idle", stop_requested=False)
+            if turn.status == "queued":
+                event = NewEvent(EventTypes.TURN_STOPPED, {"turn_id": turn.id}, user)
+                return self._end_in(conn, turn, ("queued",), event, status="stopped")
+        status = "stopping" if session.status == "running" else None
+        return self._sessions.update(
+            conn,
+            session_id,
+            tenant,
+            status=status,
+            stop_requested=True,
+            expect_status=[session.status],
+        )
 
     # -- the worker's side --------------------------------------------------------
 
@@ -404,3 +406,9 @@ class Turns:
             ),
         )
         return True
+
+
+def _check_message(message: object) -> None:
+    """``invalid_request`` (field ``message``) unless 1-20,000 characters of a person's text."""
+    if not isinstance(message, str) or not 1 <= len(message) <= MAX_MESSAGE or not is_person_text(message):
+        raise Refused("invalid_request", detail={"field": "message"})
