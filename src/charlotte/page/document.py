@@ -136,12 +136,25 @@ def scoped_base_css() -> str:
     return "\n".join(scoped) + "\n"
 
 
-def render_page(doc: object, *, assets: AssetLibrary, title: str | None = None) -> str:
+def render_page(
+    doc: object,
+    *,
+    assets: AssetLibrary,
+    title: str | None = None,
+    site_origin: str | None = None,
+    body: str | None = None,
+    page_css: str | None = None,
+) -> str:
     """A complete HTML5 document: ``<html lang>``, the head tags, ``BASE_CSS``, the page's stylesheet, its roots.
 
     ``title`` (when given) stands in for the page's own; the document always has a ``<title>``.
+    ``site_origin`` makes the canonical link absolute (as in ``render_head``). ``body`` and
+    ``page_css``: ``render_html(doc)`` and ``emit_css(doc)`` when the caller already has them
+    (the published page renders its body once for its two forms).
     """
-    head = "\n".join(_tags(doc, assets, None, title, always_title=True))
+    head = "\n".join(_tags(doc, assets, site_origin, title, always_title=True))
+    body = render_html(doc, assets=assets) if body is None else body
+    page_css = emit_css(doc) if page_css is None else page_css
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{escape_text(page_lang(doc))}">\n<head>\n'
@@ -149,8 +162,8 @@ def render_page(doc: object, *, assets: AssetLibrary, title: str | None = None) 
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"{head}\n"
         f"<style data-charlotte-base>{BASE_CSS}</style>\n"
-        f"<style data-cms-styles>{style_text(emit_css(doc))}</style>\n"
+        f"<style data-cms-styles>{style_text(page_css)}</style>\n"
         "</head>\n"
-        f"<body>{render_html(doc, assets=assets)}</body>\n"
+        f"<body>{body}</body>\n"
         "</html>\n"
     )
