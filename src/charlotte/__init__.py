@@ -11,13 +11,15 @@ that the README and ``docs/`` use nothing else from ``charlotte``.
 - ``Charlotte`` (built once from ``Settings``), ``CharlotteSession`` (a handle
   on one session).
 - Hooks and what they are handed: ``Authorizer`` (``authorize_using``; it sees
-  a ``SessionRecord``, or an ``OpenRequest`` for ``open``), ``Resolver``
+  a ``SessionRecord``, an ``OpenRequest`` for ``open``, or a ``PublishedRequest``
+  for ``read_published``), ``PublishHook`` (``on_publish``), ``Resolver``
   (``resolve_user_using``, ``resolve_tenant_using``), ``TurnContextFactory``
   (``context_using``: ``for_turn(SessionRecord, TurnRecord)`` returns a
   ``TurnContext``), ``Mode`` and ``Guide`` (``charlotte.modes.register``).
 - Asset libraries: the ``AssetLibrary`` port, ``InMemoryAssetLibrary``,
   ``FolderAssetLibrary``.
 - The log and the checks: ``Event``, ``EventTypes``, ``Finding``.
+- What a site serves: ``PublishedPage`` (``published_page``).
 - Errors a host catches: ``CharlotteError`` (the root), ``Refused``,
   ``PageSessionError``, ``StorageError``.
 - ``empty_doc``: a new page document (for a host's page repository).
@@ -31,9 +33,10 @@ import importlib as _importlib
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from charlotte.access import Authorizer, OpenRequest
+    from charlotte.access import Authorizer, OpenRequest, PublishedRequest
     from charlotte.app import Charlotte, Resolver
     from charlotte.checks import Finding
+    from charlotte.drafts.published import PublishedPage, PublishHook
     from charlotte.errors import CharlotteError, PageSessionError, Refused, StorageError
     from charlotte.events import Event, EventTypes
     from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
@@ -61,6 +64,9 @@ __all__ = [
     "Mode",
     "OpenRequest",
     "PageSessionError",
+    "PublishHook",
+    "PublishedPage",
+    "PublishedRequest",
     "Refused",
     "Resolver",
     "SessionRecord",
@@ -89,6 +95,9 @@ _HOMES: dict[str, str] = {
     "Mode": "charlotte.runtime.modes",
     "OpenRequest": "charlotte.access",
     "PageSessionError": "charlotte.errors",
+    "PublishHook": "charlotte.drafts.published",
+    "PublishedPage": "charlotte.drafts.published",
+    "PublishedRequest": "charlotte.access",
     "Refused": "charlotte.errors",
     "Resolver": "charlotte.app",
     "SessionRecord": "charlotte.storage",

@@ -2,27 +2,30 @@
 
 ``ABILITIES`` are every ability an authorizer is asked about; ``OpenRequest``
 is what it sees for ``open`` (built and checked by ``open_request`` within
-the ``MAX_*`` bounds and the ``PAGE_KEY`` shape); ``actor_of`` is the id the
-events record for a user. ``CharlotteSession`` (``session.py``) and
-``Charlotte`` (``app.py``) use them.
+the ``MAX_*`` bounds and the ``PAGE_KEY`` shape), ``PublishedRequest`` what it
+sees for ``read_published`` (``published_key`` checks one); ``actor_of`` is the
+id the events record for a user; ``SessionBuilder`` collects what a session is
+opened with. ``CharlotteSession`` (``session.py``) and ``Charlotte``
+(``app.py``) use them.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 from uuid import UUID
 
 from charlotte.errors import Refused
 from charlotte.events import AGENT_ACTOR, format_at
 from charlotte.policy.text import is_person_text
-from charlotte.runtime.modes import MAX_MODE_NAME
+from charlotte.runtime.modes import BUILDER_MODE, MAX_MODE_NAME
 from charlotte.storage import SessionStore
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
+    from charlotte.session import CharlotteSession
     from charlotte.storage import SessionRecord
 
 __all__ = [
@@ -37,14 +40,17 @@ __all__ = [
     "PAGE_KEY",
     "Authorizer",
     "OpenRequest",
+    "PublishedRequest",
+    "SessionBuilder",
     "actor_of",
     "open_request",
     "page_sessions",
+    "published_key",
     "valid_tenant",
 ]
 
 #: Every ability the host's authorizer is asked about.
-ABILITIES: Final = ("open", "view", "send", "stop", "edit", "approve", "publish")
+ABILITIES: Final = ("open", "view", "send", "stop", "edit", "approve", "publish", "read_published")
 
 _MAX_ACTOR: Final = 255
 
@@ -74,9 +80,18 @@ class OpenRequest:
     mode: str
 
 
+@dataclass(frozen=True, slots=True)
+class PublishedRequest:
+    """What the authorizer sees for ``read_published``: the published page about to be read."""
+
+    tenant: str
+    page: str
+
+
 #: ``fn(user, ability, session) -> bool``; ``session`` is the stored
-#: ``SessionRecord``, or an ``OpenRequest`` for the ``open`` ability.
-Authorizer = Callable[[Any, str, "SessionRecord | OpenRequest"], bool]
+#: ``SessionRecord``, an ``OpenRequest`` for the ``open`` ability, or a
+#: ``PublishedRequest`` for ``read_published``.
+Authorizer = Callable[[Any, str, "SessionRecord | OpenRequest | PublishedRequest"], bool]
 
 
 def valid_tenant(tenant: object) -> bool:
@@ -87,6 +102,16 @@ def valid_tenant(tenant: object) -> bool:
         and bool(tenant.strip())
         and is_person_text(tenant)
     )
+
+
+def published_key(tenant: object, page: object) -> PublishedRequest:
+    """The checked key of a published page: ``invalid_request`` (``tenant``) or ``invalid_page_key``."""
+    if not valid_tenant(tenant):
+        raise Refused("invalid_request", detail={"field": "tenant"})
+    if not isinstance(page, str) or PAGE_KEY.fullmatch(page) is None:
+        raise Refused("invalid_page_key", detail={"field": "page"})
+    assert isinstance(tenant, str)
+    return PublishedRequest(tenant, page)
 
 
 def open_request(
@@ -224,3 +249,57 @@ def _listed(record: SessionRecord, turns: int) -> dict[str, Any]:
         "turns": turns,
         "approve_on_save": record.approve_on_save,
     }
+
+
+@dataclass(frozen=True, slots=True)
+class SessionBuilder:
+    """Collects what a new session is opened with; each step returns a new builder.
+
+    The values are the caller's, checked only by ``open`` (a host may hand on
+    anything its request carried): ``invalid_request`` naming the field.
+    """
+
+    _charlotte: Charlotte = field(repr=False)
+    _user: object
+    _tenant: str | None = None
+    _page: str | None = None
+    _brief: str | None = None
+    _facts: Mapping[str, str] | None = None
+    _approve_on_save: bool = False
+    _mode: str = BUILDER_MODE
+
+    def tenant(self, tenant: str) -> SessionBuilder:
+        """The tenant (from the host's request, never from a request body)."""
+        return replace(self, _tenant=tenant)
+
+    def page(self, page: str) -> SessionBuilder:
+        """The host page key (1-200 characters)."""
+        return replace(self, _page=page)
+
+    def brief(self, brief: str) -> SessionBuilder:
+        """What the page is for (1-20,000 characters)."""
+        return replace(self, _brief=brief)
+
+    def facts(self, facts: Mapping[str, str]) -> SessionBuilder:
+        """The page's facts: up to 100 names with string values (none or ``{}``: the page's own)."""
+        return replace(self, _facts=facts)
+
+    def approve_on_save(self, approve: bool) -> SessionBuilder:
+        """When True the agent's writes wait in a change set for a person's approval."""
+        return replace(self, _approve_on_save=approve)
+
+    def mode(self, name: str) -> SessionBuilder:
+        """The builder mode (default ``charlotte_builder``; hosts register others on ``charlotte.modes``)."""
+        return replace(self, _mode=name)
+
+    def open(self) -> CharlotteSession:
+        """Check everything (``invalid_request``), ask for ``open``, store the session and ``session.opened``."""
+        request = open_request(
+            tenant=self._tenant,
+            page=self._page,
+            brief=self._brief,
+            facts=self._facts,
+            approve_on_save=self._approve_on_save,
+            mode=self._mode,
+        )
+        return self._charlotte._open(self._user, request)

@@ -13,8 +13,12 @@ runner, sweeper, guide and mode registry; nothing is process-global, so two
 instances on different databases in one process never see each other.
 
 **The default authorizer allows every ability to any user the host resolved
-(anyone who is not None).** A host with more than one kind of user must
-install its own with ``authorize_using``.
+(anyone who is not None), and ``read_published`` to anyone.** A host with
+more than one kind of user must install its own with ``authorize_using``.
+
+A site serves what was published with ``published_page(tenant, page)`` (one
+indexed read, a render cache per instance) and learns of each publish with
+``on_publish`` (``docs/hosting.md``).
 
 The queue follows ``settings.queue``: ``inline`` runs a turn inside ``send``;
 ``thread`` runs turns on ``settings.thread_workers`` threads of this process
@@ -40,9 +44,9 @@ leaves a stale heartbeat; any live worker ends that turn ``worker_lost``)::
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any, Final
 
@@ -50,11 +54,14 @@ from charlotte.access import (
     ABILITIES,
     Authorizer,
     OpenRequest,
+    PublishedRequest,
+    SessionBuilder,
     actor_of,
-    open_request,
+    published_key,
     valid_tenant,
 )
 from charlotte.drafts.change_sets import ChangeSets
+from charlotte.drafts.published import PublishedPage, PublishedPages, PublishHook
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import Refused
 from charlotte.events import EventTypes, NewEvent, utc_now
@@ -62,7 +69,7 @@ from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.policy.text import is_person_text
 from charlotte.runtime.guide import build_guide
 from charlotte.runtime.models import ModelOptions, resolve_model
-from charlotte.runtime.modes import BUILDER_MODE, ModeRegistry
+from charlotte.runtime.modes import ModeRegistry
 from charlotte.runtime.notifier import Notifier
 from charlotte.runtime.queues import InlineQueue, ThreadQueue, TurnQueue
 from charlotte.runtime.runner import TurnContextFactory, TurnRunner
@@ -74,7 +81,7 @@ from charlotte.storage import PageRepository, SessionRecord
 from charlotte.storage import migrate as migrate_database
 from charlotte.tools import PageTools
 
-__all__ = ["Charlotte", "Resolver", "SessionBuilder"]
+__all__ = ["Charlotte", "PublishHook", "PublishedPage", "Resolver", "SessionBuilder"]
 
 _MAX_SESSION_ID: Final = 64
 
@@ -83,8 +90,9 @@ Resolver = Callable[[Any], Any]
 
 
 def _allow_resolved_users(user: object, ability: str, session: object) -> bool:
-    # The documented default: any user the host resolved may do everything.
-    return user is not None
+    # The documented default: any user the host resolved may do everything, and
+    # anyone (signed in or not) may read what was published.
+    return user is not None or ability == "read_published"
 
 
 def _no_one(request: object) -> None:
@@ -117,6 +125,9 @@ class Charlotte:
         )
         #: Where a request opens its unit of work (``charlotte.storage.unit_of_work``).
         self.units = self.workspace.units
+        self._published = PublishedPages(
+            self.workspace.pages, assets=self.assets, site_origin=settings.site_origin
+        )
         self.change_sets = ChangeSets(self.workspace)
         self.tools = PageTools(self.workspace, change_sets=self.change_sets)
         self.modes = ModeRegistry()
@@ -191,7 +202,14 @@ class Charlotte:
         tenant = self._resolve_tenant(request)
         return tenant if valid_tenant(tenant) else None
 
-    def allows(self, user: object, ability: str, session: SessionRecord | OpenRequest) -> bool:
+    def on_publish(self, hook: PublishHook) -> Charlotte:
+        """Install ``fn(tenant, page, revision)``, called once after each publish commits (a failure undoes nothing)."""
+        self.workspace.publish_hooks.add(_callable(hook))
+        return self
+
+    def allows(
+        self, user: object, ability: str, session: SessionRecord | OpenRequest | PublishedRequest
+    ) -> bool:
         """Ask the host's authorizer; anything but ``True`` is a no."""
         if ability not in ABILITIES:
             raise ValueError(f"unknown ability {ability!r}")
@@ -211,6 +229,34 @@ class Charlotte:
         with self.units.reading() as conn:
             record = self.units.sessions.get(conn, session_id, tenant)
         return None if record is None else CharlotteSession(self, record.id, record.tenant, user)
+
+    # -- published pages (docs/hosting.md) ---------------------------------------------
+
+    def published_page(self, tenant: str, page: str) -> PublishedPage | None:
+        """The page's published copy as a site serves it; None before its first publish.
+
+        One indexed read (a render cache holds each revision made); a page key of
+        another shape is ``invalid_page_key``, a tenant that is no key ``invalid_request``.
+        """
+        found = self.published_document(tenant, page)
+        return None if found is None else found[0]
+
+    async def published_page_async(self, tenant: str, page: str) -> PublishedPage | None:
+        """``published_page`` for async code: the read runs in a worker thread."""
+        return await asyncio.to_thread(self.published_page, tenant, page)
+
+    def published_document(self, tenant: str, page: str) -> tuple[PublishedPage, str] | None:
+        """``published_page`` and the standalone HTML document of that revision (``published.html``)."""
+        key = published_key(tenant, page)
+        with self.units.reading() as conn:
+            return self._published.read(conn, key.tenant, key.page)
+
+    def published_pages(self, tenant: str) -> list[dict[str, Any]]:
+        """``[{page, revision, published_at}]`` of the tenant's published pages, by key (a sitemap)."""
+        if not valid_tenant(tenant):
+            raise Refused("invalid_request", detail={"field": "tenant"})
+        with self.units.reading() as conn:
+            return self._published.listing(conn, tenant)
 
     def guide(self) -> tuple[str, str]:
         """The builder guide's ``(text, hash)``; sessions remember the hash they were opened with."""
@@ -365,60 +411,6 @@ class Charlotte:
             }
             unit.emit(NewEvent(EventTypes.SESSION_OPENED, opened, actor))
         return CharlotteSession(self, record.id, record.tenant, user)
-
-
-@dataclass(frozen=True, slots=True)
-class SessionBuilder:
-    """Collects what a new session is opened with; each step returns a new builder.
-
-    The values are the caller's, checked only by ``open`` (a host may hand on
-    anything its request carried): ``invalid_request`` naming the field.
-    """
-
-    _charlotte: Charlotte = field(repr=False)
-    _user: object
-    _tenant: str | None = None
-    _page: str | None = None
-    _brief: str | None = None
-    _facts: Mapping[str, str] | None = None
-    _approve_on_save: bool = False
-    _mode: str = BUILDER_MODE
-
-    def tenant(self, tenant: str) -> SessionBuilder:
-        """The tenant (from the host's request, never from a request body)."""
-        return replace(self, _tenant=tenant)
-
-    def page(self, page: str) -> SessionBuilder:
-        """The host page key (1-200 characters)."""
-        return replace(self, _page=page)
-
-    def brief(self, brief: str) -> SessionBuilder:
-        """What the page is for (1-20,000 characters)."""
-        return replace(self, _brief=brief)
-
-    def facts(self, facts: Mapping[str, str]) -> SessionBuilder:
-        """The page's facts: up to 100 names with string values (none or ``{}``: the page's own)."""
-        return replace(self, _facts=facts)
-
-    def approve_on_save(self, approve: bool) -> SessionBuilder:
-        """When True the agent's writes wait in a change set for a person's approval."""
-        return replace(self, _approve_on_save=approve)
-
-    def mode(self, name: str) -> SessionBuilder:
-        """The builder mode (default ``charlotte_builder``; hosts register others on ``charlotte.modes``)."""
-        return replace(self, _mode=name)
-
-    def open(self) -> CharlotteSession:
-        """Check everything (``invalid_request``), ask for ``open``, store the session and ``session.opened``."""
-        request = open_request(
-            tenant=self._tenant,
-            page=self._page,
-            brief=self._brief,
-            facts=self._facts,
-            approve_on_save=self._approve_on_save,
-            mode=self._mode,
-        )
-        return self._charlotte._open(self._user, request)
 
 
 def _drop_inherited_connections(charlotte: Charlotte) -> None:

@@ -22,7 +22,7 @@ from typing import Any, Final
 from charlotte.app import Charlotte
 from charlotte.checks import PageChecks
 from charlotte.events import EventTypes
-from charlotte.page.render import render_page
+from charlotte.page.document import render_page
 from charlotte.runtime.notifier import Subscription
 from charlotte.settings import Settings
 

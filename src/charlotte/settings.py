@@ -79,6 +79,9 @@ class Settings:
     #: Other sites whose pages may send state-changing API requests (``https://admin.example.com``);
     #: see docs/security.md. Not ``allowed_origins``, which lists where page links may lead.
     trusted_origins: tuple[str, ...] = ()
+    #: The ``Cache-Control`` of ``GET /pages/{page}/published`` (and ``.html``); the default asks
+    #: every cache to revalidate with the ETag (see docs/hosting.md).
+    published_cache_control: str = "no-cache"
     brand_rules: str = ""
     request_limit: int = 50
     tool_calls_limit: int = 200
@@ -125,6 +128,7 @@ class Settings:
         # A list is accepted for convenience; stored as a tuple so the object stays hashable.
         object.__setattr__(self, "allowed_origins", _origins(self.allowed_origins))
         object.__setattr__(self, "trusted_origins", _trusted(self.trusted_origins))
+        _header("published_cache_control", self.published_cache_control)
         if not isinstance(self.brand_rules, str):
             raise InvalidSettings("brand_rules", "must be a string")
         _int("max_continuations", self.max_continuations, minimum=0)
@@ -172,6 +176,14 @@ _SCHEMA_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 def _text(name: str, value: object) -> None:
     if not isinstance(value, str) or not value.strip():
         raise InvalidSettings(name, "must be a non-empty string")
+
+
+def _header(name: str, value: object) -> None:
+    # A header value: printable ASCII on one line, so it can never start another header.
+    _text(name, value)
+    assert isinstance(value, str)
+    if not all(" " <= char <= "~" for char in value):
+        raise InvalidSettings(name, "must be printable ASCII on one line (an HTTP header value)")
 
 
 # A broker URL's transport: the scheme, or its part before "+" (sqla+postgresql://).

@@ -25,7 +25,7 @@ from tests.unit.sections.briefs import LONG, PAGES
 
 from charlotte import Charlotte, Settings
 from charlotte.page.assets import InMemoryAssetLibrary
-from charlotte.page.render import render_page
+from charlotte.page.document import render_page
 
 WIDTHS: Final = ((390, 844), (768, 1024), (1280, 800))
 #: The three briefs of ``docs/screenshots/`` and one whose words no phone fits.

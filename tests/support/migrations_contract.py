@@ -17,7 +17,7 @@ from alembic.runtime.migration import MigrationContext
 
 from charlotte.storage import create_tables, current_revision, head_revision, metadata, migrate
 from charlotte.storage.migrate import VERSION_TABLE
-from charlotte.storage.tables import change_sets, sessions
+from charlotte.storage.tables import change_sets, published_pages, sessions
 
 EngineFactory = Callable[[], sa.Engine]
 
@@ -120,3 +120,26 @@ class MigrationsContract:
             found = dict(conn.execute(sa.select(change_sets.c.id, change_sets.c.retired_above)).all())
         # Any resolved set may have been an approval over a person's edit: all are retired.
         assert found == {"open": None, "gone": 5, "kept": 3}
+
+    def test_0006_gives_each_page_published_before_it_its_published_row(
+        self, blank_engine_factory: EngineFactory
+    ) -> None:
+        engine = blank_engine_factory()
+        migrate(engine, "0005")
+        now = datetime.now(UTC)
+        with engine.begin() as conn:
+            for page, published, revision in [("home", '{"seq": 4}', 4), ("draft-only", None, None)]:
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO charlotte_pages (tenant, page, draft, revision, published,"
+                        " published_revision, updated_at, published_at) VALUES ('t', :page, '{}', 6,"
+                        " :published, :revision, :now, :at)"
+                    ),
+                    {"page": page, "published": published, "revision": revision, "now": now,
+                     "at": now if published else None},
+                )  # fmt: skip
+        migrate(engine)
+        with engine.connect() as conn:
+            rows = conn.execute(sa.select(published_pages.c.tenant, published_pages.c.page,
+                                          published_pages.c.revision)).all()  # fmt: skip
+        assert [tuple(row) for row in rows] == [("t", "home", 4)]

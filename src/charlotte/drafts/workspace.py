@@ -52,8 +52,9 @@ from charlotte.drafts._writes import (
     page_changed,
     touched_node_ids,
 )
+from charlotte.drafts.published import PublishHooks
 from charlotte.errors import PageSessionError, Refused
-from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
+from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, utc_now
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.page.model import empty_doc
 from charlotte.page.node_types import NodeTypes
@@ -65,6 +66,7 @@ from charlotte.storage import (
     EventLog,
     OpEntry,
     PageRepository,
+    PublishedPageStore,
     SessionRecord,
     SessionStore,
     UnitOfWork,
@@ -113,6 +115,10 @@ class Workspace:
         self.node_types = node_types if node_types is not None else NodeTypes.allowed()
         self.links = links if links is not None else SiteLinks()
         self.history_limit = history_limit
+        #: Which revision of each page is published (charlotte's table, whatever holds the copy).
+        self.published_pages = PublishedPageStore()
+        #: The host's ``on_publish`` hooks, run after each publish commits.
+        self.publish_hooks = PublishHooks()
         self._asset_policy = AssetPolicy(self.assets)
         # Drafts this workspace stored or validated are not validated again on
         # the next write (the main cost of an apply on a large page). Only with
@@ -263,7 +269,9 @@ class Workspace:
         revision the person reviewed), a draft that has moved on since is
         ``stale_revision`` (with the current revision). A page that renders no
         node (none, or orphans only) is ``empty_page``. AssetPolicy checks the
-        whole document; a refusal leaves everything as it was.
+        whole document; a refusal leaves everything as it was. The page's row of
+        published pages is written in ``unit`` too; the publish hooks run once
+        it has committed.
         """
         session = unit.session
         doc, _revision = self.load_draft(unit, for_update=True)
@@ -273,9 +281,12 @@ class Workspace:
         if not root_ids(page.doc):
             raise Refused("empty_page")
         self._asset_policy.assert_doc(page.doc)
-        self.pages.save_published(unit.conn, session.tenant, session.page, page.doc)
-        unit.emit(NewEvent(EventTypes.PAGE_PUBLISHED, {"revision": page.revision}, user))
-        return page.revision
+        tenant, key, published = session.tenant, session.page, page.revision
+        self.pages.save_published(unit.conn, tenant, key, page.doc)
+        self.published_pages.record(unit.conn, tenant, key, published, utc_now())
+        unit.emit(NewEvent(EventTypes.PAGE_PUBLISHED, {"revision": published}, user))
+        unit.after_commit(lambda: self.publish_hooks.run(tenant, key, published))
+        return published
 
     def write(
         self,

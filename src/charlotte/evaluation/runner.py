@@ -30,7 +30,7 @@ from charlotte.evaluation.cases import Case
 from charlotte.evaluation.overflow import Browser, Overflow
 from charlotte.evaluation.predicates import Turn, fact_shown, judge, sections_of
 from charlotte.events import EventTypes
-from charlotte.page.render import render_page
+from charlotte.page.document import render_page
 from charlotte.settings import Settings
 
 __all__ = ["INVENTED_CODES", "CaseResult", "Suite", "TurnResult", "run_suite"]

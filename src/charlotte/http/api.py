@@ -1,7 +1,9 @@
 """``Api``: the whole HTTP contract of charlotte, without a web framework.
 
 ``Api(charlotte).handle(method, path, query, body, user, tenant,
-envelope=...)`` answers a ``Response(status, json, headers)``; the ASGI
+envelope=...)`` answers a ``Response(status, json, headers)`` (``text`` and
+its ``Content-Type`` for the one answer that is not JSON, the published
+page's standalone document; a 304 has no body); the ASGI
 adapter only adds the body limit while reading, the ``Envelope`` (content
 type, ``Origin``, ``Sec-Fetch-Site``, the server's own origin), the host's
 user and tenant, and the live stream. The routes are
@@ -19,7 +21,8 @@ checked against cross-site forgery (``charlotte.http.csrf``: 415
 ``unsupported_media_type`` for a state-changing request that is not JSON,
 empty or not; 403 ``cross_site`` for one a browser sent from another site's
 page), given a user (None: 401 ``unauthorized``) and a tenant (None: 403
-``forbidden``), its session looked up (404 ``not_found``), its body then its
+``forbidden``; the published page's routes ask the host's authorizer for
+``read_published`` instead, which allows anyone by default), its session looked up (404 ``not_found``), its body then its
 query decoded (400 ``invalid_json`` / ``invalid_request``; an unknown body key
 is refused on every route) and its handler run. Errors are
 ``{"error": {"code", "message"}}`` with ``message = MESSAGES[code]`` (``charlotte.errors``),
@@ -27,10 +30,12 @@ plus ``revision`` for ``stale_revision``, ``at`` (an op index) when known, and
 ``field`` (the request field, e.g. ``brief``) when a refusal names one:
 
 ===  =============================================================
+304  (no body) ``If-None-Match`` names the published page's ``ETag``
 400  ``invalid_json``, ``invalid_request``, ``invalid_page_key``
 401  ``unauthorized``
 403  ``forbidden``, ``cross_site``
-404  ``not_found`` (unknown route, unknown session, another tenant's)
+404  ``not_found`` (unknown route, unknown session, another tenant's,
+     a page not published)
 405  ``method_not_allowed`` (``Allow`` header; ``allow`` in the body)
 409  ``busy``, ``stale_revision``, ``no_open_change_set``,
      ``publish_refused``, ``guide_mode_stale``, ``conflicted`` (with
@@ -56,12 +61,11 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.errors import MESSAGES, PageSessionError, QueueUnavailable, Refused, code_of
 from charlotte.http.csrf import JSON_REQUEST, Envelope, refusal
-from charlotte.http.handlers import Request, openapi_document
+from charlotte.http.handlers import Request, Response, openapi_document
 from charlotte.http.routes import ROUTES, STREAM_ROUTE, Match, Route, match
 
 if TYPE_CHECKING:
@@ -110,15 +114,6 @@ STATUS_OF: Final[Mapping[str, int]] = {
     "internal": 500,
     "queue_unavailable": 503,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Response:
-    """An answer of the API: status, JSON body, extra headers."""
-
-    status: int
-    json: dict[str, Any]
-    headers: dict[str, str] = field(default_factory=dict)
 
 
 def error_body(code: str, **extra: int | str) -> dict[str, Any]:
@@ -194,7 +189,7 @@ class Api:
                     return error_response("unauthorized")
                 if not isinstance(tenant, str) or not tenant:
                     return error_response("forbidden")
-            return self._run(route, found, query, bytes(body), user, tenant or "")
+            return self._run(route, found, query, bytes(body), user, tenant or "", envelope)
         except Refused as refused:
             return _refusal(refused)
         except PageSessionError as error:
@@ -213,6 +208,7 @@ class Api:
         body: bytes,
         user: object,
         tenant: str,
+        envelope: Envelope,
     ) -> Response:
         """Look the session up, parse the body, then the query, and call the route's handler."""
         session = None
@@ -230,8 +226,11 @@ class Api:
             found.turn_id or "",
             parsed,
             route.query.parse(query) if route.query is not None else {},
+            found.page or "",
+            envelope,
         )
-        return Response(route.success, route.handler(request))
+        answer = route.handler(request)
+        return answer if isinstance(answer, Response) else Response(route.success, answer)
 
 
 def _refusal(refused: Refused) -> Response:

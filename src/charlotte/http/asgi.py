@@ -7,7 +7,9 @@ the cross-site rules the ``Api`` applies (``Content-Type``, ``Origin``,
 ``Sec-Fetch-Site`` and the origin the request was addressed to: the scheme
 uvicorn reports, the ``Host`` header; see ``charlotte.http.csrf``), the host's
 user and tenant (``Charlotte.resolve_user`` / ``resolve_tenant`` on the
-Starlette request), and the live stream ``GET /sessions/{id}/stream``.
+Starlette request), and the live stream ``GET /sessions/{id}/stream``. An
+answer goes out as JSON, as its ``text`` (the published page's HTML document)
+or, for a 304, with no body.
 
 The stream is Server-Sent Events (``charlotte.http.follow``, shared with the
 Django adapter; framing in ``charlotte.http.sse``): it checks the
@@ -41,6 +43,7 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from charlotte.http.api import DEFAULT_MAX_BODY, Api, error_body, error_response, method_not_allowed
+from charlotte.http.api import Response as ApiResponse
 from charlotte.http.csrf import Envelope
 from charlotte.http.follow import DEFAULT_HEARTBEAT_SECONDS, STREAM_HEADERS, open_stream
 from charlotte.http.page import PAGE_BASE_CSS, PAGE_HEADERS, WEB_ASSETS, web_file
@@ -129,7 +132,7 @@ class _Adapter:
         # One trip to the thread pool for the host's hooks and the call: under a
         # burst each trip waits its turn behind every other request's.
         answer = await run_in_threadpool(self._answer, request, path, query, body, envelope)
-        return JSONResponse(answer.json, answer.status, headers=answer.headers)
+        return _response(answer)
 
     def _answer(
         self, request: Request, path: str, query: dict[str, str], body: bytes, envelope: Envelope
@@ -187,7 +190,17 @@ def _envelope(request: Request) -> Envelope:
         origin=headers.get("origin"),
         fetch_site=headers.get("sec-fetch-site"),
         server_origin=f"{request.url.scheme}://{host}" if host else None,
+        if_none_match=headers.get("if-none-match"),
     )
+
+
+def _response(answer: ApiResponse) -> Response:
+    """The Starlette response of an ``Api`` answer: JSON, a text body (HTML), or a bodiless 304."""
+    if answer.status == 304:
+        return Response(status_code=304, headers=answer.headers)
+    if answer.text is not None:
+        return Response(answer.text, answer.status, headers=answer.headers)
+    return JSONResponse(answer.json, answer.status, headers=answer.headers)
 
 
 def _error(code: str, *, status: int | None = None) -> JSONResponse:

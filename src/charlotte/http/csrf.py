@@ -55,6 +55,8 @@ class Envelope:
     fetch_site: str | None = None
     #: ``scheme://host[:port]`` the request was addressed to (the transport's scheme and ``Host``).
     server_origin: str | None = None
+    #: The ``If-None-Match`` header (a conditional read of a published page; not a cross-site fact).
+    if_none_match: str | None = None
 
 
 #: A JSON request from a caller that is not a browser (Python code, tests): passes both rules.

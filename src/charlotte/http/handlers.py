@@ -13,19 +13,38 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from charlotte.access import page_sessions
+from charlotte.access import PublishedRequest, page_sessions, published_key
 from charlotte.errors import Refused
+from charlotte.http.csrf import Envelope
 
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
+    from charlotte.drafts.published import PublishedPage
     from charlotte.session import CharlotteSession
 
-__all__ = ["Handler", "Request", "openapi_document"]
+__all__ = ["HTML", "Handler", "Request", "Response", "openapi_document"]
+
+#: The media type of ``GET /pages/{page}/published.html``.
+HTML: Final = "text/html; charset=utf-8"
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """An answer of the API: status, JSON body, extra headers; ``text`` for a body that is not JSON.
+
+    ``text`` goes out as it is, with the ``Content-Type`` its headers name; a
+    304 goes out with no body at all.
+    """
+
+    status: int
+    json: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+    text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +61,10 @@ class Request:
     turn_id: str
     body: dict[str, Any]
     query: dict[str, Any]
+    #: The path's ``{page}`` ("" when the route has none).
+    page: str = ""
+    #: What the transport saw around the request (``If-None-Match``).
+    envelope: Envelope = field(default_factory=Envelope)
 
     @property
     def session(self) -> CharlotteSession:
@@ -51,8 +74,8 @@ class Request:
         return self.found
 
 
-#: A route's handler: the request in, the success answer's JSON body out.
-Handler = Callable[[Request], dict[str, Any]]
+#: A route's handler: the request in, the success answer's JSON body (or a whole ``Response``) out.
+Handler = Callable[[Request], "dict[str, Any] | Response"]
 
 
 @cache
@@ -213,3 +236,55 @@ def published(request: Request) -> dict[str, Any]:
     if found is None:
         raise Refused("not_found")
     return found
+
+
+def published_page(request: Request) -> Response:
+    """``GET /pages/{page}/published``: the published page as JSON, with its ETag."""
+    found = _published(request, document=False)
+    if isinstance(found, Response):
+        return found
+    return Response(200, found[0].to_dict(), _cache_headers(request, found[0]))
+
+
+def published_document(request: Request) -> Response:
+    """``GET /pages/{page}/published.html``: the standalone document of the published page."""
+    found = _published(request, document=True)
+    if isinstance(found, Response):
+        return found
+    headers = {"Content-Type": HTML, **_cache_headers(request, found[0])}
+    return Response(200, {}, headers, text=found[1])
+
+
+def _published(request: Request, *, document: bool) -> Response | tuple[PublishedPage, str]:
+    """The page and its document, or the 304 answer; refusals raised (see ``docs/hosting.md``)."""
+    charlotte = request.charlotte
+    if not request.tenant:
+        raise Refused("forbidden")
+    key: PublishedRequest = published_key(request.tenant, request.page)
+    if not charlotte.allows(request.user, "read_published", key):
+        raise Refused("unauthorized" if request.user is None else "forbidden")
+    if document:
+        found = charlotte.published_document(key.tenant, key.page)
+    else:
+        page = charlotte.published_page(key.tenant, key.page)
+        found = None if page is None else (page, "")
+    if found is None:
+        raise Refused("not_found")
+    if _matches(request.envelope.if_none_match, found[0].etag):
+        return Response(304, {}, _cache_headers(request, found[0]))
+    return found
+
+
+def _cache_headers(request: Request, page: PublishedPage) -> dict[str, str]:
+    return {"ETag": page.etag, "Cache-Control": request.charlotte.settings.published_cache_control}
+
+
+def _matches(if_none_match: str | None, etag: str) -> bool:
+    """True when ``If-None-Match`` names ``etag`` or is ``*`` (RFC 9110: weak comparison)."""
+    if not if_none_match:
+        return False
+    for candidate in if_none_match[:4_096].split(","):
+        candidate = candidate.strip()
+        if candidate == "*" or candidate.removeprefix("W/") == etag:
+            return True
+    return False

@@ -59,8 +59,13 @@ class Route:
     query: Query | None = None
     #: Error statuses beyond those every route of its kind may answer (409, 422, 503).
     refusals: tuple[int, ...] = ()
-    #: False only for routes any caller may read (the OpenAPI document).
+    #: False only for routes any caller may read (the OpenAPI document) or the host's
+    #: authorizer decides alone (a published page: ``read_published``).
     needs_user: bool = True
+    #: The success answer's media type (the published page's document is HTML).
+    media_type: str = "application/json"
+    #: True when the answer carries an ``ETag`` and ``If-None-Match`` may answer 304.
+    conditional: bool = False
 
     @property
     def changes_state(self) -> bool:
@@ -76,6 +81,11 @@ class Route:
     def body_required(self) -> bool:
         """False when the body may be left out (``publish``: its ``revision`` is optional)."""
         return self.body.required
+
+    @property
+    def names_page(self) -> bool:
+        """True when the path names a published page (``{page}``)."""
+        return "{page}" in self.template
 
     @property
     def names_session(self) -> bool:
@@ -209,6 +219,21 @@ ROUTES: Final[tuple[Route, ...]] = (
         "getPublished", "The published copy and its HTML (404 before the first publish).",
         "PublishedResponse",
     ),
+    Route(
+        "GET", "/pages/{page}/published", "published_page", handlers.published_page,
+        "getPublishedPage",
+        "The page's published copy as a site serves it: body, stylesheet, head tags (tenant from"
+        " the request; the authorizer's `read_published`, anyone by default). `ETag`; a matching"
+        " `If-None-Match` answers 304.",
+        "PublishedPage", refusals=(401, 403, 404), needs_user=False, conditional=True,
+    ),
+    Route(
+        "GET", "/pages/{page}/published.html", "published_document", handlers.published_document,
+        "getPublishedDocument",
+        "The published page as a standalone HTML document; the same `ETag` rules.",
+        "PublishedDocument", refusals=(401, 403, 404), needs_user=False,
+        media_type=handlers.HTML, conditional=True,
+    ),
 )
 
 #: The live stream: served by the adapters (``charlotte.http.follow``), described in the OpenAPI document.
@@ -219,12 +244,13 @@ _MAX_PATH: Final = 2_048
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """The outcome of matching: a route with its session (and turn) id, or the methods the path allows."""
+    """The outcome of matching: a route with its session (and turn) id or page, or the methods the path allows."""
 
     route: Route | None
     session_id: str | None = None
     allowed: tuple[str, ...] = ()
     turn_id: str | None = None
+    page: str | None = None
 
 
 def match(method: str, path: str) -> Match | None:
@@ -241,7 +267,7 @@ def match(method: str, path: str) -> Match | None:
         if found is None:
             continue
         if route.method == method:
-            return Match(route, found.get("{id}"), turn_id=found.get("{turn_id}"))
+            return Match(route, found.get("{id}"), turn_id=found.get("{turn_id}"), page=found.get("{page}"))
         allowed.append(route.method)
     if allowed:
         return Match(None, allowed=tuple(sorted(set(allowed))))
@@ -249,13 +275,13 @@ def match(method: str, path: str) -> Match | None:
 
 
 def _fit(template: str, segments: list[str]) -> dict[str, str] | None:
-    """The ``{id}`` / ``{turn_id}`` segments when ``segments`` fit ``template``, else None."""
+    """The ``{id}`` / ``{turn_id}`` / ``{page}`` segments when ``segments`` fit ``template``, else None."""
     parts = template.split("/")[1:]
     if len(parts) != len(segments):
         return None
     found: dict[str, str] = {}
     for part, segment in zip(parts, segments, strict=True):
-        if part in ("{id}", "{turn_id}"):
+        if part in ("{id}", "{turn_id}", "{page}"):
             if not segment:
                 return None
             found[part] = segment

@@ -45,7 +45,6 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from charlotte.page.assets import AssetLibrary
-from charlotte.page.css import emit_css
 from charlotte.page.hrefs import is_safe_href
 from charlotte.page.tree import children_index, children_of
 
@@ -79,6 +78,11 @@ def _clean(text: str) -> str:
 
 def _esc(text: str) -> Markup:
     return escape(_clean(text))
+
+
+def escape_text(text: str) -> Markup:
+    """``text`` escaped for HTML (text or a quoted attribute), what HTML cannot hold as U+FFFD."""
+    return _esc(text)
 
 
 def _text(value: object) -> Markup:
@@ -198,6 +202,11 @@ def render_html(doc: object, *, assets: AssetLibrary) -> str:
     return "".join(out)
 
 
+def style_text(css: str) -> str:
+    """``css`` safe inside a ``<style>`` element (see ``_style_text``)."""
+    return _style_text(css)
+
+
 def _style_text(css: str) -> str:
     # A "<" could close the <style> element early ("</style><script>…"). Valid
     # pages never contain one (PageSession refuses it); for any other document
@@ -221,27 +230,3 @@ img { max-width: 100%; height: auto; }
 .cms-callout--warning { border-color: #d97706; background: #fffbeb; }
 .cms-callout--danger { border-color: #dc2626; background: #fef2f2; }
 """
-
-
-def render_page(doc: object, *, assets: AssetLibrary, title: str | None = None) -> str:
-    """A complete HTML5 document: ``BASE_CSS``, the page's stylesheet and its roots.
-
-    The title is ``title`` when given, else ``meta.title`` (empty when missing).
-    """
-    if title is None:
-        meta = doc.get("meta") if isinstance(doc, dict) else None
-        raw = meta.get("title") if isinstance(meta, dict) else None
-        title = raw if isinstance(raw, str) else ""
-    body = render_html(doc, assets=assets)
-    return (
-        "<!DOCTYPE html>\n"
-        "<html>\n<head>\n"
-        '<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_esc(title)}</title>\n"
-        f"<style data-charlotte-base>{BASE_CSS}</style>\n"
-        f"<style data-cms-styles>{_style_text(emit_css(doc))}</style>\n"
-        "</head>\n"
-        f"<body>{body}</body>\n"
-        "</html>\n"
-    )

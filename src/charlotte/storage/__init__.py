@@ -9,7 +9,8 @@ with a stable ``code``.
 Modules: ``engine`` (``open_engine``, ``transaction``, ``read_connection``),
 ``tables`` (the Core tables, ``create_tables``), ``migrate`` (Alembic, to
 head), ``eventlog`` (``DatabaseEventLog``), ``sessions`` (``SessionStore``),
-``pages`` (``PageRepository``, ``DatabasePageRepository``), ``change_sets``
+``pages`` (``PageRepository``, ``DatabasePageRepository``), ``published_pages``
+(``PublishedPageStore``: which revision of each page is published), ``change_sets``
 (``ChangeSetStore``), ``turns`` (``TurnStore``, ``TurnRecord``), ``conversation``
 (``ConversationStore``: the conversation's rows), ``unit_of_work``
 (``Units``, ``UnitOfWork``: the one opener of transactions), ``types``
@@ -36,6 +37,7 @@ from charlotte.storage.engine import open_engine, read_connection, transaction
 from charlotte.storage.eventlog import DatabaseEventLog, EventLog
 from charlotte.storage.migrate import current_revision, head_revision, migrate
 from charlotte.storage.pages import DatabasePageRepository, OpEntry, PageRepository
+from charlotte.storage.published_pages import PublishedPageStore, PublishedRow
 from charlotte.storage.sessions import SessionRecord, SessionStore
 from charlotte.storage.tables import create_tables, drop_tables, metadata
 from charlotte.storage.turns import TurnRecord, TurnStore
@@ -52,6 +54,8 @@ __all__ = [
     "EventLog",
     "OpEntry",
     "PageRepository",
+    "PublishedPageStore",
+    "PublishedRow",
     "SessionRecord",
     "SessionStore",
     "TurnRecord",

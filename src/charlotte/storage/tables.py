@@ -31,6 +31,7 @@ __all__ = [
     "metadata",
     "page_ops",
     "pages",
+    "published_pages",
     "sessions",
     "turns",
 ]
@@ -147,6 +148,16 @@ pages = sa.Table(
     sa.Column("published_revision", sa.Integer, nullable=True),
     sa.Column("updated_at", UtcDateTime, nullable=False, default=utc_now),
     sa.Column("published_at", UtcDateTime, nullable=True),
+)
+
+# One row per page that has been published: what a site reads first (one primary-key read).
+published_pages = sa.Table(
+    "charlotte_published_pages",
+    metadata,
+    sa.Column("tenant", TENANT, primary_key=True),
+    sa.Column("page", PAGE, primary_key=True),
+    sa.Column("revision", sa.Integer, nullable=False),
+    sa.Column("published_at", UtcDateTime, nullable=False),
 )
 
 page_ops = sa.Table(

@@ -10,7 +10,7 @@ import pytest
 from charlotte.checks import Finding, PageChecks
 from charlotte.errors import MESSAGES
 from charlotte.page.assets import InMemoryAssetLibrary
-from charlotte.page.render import render_page
+from charlotte.page.document import render_page
 
 SITE = "https://rosebakery.co.uk"
 

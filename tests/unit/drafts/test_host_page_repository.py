@@ -88,6 +88,11 @@ def test_open_turn_edit_approve_and_publish_all_go_through_the_host_repository(h
     assert host.pages.history_revisions(host.charlotte.engine, "acme", "home") == [1, 2]
     # charlotte's own page tables hold nothing of it
     assert host.rows(pages) == [] and host.rows(page_ops) == []
+    # A site reads it by key: the row in charlotte's table, the copy from the host's.
+    page = host.charlotte.published_page("acme", "home")
+    assert page is not None and page.revision == 2
+    assert 'data-cms="news"' in page.html and 'data-cms="hero"' in page.html
+    assert [row["revision"] for row in host.charlotte.published_pages("acme")] == [2]
 
 
 def test_the_agents_draft_writes_and_changes_since_read_the_host_repository(host: _Host) -> None:

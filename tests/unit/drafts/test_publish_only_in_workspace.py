@@ -39,7 +39,22 @@ def test_only_the_page_repository_touches_the_published_columns() -> None:
         and isinstance(node.value, ast.Attribute)
         and node.value.attr == "c"
     }
-    assert writers <= {"storage/pages.py"}
+    # charlotte_published_pages (which revision is published) has its own store.
+    assert writers <= {"storage/pages.py", "storage/published_pages.py"}
+
+
+def test_only_the_workspace_records_a_published_revision() -> None:
+    # The published pages' row is written with the published copy, in Workspace.publish's unit.
+    callers = {
+        path.relative_to(SRC).as_posix()
+        for path, tree in _modules()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "record"
+        and "published" in ast.unparse(node.func.value)
+    }
+    assert callers == {"drafts/workspace.py"}
 
 
 def _publish_calls() -> dict[str, list[str]]:

@@ -131,22 +131,32 @@ def test_the_document_is_served_as_shipped(app: AppHarness) -> None:
     assert app.call("GET", "/openapi.json", user=None).json == _document() == openapi_document()
 
 
-def _schema_for(document: dict[str, Any], method: str, path: str, status: int) -> dict[str, Any]:
+def _declared(document: dict[str, Any], method: str, path: str, status: int) -> dict[str, Any]:
     found = match(method, path)
     assert found is not None and found.route is not None, (method, path)
     operation = document["paths"][found.route.template][method.lower()]
-    declared = operation["responses"].get(str(status))
+    declared: dict[str, Any] | None = operation["responses"].get(str(status))
     assert declared is not None, f"{method} {found.route.template} does not declare {status}"
     if "$ref" in declared:
         declared = document["components"]["responses"][declared["$ref"].rsplit("/", 1)[1]]
-    schema: dict[str, Any] = declared["content"]["application/json"]["schema"]
-    return schema
+    assert declared is not None
+    return declared
 
 
 def _validate(document: dict[str, Any], method: str, path: str, response: Response) -> None:
-    schema = {**_schema_for(document, method, path, response.status), "components": document["components"]}
+    declared = _declared(document, method, path, response.status)
+    # Every header an answer carries beyond the content type is declared (ETag, Cache-Control).
+    extra = set(response.headers) - {"Content-Type", "Allow", "X-Correlation-Id"}
+    assert extra <= set(declared.get("headers", {})), (method, path, response.status, extra)
+    if response.status == 304:
+        assert "content" not in declared and response.json == {} and response.text is None
+        return
+    media_type = response.headers.get("Content-Type", "application/json").split(";")[0]
+    assert set(declared["content"]) == {media_type}, (method, path, response.status)
+    schema = {**declared["content"][media_type]["schema"], "components": document["components"]}
     validator = Draft202012Validator(schema, format_checker=FormatChecker())
-    errors = [f"{e.json_path}: {e.message}" for e in validator.iter_errors(response.json)]
+    value = response.json if response.text is None else response.text
+    errors = [f"{e.json_path}: {e.message}" for e in validator.iter_errors(value)]
     assert not errors, (method, path, response.status, errors)
 
 
@@ -211,14 +221,26 @@ def test_real_answers_validate_against_the_document(app: AppHarness) -> None:
     call("POST", f"/sessions/{sid}/stop", envelope=Envelope("application/json", origin="https://evil.example"))
     call("POST", f"/sessions/{sid}/stop", {})
     call("GET", f"/sessions/{sid}/published")
+    _published_page_calls(app, call)
     _editing_calls(app, call, sid)
     call("GET", "/sessions/unknown/draft")
     call("GET", f"/sessions/{sid}", tenant="globex")
     call("GET", f"/sessions/{sid}", user=None)
     app.charlotte.authorize_using(lambda user, ability, session: False)
     call("GET", f"/sessions/{sid}/draft")
+    call("GET", "/pages/home/published")
+    call("GET", "/pages/home/published.html", user=None)
     # Every success status of the table was seen and validated.
     assert {(r.method, r.template, r.success) for r in ROUTES} <= seen
+
+
+def _published_page_calls(app: AppHarness, call: Any) -> None:
+    """The published page by its key: 200, 304, 400, 404, JSON and HTML, anonymous too."""
+    for path in ("/pages/home/published", "/pages/home/published.html"):
+        etag = call("GET", path, user=None).headers["ETag"]
+        call("GET", path, envelope=Envelope(if_none_match=etag))
+        call("GET", path.replace("home", "never"))
+        call("GET", path.replace("home", "-bad"))
 
 
 def _editing_calls(app: AppHarness, call: Any, sid: str) -> None:

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.page.css import emit_css
-from charlotte.page.render import BASE_CSS, render_html, render_page
+from charlotte.page.document import render_page
+from charlotte.page.render import BASE_CSS, render_html
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "css"
 ASSETS = InMemoryAssetLibrary({"logo": "/media/logo.png", "odd": '/m/"a<b>.png'})
@@ -313,10 +314,13 @@ def test_full_page() -> None:
     )
     page = render_page(d, assets=ASSETS)
     assert page == (
-        "<!DOCTYPE html>\n<html>\n<head>\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n'
         '<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         "<title>Our &lt;bakery&gt;</title>\n"
+        '<meta property="og:type" content="website">\n'
+        '<meta property="og:title" content="Our &lt;bakery&gt;">\n'
+        '<meta name="robots" content="index,follow">\n'
         f"<style data-charlotte-base>{BASE_CSS}</style>\n"
         "<style data-cms-styles>"
         '[data-cms="s"] {\n  display: flex;\n  flex-direction: column;\n}\n'

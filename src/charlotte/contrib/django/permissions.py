@@ -12,7 +12,10 @@ approve  ``charlotte.approve_change_set``       approve or reject a change set
 publish  ``charlotte.publish_page``             publish the draft
 ======== ====================================== ===============================
 
-An active superuser has them all (Django's rule). The user is fetched again
+``read_published`` (read a published page, ``GET pages/<page>/published``)
+needs no permission: anyone may, signed in or not, as a site's visitors do. A
+host that keeps some published pages private names its own authorizer
+(``CHARLOTTE_AUTHORIZER``). An active superuser has them all (Django's rule). The user is fetched again
 for every question: Django caches permissions on a user object, and a live
 stream keeps its user for as long as it runs, so a permission taken away (or
 a user deactivated) ends the stream at its next check.
@@ -49,6 +52,8 @@ def permission_of(ability: str) -> str:
 
 def permission_authorizer(user: Any, ability: str, session: object) -> bool:
     """``Charlotte.authorize_using`` hook: ``ability``'s permission, on the user as stored now."""
+    if ability == "read_published":
+        return True
     if user is None or ability not in PERMISSIONS:
         return False
     fresh = get_user_model()._default_manager.filter(pk=user.pk).first()

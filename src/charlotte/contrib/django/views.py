@@ -1,7 +1,8 @@
 """The views of ``charlotte.contrib.django.urls``: the JSON API, the live stream, the builder page.
 
 The API view hands each request to the framework-free ``Api`` with the
-request's ``Envelope`` (charlotte's own cross-site rules still apply), the
+request's ``Envelope`` (charlotte's own cross-site rules still apply;
+``If-None-Match`` for the published page's 304), the
 host's user (``request.user``) and tenant. Django's CSRF check runs first on
 every state-changing request, with the host's CSRF settings; a request it
 refuses is answered 403 ``cross_site`` as JSON (not Django's HTML page). The
@@ -102,6 +103,14 @@ def _answer(request: HttpRequest, path: str) -> HttpResponse:
         tenant,
         envelope=_envelope(request),
     )
+    if answer.status == 304 or answer.text is not None:
+        # The published page's answers: a bodiless 304, or its HTML document.
+        response = HttpResponse(answer.text or b"", status=answer.status)
+        if answer.status == 304:
+            del response["Content-Type"]
+        for name, value in answer.headers.items():
+            response[name] = value
+        return response
     return _json(answer)
 
 
@@ -127,6 +136,7 @@ def _envelope(request: HttpRequest) -> Envelope:
         origin=request.headers.get("Origin"),
         fetch_site=request.headers.get("Sec-Fetch-Site"),
         server_origin=f"{request.scheme}://{request.get_host()}",
+        if_none_match=request.headers.get("If-None-Match"),
     )
 
 

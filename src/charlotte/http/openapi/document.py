@@ -29,6 +29,12 @@ from charlotte.http.openapi.prose import (
     STREAM,
     SUCCESS,
 )
+from charlotte.http.openapi.published import (
+    CACHE_HEADERS,
+    NOT_MODIFIED,
+    PAGE_PARAMETER,
+    PUBLISHED_ANSWERS,
+)
 from charlotte.http.routes import ROUTES, STREAM_ROUTE, Route
 from charlotte.http.specs import Body, Field
 
@@ -69,11 +75,13 @@ def document() -> dict[str, Any]:
                 "Facts": dict(FACTS),
                 **{route.body.name: _body_schema(route.body) for route in ROUTES if route.changes_state},
                 **ANSWERS,
+                **PUBLISHED_ANSWERS,
             },
             "responses": {
-                name: _error_response(status, name) for status, name in STATUS_RESPONSES.items()
+                **{name: _error_response(status, name) for status, name in STATUS_RESPONSES.items()},
+                "NotModified": dict(NOT_MODIFIED),
             },
-            "parameters": dict(PARAMETERS.values()),
+            "parameters": dict([*PARAMETERS.values(), PAGE_PARAMETER]),
         },
     }
 
@@ -86,7 +94,8 @@ def render() -> str:
 def _item(paths: dict[str, dict[str, Any]], template: str) -> dict[str, Any]:
     """The path item of ``template``, its path parameters declared once."""
     if template not in paths:
-        shared = [_ref("parameters", PARAMETERS[part][0]) for part in template.split("/") if part in PARAMETERS]
+        named = {**PARAMETERS, "{page}": PAGE_PARAMETER}
+        shared = [_ref("parameters", named[part][0]) for part in template.split("/") if part in named]
         paths[template] = {"parameters": shared} if shared else {}
     return paths[template]
 
@@ -100,15 +109,28 @@ def _operation(route: Route) -> dict[str, Any]:
             "required": route.takes_body and route.body_required,
             "content": {"application/json": {"schema": _ref("schemas", route.body.name)}},
         }
-    success = {
+    success: dict[str, Any] = {
         "description": SUCCESS[route.success],
-        "content": {"application/json": {"schema": _ref("schemas", route.answer)}},
+        "content": {route.media_type.split(";")[0]: {"schema": _ref("schemas", route.answer)}},
     }
     responses: dict[str, Any] = {str(route.success): success}
+    if route.conditional:
+        operation["parameters"] = [_IF_NONE_MATCH]
+        success["headers"] = dict(CACHE_HEADERS)
+        responses["304"] = _ref("responses", "NotModified")
     for status in sorted(_statuses(route)):
         responses[str(status)] = _ref("responses", STATUS_RESPONSES[status])
     operation["responses"] = responses
     return operation
+
+
+_IF_NONE_MATCH: Final = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "description": "an `ETag` of an earlier answer: 304 with no body while it is still current",
+    "schema": {"type": "string"},
+}
 
 
 def _statuses(route: Route) -> set[int]:
