@@ -63,17 +63,18 @@ MAX_IMAGE_ID: Final = 200
 #: The ``meta.seo`` entries charlotte gives a meaning (and a bound).
 SEO_FIELDS: Final = ("description", "lang", "canonical", "image")
 
-#: A BCP 47 tag as a regular expression (also the tools' schema ``pattern``): a
-#: 2-8 letter language (or ``x`` for a private-use tag), then subtags of 1-8
-#: letters or digits.
-LANG_PATTERN: Final = r"^(?:[A-Za-z]{2,8}|[Xx])(?:-[A-Za-z0-9]{1,8})*$"
-#: A same-site path (also the tools' schema ``pattern``): ``/`` first, never
+#: A ``seo.lang`` value as a regular expression (also the tools' schema
+#: ``pattern``): empty (not set) or a BCP 47 tag, a 2-8 letter language (or
+#: ``x`` for a private-use tag), then subtags of 1-8 letters or digits.
+LANG_PATTERN: Final = r"^(?:(?:[A-Za-z]{2,8}|[Xx])(?:-[A-Za-z0-9]{1,8})*)?$"
+#: A ``seo.canonical`` value (also the tools' schema ``pattern``): empty (not
+#: set) or a same-site path: ``/`` first, never
 #: ``//``, no backslash (a browser reads it as ``/``), whitespace or control
 #: character. Segments joined by one ``/`` each, so no lookahead (some model
 #: providers' schema dialects lack it) and no backtracking blow-up; spelt with
 #: ASCII escapes so JSON Schema's ECMA-262 dialect and Python read it alike.
 _SEGMENT: Final = r"[^/\x00-\x20\x7f-\xa0\\\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
-CANONICAL_PATTERN: Final = rf"^/(?:{_SEGMENT}(?:/{_SEGMENT})*/?)?$"
+CANONICAL_PATTERN: Final = rf"^(?:/(?:{_SEGMENT}(?:/{_SEGMENT})*/?)?)?$"
 _LANG = re.compile(LANG_PATTERN)
 _CANONICAL = re.compile(CANONICAL_PATTERN)
 # What ends a line besides the C0 controls the format refuses already.
@@ -82,14 +83,14 @@ _LINE_BREAK = re.compile(r"[\x85\u2028\u2029]")
 
 def is_lang(value: object) -> bool:
     """True for a BCP 47 language tag within the bound (``en``, ``pt-BR``, ``zh-Hant-TW``)."""
-    return type(value) is str and len(value) <= MAX_LANG and _LANG.fullmatch(value) is not None
+    return type(value) is str and 0 < len(value) <= MAX_LANG and _LANG.fullmatch(value) is not None
 
 
 def is_same_site_path(value: object) -> bool:
     """True for a path on the page's own site (``/menu``, ``/en/about?x=1``), never another host."""
     return (
         type(value) is str
-        and len(value) <= MAX_CANONICAL
+        and 0 < len(value) <= MAX_CANONICAL
         and _CANONICAL.fullmatch(value) is not None
     )
 
