@@ -21,7 +21,12 @@ from tests.support.workspace_contract import MutableAssets, section
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import Refused
-from charlotte.storage import DatabaseEventLog, DatabasePageRepository, SessionRecord, read_connection
+from charlotte.storage import (
+    DatabaseEventLog,
+    DatabasePageRepository,
+    SessionRecord,
+    read_connection,
+)
 
 
 def set_image(asset: str) -> dict[str, Any]:

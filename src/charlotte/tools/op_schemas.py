@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from charlotte.page.integrity import MAX_SEO
 from charlotte.page.node_types import (
     CONSTRAINT_KEYS,
     ID_PATTERN,
@@ -30,7 +31,6 @@ from charlotte.page.node_types import (
     NodeTypes,
     PropSpec,
 )
-from charlotte.page.integrity import MAX_SEO
 from charlotte.page.op_table import OP_TYPES
 from charlotte.page.seo import (
     CANONICAL_PATTERN,
