@@ -483,9 +483,9 @@ class ChangeSetsContract:
             sizes.append(len(ops))
             return real_apply(page, ops, **kwargs)
 
-        def checking(policy: AssetPolicy, doc: Any, node_ids: Any) -> None:
+        def checking(policy: AssetPolicy, doc: Any, node_ids: Any, meta: bool = False) -> None:
             checked.append(len(node_ids))
-            real_check(policy, doc, node_ids)
+            real_check(policy, doc, node_ids, meta)
 
         monkeypatch.setattr(PageSession, "apply", counting)
         monkeypatch.setattr(AssetPolicy, "assert_nodes", checking)

@@ -419,8 +419,15 @@ class ToolsContract:
     # -- checks and readiness ----------------------------------------------------
 
     def test_check_all_and_some(self, tools: PageTools, built: ToolBinding) -> None:
-        assert call_tool(tools, "cms_check", {}, built) == {"revision": 4, "findings": []}
-        call_tool(tools, "cms_apply", {"basedOn": 4, "ops": [text("lorem", "visit", "Lorem ipsum dolor sit amet")]}, built)
+        untitled = call_tool(tools, "cms_check", {}, built)
+        assert [(f["check"], f["node"], f["code"], f["severity"]) for f in untitled["findings"]] == [
+            ("copy", "#meta", "missing_title", "warning"),
+            ("copy", "#meta", "missing_description", "warning"),
+        ]
+        meta = {"title": "Rose Bakery", "seo": {"description": "A bakery in Zurich."}}
+        call_tool(tools, "cms_apply", {"basedOn": 4, "ops": [{"t": "set_meta", "patch": meta}]}, built)
+        assert call_tool(tools, "cms_check", {}, built) == {"revision": 5, "findings": []}
+        call_tool(tools, "cms_apply", {"basedOn": 5, "ops": [text("lorem", "visit", "Lorem ipsum dolor sit amet")]}, built)
         findings = call_tool(tools, "cms_check", {"checks": ["copy"]}, built)["findings"]
         assert [(f["check"], f["node"], f["code"], f["severity"]) for f in findings] == [
             ("copy", "lorem", "lorem_ipsum", "error")

@@ -13,8 +13,9 @@ from typing import Any
 
 from charlotte.checks._memo import Memo
 from charlotte.checks.findings import Finding, quote
-from charlotte.page.model import node_map
+from charlotte.page.model import DEFAULT_TITLE, node_map
 from charlotte.page.render import LEAF_TYPES
+from charlotte.page.seo import MAX_DESCRIPTION, MAX_TITLE, page_meta
 from charlotte.page.tree import children_index, children_of
 
 #: Node type → the prop that holds its visible words.
@@ -176,7 +177,7 @@ def _problems(key: tuple[str, bool]) -> _Problems:
 
 
 def check_copy(doc: object) -> list[Finding]:
-    """Placeholder or broken copy, node by node in reading order, then page-level findings."""
+    """Placeholder or broken copy, node by node in reading order, then page-level findings, then the meta's (``#meta``)."""
     out: list[Finding] = []
     headings = 0
     for node in reading_order(doc):
@@ -231,4 +232,41 @@ def check_copy(doc: object) -> list[Finding]:
             )
     if headings == 0:
         out.append(Finding("copy", None, "warning", "no_heading", "The page has no heading."))
+    out.extend(_meta_findings(doc))
+    return out
+
+
+#: The node key of the page's metadata in a finding (as in AssetPolicy's and history's).
+META_NODE = "#meta"
+
+
+def _meta_findings(doc: object) -> list[Finding]:
+    """The page's title and description (``meta``): missing ones, and placeholders in them.
+
+    Only a page document has a meta (a bare node map is a malformed document:
+    nothing to say). The title ``empty_doc`` gives a new page counts as none.
+    """
+    if not isinstance(doc, dict) or not isinstance(doc.get("meta"), dict):
+        return []
+    meta = page_meta(doc)
+    out: list[Finding] = []
+    for words in dict.fromkeys((meta.title, meta.description)):
+        if words.strip():
+            out.extend(_placeholders(META_NODE, words, "text"))
+    if meta.title.strip() in ("", DEFAULT_TITLE):
+        out.append(
+            Finding(
+                "copy", META_NODE, "warning", "missing_title",
+                f"The page has no title: give it one of at most {MAX_TITLE} characters, "
+                "such as the business name.",
+            )
+        )  # fmt: skip
+    if not meta.description.strip():
+        out.append(
+            Finding(
+                "copy", META_NODE, "warning", "missing_description",
+                "The page has no description: give it one plain sentence of at most "
+                f"{MAX_DESCRIPTION} characters about the business for search results.",
+            )
+        )  # fmt: skip
     return out

@@ -15,12 +15,13 @@ long set costs what its ops cost and no more:
   trigger a full collection of the server's process inside the approval
   (the figures: ``docs/performance.md``, "Figures by part", ``drafts/_replay.py``);
 - AssetPolicy checks the nodes the replay touched once, on the page it made
-  (a node removed by a later op is not on it, and is not checked).
+  (a node removed by a later op is not on it, and is not checked), and the
+  meta's social image when an op wrote the meta.
 
 The conflict is the first op that fails a link or its apply (an op before
 a refused link that fails to apply comes first); one that AssetPolicy
 refuses comes after every op applied, and names the last op that wrote the
-refused node.
+refused node (``#meta``: the last op that wrote the meta).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from typing import Any
 from charlotte.errors import PageSessionError, Refused, ReplayConflict
 from charlotte.events import AGENT_ACTOR
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
+from charlotte.page.op_table import META_OP_TYPES
 from charlotte.page.ops import written_node_id
 from charlotte.page.session import Applied, PageSession
 
@@ -58,7 +60,7 @@ def replay(
     *,
     chunk: int,
     links: Callable[[list[dict[str, Any]]], None],
-    assets: Callable[[dict[str, Any], tuple[str, ...]], None],
+    assets: Callable[[dict[str, Any], tuple[str, ...], bool], None],
     store: Callable[[Applied, list[str | None]], None] | None = None,
 ) -> Replayed:
     """Apply ``ops`` to ``page``; raise ``ReplayConflict`` at the first that fails (module docstring).
@@ -66,7 +68,8 @@ def replay(
     ``ops`` are (op, its stored text or None) pairs, taken ``chunk`` at a
     time (at most ``MAX_OPS_PER_APPLY``) and applied as they are, not
     copied. ``links`` refuses a slice's ops (``Refused`` with the op's index),
-    ``assets`` the touched nodes on the page the whole replay made.
+    ``assets`` the touched nodes on the page the whole replay made (and its
+    meta, when an op wrote it).
     ``store`` takes each slice once it applied (its ops and undo, at its
     revision, and the ops' texts), and the slice is then not kept; a later
     conflict is the caller's to roll back.
@@ -77,6 +80,7 @@ def replay(
     # Node id -> the index of the last op that wrote it (str -> int, which the
     # collector does not track): the touched nodes, and an AssetPolicy conflict's op.
     last: dict[str, int] = {}
+    meta_at: int | None = None  # the last op that wrote the meta
     at = 0
     while piece := list(itertools.islice(source, size)):
         applied = _apply_piece(page, [op for op, _text in piece], links, at)
@@ -84,16 +88,19 @@ def replay(
             nid = written_node_id(op)
             if nid is not None:
                 last[nid] = i
+            elif op["t"] in META_OP_TYPES:
+                meta_at = i
         if store is not None:
             store(Applied(page.revision, applied.ops, [], applied.undo), [text for _op, text in piece])
         else:
             replayed += applied.ops
         at += len(piece)
     try:
-        assets(page.doc, tuple(last))
+        assets(page.doc, tuple(last), meta_at is not None)
     except Refused as e:
         node = e.detail.get("node") if e.detail else None
-        raise ReplayConflict(e.code, last.get(node, 0) if isinstance(node, str) else 0) from None
+        at_op = last.get(node, meta_at or 0) if isinstance(node, str) else 0
+        raise ReplayConflict(e.code, at_op) from None
     # The inverse of a whole replay is never used: undoing an approval is a new edit;
     # each op's own inverse goes into the op history (restoring past an approval).
     return Replayed(at, tuple(last), replayed)

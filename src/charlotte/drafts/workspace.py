@@ -58,6 +58,7 @@ from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, utc_now
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
 from charlotte.page.model import empty_doc
 from charlotte.page.node_types import NodeTypes
+from charlotte.page.ops import writes_meta
 from charlotte.page.session import Applied, PageSession, ValidatedDocs
 from charlotte.page.tree import root_ids
 from charlotte.policy import AssetPolicy, LinkPolicy
@@ -317,7 +318,7 @@ class Workspace:
         if not applied.ops:
             return Written(applied.revision, [], [], ())
         node_ids = touched_node_ids(applied.ops)
-        self._asset_policy.assert_nodes(page.doc, node_ids)
+        self._asset_policy.assert_nodes(page.doc, node_ids, writes_meta(applied.ops))
         store(applied)
         if self._validated is not None and not working:
             # The next write loads exactly this document, once it is stored:

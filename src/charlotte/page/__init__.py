@@ -8,7 +8,8 @@ Modules: ``model`` (document shape), ``ordering`` (fractional keys), ``tree``
 (the reducer), ``working_copy`` (copy-on-write replays), ``inverse`` (exact
 undo ops), ``migrate`` (legacy ``sections``), ``css`` (stylesheet emitter),
 ``render`` (HTML), ``node_types`` (catalogue), ``validate`` (node and op
-checks), ``integrity`` (whole-document checks), ``session`` (the validating
+checks), ``integrity`` (whole-document checks), ``seo`` (the page's metadata fields
+and the bounds a ``set_meta`` keeps), ``session`` (the validating
 ``PageSession``), ``hrefs`` (browser-grade href safety), ``assets`` (the asset
 library port), ``diff`` (how a change set's working copy differs from the
 draft).

@@ -36,6 +36,7 @@ from typing import Any, Protocol
 
 from charlotte.page.model import Op
 from charlotte.page.ordering import key_between
+from charlotte.page.seo import meta_patch_problem
 
 
 class PageView(Protocol):
@@ -205,7 +206,9 @@ def _top(key: str) -> Callable[[PageView, Op], list[Op]]:
         current = view.meta if key == "meta" else view.theme
         if op["t"] == f"set_{key}":
             old = _old_values(current, op["patch"])
-            if old is not None:
+            # Old values a new write may no longer hold (a stored title over 120
+            # characters, ``page.seo``) go back wholesale: an undo always applies.
+            if old is not None and (key != "meta" or meta_patch_problem(old) is None):
                 return [{"t": f"set_{key}", "patch": old}]
         return [{"t": f"restore_{key}", key: current}]
 

@@ -16,6 +16,9 @@ BREAKPOINT_PX: Mapping[str, int] = {"md": 768, "lg": 1024}
 
 Json = Any
 
+#: The title of a new page (``empty_doc``); the checks read a page still titled so as untitled.
+DEFAULT_TITLE = "Untitled"
+
 #: A page document as charlotte passes it around: plain JSON-shaped dicts, shaped
 #: ``{"id", "seq", "meta": Meta, "theme", "breakpoints", "nodes": {id: Node}}``.
 Doc = dict[str, Any]
@@ -60,7 +63,7 @@ def empty_doc(id: str, slug: str = "/") -> dict[str, Any]:
     return {
         "id": id,
         "seq": 0,
-        "meta": {"title": "Untitled", "slug": slug, "scrollMode": "smooth"},
+        "meta": {"title": DEFAULT_TITLE, "slug": slug, "scrollMode": "smooth"},
         "theme": {"name": "default"},
         "breakpoints": ["base", "md", "lg"],
         "nodes": {},

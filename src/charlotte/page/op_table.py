@@ -31,6 +31,7 @@ __all__ = [
     "CYCLE",
     "MALFORMED_DOC",
     "MALFORMED_OP",
+    "META_OP_TYPES",
     "NEW_PARENT_NOT_FOUND",
     "NODE_EXISTS",
     "NODE_NOT_FOUND",
@@ -257,3 +258,5 @@ OPS: dict[str, tuple[dict[str, str], Check, Effect]] = {
 OP_TYPES: frozenset[str] = frozenset(OPS) - {"restore_node", "restore_meta", "restore_theme"}
 #: charlotte's own ops, used by inverses only; never offered to the model.
 RESTORE_OP_TYPES: frozenset[str] = frozenset({"restore_node", "restore_meta", "restore_theme"})
+#: The ops that write the page's meta.
+META_OP_TYPES: frozenset[str] = frozenset({"set_meta", "restore_meta"})

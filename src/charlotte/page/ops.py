@@ -29,9 +29,18 @@ from typing import cast
 
 from charlotte.page.inverse import inverse_of
 from charlotte.page.model import Doc, Op
+from charlotte.page.op_table import META_OP_TYPES
 from charlotte.page.working_copy import WorkingCopy
 
-__all__ = ["WorkingCopy", "invert", "reduce", "reduce_all", "touched_node_ids", "written_node_id"]
+__all__ = [
+    "WorkingCopy",
+    "invert",
+    "reduce",
+    "reduce_all",
+    "touched_node_ids",
+    "writes_meta",
+    "written_node_id",
+]
 
 
 def reduce(doc: Doc, op: object) -> tuple[Doc, str | None]:
@@ -86,3 +95,8 @@ def written_node_id(op: object) -> str | None:
     node = op.get("node")
     nid = node.get("id") if isinstance(node, dict) else op.get("id")
     return nid if isinstance(nid, str) else None
+
+
+def writes_meta(ops: Iterable[object]) -> bool:
+    """True when one of ``ops`` writes the page's meta (``set_meta``, ``restore_meta``)."""
+    return any(isinstance(op, dict) and op.get("t") in META_OP_TYPES for op in ops)

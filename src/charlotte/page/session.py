@@ -36,6 +36,7 @@ from charlotte.page.model import Op, has_node_map
 from charlotte.page.node_types import MAX_NODES, MAX_OPS_PER_APPLY, NodeTypes
 from charlotte.page.ordering import key_between
 from charlotte.page.placement import check_container, check_placement, check_restore
+from charlotte.page.seo import check_meta_patch
 from charlotte.page.validate import (
     check_action,
     check_animation,
@@ -309,6 +310,7 @@ class _Batch:
             check_node(self.wc.node(op["id"]), self.types, self.breakpoints)
         elif t == "set_meta":
             check_meta(self.wc.meta)
+            check_meta_patch(op["patch"])  # a new write keeps the stricter bounds (``page.seo``)
         elif t == "set_theme":
             check_theme(self.wc.theme)
         # A tuple: once its ops are no longer tracked the collector stops tracking

@@ -21,6 +21,7 @@ from urllib.parse import quote
 from charlotte.errors import Refused
 from charlotte.page.assets import AssetLibrary
 from charlotte.page.model import node_map
+from charlotte.page.seo import page_meta
 from charlotte.policy.css_values import css_value_reason
 
 #: Props through which a page would name an image URL itself (any node type:
@@ -35,12 +36,21 @@ CSS_SECTIONS = ("style", "constraints")
 
 _MAX_FIELD_LEN = 120
 
-#: A problem: (node id or None for a document-level one, reason, field path).
+#: A problem: (node id, ``#meta`` for the page's metadata, or None for a document-level one, reason, field path).
 _Problem = tuple[str | None, str, str]
+
+#: The node key of the page's metadata in a problem, a refusal's detail and a finding
+#: (as in history's conflicts): no node id can be it.
+META_KEY = "#meta"
 
 
 class AssetPolicy:
     """Refuses authored image URLs and dimensions, unknown assets, and unsafe CSS values.
+
+    The page's social image (``meta.seo.image``, ``page.seo``) is an asset id
+    like an image node's ``asset``: an id the library does not know is
+    ``authored_asset`` on ``#meta`` (field ``meta.seo.image``), checked with
+    the whole document and, on a write, when the write touched the meta.
 
     >>> from charlotte.page.assets import InMemoryAssetLibrary
     >>> policy = AssetPolicy(InMemoryAssetLibrary({"logo": "/m/logo.png"}))
@@ -64,21 +74,27 @@ class AssetPolicy:
         """Every (node id, reason) the policy refuses, nodes by id, each pair once."""
         seen: set[tuple[str | None, str]] = set()
         out: list[tuple[str | None, str]] = []
-        for node_id, reason, _field in self._problems(doc, None):
+        for node_id, reason, _field in self._problems(doc, None, meta=True):
             if (node_id, reason) not in seen:
                 seen.add((node_id, reason))
                 out.append((node_id, reason))
         return out
 
     def assert_doc(self, doc: object) -> None:
-        """Raise ``Refused`` for the first problem of the whole document (nodes by id)."""
-        _raise_first(self._problems(doc, None))
+        """Raise ``Refused`` for the first problem of the whole document (nodes by id, then the meta)."""
+        _raise_first(self._problems(doc, None, meta=True))
 
-    def assert_nodes(self, doc: object, node_ids: Iterable[str]) -> None:
-        """Like ``assert_doc`` but only for ``node_ids`` (ids no longer on the page are skipped)."""
-        _raise_first(self._problems(doc, set(node_ids)))
+    def assert_nodes(self, doc: object, node_ids: Iterable[str], meta: bool = False) -> None:
+        """Like ``assert_doc`` but only for ``node_ids`` (ids no longer on the page are skipped), and the meta when ``meta``.
 
-    def _problems(self, doc: object, only: set[str] | None) -> Iterator[_Problem]:
+        A write passes ``meta`` when one of its ops wrote the meta
+        (``page.ops.writes_meta``), so an unknown social image is refused as
+        an image node's unknown asset is, and a write that leaves the meta
+        alone never asks the library about it.
+        """
+        _raise_first(self._problems(doc, set(node_ids), meta=meta))
+
+    def _problems(self, doc: object, only: set[str] | None, *, meta: bool) -> Iterator[_Problem]:
         nodes = node_map(doc)
         ids = nodes.keys() if only is None else (i for i in only if i in nodes)
         known: dict[str, bool] = {}
@@ -86,6 +102,10 @@ class AssetPolicy:
             node = nodes[node_id]
             if isinstance(node, dict):
                 yield from self._node_problems(str(node_id), node, known)
+        if meta:
+            image = page_meta(doc).image
+            if image and not self._asset_known(image, known):
+                yield META_KEY, "authored_asset", "meta.seo.image"
 
     def _node_problems(
         self, node_id: str, node: dict[str, Any], known: dict[str, bool]

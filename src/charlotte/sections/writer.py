@@ -10,7 +10,8 @@ facts say, verbatim (prices, hours, phone numbers, addresses, the offerings
 the brief lists); directions in the brief (sections, tone) are never copy, the
 tone words pick the look (``style.scheme_for``). No link points inside the
 page: the rendered page gives its nodes no ``id`` to scroll to, so the hero's
-button calls or writes to the business.
+button calls or writes to the business. The hero's batch also writes the
+page's title, description and language (``sections.meta``).
 
 The plan is a pure function of its inputs, so the same brief gives the same page.
 """
@@ -27,6 +28,7 @@ from charlotte.sections.brief import kinds_named, sections_of
 from charlotte.sections.catalogue import KIND_KEYS, KIND_NAMES, OFFER_KINDS
 from charlotte.sections.context import Context, context_of
 from charlotte.sections.facts import contact_items
+from charlotte.sections.meta import meta_patch
 from charlotte.sections.style import Scheme, hero_fit
 
 __all__ = [
@@ -64,7 +66,7 @@ class PagePlan:
 
 def _hero(ctx: Context, scheme: Scheme) -> Batch:
     b = Builder(scheme)
-    b.ops.append({"t": "set_meta", "patch": {"title": ctx.name}})
+    b.ops.append({"t": "set_meta", "patch": meta_patch(ctx)})
     b.node("hero", "section", None, "hero", layout="stack")
     base, md, lg = hero_fit(ctx.name)
     b.node(

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from charlotte.page.integrity import MAX_SEO
 from charlotte.page.node_types import (
     CONSTRAINT_KEYS,
     ID_PATTERN,
@@ -31,6 +32,15 @@ from charlotte.page.node_types import (
     PropSpec,
 )
 from charlotte.page.op_table import OP_TYPES
+from charlotte.page.seo import (
+    CANONICAL_PATTERN,
+    LANG_PATTERN,
+    MAX_CANONICAL,
+    MAX_DESCRIPTION,
+    MAX_IMAGE_ID,
+    MAX_LANG,
+    MAX_TITLE,
+)
 
 Schema = dict[str, Any]
 
@@ -208,12 +218,48 @@ def _props_schema(types: NodeTypes) -> Schema:
     return closed_object(properties, title="props (see cms_types for each type's props)")
 
 
+_SEO: Schema = bounded_map(
+    {"type": "string", "maxLength": 1_000},
+    MAX_SEO,
+    properties={
+        "description": {
+            "type": "string",
+            "maxLength": MAX_DESCRIPTION,
+            "pattern": "^[^\\n\\r]*$",
+            "description": f"one plain sentence for search results, one line of at most {MAX_DESCRIPTION} chars",
+        },
+        "lang": {
+            "type": "string",
+            "maxLength": MAX_LANG,
+            "pattern": LANG_PATTERN,
+            "description": "the page's language, a BCP 47 tag: en, en-GB, pt-BR, zh-Hant-TW",
+        },
+        "canonical": {
+            "type": "string",
+            "maxLength": MAX_CANONICAL,
+            "pattern": CANONICAL_PATTERN,
+            "description": "the page's path on this site, such as /about (no scheme, host or //)",
+        },
+        "image": {
+            "type": "string",
+            "maxLength": MAX_IMAGE_ID,
+            "description": "the social image: an asset id from the host asset library (as an image "
+            "node's asset, see cms_types), never a URL",
+        },
+    },
+    title="seo {description, lang, canonical, image}",
+    description="Replaced as a whole when set: send every entry to keep. An empty string means not set.",
+)
 _META: Schema = closed_object(
     {
-        "title": {"type": "string", "maxLength": 300},
+        "title": {
+            "type": "string",
+            "maxLength": MAX_TITLE,
+            "description": f"the page's title (browser tab, search results), at most {MAX_TITLE} chars",
+        },
         "slug": {"type": "string", "minLength": 1, "maxLength": 500},
         "scrollMode": {"enum": ["snap", "smooth"]},
-        "seo": bounded_map({"type": "string", "maxLength": 1_000}, 20),
+        "seo": _SEO,
     },
     title="meta {title, slug, scrollMode, seo}",
 )
@@ -307,7 +353,14 @@ _OPS: Mapping[str, Schema] = {
         },
         ("id", "index", "action"),
     ),
-    "set_meta": _op("set_meta", "Merge fields into the page's meta.", {"patch": ref("meta")}, ("patch",)),
+    "set_meta": _op(
+        "set_meta",
+        "Merge fields into the page's meta: title (at most 120 chars) and seo (description: one "
+        "sentence, at most 300 chars; lang: a BCP 47 tag; canonical: a path on this site; image: "
+        "an asset id). seo is replaced as a whole.",
+        {"patch": ref("meta")},
+        ("patch",),
+    ),
     "set_theme": _op("set_theme", "Merge tokens into the page's theme.", {"patch": _THEME}, ("patch",)),
     "reorder_roots": _op(
         "reorder_roots",

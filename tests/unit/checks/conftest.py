@@ -48,7 +48,8 @@ def build_page(*items: Item) -> dict[str, Any]:
                 "style": {"base": {}},
             }
         nodes[node["id"]] = node
-    return {"id": "home", "seq": 0, "meta": {"title": "Home", "slug": "/"}, "nodes": nodes}
+    meta = {"title": "Home", "slug": "/", "seo": {"description": "The home page."}}
+    return {"id": "home", "seq": 0, "meta": meta, "nodes": nodes}
 
 
 @pytest.fixture

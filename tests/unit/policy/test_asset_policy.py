@@ -300,3 +300,31 @@ _STYLE_VALUES = st.recursive(
 def test_the_quick_look_finds_a_problem_exactly_when_the_walk_names_one(value: Any) -> None:
     walked = [text for _where, _key, text in _strings(value, "style") if css_value_reason(text)]
     assert _all_inert(value) == (not walked)
+
+
+def _with_image(asset: object, *nodes: dict[str, Any]) -> dict[str, Any]:
+    doc = _doc(*nodes)
+    doc["meta"]["seo"] = {"image": asset}
+    return doc
+
+
+@pytest.mark.parametrize("asset", ["missing", "https://evil.example/x.png", "/media/logo.png", "Logo"])
+def test_the_social_image_is_an_asset_of_the_library(policy: AssetPolicy, asset: str) -> None:
+    doc = _with_image(asset, _node("pic", "image", props={"asset": "missing"}))
+    with pytest.raises(Refused) as caught:
+        policy.assert_nodes(doc, [], meta=True)
+    assert (caught.value.reason, caught.value.detail) == (
+        "authored_asset", {"node": "#meta", "field": "meta.seo.image"}
+    )
+    policy.assert_nodes(doc, [])  # a write leaving the meta alone does not ask
+    with pytest.raises(Refused) as caught:  # the whole document: nodes first, then the meta
+        policy.assert_doc(doc)
+    assert caught.value.detail == {"node": "pic", "field": "props.asset"}
+    assert policy.problems(doc) == [("pic", "authored_asset"), ("#meta", "authored_asset")]
+
+
+@pytest.mark.parametrize("doc", [_with_image("logo"), _with_image(""), _doc(), {"nodes": {}}, {"meta": 5}])
+def test_a_known_or_absent_social_image_passes(policy: AssetPolicy, doc: dict[str, Any]) -> None:
+    policy.assert_nodes(doc, [], meta=True)
+    policy.assert_doc(doc)
+    assert policy.problems(doc) == []
