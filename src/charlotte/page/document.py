@@ -2,7 +2,8 @@
 
 Pure: what ``render_html`` gives the body, this gives the rest, from the
 page's ``meta`` (the fancy-cms format's ``title`` and its ``seo`` map:
-``description``, ``lang``, ``canonical``, ``image``; see ``docs/hosting.md``).
+``description``, ``lang``, ``canonical``, ``image``; read and bounded by
+``page.seo``, see ``docs/hosting.md``).
 
 - ``render_head(doc, assets=, site_origin=)``: ``<title>``, the description,
   the canonical link, ``og:title``/``og:description``/``og:image``/``og:type``
@@ -17,19 +18,19 @@ page's ``meta`` (the fancy-cms format's ``title`` and its ``seo`` map:
 
 from __future__ import annotations
 
-import re
 from functools import cache
-from typing import Any, Final
+from typing import Final
 
 from markupsafe import Markup
 
 from charlotte.page.assets import AssetLibrary
 from charlotte.page.css import emit_css
+from charlotte.page.model import DEFAULT_TITLE
 from charlotte.page.render import BASE_CSS, escape_text, render_html, style_text
+from charlotte.page.seo import is_lang, is_same_site_path, page_meta
 
 __all__ = [
     "DEFAULT_LANG",
-    "LANG_TAG",
     "PAGE_CLASS",
     "page_lang",
     "page_title",
@@ -42,39 +43,23 @@ __all__ = [
 DEFAULT_LANG: Final = "en"
 #: The class of the element a published body is wrapped in (``scoped_base_css`` styles inside it).
 PAGE_CLASS: Final = "cms-page"
-#: A BCP 47 language tag, as far as a page needs one: a 2-3 letter language, then subtags.
-LANG_TAG: Final = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}")
-#: The longest language tag read.
-MAX_LANG: Final = 35
-
-_UNTITLED: Final = "Untitled"
-#: A path on the page's own site: ``/`` then no second ``/``, no space or control character.
-_SAME_SITE_PATH: Final = re.compile(r"/(?!/)[^\s\x00-\x1f\x7f\\]{0,499}")
 
 
-def _meta(doc: object) -> tuple[dict[str, Any], dict[str, Any]]:
-    meta = doc.get("meta") if isinstance(doc, dict) else None
-    meta = meta if isinstance(meta, dict) else {}
-    seo = meta.get("seo")
-    return meta, seo if isinstance(seo, dict) else {}
-
-
-def _field(mapping: dict[str, Any], key: str) -> str:
+def _line(text: str) -> str:
     """A head field as one line: runs of whitespace (line breaks included) become one space."""
-    value = mapping.get(key)
-    return " ".join(value.split()) if isinstance(value, str) else ""
+    return " ".join(text.split())
 
 
 def page_title(doc: object) -> str:
     """The page's title (``meta.title``), empty for none or the format's default ``Untitled``."""
-    title = _field(_meta(doc)[0], "title")
-    return "" if title == _UNTITLED else title
+    title = _line(page_meta(doc).title)
+    return "" if title == DEFAULT_TITLE else title
 
 
 def page_lang(doc: object) -> str:
-    """The page's language tag (``meta.seo.lang``), else ``DEFAULT_LANG``."""
-    lang = _field(_meta(doc)[1], "lang")
-    return lang if len(lang) <= MAX_LANG and LANG_TAG.fullmatch(lang) else DEFAULT_LANG
+    """The page's language tag (``meta.seo.lang``, ``page.seo.is_lang``), else ``DEFAULT_LANG``."""
+    lang = page_meta(doc).lang
+    return lang if is_lang(lang) else DEFAULT_LANG
 
 
 def render_head(
@@ -91,17 +76,17 @@ def render_head(
 def _tags(
     doc: object, assets: AssetLibrary, site_origin: str | None, title: str | None, *, always_title: bool
 ) -> list[str]:
-    _meta_map, seo = _meta(doc)
+    meta = page_meta(doc)
     title = page_title(doc) if title is None else title
-    description = _field(seo, "description")
-    canonical = _field(seo, "canonical")
-    image = _field(seo, "image")
+    description = _line(meta.description)
+    canonical = meta.canonical
+    image = meta.image
     tags: list[str] = []
     if title or always_title:
         tags.append(f"<title>{escape_text(title)}</title>")
     if description:
         tags.append(f'<meta name="description" content="{escape_text(description)}">')
-    if _SAME_SITE_PATH.fullmatch(canonical):
+    if is_same_site_path(canonical):
         origin = (site_origin or "").rstrip("/")
         tags.append(f'<link rel="canonical" href="{escape_text(origin + canonical)}">')
     tags.append('<meta property="og:type" content="website">')
