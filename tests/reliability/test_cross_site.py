@@ -88,7 +88,9 @@ class Site:
 
     def request(self, route: Route, session_id: str, body: bytes, headers: dict[str, str]) -> Any:
         turns = self.harness.call("GET", f"/sessions/{session_id}/messages").json["turns"]
+        page = self.harness.call("GET", f"/sessions/{session_id}").json["session"]["page"]
         path = route.template.replace("{id}", session_id).replace("{turn_id}", turns[-1]["turn_id"])
+        path = path.replace("{page}", page)  # the published page's routes: the session's page
         query = {"list_sessions": {"page": "p0"}, "palette_section": {"kind": "gallery"}}.get(route.action)
         return self.client.request(
             route.method, path, content=body, headers={**HEADERS, **headers}, params=query

@@ -105,7 +105,8 @@ def path_of(app: AppHarness, route: Route, session_id: str) -> str:
     """The route's path for ``session_id`` (and its last turn, for ``{turn_id}``)."""
     turns = app.call("GET", f"/sessions/{session_id}/messages").json["turns"] if "{turn_id}" in route.template else []
     turn_id = turns[-1]["turn_id"] if turns else "none"
-    return route.template.replace("{id}", session_id).replace("{turn_id}", turn_id)
+    page = app.call("GET", f"/sessions/{session_id}").json["session"]["page"] if "{page}" in route.template else ""
+    return route.template.replace("{id}", session_id).replace("{turn_id}", turn_id).replace("{page}", page)
 
 
 #: The routes that need a query: the session list names its page, a palette section its kind.

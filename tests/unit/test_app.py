@@ -100,7 +100,8 @@ def test_open_accepts_the_bounds(app: AppHarness) -> None:
 def test_the_builder_holds_each_opening_value_typed_under_its_step_name() -> None:
     # One private field per fluent step, named after it and typed as the step takes it:
     # no field typed `object`, none renamed to dodge a method name.
-    hints = typing.get_type_hints(SessionBuilder)
+    # The builder names the instance it opens on only for the type checker (no import cycle).
+    hints = typing.get_type_hints(SessionBuilder, localns={"Charlotte": Charlotte})
     steps = [name for name, member in vars(SessionBuilder).items() if callable(member) and not name.startswith("_")]
     assert sorted(steps) == ["approve_on_save", "brief", "facts", "mode", "open", "page", "tenant"]
     fields = {f.name for f in dataclasses.fields(SessionBuilder)}

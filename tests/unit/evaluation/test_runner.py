@@ -66,7 +66,7 @@ def test_two_cases_through_the_offline_model() -> None:
     refusal = plumber.turns[1]
     assert not refusal.supported
     assert refusal.passed == (not refusal.ready and all(ok for _, ok, _ in refusal.predicates))
-    assert "<html>" in bakery.page_html and not bakery.overflow.measured
+    assert '<html lang="' in bakery.page_html and not bakery.overflow.measured
     assert bakery.overflow.reason == "not asked for"
 
 
