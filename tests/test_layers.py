@@ -8,8 +8,8 @@ no model library; only ``runtime/``, ``offline/`` and ``testing/scripted.py`` im
 model library (``offline/`` sits below ``runtime/``: it imports only ``sections/``,
 ``checks/`` and ``page/`` of charlotte; ``sections/``, the bands the editor's palette
 shares, only ``checks/`` and ``page/``); only
-``http/asgi.py`` imports the web framework and only ``contrib/django/`` imports
-Django; third-party engines (psycopg,
+``http/asgi.py`` imports the web framework, only ``contrib/django/`` imports
+Django and only ``contrib/jinja.py`` imports Jinja2; third-party engines (psycopg,
 Celery) only in ``storage/`` (psycopg through SQLAlchemy) or ``contrib/``.
 """
 
@@ -106,6 +106,12 @@ def test_only_the_django_adapter_imports_django() -> None:
     for module, names in _imports().items():
         if {"django", "asgiref"} & {_top(n) for n in names}:
             assert module.startswith("contrib/django/"), module
+
+
+def test_only_the_jinja_helpers_import_jinja() -> None:
+    for module, names in _imports().items():
+        if "jinja2" in {_top(n) for n in names}:
+            assert module == "contrib/jinja.py", module
 
 
 def test_engines_behind_extras_stay_in_contrib() -> None:

@@ -37,6 +37,15 @@ DATABASES = {
     "default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(STATE / "django.sqlite3")}
 }
 
+# The host's own templates (``templates/site/``) place the published page with charlotte's tags.
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [Path(__file__).resolve().parent / "templates"],
+        "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
+    }
+]
+
 CHARLOTTE = {"database_url": f"sqlite:///{STATE / 'charlotte.db'}", "queue": "inline"}
 CHARLOTTE_TENANT = "tests.django_project.host.tenant_of"
 CHARLOTTE_HEARTBEAT_SECONDS = 0.5

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import socket
-import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import uvicorn
 from django.conf import settings as django_settings
 from django.contrib.auth.models import Permission, User
 from django.test import Client
-from tests.support.waiting import eventually
+from tests.support.asgi_server import serve_app
 
 from charlotte.contrib.django.permissions import PERMISSIONS
 
@@ -65,23 +62,6 @@ def serve_asgi() -> Iterator[str]:
     """The test project's ASGI application under uvicorn on loopback: its base URL; always shut down."""
     from tests.django_project.asgi import application
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no ~40 ms wait per kept-alive answer
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
     # Django answers no lifespan messages.
-    config = uvicorn.Config(
-        application, log_level="warning", lifespan="off", timeout_graceful_shutdown=5
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        eventually(lambda: server.started)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(15)
-        sock.close()
-    assert not thread.is_alive(), "uvicorn did not shut down"
+    with serve_app(application, lifespan="off") as url:
+        yield url

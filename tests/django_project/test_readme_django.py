@@ -29,6 +29,12 @@ USE_TZ = True
 ROOT_URLCONF = "urls"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": "django.sqlite3"}}
+TEMPLATES = [{
+    "BACKEND": "django.template.backends.django.DjangoTemplates",
+    "DIRS": ["templates"],
+    "APP_DIRS": True,
+    "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
+}]
 MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -83,6 +89,38 @@ print("readme example ok")
 """
 
 
+SITE_DRIVER = """
+import os
+os.environ["DJANGO_SETTINGS_MODULE"] = "settings"
+import django
+django.setup()
+from django.contrib.auth.models import Permission, User
+from django.test import Client
+from charlotte.contrib.django.instance import close_charlotte, get_charlotte
+from tests.support.hosted_pages import publish_sample
+
+visitor = Client()
+assert visitor.get("/").status_code == 404 and visitor.get("/about/").status_code == 404
+user = User.objects.create_user("ann", password="x")
+user.user_permissions.set(Permission.objects.filter(content_type__app_label="charlotte"))
+charlotte = get_charlotte()
+for key in ("home", "about"):
+    publish_sample(charlotte, "default", key, user=user)
+home, document = charlotte.published_document("default", "home")
+answer = visitor.get("/")
+assert answer.status_code == 200 and answer.content.decode() == document, answer.content
+assert answer["ETag"] == home.etag
+assert visitor.get("/", headers={"If-None-Match": home.etag}).status_code == 304
+about = charlotte.published_page("default", "about")
+text = visitor.get("/about/").content.decode()
+assert text.startswith('<!DOCTYPE html>\\n<html lang="pt-PT">'), text[:80]
+assert about.head in text and about.css in text and about.html in text
+assert "<header>Rosa's Bakery</header>" in text
+close_charlotte()
+print("readme site ok")
+"""
+
+
 def _block(name: str, language: str) -> str:
     text = README.read_text(encoding="utf-8")
     found = re.search(
@@ -122,3 +160,27 @@ def test_the_readme_django_section_runs(tmp_path: Path) -> None:
     )  # fmt: skip
     assert driver.returncode == 0, driver.stdout + driver.stderr
     assert driver.stdout.strip().endswith("readme example ok")
+
+
+@pytest.mark.timeout(180)
+def test_the_readme_site_urls_and_template_serve_the_published_pages(tmp_path: Path) -> None:
+    (tmp_path / "settings.py").write_text(PREAMBLE + _block("django-settings", "python"))
+    (tmp_path / "urls.py").write_text(_block("django-site-urls", "python"))
+    (tmp_path / "templates" / "site").mkdir(parents=True)
+    (tmp_path / "templates" / "site" / "page.html").write_text(_block("django-site-template", "html"))
+    env = {**_env(tmp_path), "DJANGO_SETTINGS_MODULE": "settings"}
+    for command in ("migrate", "charlotte_migrate"):
+        done = subprocess.run(
+            [sys.executable, "-c", MANAGE, command], cwd=tmp_path, env=env,
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+    # The driver imports the tests' own sample page: the repository root on its path too.
+    env = _env(tmp_path)
+    env["PYTHONPATH"] += os.pathsep + str(README.parent)
+    driver = subprocess.run(
+        [sys.executable, "-c", SITE_DRIVER], cwd=tmp_path, env=env,
+        capture_output=True, text=True, timeout=150,
+    )  # fmt: skip
+    assert driver.returncode == 0, driver.stdout + driver.stderr
+    assert driver.stdout.strip().endswith("readme site ok")

@@ -84,6 +84,8 @@ def _needs(code: str) -> set[str]:
         needs.add("postgres")
     if "charlotte.contrib.django" in code:
         needs.add("django")
+    if "charlotte.contrib.jinja" in code or re.search(r"^\s*(from|import) jinja2\b", code, re.M):
+        needs.add("fastapi")  # Jinja2 comes with the fastapi extra
     if 'queue="celery"' in code or "CHARLOTTE_QUEUE=celery" in code:
         needs.add("celery")
     return needs
@@ -126,7 +128,9 @@ def test_each_snippet_follows_an_install_line_naming_the_extras_it_needs() -> No
         assert _needs(snippet.code) <= snippet.extras, snippet.name
         assert snippet.extras <= extras, snippet.name
     assert _named("fastapi").extras == {"fastapi"}
+    assert _named("serving-fastapi").extras == {"fastapi"}
     assert _named("django-settings").extras == {"django"}
+    assert _named("django-site-urls").extras == {"django"}
 
 
 def test_the_repository_snippet_names_make_targets_that_exist() -> None:
@@ -244,6 +248,44 @@ def test_the_session_handle_snippet_goes_on_from_it(fastapi_host: dict[str, Any]
     handle = fastapi_host["handle"]
     assert handle.status()["status"] == "idle"
     assert handle.published()["revision"] == fastapi_host["draft"]["revision"] > 0
+
+
+# -- serving published pages (FastAPI and Jinja2) -------------------------------------------
+
+
+def serving_site() -> dict[str, Any]:
+    """The README's FastAPI site serving ``/`` from the published ``home`` page (in the working folder)."""
+    namespace: dict[str, Any] = {"__name__": "readme_site"}
+    exec(compile(_named("serving-fastapi").code, "README.md", "exec"), namespace)
+    return namespace
+
+
+def test_the_serving_snippet_serves_the_published_home_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.support.hosted_pages import DESCRIPTION, publish_sample
+
+    monkeypatch.chdir(tmp_path)  # an empty folder: the example's SQLite file goes there
+    site = serving_site()
+    try:
+        client = TestClient(site["app"])
+        assert client.get("/").status_code == 404
+        publish_sample(site["charlotte"], "acme")
+        page = site["charlotte"].published_page("acme", "home")
+        answer = client.get("/")
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html")
+        text = answer.text
+        assert text.startswith('<!DOCTYPE html>\n<html lang="pt-PT">')
+        assert f"{page.head}\n<style data-charlotte-page>{page.css}</style>" in text
+        assert f'<meta name="description" content="{DESCRIPTION}">' in text
+        assert page.html in text and "<header class=\"site\">Rosa's Bakery</header>" in text
+        assert answer.headers["etag"] == page.etag
+        again = client.get("/", headers={"If-None-Match": page.etag})
+        assert again.status_code == 304 and again.content == b""
+        standalone = client.get("/builder/pages/home/published.html")
+        assert standalone.status_code == 200 and standalone.headers["etag"] == page.etag
+    finally:
+        site["charlotte"].close()
 
 
 # -- a host's page repository against the shipped contract --------------------------------

@@ -17,6 +17,10 @@ or per-turn caps. ``manage.py charlotte_migrate`` creates charlotte's tables,
 ``manage.py charlotte_worker`` runs a Celery worker of the same instance.
 ``docs/django.md`` has the details (CSRF, the stream under ASGI and WSGI).
 
+A site serves what was published with ``{% load charlotte %}``
+(``charlotte_head``, ``charlotte_page``) and the ready view
+``views.published_page`` (``docs/hosting.md``).
+
 This package imports Django; nothing else of charlotte does.
 """
 

@@ -1,4 +1,4 @@
-"""The views of ``charlotte.contrib.django.urls``: the JSON API, the live stream, the builder page.
+"""The views of ``charlotte.contrib.django.urls`` (the JSON API, the live stream, the builder page) and ``published_page``.
 
 The API view hands each request to the framework-free ``Api`` with the
 request's ``Envelope`` (charlotte's own cross-site rules still apply;
@@ -15,10 +15,14 @@ the server cancels it when the client goes). A WSGI server cannot hold a
 stream without a thread per reader: there it answers the events there are
 now and a ``retry`` hint, and the browser's ``EventSource`` comes back with
 ``Last-Event-ID`` (polling, see ``docs/django.md``).
+
+``published_page`` is for the host's own URLconf: the published page as a
+whole HTML document at the host's URL (``docs/hosting.md``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import uuid
@@ -32,15 +36,23 @@ from django.conf import settings as django_settings
 from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.core.exceptions import ImproperlyConfigured, SuspiciousOperation
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseRedirect,
+    StreamingHttpResponse,
+)
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.shortcuts import resolve_url
-from django.utils.cache import patch_vary_headers
+from django.template.loader import render_to_string
+from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.decorators import decorator_from_middleware
 from django.utils.html import escape
 from django.views.decorators.csrf import csrf_exempt, ensure_csrf_cookie
 
 from charlotte.contrib.django.instance import get_charlotte
+from charlotte.contrib.django.published import NOT_PUBLISHED, published_for
 from charlotte.http.api import DEFAULT_MAX_BODY, Api, Response, error_body, error_response
 from charlotte.http.csrf import Envelope
 from charlotte.http.follow import DEFAULT_HEARTBEAT_SECONDS, STREAM_HEADERS, open_stream
@@ -49,7 +61,7 @@ from charlotte.http.page import PAGE_HEADERS, web_file
 if TYPE_CHECKING:
     from charlotte.app import Charlotte
 
-__all__ = ["api", "asset", "page", "stream"]
+__all__ = ["api", "asset", "page", "published_page", "stream"]
 
 log = logging.getLogger(__name__)
 _csrf_log = logging.getLogger("django.security.csrf")
@@ -251,6 +263,38 @@ def _csrf_header_name() -> str:
     meta_key = str(django_settings.CSRF_HEADER_NAME)
     name = meta_key.removeprefix("HTTP_")
     return name.replace("_", "-")
+
+
+# -- the published page at the host's own URL ---------------------------------------
+
+
+def published_page(request: HttpRequest, page: str, template_name: str | None = None) -> HttpResponse:
+    """The published page as a whole HTML document: ``path("", published_page, {"page": "home"})``.
+
+    Without ``template_name``: the standalone document of the published
+    revision, its ``ETag`` the page's. With it: the host's template rendered
+    with ``page`` (the ``PublishedPage``) in its context (the template tags
+    place it), its ``ETag`` a digest of what was rendered. Either way
+    ``If-None-Match`` gets a 304 and ``Cache-Control`` is
+    ``Settings.published_cache_control``. Nothing published, or a key of
+    another shape: 404; no tenant or the host's authorizer says no: 403.
+    """
+    if request.method not in _SAFE_METHODS:
+        return _not_allowed()
+    found = published_for(request, page)
+    if found is None:
+        raise Http404(NOT_PUBLISHED)
+    published, document = found
+    if template_name is None:
+        body, etag = document.encode(), published.etag
+    else:
+        body = render_to_string(template_name, {"page": published}, request).encode()
+        etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    response = HttpResponse(body, content_type="text/html; charset=utf-8")
+    response["ETag"] = etag
+    response["Cache-Control"] = get_charlotte().settings.published_cache_control
+    answer: HttpResponse = get_conditional_response(request, etag=etag, response=response)
+    return answer
 
 
 # -- answers -------------------------------------------------------------------------

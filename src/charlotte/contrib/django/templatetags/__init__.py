@@ -1,0 +1,1 @@
+"""charlotte's template tag library, ``{% load charlotte %}``."""
