@@ -13,9 +13,9 @@ panel fits and works by keyboard at 390, 768 and 1280 px.
 from __future__ import annotations
 
 import re
-from html import unescape
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from html import unescape
 from pathlib import Path
 from typing import Any, Final
 

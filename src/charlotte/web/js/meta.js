@@ -81,7 +81,7 @@ export function fieldProblem(key, value) {
     case "canonical":
       if (v === "" || isSameSitePath(v)) return "";
       if (!v.startsWith("/") || v.startsWith("//")) {
-        return "Use a path on this site that starts with /, such as /about (no https:// and no other site).";
+        return "Use a path on this site that starts with /, such as /about (not a web address, no other site).";
       }
       if (chars(v) > MAX_CANONICAL) return `The path must be at most ${MAX_CANONICAL} characters.`;
       return "Not a path on this site: no //, spaces, backslashes or control characters.";
