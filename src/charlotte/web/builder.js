@@ -17,6 +17,7 @@ import { wroteRevision } from "./js/edits.js";
 import * as panels from "./js/panels.js";
 import { cancelPreview, resetPreview, schedulePreview, setDevice, setViewMode } from "./js/preview.js";
 import { closePublish, wirePublish } from "./js/publish.js";
+import { resetSettings, wireSettings } from "./js/settings.js";
 import { cancelChangeSet, resetChangeSet, resolveChangeSet, scheduleChangeSet, wireReview } from "./js/review.js";
 import { cancelSessionList, refreshSessionList, wireSessionList } from "./js/sessions.js";
 import { addFactRow, startSession } from "./js/start.js";
@@ -83,6 +84,7 @@ function closeSession() {
   panels.cancelStatus();
   closePublish();
   closeHistory();
+  resetSettings();
   closeEditor();
   store.reset();
   resetState();
@@ -342,6 +344,7 @@ function wire() {
   wirePublish();
   wireReview();
   wireHistory();
+  wireSettings();
   wireEditing();
   // The revision badge is the draft's (an approve-on-save turn writes the working copy).
   store.subscribe((change) => {

@@ -14,11 +14,12 @@ const undoStack = []; // [{from, to}]: the revisions of one of this person's wri
 const redoStack = [];
 let queue = Promise.resolve();
 let noticeFn = () => {};
-let stacksFn = () => {};
+const stacksFns = new Set();
+const stacksFn = () => stacksFns.forEach((fn) => fn());
 
-/** Called whenever the undo or redo stack changes (the buttons follow). */
+/** Call `fn` whenever the undo or redo stack changes (the Undo buttons follow). */
 export function onStacks(fn) {
-  stacksFn = fn;
+  stacksFns.add(fn);
 }
 
 /** Where the editor's sentences go (the notice line of the editor panel). */
