@@ -1,12 +1,17 @@
 // Publish: a dialog says what changed since the last publish (the server's
 // GET publish-preview) and publishes exactly the revision it showed; the
 // draft moving on meanwhile is the server's 409, and an empty page (the
-// preview's `empty`) is refused before any publish request.
+// preview's `empty`) is refused before any publish request. The quality
+// gate's findings (the answer's `findings`, or a `quality_gate` refusal's) are
+// listed, errors first; over errors the Publish button reads "Publish
+// anyway…", asks once more naming them, and the request carries `override`.
+// An answer without `findings` leaves the dialog as it was before the gate.
 
 import { ApiError, api, sessionPath } from "./api.js";
 import { changeEntries } from "./changes.js";
-import { $, byId, clearError, plural, showError, state, whileBusy } from "./dom.js";
+import { $, byId, clearError, el, plural, showError, state, whileBusy } from "./dom.js";
 import { store } from "./draft.js";
+import { PUBLISH_ANYWAY, errorCodes, findingWords, findingsSummary, hasFindings, overrideQuestion, readFindings } from "./findings.js";
 import { scheduleStatus } from "./panels.js";
 import { schedulePreview } from "./preview.js";
 
@@ -14,8 +19,10 @@ export const EMPTY_PAGE_MESSAGE =
   "The page is empty, so there is nothing to publish yet. Ask the builder for a first draft, then publish.";
 
 const dialog = () => byId("publish-dialog");
-// What the open dialog would publish: the session and the revision shown.
+// What the open dialog would publish: the session, the revision shown and the error codes it would override.
 let reviewed = null;
+// Whether the person has been asked, in the open dialog, to publish over its error findings.
+let askedOverride = false;
 
 /** Read what publishing now would change (the server's preview), then ask (or refuse an empty page). */
 export async function askToPublish() {
@@ -36,11 +43,64 @@ export async function askToPublish() {
     const docs = await namingDocs(id, preview);
     if (state.sessionId !== id) return;
     clearError();
-    reviewed = { id, revision: preview.revision };
+    const findings = findingsOf(answer);
+    reviewed = { id, revision: preview.revision, override: findings ? errorCodes(findings) : [] };
     fillDialog(preview, docs);
+    fillFindings(findings);
     dialog().showModal();
     byId("publish-cancel").focus();
   });
+}
+
+// The gate's findings of an answer (today's server sends none: null), errors first.
+function findingsOf(answer) {
+  if (!answer || typeof answer !== "object") return null;
+  const holder = hasFindings(answer) ? answer : hasFindings(answer.preview) ? answer.preview : hasFindings(answer.detail) ? answer.detail : null;
+  return holder ? readFindings(holder.findings) : null;
+}
+
+function fillFindings(findings) {
+  const box = byId("publish-findings");
+  const confirmButton = byId("publish-confirm");
+  askedOverride = false;
+  byId("publish-override").hidden = true;
+  byId("publish-override").textContent = "";
+  confirmButton.textContent = reviewed && reviewed.override.length ? PUBLISH_ANYWAY : "Publish";
+  confirmButton.classList.toggle("button-danger", Boolean(reviewed && reviewed.override.length));
+  if (!findings || !findings.length) {
+    box.hidden = true;
+    byId("publish-findings-list").replaceChildren();
+    return;
+  }
+  const draft = store.get("draft");
+  const docs = draft ? [draft.doc] : [];
+  byId("publish-findings-summary").textContent = findingsSummary(findings);
+  byId("publish-findings-list").replaceChildren(...findings.map((finding) => findingItem(findingWords(finding, docs))));
+  box.hidden = false;
+}
+
+function findingItem(words) {
+  const item = el("li", "finding");
+  item.dataset.severity = words.severity;
+  item.dataset.code = words.code;
+  if (words.node) item.dataset.node = words.node;
+  const head = el("div", "finding-head");
+  head.append(el("span", "finding-severity", words.severity === "error" ? "Must fix" : "Warning"), el("span", "finding-place", words.place));
+  item.append(head);
+  if (words.message) item.append(el("p", "finding-message", words.message));
+  if (words.fix) item.append(el("p", "finding-fix", words.fix));
+  return item;
+}
+
+// Over error findings the first press asks (naming them) and the second publishes.
+function askBeforeOverride(event) {
+  if (!reviewed || !reviewed.override.length || askedOverride) return;
+  event.preventDefault();
+  askedOverride = true;
+  const question = byId("publish-override");
+  question.textContent = overrideQuestion(reviewed.override);
+  question.hidden = false;
+  byId("publish-confirm").textContent = "Yes, publish anyway";
 }
 
 const listOf = (value) => (Array.isArray(value) ? value : []);
@@ -108,8 +168,11 @@ async function confirm() {
   await whileBusy(button, async () => {
     let answer;
     try {
-      answer = await api("POST", sessionPath(chosen.id, "/publish"), { revision: chosen.revision });
+      const body = { revision: chosen.revision };
+      if (chosen.override.length) body.override = chosen.override;
+      answer = await api("POST", sessionPath(chosen.id, "/publish"), body);
     } catch (error) {
+      if (error instanceof ApiError && error.code === "quality_gate" && reopenWithFindings(chosen, error)) return;
       if (error instanceof ApiError && error.code === "stale_revision") {
         // Show the draft as it is now before the person tries again.
         scheduleStatus();
@@ -131,6 +194,7 @@ async function confirm() {
 
 export function wirePublish() {
   byId("publish-button").addEventListener("click", askToPublish);
+  byId("publish-confirm").addEventListener("click", askBeforeOverride);
   // A method="dialog" form closes the dialog with the pressed button's value;
   // Escape closes it with an empty one. Only Confirm publishes.
   dialog().addEventListener("keydown", trapFocus);
@@ -161,7 +225,21 @@ function trapFocus(event) {
   }
 }
 
+// A refusal of the gate: the dialog again, listing what it found, ready to publish over it.
+function reopenWithFindings(chosen, error) {
+  const findings = findingsOf(error.body);
+  if (!findings || !findings.length || chosen.id !== state.sessionId) return false;
+  clearError();
+  reviewed = { ...chosen, override: errorCodes(findings) };
+  $('[data-role="publish-title"]').textContent = `Revision ${chosen.revision} did not pass the publish check`;
+  fillFindings(findings);
+  if (!dialog().open) dialog().showModal();
+  byId("publish-cancel").focus();
+  return true;
+}
+
 export function closePublish() {
   reviewed = null;
+  askedOverride = false;
   if (dialog().open) dialog().close();
 }

@@ -2,8 +2,9 @@
 // radius and alignment of the selected node at one breakpoint (the device
 // toggle's), each showing the value it inherits from a smaller breakpoint.
 
+import { contrastWarning, nodeContrast } from "./contrast.js";
 import { byId, el } from "./dom.js";
-import { BREAKPOINTS, BREAKPOINT_NAME, breakpoint, nodeOf } from "./editor.js";
+import { BREAKPOINTS, BREAKPOINT_NAME, breakpoint, draftDoc, nodeOf } from "./editor.js";
 import { commitField, field, onEdit } from "./fields.js";
 
 const UNITS = ["px", "rem", "%", "vw", "vh"];
@@ -79,7 +80,31 @@ function readLength(number, unit) {
   return { value: { value: Math.round(value * 10000) / 10000, unit: unit.value } };
 }
 
-function styleField(node, key, label, kind, bp) {
+// The contrast of the node's text on its background, said as a colour is typed or picked
+// (js/contrast.js; the same WCAG 2.2 measure as the publish check): nothing when fine or unknown.
+function contrastLine(node, bp) {
+  const line = el("p", "inspector-contrast");
+  line.id = `inspector-contrast-${Math.random().toString(36).slice(2, 9)}`;
+  line.setAttribute("role", "status");
+  line.hidden = true;
+  const typed = {};
+  const update = (key, value) => {
+    if (key) typed[key] = value;
+    const measured = nodeContrast(draftDoc(), node.id, bp, typed);
+    const words = contrastWarning(measured);
+    line.textContent = words;
+    line.hidden = !words;
+    line.dataset.verdict = measured.verdict;
+  };
+  // A refresh shows the draft: what was typed is in it now (or was not sent).
+  const refresh = () => {
+    for (const key of Object.keys(typed)) delete typed[key];
+    update();
+  };
+  return { line, update, refresh };
+}
+
+function styleField(node, key, label, kind, bp, contrast = null) {
   let control;
   let extra = [];
   let read;
@@ -130,6 +155,10 @@ function styleField(node, key, label, kind, bp) {
   }
   control.dataset.style = key;
   const { wrap, say } = field(label, control, [...extra, hint]);
+  if (contrast && (key === "color" || key === "background")) {
+    control.setAttribute("aria-describedby", `${control.getAttribute("aria-describedby")} ${contrast.line.id}`);
+    control.addEventListener("input", () => contrast.update(key, control.value.trim() || undefined));
+  }
   wrap.dataset.style = key;
   const display = () => {
     const { own, inherited, from } = resolved(nodeOf(node.id), bp, key);
@@ -186,7 +215,17 @@ export function styleFields(node) {
   list.id = "editor-fonts";
   for (const font of FONTS) list.append(new Option(font, font));
   group.append(list);
-  const fields = STYLES.map(([key, label, kind]) => styleField(node, key, label, kind, bp));
-  for (const built of fields) group.append(built.wrap);
-  return { group, fields: [...fields, { refresh: note.refresh }] };
+  const contrast = contrastLine(node, bp);
+  const fields = STYLES.map(([key, label, kind]) => styleField(node, key, label, kind, bp, contrast));
+  for (const built of fields) {
+    group.append(built.wrap);
+    if (built.wrap.dataset.style === "background") group.append(contrast.line);
+  }
+  contrast.refresh();
+  const refreshContrast = () => {
+    // Not while a colour is being typed: the line says what is typed.
+    const active = group.ownerDocument.activeElement;
+    if (!(active && group.contains(active) && active.matches("[data-style], .inspector-swatch"))) contrast.refresh();
+  };
+  return { group, fields: [...fields, { refresh: note.refresh }, { refresh: refreshContrast }] };
 }
