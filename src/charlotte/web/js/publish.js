@@ -66,7 +66,10 @@ function fillFindings(findings) {
   byId("publish-override").hidden = true;
   byId("publish-override").textContent = "";
   confirmButton.textContent = reviewed && reviewed.override.length ? PUBLISH_ANYWAY : "Publish";
-  confirmButton.classList.toggle("button-danger", Boolean(reviewed && reviewed.override.length));
+  // Over errors the button is a plain (red-lettered) one, not the blue call to action.
+  const overriding = Boolean(reviewed && reviewed.override.length);
+  confirmButton.classList.toggle("button-danger", overriding);
+  confirmButton.classList.toggle("button-primary", !overriding);
   if (!findings || !findings.length) {
     box.hidden = true;
     byId("publish-findings-list").replaceChildren();
