@@ -27,7 +27,7 @@ from charlotte.evaluation.report import axe_line
 from charlotte.evaluation.runner import run_suite
 from charlotte.settings import Settings
 
-pytestmark = needs_axe
+pytestmark = [needs_axe, pytest.mark.browser]
 
 #: Cases whose final page still has low-contrast words, with what leaves them there. Each is a
 #: strict xfail: when the builder is fixed the test passes, fails as XPASS, and the line goes.
