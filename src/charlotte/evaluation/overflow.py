@@ -5,6 +5,7 @@ both there (Playwright is a dev extra, imported inside ``Browser.open`` and
 nowhere else); otherwise every result says *not measured* and why, and the
 evaluation goes on. The page is loaded with JavaScript off and the network
 cut (the rendered page needs neither), so a page can fetch nothing.
+``Browser.axe`` runs axe-core (``evaluation/axe.py``) in the same Chromium.
 """
 
 from __future__ import annotations
