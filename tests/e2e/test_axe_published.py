@@ -32,8 +32,6 @@ pytestmark = [needs_axe, pytest.mark.browser]
 #: Cases whose final page still has low-contrast words, with what leaves them there. Each is a
 #: strict xfail: when the builder is fixed the test passes, fails as XPASS, and the line goes.
 LOW_CONTRAST = {
-    "photographer": "dark mode, then 'Add a gallery section.': the slot labels take the dark page's "
-    "accent shade #e76844 on slots left #f5f5f4 (3.0:1)",
     "law-firm": "'Make the hero background navy blue.' turns the contact band #1e3a8a and leaves "
     "its labels and links #ff7a54 (4.0:1)",
     "architect": "'Use a dark colour scheme.' leaves the contact band's labels and links #0e7490 "
