@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from charlotte.evaluation.axe import axe_source
 from charlotte.evaluation.overflow import CHROMIUM
 
 CHARLOTTE = [sys.executable, "-c", "import sys; from charlotte.cli import main; sys.exit(main())"]
@@ -79,6 +80,8 @@ def test_a_passing_suite_writes_json_and_html_and_exits_0(tmp_path: Path) -> Non
         "pixels": {},
         "reason": "not asked for",
     }
+    assert report["cases"][0]["axe"] == {"measured": False, "reason": "not asked for", "widths": {}}
+    assert "axe not measured (not asked for)" in lines
     html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert "<iframe" in html and "Crumb &amp;amp; Co" in html  # the page, escaped into srcdoc
     assert (tmp_path / "out" / "pages" / "bakery.html").exists()
@@ -133,3 +136,12 @@ def test_overflow_is_measured_through_chromium_when_present(tmp_path: Path) -> N
     assert "data:image/jpeg;base64," in (tmp_path / "out" / "report.html").read_text(
         encoding="utf-8"
     )
+    # axe, when its dev extra is installed: counts by impact per width, a line per page.
+    if axe_source() is not None:
+        assert case["axe"]["measured"] is True, case["axe"]
+        assert set(case["axe"]["widths"]) == {"390", "768", "1280"}
+        counts = case["axe"]["widths"]["390"]["counts"]
+        assert list(counts) == ["critical", "serious", "moderate", "minor"]
+        line = next(x for x in done.stdout.splitlines() if x.startswith("axe bakery: "))
+        assert line.endswith("(critical/serious/moderate/minor)") and "1280px " in line
+        assert "serious or critical violations on 1 pages measured" in done.stdout

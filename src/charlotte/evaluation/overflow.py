@@ -5,6 +5,7 @@ both there (Playwright is a dev extra, imported inside ``Browser.open`` and
 nowhere else); otherwise every result says *not measured* and why, and the
 evaluation goes on. The page is loaded with JavaScript off and the network
 cut (the rendered page needs neither), so a page can fetch nothing.
+``Browser.axe`` runs axe-core (``evaluation/axe.py``) in the same Chromium.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
+
+from charlotte.evaluation.axe import AxeResult, Violation, axe_source, run_axe
 
 __all__ = ["CHROMIUM", "CHROMIUM_ARGS", "WIDTHS", "Browser", "Overflow"]
 
@@ -60,6 +63,7 @@ class Browser:
     def __init__(self, browser: Any, reason: str) -> None:
         self._browser = browser
         self.reason = reason
+        self._axe = axe_source() if browser is not None else None
 
     @classmethod
     @contextmanager
@@ -126,3 +130,27 @@ class Browser:
         except Error:
             return Overflow(False, reason="the page could not be measured")
         return Overflow(True, pixels, shot)
+
+    def axe(self, html: str) -> AxeResult:
+        """axe's violations of ``html`` at each width (or why not measured): one load, resized."""
+        if self._browser is None:
+            return AxeResult(False, reason=self.reason)
+        if self._axe is None:
+            return AxeResult(False, reason="axe-playwright-python is not installed")
+        from playwright.sync_api import Error
+
+        found: dict[int, tuple[Violation, ...]] = {}
+        # axe is a script, so this context runs scripts; the rendered page has none of its own.
+        context = self._browser.new_context(viewport={"width": WIDTHS[0], "height": _HEIGHT})
+        try:
+            page = context.new_page()
+            page.route("**/*", lambda route: route.abort())
+            page.set_content(html, wait_until="load", timeout=_WAIT_MS)
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": _HEIGHT})
+                found[width] = run_axe(page, self._axe)
+        except Error:
+            return AxeResult(False, reason="axe could not run on the page")
+        finally:
+            context.close()
+        return AxeResult(True, found)

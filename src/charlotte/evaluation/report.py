@@ -16,10 +16,11 @@ from typing import Any, Final
 
 from markupsafe import escape
 
+from charlotte.evaluation.axe import IMPACTS, AxeResult
 from charlotte.evaluation.overflow import WIDTHS
 from charlotte.evaluation.runner import CaseResult, Suite, TurnResult
 
-__all__ = ["WIDTH", "Totals", "table", "to_json", "totals", "write_reports"]
+__all__ = ["WIDTH", "Totals", "axe_line", "table", "to_json", "totals", "write_reports"]
 
 #: The widest line the table prints.
 WIDTH: Final = 120
@@ -43,6 +44,8 @@ class Totals:
     invented: int
     overflowing: int
     measured: int
+    axe_blocking: int
+    axe_measured: int
     tool_calls: int
     tokens: int | None
     seconds: float
@@ -66,6 +69,7 @@ class Totals:
             "follow_ups_unsupported": {"refused": self.refused, "of": self.unsupported},
             "invented": self.invented,
             "overflow": {"pages_overflowing": self.overflowing, "measured": self.measured},
+            "axe": {"serious_or_critical": self.axe_blocking, "measured": self.axe_measured},
             "tool_calls": self.tool_calls,
             "tokens": self.tokens,
             "seconds": round(self.seconds, 3),
@@ -91,6 +95,8 @@ def totals(suite: Suite) -> Totals:
         invented=sum(t.invented for t in turns),
         overflowing=sum(1 for w in worst if w),
         measured=sum(1 for w in worst if w is not None),
+        axe_blocking=sum(c.axe.blocking() for c in suite.cases),
+        axe_measured=sum(1 for c in suite.cases if c.axe.measured),
         tool_calls=sum(t.tool_calls for t in turns),
         tokens=sum(tokens) if tokens else None,
         seconds=suite.seconds,
@@ -125,8 +131,30 @@ def _row(cells: list[str]) -> str:
     return " ".join(out).rstrip()
 
 
+def axe_line(page: str, axe: AxeResult) -> str:
+    """One page's axe violations: ``axe <page>: 390px 0/0/2/0 · …`` by impact, worst first."""
+    if not axe.measured:
+        return f"axe {page}: not measured ({axe.reason})"
+    widths = " · ".join(
+        f"{w}px {'/'.join(str(n) for n in axe.counts(w).values())}" for w in axe.violations
+    )
+    return f"axe {page}: {widths} ({'/'.join(IMPACTS)})"
+
+
+def _axe_lines(suite: Suite) -> list[str]:
+    measured = [c for c in suite.cases if c.axe.measured]
+    if not measured:
+        reasons = {c.axe.reason for c in suite.cases}
+        return [f"axe not measured ({', '.join(sorted(reasons))})"] if reasons else []
+    blocking = sum(c.axe.blocking() for c in measured)
+    return [
+        *(axe_line(c.id, c.axe) for c in suite.cases),
+        f"axe: {blocking} serious or critical violations on {len(measured)} pages measured",
+    ]
+
+
 def table(suite: Suite) -> str:
-    """The run as plain text: one line per turn, then the totals (no line over ``WIDTH``)."""
+    """The run as plain text: one line per turn, axe's counts per page, then the totals (≤ ``WIDTH``)."""
     lines = [_row([name for name, _ in _COLUMNS]), "-" * WIDTH]
     for case in suite.cases:
         for n, turn in enumerate(case.turns):
@@ -151,6 +179,7 @@ def table(suite: Suite) -> str:
             )
     t = totals(suite)
     lines.append("-" * WIDTH)
+    lines.extend(_axe_lines(suite))
     lines.append(
         f"model {_cut(suite.model, 40)} · {t.cases} cases · first pages {t.first_passed}/{t.first_pages}"
         f" · follow-ups applied {t.applied}/{t.supported} ({_percent(t.applied, t.supported)})"
@@ -185,6 +214,7 @@ def to_json(suite: Suite, screenshots: dict[str, str] | None = None) -> dict[str
                 "id": case.id,
                 "tone": case.tone,
                 "overflow": case.overflow.to_json(),
+                "axe": case.axe.to_json(),
                 "screenshot": shots.get(case.id),
                 "page": f"pages/{case.id}.html",
                 "turns": [t.to_json() for t in case.turns],
@@ -230,7 +260,8 @@ def _case_html(case: CaseResult) -> str:
         f"<section><h2>{escape(case.id)} <small>{escape(case.tone)}</small></h2>"
         "<table><tr><th>#</th><th>kind</th><th>message</th><th>result</th><th>errors</th>"
         f"<th>invented</th><th>ready</th><th>reply</th><th>failed predicates</th></tr>{''.join(rows)}"
-        f"</table><p>overflow: {escape(overflow)}</p>{shown}</section>"
+        f"</table><p>overflow: {escape(overflow)}</p><p>{escape(axe_line(case.id, case.axe))}</p>"
+        f"{shown}</section>"
     )
 
 

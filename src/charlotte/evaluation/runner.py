@@ -26,6 +26,7 @@ from typing import Any, Final
 from charlotte.app import Charlotte
 from charlotte.checks import PageChecks
 from charlotte.errors import CharlotteError, code_of
+from charlotte.evaluation.axe import NOT_ASKED, AxeResult
 from charlotte.evaluation.cases import Case
 from charlotte.evaluation.overflow import Browser, Overflow
 from charlotte.evaluation.predicates import Turn, fact_shown, judge, sections_of
@@ -107,13 +108,14 @@ class TurnResult:
 
 @dataclass(frozen=True, slots=True)
 class CaseResult:
-    """A case's turns (the first page, then each follow-up), its final page and its overflow."""
+    """A case's turns (the first page, then each follow-up), its final page, its overflow and axe's findings."""
 
     id: str
     tone: str
     turns: tuple[TurnResult, ...]
     page_html: str
     overflow: Overflow
+    axe: AxeResult = NOT_ASKED
 
 
 @dataclass(slots=True)
@@ -286,7 +288,9 @@ def run_suite(
                     )
                 doc = run.handle.draft()["page"]
                 html = render_page(doc, assets=charlotte.assets)
-                result = CaseResult(case.id, case.tone, tuple(turns), html, browser.measure(html))
+                result = CaseResult(
+                    case.id, case.tone, tuple(turns), html, browser.measure(html), browser.axe(html)
+                )
                 suite.cases.append(result)
                 echo(f"{case.id}: {sum(t.passed for t in turns)}/{len(turns)} turns passed")
     suite.seconds = time.monotonic() - started

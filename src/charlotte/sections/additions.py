@@ -27,6 +27,7 @@ from typing import Any, Final
 from charlotte.sections.bands import build_section, scheme_of
 from charlotte.sections.batch import Batch
 from charlotte.sections.catalogue import KIND_NAMES
+from charlotte.sections.colours import legible
 from charlotte.sections.fact_changes import fact_ops, shown_facts
 from charlotte.sections.page_view import PageView
 from charlotte.sections.writer import plan_page
@@ -69,6 +70,7 @@ def section_batch(
     learned = _looks(plan_page(brief, table), page.nodes)
     for node in nodes:
         node["style"] = _in_look(node, learned)
+    _legible_on_grounds(nodes)
     ops = tuple({"t": "insert_node", "node": node} for node in nodes)
     return Batch(batch.root, batch.title, ops)
 
@@ -137,3 +139,42 @@ def _in_look(node: Mapping[str, Any], learned: Mapping[_Key, str]) -> dict[str, 
         elif key in values and json.dumps(values[key], sort_keys=True) == draft:
             values[key] = json.loads(value)
     return style
+
+
+def _legible_on_grounds(nodes: Sequence[dict[str, Any]]) -> None:
+    """Each new node's words made legible (4.5:1) on the nearest background the band gives them.
+
+    The look is learned value by value, so a band's words can take the page's
+    new colour while a box they sit on keeps the first draft's (a dark page's
+    light accent on a gallery slot still light): the words move, never the box.
+    """
+    by_id = {str(n["id"]): n for n in nodes}
+
+    def ground(node: Mapping[str, Any]) -> str | None:
+        for _ in range(len(nodes)):  # the batch's depth at most
+            background = _hex_of(node.get("style", {}).get("base", {}).get("background"))
+            if background is not None:
+                return background
+            parent = by_id.get(str(node.get("parent")))
+            if parent is None:
+                return None
+            node = parent
+        return None
+
+    for node in nodes:
+        base = node.get("style", {}).get("base")
+        words = _hex_of(base.get("color")) if isinstance(base, dict) else None
+        behind = ground(by_id.get(str(node.get("parent")), {})) if words else None
+        if isinstance(base, dict) and words and behind and base.get("background") is None:
+            base["color"] = legible(words, behind)
+
+
+def _hex_of(value: object) -> str | None:
+    """``value`` when it is a ``#rrggbb`` colour (what the builder writes), else None."""
+    if isinstance(value, str) and len(value) == 7 and value[0] == "#":
+        try:
+            int(value[1:], 16)
+        except ValueError:
+            return None
+        return value.lower()
+    return None

@@ -47,20 +47,41 @@ def tone_of(tone: str) -> Callable[[str], str]:
             return _hex(h, s, v * 0.72)
         if tone == "lighter":
             return _hex(h, s * 0.75, v + (1 - v) * 0.35)
-        return _hex(_toward(h, 25 / 360 if tone == "warmer" else 215 / 360, 30 / 360), s, v)
+        moved = _toward(h, 25 / 360 if tone == "warmer" else 215 / 360, 30 / 360)
+        if _luminance(_hex(moved, s, v)) <= _luminance(value):
+            return _hex(moved, s, v)
+        return _hex(moved, s, _value_for(moved, s, _luminance(value)))
 
     return change
 
 
+def _value_for(h: float, s: float, luminance: float) -> float:
+    """The value at which hue ``h`` and saturation ``s`` have ``luminance`` (the nearest it reaches).
+
+    A hue moved toward a tone grows no lighter than it was, so words in it keep
+    their contrast on the light grounds they sit on (a teal turned green would
+    otherwise be lighter, and under 4.5:1 on white).
+    """
+    low, high = 0.0, 1.0
+    for _ in range(24):  # luminance grows with value: bisect
+        mid = (low + high) / 2
+        if _luminance(_hex(h, s, mid)) < luminance:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def _luminance(value: str) -> float:
+    """WCAG 2's relative luminance of a ``#rrggbb`` colour (0 black to 1 white)."""
+    channels = [int(value[k : k + 2], 16) / 255 for k in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
 def contrast(a: str, b: str) -> float:
     """The WCAG 2 contrast ratio of two ``#rrggbb`` colours (1 to 21)."""
-
-    def luminance(value: str) -> float:
-        channels = [int(value[k : k + 2], 16) / 255 for k in (1, 3, 5)]
-        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
-        return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
     return (light + 0.05) / (dark + 0.05)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from charlotte.evaluation.axe import AxeResult, Violation
 from charlotte.evaluation.overflow import Overflow
 from charlotte.evaluation.report import WIDTH, html_report, table, to_json, totals, write_reports
 from charlotte.evaluation.runner import CaseResult, Suite, TurnResult
@@ -83,7 +84,7 @@ def test_the_json_shape() -> None:
     assert report["totals"]["follow_ups_unsupported"] == {"refused": 1, "of": 1}
     assert report["totals"]["invented"] == 1 and report["totals"]["passed"] is False
     case = report["cases"][0]
-    assert set(case) == {"id", "tone", "overflow", "screenshot", "page", "turns"}
+    assert set(case) == {"id", "tone", "overflow", "axe", "screenshot", "page", "turns"}
     assert case["overflow"] == {
         "measured": True,
         "pixels": {"390": 24, "768": 0, "1280": 0},
@@ -114,3 +115,45 @@ def test_write_reports_writes_json_html_pages_and_screenshots(tmp_path: Path) ->
         '<iframe sandbox="" title="plumber" srcdoc="&lt;p&gt;x&lt;/p&gt;">' in html
     )  # escaped, no script
     assert html == html_report(_suite())
+
+
+def _axe_suite() -> Suite:
+    contrast = Violation("color-contrast", "serious", 4, ('div[data-cms="a"]',))
+    region = Violation("region", "moderate", 5)
+    measured = AxeResult(True, {390: (contrast, region), 768: (region,), 1280: (region,)})
+    return Suite(
+        "offline",
+        [
+            CaseResult("a", "", (_turn("first page", True),), "", Overflow(False), measured),
+            CaseResult(
+                "b", "", (_turn("first page", True),), "", Overflow(False),
+                AxeResult(False, reason="axe could not run on the page"),
+            ),
+        ],
+    )  # fmt: skip
+
+
+def test_axe_prints_a_line_per_page_with_counts_by_impact_at_each_width() -> None:
+    suite = _axe_suite()
+    lines = table(suite).splitlines()
+    assert max(len(line) for line in lines) <= WIDTH
+    assert (
+        "axe a: 390px 0/1/1/0 · 768px 0/0/1/0 · 1280px 0/0/1/0 (critical/serious/moderate/minor)"
+        in lines
+    )
+    assert "axe b: not measured (axe could not run on the page)" in lines
+    assert "axe: 1 serious or critical violations on 1 pages measured" in lines
+    assert "first pages 2/2" in lines[-2] and "PASSED" in lines[-1]  # the totals stay last
+    assert totals(suite).axe_blocking == 1 and totals(suite).axe_measured == 1
+    case = to_json(suite)["cases"][0]["axe"]
+    assert case["widths"]["390"]["counts"] == {"critical": 0, "serious": 1, "moderate": 1, "minor": 0}
+    assert case["widths"]["390"]["violations"][0] == {
+        "rule": "color-contrast", "impact": "serious", "nodes": 4, "targets": ['div[data-cms="a"]'],
+    }  # fmt: skip
+    assert "axe a: 390px 0/1/1/0" in html_report(suite)
+
+
+def test_axe_not_measured_anywhere_is_one_line() -> None:
+    lines = table(_suite()).splitlines()
+    assert "axe not measured (not asked for)" in lines
+    assert not any(line.startswith("axe a") for line in lines)

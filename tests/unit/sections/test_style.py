@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import colorsys
+
 import pytest
 
-from charlotte.sections.colours import contrast, hsv, legible
+from charlotte.sections.colours import contrast, hsv, legible, tone_of
 from charlotte.sections.style import _FALLBACKS, _SCHEMES, Scheme, scheme_for
 
 
@@ -68,3 +70,24 @@ def test_legible_darkens_on_a_light_ground_and_lightens_on_a_dark_one() -> None:
     lighter = legible("#404040", "#101010")
     assert contrast(lighter, "#101010") >= 4.5 and hsv(lighter)[2] > hsv("#404040")[2]
     assert legible("#1f2937", "#ffffff") == "#1f2937"  # already legible: unchanged
+
+
+@pytest.mark.parametrize("tone", ["warmer", "cooler"])
+@pytest.mark.parametrize("hue", range(0, 360, 15))
+def test_a_toned_colour_keeps_its_words_legible_on_white(tone: str, hue: int) -> None:
+    # A follow-up's "warmer palette" tones every colour of the page: an accent whose words read
+    # at 4.5:1 or more on white must still, though the hue moved (teal to green grows lighter).
+    accent = legible(_hex_of(hue / 360, 0.85, 0.75), "#ffffff", 4.7)
+    toned = tone_of(tone)(accent)
+    assert contrast(toned, "#ffffff") >= contrast(accent, "#ffffff") - 0.05
+    assert contrast(toned, tone_of(tone)("#ffffff")) >= 4.5
+
+
+def test_the_vets_teal_warmed_stays_legible_on_its_cream() -> None:
+    # The eval suite's vet: the clinic teal, "Use a warmer palette.", words on the warmed white.
+    assert contrast(tone_of("warmer")("#0e7490"), tone_of("warmer")("#ffffff")) >= 4.5
+
+
+def _hex_of(h: float, s: float, v: float) -> str:
+    r, g, b = colorsys.hsv_to_rgb(h, s, v)
+    return "#" + "".join(f"{round(x * 255):02x}" for x in (r, g, b))
