@@ -11,7 +11,7 @@ order (no browser, linear in the page) and reports:
   the page itself is black on white; a link with an ``href`` is the
   browser's link blue, a callout's words sit on its variant's box;
 - ``image_no_alt``, ``placeholder`` (empty image slots and placeholder copy);
-- ``no_h1``, ``many_h1``, ``heading_skip``;
+- ``no_h1`` (a page that shows words), ``many_h1``, ``heading_skip``;
 - ``link_no_name``, ``button_no_name``;
 - ``missing_lang`` (a language that is no tag: an unset one is ``DEFAULT_LANG``),
   ``missing_title``, ``missing_description`` (on ``#meta``).
@@ -101,6 +101,7 @@ def quality_findings(doc: object, *, assets: AssetLibrary) -> list[Finding]:
     out: list[Finding] = []
     states: dict[str, list[_State]] = {}
     levels: list[tuple[str, int]] = []
+    worded = False  # the page shows words: it needs a main heading
     for node in reading_order(doc):
         node_id: str = node["id"]
         parent = node.get("parent")
@@ -125,10 +126,11 @@ def quality_findings(doc: object, *, assets: AssetLibrary) -> list[Finding]:
             continue
         if not isinstance(words, str) or not words.strip():
             continue
+        worded = True
         out.extend(_placeholder(node_id, words, kind))
         out.extend(_contrast(node_id, node, kind, props, mine, widths))
     if isinstance(doc, dict) and isinstance(doc.get("meta"), dict):
-        out.extend(_headings(levels, bool(states)))
+        out.extend(_headings(levels, worded))
         lang = page_meta(doc).lang
         if lang and not is_lang(lang):
             # No language at all is no finding: the published page then says ``DEFAULT_LANG``.
@@ -301,10 +303,10 @@ def _placeholder(node_id: str, words: str, kind: str) -> list[Finding]:
     return []
 
 
-def _headings(levels: list[tuple[str, int]], has_nodes: bool) -> list[Finding]:
+def _headings(levels: list[tuple[str, int]], worded: bool) -> list[Finding]:
     out: list[Finding] = []
     ones = [node_id for node_id, level in levels if level == 1]
-    if not ones and has_nodes:
+    if not ones and worded:
         out.append(
             Finding(
                 "quality", None, "error", "no_h1",

@@ -359,6 +359,19 @@ ANSWERS: Final[Mapping[str, dict[str, Any]]] = {
         "node_ids",
         description="Consecutive revisions (one op each) of one agent turn or one person.",
     ),
+    "QualityFinding": _closed(
+        {
+            "code": {"type": "string", "description": "the quality code (`docs/checks.md`)"},
+            "node": {
+                "type": ["string", "null"],
+                "description": "the node id, `#meta`, or null for the whole page",
+            },
+            "severity": {"type": "string", "enum": ["error", "warning"]},
+            "message": {"type": "string", "description": "what is wrong and what fixes it"},
+        },
+        "code", "node", "severity", "message",
+        description="One finding of the quality checks.",
+    ),
     "PublishPreviewResponse": _closed(
         {
             "preview": _closed(
@@ -380,8 +393,16 @@ ANSWERS: Final[Mapping[str, dict[str, Any]]] = {
                         "description": "the published copy already is this draft",
                     },
                     "diff": _ref("ChangeSetDiff"),
+                    "findings": {
+                        "type": "array",
+                        "items": _ref("QualityFinding"),
+                        "description": (
+                            "the draft's quality findings, errors first: errors hold publishing "
+                            "back (`quality_gate`) unless `override` names their codes"
+                        ),
+                    },
                 },
-                "revision", "published_revision", "empty", "unchanged", "diff",
+                "revision", "published_revision", "empty", "unchanged", "diff", "findings",
             ),
         },
         "preview",

@@ -55,7 +55,7 @@ RESPONSES: Final[Mapping[str, str]] = {
     "Conflict": (
         "The session or draft is not in a state for this (`busy`, `stale_revision` with "
         "`revision`, `no_open_change_set`, `publish_refused`, `empty_page`, `conflicted` with "
-        "`nodes`, `already_undone`, `not_own_edit`)."
+        "`nodes`, `already_undone`, `not_own_edit`, `quality_gate` with `findings` and `codes`)."
     ),
     "TooLarge": "The body is larger than the limit (`body_too_large`).",
     "UnsupportedMediaType": (
@@ -114,6 +114,19 @@ ERROR_FIELDS: Final[Mapping[str, dict[str, Any]]] = {
         "description": (
             "conflicted only: the nodes later edits touched (node ids, or `#meta`, `#theme`, "
             "`#order`)"
+        ),
+    },
+    "findings": {
+        "type": "array",
+        "maxItems": 200,
+        "items": {"$ref": "#/components/schemas/QualityFinding"},
+        "description": "quality_gate only: the error findings that hold the page back",
+    },
+    "codes": {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": (
+            "quality_gate only: their codes; send them as `override` to publish anyway"
         ),
     },
 }
