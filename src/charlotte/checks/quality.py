@@ -105,7 +105,7 @@ def quality_findings(doc: object, *, assets: AssetLibrary) -> list[Finding]:
     for node in reading_order(doc):
         node_id: str = node["id"]
         parent = node.get("parent")
-        above = states.get(parent, None) if isinstance(parent, str) else None
+        above = states.get(parent) if isinstance(parent, str) else None
         mine = [_state(node, w, above[i] if above else _PAGE) for i, w in enumerate(widths)]
         states[node_id] = mine
         if node.get("island"):
@@ -153,7 +153,7 @@ def _widths(doc: object) -> list[tuple[str, int, tuple[str, ...]]]:
     """(breakpoint, min-width, the style blocks in effect in stylesheet order) per width checked."""
     raw = doc.get("breakpoints") if isinstance(doc, dict) else None
     blocks = [bp for bp in raw if isinstance(bp, str) and bp in BREAKPOINT_PX] if isinstance(raw, list) else []
-    out = [("base", 0, ("base",))]
+    out: list[tuple[str, int, tuple[str, ...]]] = [("base", 0, ("base",))]
     for bp in sorted(dict.fromkeys(blocks), key=BREAKPOINT_PX.__getitem__):
         px = BREAKPOINT_PX[bp]
         out.append((bp, px, ("base", *(b for b in blocks if BREAKPOINT_PX[b] <= px))))

@@ -11,7 +11,7 @@ codes that let the page through are recorded in the ``page.published`` event.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import Any, Final
+from typing import Final
 
 from charlotte.checks.findings import Finding
 from charlotte.checks.quality import QUALITY_CODES, quality_findings
@@ -31,7 +31,7 @@ def check_override(override: object) -> tuple[str, ...]:
     return tuple(dict.fromkeys(override))
 
 
-def findings_json(findings: Sequence[Finding]) -> list[dict[str, Any]]:
+def findings_json(findings: Sequence[Finding]) -> list[dict[str, str | None]]:
     """The findings as the API carries them (``{code, node, severity, message}``), errors first."""
     ordered = sorted(findings, key=lambda f: f.severity != "error")
     return [

@@ -247,10 +247,12 @@ def _refusal(refused: Refused) -> Response:
     if refused.code == "conflicted" and isinstance(nodes, list):
         # Which nodes later edits touched: node ids or ``#meta``/``#theme``/``#order``.
         body["error"]["nodes"] = [str(node) for node in nodes[:100]]
-    if refused.code == "quality_gate" and refused.detail:
+    findings = refused.detail.get("findings") if refused.detail else None
+    codes = refused.detail.get("codes") if refused.detail else None
+    if refused.code == "quality_gate" and isinstance(findings, list) and isinstance(codes, list):
         # The gate's findings: fixed sentences of ours and node ids, never an exception's words.
-        body["error"]["findings"] = list(refused.detail.get("findings", ()))[:200]
-        body["error"]["codes"] = list(refused.detail.get("codes", ()))
+        body["error"]["findings"] = findings[:200]
+        body["error"]["codes"] = codes
     return Response(STATUS_OF.get(refused.code, 422), body)
 
 
