@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from charlotte.http.openapi.prose import QUALITY_FINDING, QUALITY_FINDINGS
+
 __all__ = ["ANSWERS"]
 
 
@@ -359,19 +361,8 @@ ANSWERS: Final[Mapping[str, dict[str, Any]]] = {
         "node_ids",
         description="Consecutive revisions (one op each) of one agent turn or one person.",
     ),
-    "QualityFinding": _closed(
-        {
-            "code": {"type": "string", "description": "the quality code (`docs/checks.md`)"},
-            "node": {
-                "type": ["string", "null"],
-                "description": "the node id, `#meta`, or null for the whole page",
-            },
-            "severity": {"type": "string", "enum": ["error", "warning"]},
-            "message": {"type": "string", "description": "what is wrong and what fixes it"},
-        },
-        "code", "node", "severity", "message",
-        description="One finding of the quality checks.",
-    ),
+    "QualityFinding": dict(QUALITY_FINDING),
+    "QualityFindings": dict(QUALITY_FINDINGS),
     "PublishPreviewResponse": _closed(
         {
             "preview": _closed(
@@ -393,14 +384,7 @@ ANSWERS: Final[Mapping[str, dict[str, Any]]] = {
                         "description": "the published copy already is this draft",
                     },
                     "diff": _ref("ChangeSetDiff"),
-                    "findings": {
-                        "type": "array",
-                        "items": _ref("QualityFinding"),
-                        "description": (
-                            "the draft's quality findings, errors first: errors hold publishing "
-                            "back (`quality_gate`) unless `override` names their codes"
-                        ),
-                    },
+                    "findings": _ref("QualityFindings"),
                 },
                 "revision", "published_revision", "empty", "unchanged", "diff", "findings",
             ),

@@ -18,6 +18,8 @@ __all__ = [
     "ERROR_FIELDS",
     "FACTS",
     "PARAMETERS",
+    "QUALITY_FINDING",
+    "QUALITY_FINDINGS",
     "RESPONSES",
     "STATUS_RESPONSES",
     "STREAM",
@@ -220,3 +222,29 @@ STATUS_RESPONSES: Final[Mapping[int, str]] = {
 
 #: The description of each success status.
 SUCCESS: Final[Mapping[int, str]] = {200: "OK", 201: "Created", 202: "Accepted"}
+
+
+#: One finding of the quality checks, as the publish preview and a ``quality_gate`` answer carry it.
+QUALITY_FINDING: Final[Mapping[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "code": {"type": "string", "description": "the quality code (`docs/checks.md`)"},
+        "node": {
+            "type": ["string", "null"],
+            "description": "the node id, `#meta`, or null for the whole page",
+        },
+        "severity": {"type": "string", "enum": ["error", "warning"]},
+        "message": {"type": "string", "description": "what is wrong and what fixes it"},
+    },
+    "required": ["code", "node", "severity", "message"],
+    "additionalProperties": False,
+    "description": "One finding of the quality checks.",
+}
+QUALITY_FINDINGS: Final[Mapping[str, Any]] = {
+    "type": "array",
+    "items": {"$ref": "#/components/schemas/QualityFinding"},
+    "description": (
+        "the draft's quality findings, errors first: errors hold publishing back "
+        "(`quality_gate`) unless `override` names their codes"
+    ),
+}
