@@ -58,6 +58,7 @@ GOALS: dict[str, tuple[str, Callable[[Any], bool] | None]] = {
     "check_hostile_ms": ("< 100", lambda v: v < 100),
     "check_hostile_first_ms": ("—", None),
     "check_growth_4x": ("≤ 6 (linear: 4)", lambda v: v <= 6),
+    "check_quality_ms": ("< 100 (the quality check alone, 2,000 nodes)", lambda v: v < 100),
     "long_log_open_ratio": ("≈ 1 (100,000 events ÷ 100)", lambda v: v <= 1.5),
     "load_pg_sessions": ("200 (PostgreSQL + Celery, 2 workers)", lambda v: v >= 200),
     "load_pg_errors": ("0", lambda v: v == 0),

@@ -18,6 +18,8 @@ the page validated, the four checks).
 - ``check_hostile_first_ms``: the session's first ``cms_check``, reading the
   brief, the facts and every distinct text.
 - ``check_hostile_checks_ms``: the ``PageChecks.run`` part of a further check.
+- ``check_quality_ms``: ``quality_findings`` alone on the 2,000-node page, each band
+  with colours and sizes at every breakpoint (one pass over the nodes per width).
 - ``check_read_us_per_char``: the slowest shape's cost of reading fresh text
   (a 20,000-character brief and as much page text), per character: what the
   first check of a page of new texts costs, per character of copy.
@@ -39,7 +41,9 @@ from tests.support.hostile_text import SHAPES, hostile
 from tests.support.units import call_tool, in_unit
 
 from charlotte.checks import PageChecks
+from charlotte.checks.quality import quality_findings
 from charlotte.drafts.workspace import Workspace
+from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.storage import SessionStore, create_tables, open_engine, transaction
 from charlotte.tools import PageTools, ToolBinding, is_error
 
@@ -156,9 +160,36 @@ def growth() -> dict[str, float]:
     return {"check_read_us_per_char": round(per_char * 1e6, 2), "check_growth_4x": round(ratio, 2)}
 
 
+def quality_page() -> dict[str, Any]:
+    """The benchmark's 2,000 nodes as a page, each band on a dark ground with its own colours at each breakpoint."""
+    nodes: dict[str, Any] = {}
+    for n, op in enumerate(page_ops()):
+        node = {**op["node"], "order": f"{n:06d}", "props": op["node"].get("props", {})}
+        node["style"] = (
+            {"base": {"background": "#111827", "color": "#f9fafb"}, "md": {"background": "rgb(17 24 39 / 90%)"}}
+            if node["type"] == "section"
+            else {"base": {"fontSize": {"value": 18, "unit": "px"}}, "lg": {"color": "#e5e7eb"}}
+        )
+        nodes[node["id"]] = node
+    meta = {"title": "Bench", "slug": "/", "scrollMode": "smooth"}
+    return {"id": "bench", "seq": 0, "meta": meta, "breakpoints": ["base", "md", "lg"], "nodes": nodes}
+
+
+def check_quality() -> dict[str, float]:
+    """``check_quality_ms``: the median ``quality_findings`` of the 2,000-node page (5,000-character texts)."""
+    doc = quality_page()
+    assets = InMemoryAssetLibrary()
+    runs = []
+    for _ in range(CALLS):
+        started = time.perf_counter()
+        quality_findings(doc, assets=assets)
+        runs.append(time.perf_counter() - started)
+    return {"check_quality_ms": round(statistics.median(runs) * 1000, 1)}
+
+
 def run() -> dict[str, float]:
     """Run the benchmark; returns the figures."""
-    return {**hostile_session(), **growth()}
+    return {**hostile_session(), **growth(), **check_quality()}
 
 
 if __name__ == "__main__":

@@ -48,6 +48,10 @@ REFUSALS: Final = {
     "not_own_edit": "Only your own edits can be undone this way; an agent turn has its own undo.",
     "nothing_to_build": "The brief and the facts give nothing that section could show; add facts first.",
     "empty_page": "An empty page cannot be published; add a section first.",
+    "quality_gate": (
+        "The page has quality errors a visitor would meet (such as placeholders or text too "
+        "faint to read); fix them, or publish anyway naming their codes in override."
+    ),
 }
 
 #: The codes of ``PageSessionError``: an op batch or a stored document that is not valid.

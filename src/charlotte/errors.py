@@ -96,6 +96,9 @@ class CharlotteError(Exception):
 #: (``stale_revision``, ``history_truncated``), or nothing.
 Detail = str | Mapping[str, int] | None
 
+#: A value of ``Refused.detail``: a text, a number, node ids or codes, or findings (``quality_gate``).
+RefusedDetail = str | int | list[str] | list[dict[str, str | None]]
+
 
 class PageSessionError(CharlotteError):
     """A coded page-document error raised by ``PageSession``.
@@ -154,10 +157,10 @@ class Refused(CharlotteError):
 
     reason: str
     code: str
-    detail: dict[str, str | int | list[str]] | None
+    detail: dict[str, RefusedDetail] | None
 
     def __init__(
-        self, reason: str, *, detail: Mapping[str, str | int | list[str]] | None = None
+        self, reason: str, *, detail: Mapping[str, RefusedDetail] | None = None
     ) -> None:
         # An unknown reason would reach a person without a sentence: a bug, not a refusal.
         if reason not in self.CODES:

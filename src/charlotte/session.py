@@ -39,11 +39,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
 from charlotte.access import actor_of
+from charlotte.drafts.gate import check_override
 from charlotte.drafts.history import DraftHistory
 from charlotte.drafts.review import reject_nodes
 from charlotte.errors import Refused
@@ -359,17 +360,23 @@ class CharlotteSession:
             rejected = reject_nodes(self._app.change_sets, unit, nodes, actor_of(self.user))
         return rejected.to_json()
 
-    def publish(self, revision: int | None = None) -> dict[str, Any]:
+    def publish(self, revision: int | None = None, override: Sequence[str] = ()) -> dict[str, Any]:
         """Publish the draft; ``{"revision"}`` of the published copy.
 
         ``revision`` is the draft revision the person reviewed: when the draft
         has moved on since, nothing is published (``stale_revision``, with the
         current revision), so no one publishes a change they have not seen.
+        A page with quality errors (placeholders, text under 3:1, no ``h1``…)
+        is ``quality_gate`` with the findings, unless ``override`` names every
+        error code (at most 20 quality codes); the event records them.
         """
         if revision is not None and (type(revision) is not int or revision < 0):
             raise Refused("invalid_request", detail={"field": "revision"})
+        codes = check_override(override)
         with self._write("publish") as unit:
-            published = self._app.workspace.publish(unit, actor_of(self.user), revision=revision)
+            published = self._app.workspace.publish(
+                unit, actor_of(self.user), revision=revision, override=codes
+            )
         return {"revision": published}
 
     # -- helpers -----------------------------------------------------------------

@@ -33,8 +33,10 @@ from tests.support.units import call_tool
 
 from charlotte.checks import PageChecks, facts
 from charlotte.checks.claims import Reading
+from charlotte.checks.quality import quality_findings
 from charlotte.drafts.workspace import Workspace
 from charlotte.events import utc_now
+from charlotte.page.assets import InMemoryAssetLibrary
 from charlotte.runtime.turns import MAX_MESSAGE
 from charlotte.storage import SessionRecord, TurnRecord, TurnStore, create_tables, transaction
 from charlotte.testing import Text, ToolCall
@@ -170,3 +172,35 @@ def test_the_brief_and_facts_are_read_once_per_session(
     assert len(harness.models[-1].tool_results) == len(first) + 2
     assert reads[brief] == 1, "a second turn with the same brief read it again"
     assert (reads[asked], reads[again]) == (1, 1), "a new message read an earlier one again"
+
+
+def quality_page(bands: int) -> dict[str, Any]:
+    """``bands`` sections on dark grounds, each a heading and 18 texts with colours at every breakpoint."""
+    nodes: dict[str, Any] = {}
+    for s in range(bands):
+        nodes[f"s{s}"] = {"id": f"s{s}", "type": "section", "parent": None, "order": f"{s:06d}", "props": {},
+                          "style": {"base": {"background": "#111827", "color": "#f9fafb"},
+                                    "md": {"background": "rgb(17 24 39 / 90%)"}}}  # fmt: skip
+        nodes[f"s{s}-h"] = {"id": f"s{s}-h", "type": "heading", "parent": f"s{s}", "order": "0",
+                            "props": {"content": f"Band {s}", "level": 2 + s % 3}, "style": {}}  # fmt: skip
+        for i in range(18):
+            nodes[f"s{s}-t{i}"] = {"id": f"s{s}-t{i}", "type": "text", "parent": f"s{s}", "order": f"{i + 1:03d}",
+                                   "props": {"content": f"Fresh bread {s} {i}, baked daily."},
+                                   "style": {"lg": {"color": "#9ca3af" if i % 2 else "var(--ink)"}}}  # fmt: skip
+    meta = {"title": "Home", "slug": "/", "scrollMode": "smooth"}
+    return {"id": "home", "seq": 0, "meta": meta, "breakpoints": ["base", "md", "lg"], "nodes": nodes}
+
+
+@pytest.mark.slow
+def test_the_quality_check_grows_linearly_with_the_page(request: pytest.FixtureRequest) -> None:
+    assets = InMemoryAssetLibrary()
+    small_page, large_page = quality_page(25), quality_page(100)  # 500 and 2,000 nodes
+    small: list[float] = []
+    large: list[float] = []
+    for _ in range(REPEATS):
+        small.append(cpu_seconds(lambda: quality_findings(small_page, assets=assets)))
+        large.append(cpu_seconds(lambda: quality_findings(large_page, assets=assets)))
+    at_n, at_4n = min(small), min(large)
+    show(request, f"quality: {at_n * 1000:.1f} ms at 500 nodes, {at_4n * 1000:.1f} ms at 2,000")
+    assert at_4n <= GROWTH_LIMIT * at_n + NOISE_SECONDS
+    assert at_4n < CHECK_LIMIT

@@ -28,6 +28,8 @@ AT = datetime(2026, 5, 1, 12, 30, tzinfo=UTC)
 HERO = [
     {"t": "set_meta", "patch": {"title": "Rosa's <Bakery>", "seo": {"description": "Bread & cake", "lang": "pt-PT"}}},
     {"t": "insert_node", "node": {"id": "hero", "type": "section", "parent": None}},
+    {"t": "insert_node", "node": {"id": "title", "type": "heading", "parent": "hero",
+                                  "props": {"content": "Rosa's Bakery", "level": 1}}},
     {"t": "insert_node", "node": {"id": "cta", "type": "button", "parent": "hero",
                                   "props": {"label": "Visit us", "href": "#hero"}}},
     {"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"background": "#fff7ed"}},

@@ -325,7 +325,7 @@ class WorkspaceContract:
         draft, _ = in_unit(ws, session.id, session.tenant).draft()
         assert published == (draft, 1)
         last = self.events(engine, session)[-1]
-        assert (last.type, last.actor, last.payload) == (EventTypes.PAGE_PUBLISHED, "ann", {"revision": 1})
+        assert (last.type, last.actor, last.payload) == (EventTypes.PAGE_PUBLISHED, "ann", {"revision": 1, "overridden": []})
 
     def test_publish_refused_by_asset_policy_changes_nothing(
         self, ws: Workspace, engine: sa.Engine, assets: MutableAssets, session: SessionRecord
@@ -341,6 +341,37 @@ class WorkspaceContract:
             in_unit(ws, session.id, session.tenant).publish("ann")
         assert caught.value.reason == "authored_asset"
         assert self.snapshot(engine, session) == before
+
+    # -- the quality gate (issue 31) -------------------------------------------------
+
+    def test_publish_refuses_placeholders_and_low_contrast_unless_overridden(
+        self, ws: Workspace, engine: sa.Engine, session: SessionRecord
+    ) -> None:
+        unit = in_unit(ws, session.id, session.tenant)
+        unit.agent_apply([
+            section("hero"),
+            {"t": "insert_node", "node": {"id": "title", "type": "heading", "parent": "hero",
+                                          "props": {"content": "Rosa's Bakery", "level": 1}}},
+            {"t": "insert_node", "node": {"id": "slot", "type": "text", "parent": "hero",
+                                          "props": {"content": "Image slot 1: choose a photo"}}},
+            {"t": "set_style", "id": "hero", "breakpoint": "base", "patch": {"background": "#111827"}},
+            {"t": "set_style", "id": "title", "breakpoint": "base", "patch": {"color": "#7c2d12"}},
+            {"t": "set_style", "id": "slot", "breakpoint": "base", "patch": {"color": "#ffffff"}},
+        ], based_on=0)  # fmt: skip
+        before = self.snapshot(engine, session)
+        for override in ((), ("placeholder",), ("low_contrast", "heading_skip")):
+            with pytest.raises(Refused) as caught:
+                unit.publish("ann", override=override)
+            assert caught.value.reason == "quality_gate"
+            assert caught.value.detail["codes"] == ["low_contrast", "placeholder"]
+            assert {(f["node"], f["code"]) for f in caught.value.detail["findings"]} == {
+                ("title", "low_contrast"), ("slot", "placeholder")
+            }
+            assert self.snapshot(engine, session) == before
+        assert unit.publish("ann", override=("placeholder", "low_contrast", "no_h1")) == 6
+        last = self.events(engine, session)[-1]
+        assert last.payload == {"revision": 6, "overridden": ["low_contrast", "placeholder"]}
+        assert schema_errors(last) == []
 
     # -- concurrency -------------------------------------------------------------
 

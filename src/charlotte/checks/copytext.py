@@ -136,8 +136,13 @@ _Problems = tuple[tuple[str, str], ...]
 _PROBLEMS: Memo[tuple[str, bool], _Problems] = Memo(entries=4096, budget=16_000_000)
 
 
+def placeholder_problems(words: str, kind: str) -> tuple[tuple[str, str], ...]:
+    """(code, message) of each placeholder ``words`` of a ``kind`` node hold (memoised by text)."""
+    return _PROBLEMS.get_or_make((words, kind == "code"), _problems, _weigh)
+
+
 def _placeholders(node_id: str, words: str, kind: str) -> list[Finding]:
-    problems = _PROBLEMS.get_or_make((words, kind == "code"), _problems, _weigh)
+    problems = placeholder_problems(words, kind)
     return [Finding("copy", node_id, "error", code, message) for code, message in problems]
 
 
@@ -232,7 +237,7 @@ def check_copy(doc: object) -> list[Finding]:
             )
     if headings == 0:
         out.append(Finding("copy", None, "warning", "no_heading", "The page has no heading."))
-    out.extend(_meta_findings(doc))
+    out.extend(meta_findings(doc))
     return out
 
 
@@ -240,7 +245,7 @@ def check_copy(doc: object) -> list[Finding]:
 META_NODE = "#meta"
 
 
-def _meta_findings(doc: object) -> list[Finding]:
+def meta_findings(doc: object) -> list[Finding]:
     """The page's title and description (``meta``): missing ones, and placeholders in them.
 
     Only a page document has a meta (a bare node map is a malformed document:

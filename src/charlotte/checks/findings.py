@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-CheckName = Literal["facts", "copy", "links", "assets"]
+CheckName = Literal["facts", "copy", "links", "assets", "quality"]
 Severity = Literal["error", "warning"]
 
-#: The four checks, in the order ``PageChecks.run`` reports them.
-CHECKS: tuple[CheckName, ...] = ("facts", "copy", "links", "assets")
+#: The checks, in the order ``PageChecks.run`` reports them.
+CHECKS: tuple[CheckName, ...] = ("facts", "copy", "links", "assets", "quality")
 
 
 def quote(text: str, limit: int) -> str:

@@ -1,4 +1,4 @@
-"""``PageChecks``: the four page checks (facts, copy, links, assets) behind one object."""
+"""``PageChecks``: the page checks (facts, copy, links, assets, quality) behind one object."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from charlotte.checks.copytext import (
 from charlotte.checks.facts import CODES, ERROR_KINDS, evidence_for, message_for
 from charlotte.checks.findings import CHECKS, CheckName, Claim, Finding
 from charlotte.checks.links import check_links
+from charlotte.checks.quality import quality_findings
 from charlotte.errors import MESSAGES
 from charlotte.page import hrefs
 from charlotte.page.assets import AssetLibrary, InMemoryAssetLibrary
@@ -102,10 +103,12 @@ class PageChecks:
     # --- the checks --------------------------------------------------------------
 
     def run(self, doc: object, only: Iterable[str] | str | None = None) -> list[Finding]:
-        """Findings of the chosen checks (all four by default), in a fixed order.
+        """Findings of the chosen checks (all five by default), in a fixed order.
 
-        Checks report in the order facts, copy, links, assets whatever order
-        ``only`` names them in; within a check, nodes in reading order.
+        Checks report in the order facts, copy, links, assets, quality whatever order
+        ``only`` names them in; within a check, nodes in reading order. A
+        quality finding another check already made of the node is left out
+        (an empty label is ``empty_copy``, not also ``button_no_name``).
         """
         chosen = _chosen(only)
         out: list[Finding] = []
@@ -124,6 +127,8 @@ class PageChecks:
             )
         if "assets" in chosen:
             out.extend(self._asset_findings(doc))
+        if "quality" in chosen:
+            out.extend(_new_to(out, quality_findings(doc, assets=self._assets)))
         return out
 
     def _facts(self, doc: object) -> list[Finding]:
@@ -172,13 +177,35 @@ class PageChecks:
 _ASSET_FALLBACK = "The page uses an asset or style value the site does not allow."
 
 
+#: Quality codes and the other checks' codes that already say the same of a node.
+_SAID_BY: Mapping[str, frozenset[str]] = {
+    "placeholder": frozenset(
+        {"lorem_ipsum", "placeholder_copy", "bracket_placeholder", "brace_placeholder", "authored_asset"}
+    ),
+    "image_no_alt": frozenset({"missing_alt"}),
+    "link_no_name": frozenset({"empty_copy"}),
+    "button_no_name": frozenset({"empty_copy"}),
+}
+
+
+def _new_to(said: list[Finding], found: list[Finding]) -> list[Finding]:
+    """The quality findings the other checks did not already report on the same node."""
+    seen = {(f.node, f.code) for f in said}
+    return [
+        f
+        for f in found
+        if (f.node, f.code) not in seen
+        and not any((f.node, code) in seen for code in _SAID_BY.get(f.code, ()))
+    ]
+
+
 def _chosen(only: Iterable[str] | str | None) -> frozenset[CheckName]:
     if only is None:
         return frozenset(CHECKS)
     names = [only] if isinstance(only, str) else list(only)
     unknown = [n for n in names if n not in CHECKS]
     if unknown:
-        raise ValueError("only may name facts, copy, links and assets")
+        raise ValueError("only may name facts, copy, links, assets and quality")
     return frozenset(n for n in CHECKS if n in names)
 
 

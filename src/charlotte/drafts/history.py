@@ -41,7 +41,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from charlotte.checks.quality import quality_findings
 from charlotte.drafts._writes import touched_node_ids
+from charlotte.drafts.gate import findings_json
 from charlotte.drafts.workspace import Workspace, Written
 from charlotte.errors import PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR, format_at
@@ -134,7 +136,7 @@ class DraftHistory:
         }
 
     def publish_preview(self, unit: UnitOfWork) -> dict[str, Any]:
-        """What publishing would change: the node-level diff of the published copy and the draft."""
+        """What publishing would change (the node-level diff of the published copy and the draft) and the quality findings."""
         ws = self.workspace
         draft, revision = ws.load_draft(unit)
         published = ws.published(unit)
@@ -146,6 +148,8 @@ class DraftHistory:
             "empty": not root_ids(draft),  # what publishing refuses: nothing renders
             "unchanged": published_revision == revision or diff.empty,
             "diff": diff.to_json(),
+            # What the quality gate would say of publishing now: every finding, errors first.
+            "findings": findings_json(quality_findings(draft, assets=ws.assets)),
         }
 
     # -- writes ------------------------------------------------------------------

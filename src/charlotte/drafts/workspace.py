@@ -37,7 +37,7 @@ Written(revision=5, ops=[...], inverse=[...], node_ids=('hero',))
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +52,7 @@ from charlotte.drafts._writes import (
     page_changed,
     touched_node_ids,
 )
+from charlotte.drafts.gate import gate
 from charlotte.drafts.published import PublishHooks
 from charlotte.errors import PageSessionError, Refused
 from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, utc_now
@@ -263,14 +264,25 @@ class Workspace:
             store=lambda applied: self.store(unit, page.doc, applied, actor=user, undoes=undoes),
         )  # fmt: skip
 
-    def publish(self, unit: UnitOfWork, user: str, *, revision: int | None = None) -> int:
+    def publish(
+        self,
+        unit: UnitOfWork,
+        user: str,
+        *,
+        revision: int | None = None,
+        override: Collection[str] = (),
+    ) -> int:
         """Copy the draft to the published copy; returns the published revision.
 
         The only writer of the published copy. With ``revision`` (the draft
         revision the person reviewed), a draft that has moved on since is
         ``stale_revision`` (with the current revision). A page that renders no
         node (none, or orphans only) is ``empty_page``. AssetPolicy checks the
-        whole document; a refusal leaves everything as it was. The page's row of
+        whole document. The quality gate: ``error`` findings of
+        ``quality_findings`` whose codes are not all in ``override`` are
+        ``quality_gate`` (with the findings and their codes); the codes an
+        override let through are the event's ``overridden``. A refusal leaves
+        everything as it was. The page's row of
         published pages is written in ``unit`` too; the publish hooks run once
         it has committed.
         """
@@ -282,10 +294,12 @@ class Workspace:
         if not root_ids(page.doc):
             raise Refused("empty_page")
         self._asset_policy.assert_doc(page.doc)
+        overridden = gate(page.doc, self.assets, override)
         tenant, key, published = session.tenant, session.page, page.revision
         self.pages.save_published(unit.conn, tenant, key, page.doc)
         self.published_pages.record(unit.conn, tenant, key, published, utc_now())
-        unit.emit(NewEvent(EventTypes.PAGE_PUBLISHED, {"revision": published}, user))
+        payload = {"revision": published, "overridden": overridden}
+        unit.emit(NewEvent(EventTypes.PAGE_PUBLISHED, payload, user))
         unit.after_commit(lambda: self.publish_hooks.run(tenant, key, published))
         return published
 

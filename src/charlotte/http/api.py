@@ -39,7 +39,8 @@ plus ``revision`` for ``stale_revision``, ``at`` (an op index) when known, and
 405  ``method_not_allowed`` (``Allow`` header; ``allow`` in the body)
 409  ``busy``, ``stale_revision``, ``no_open_change_set``,
      ``publish_refused``, ``guide_mode_stale``, ``conflicted`` (with
-     ``nodes``), ``already_undone``, ``not_own_edit``, ``empty_page``
+     ``nodes``), ``already_undone``, ``not_own_edit``, ``empty_page``,
+     ``quality_gate`` (with ``findings`` and ``codes``)
 413  ``body_too_large``
 415  ``unsupported_media_type``
 422  every other refusal and page-document code (``unsafe_link``,
@@ -109,6 +110,7 @@ STATUS_OF: Final[Mapping[str, int]] = {
     "already_undone": 409,
     "not_own_edit": 409,
     "empty_page": 409,
+    "quality_gate": 409,
     "body_too_large": 413,
     "unsupported_media_type": 415,
     "internal": 500,
@@ -245,6 +247,12 @@ def _refusal(refused: Refused) -> Response:
     if refused.code == "conflicted" and isinstance(nodes, list):
         # Which nodes later edits touched: node ids or ``#meta``/``#theme``/``#order``.
         body["error"]["nodes"] = [str(node) for node in nodes[:100]]
+    findings = refused.detail.get("findings") if refused.detail else None
+    codes = refused.detail.get("codes") if refused.detail else None
+    if refused.code == "quality_gate" and isinstance(findings, list) and isinstance(codes, list):
+        # The gate's findings: fixed sentences of ours and node ids, never an exception's words.
+        body["error"]["findings"] = findings[:200]
+        body["error"]["codes"] = codes
     return Response(STATUS_OF.get(refused.code, 422), body)
 
 

@@ -227,7 +227,9 @@ def publish_preview(request: Request) -> dict[str, Any]:
 
 def publish(request: Request) -> dict[str, Any]:
     """``POST /sessions/{id}/publish``."""
-    return request.session.publish(revision=request.body.get("revision"))
+    return request.session.publish(
+        revision=request.body.get("revision"), override=request.body.get("override", ())
+    )
 
 
 def published(request: Request) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from charlotte.checks.quality import QUALITY_CODES
 from charlotte.errors import Refused
 from charlotte.http.bodies import json_body
 from charlotte.session import MAX_SEQ
@@ -274,6 +275,15 @@ PUBLISH: Final = Body(
             minimum=0,
             description="the draft revision the person reviewed: a draft that moved on since is not"
             " published (409 `stale_revision` with the current `revision`)",
+        ),
+        Field(
+            "override",
+            list,
+            max_items=20,
+            items={"enum": list(QUALITY_CODES)},
+            description="the quality codes the person publishes anyway (a page with error findings"
+            " whose codes are not all named is 409 `quality_gate` with the `findings`); recorded in"
+            " the `page.published` event as `overridden`",
         ),
     ),
     required=False,

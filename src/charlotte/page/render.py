@@ -94,7 +94,8 @@ def _variant(value: object, allowed: tuple[str, ...]) -> str:
     return value if isinstance(value, str) and value in allowed else allowed[0]
 
 
-def _heading_level(value: object) -> int:
+def heading_level(value: object) -> int:
+    """The ``N`` of the ``<hN>`` a heading's ``level`` renders as: clamped to 1..6, 2 when not a whole number."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return 2
     if isinstance(value, float) and not value.is_integer():
@@ -131,7 +132,7 @@ def _leaf_content(node_type: str, props: Mapping[str, Any], assets: AssetLibrary
     if node_type == "text":
         return _text(props.get("content"))
     if node_type == "heading":
-        level = _heading_level(props.get("level", 2))
+        level = heading_level(props.get("level", 2))
         return f"<h{level}>{_text(props.get('content'))}</h{level}>"
     if node_type == "link":
         return f"<a{_href_attr(props)}>{_text(props.get('content'))}</a>"

@@ -3,14 +3,17 @@
 ``tone_of`` moves a colour toward a tone (warmer, cooler, darker, lighter),
 as a follow-up asks and a brief's tone words do; ``contrast`` is WCAG 2's
 contrast ratio and ``legible`` the nearest shade of a colour that reaches
-it against a ground. Plain ``colorsys`` and the WCAG formula: a colour
-library would bring more than these four functions need.
+it against a ground (the WCAG maths of the quality check,
+``checks.contrast``, so the builder and the check never disagree). Plain
+``colorsys``: a colour library would bring more than these functions need.
 """
 
 from __future__ import annotations
 
 import colorsys
 from collections.abc import Callable
+
+from charlotte.checks.contrast import luminance, parse_colour, ratio
 
 __all__ = ["contrast", "hsv", "legible", "tone_of"]
 
@@ -73,16 +76,19 @@ def _value_for(h: float, s: float, luminance: float) -> float:
 
 
 def _luminance(value: str) -> float:
-    """WCAG 2's relative luminance of a ``#rrggbb`` colour (0 black to 1 white)."""
-    channels = [int(value[k : k + 2], 16) / 255 for k in (1, 3, 5)]
-    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    """WCAG 2's relative luminance of a ``#rrggbb`` colour (0 black to 1 white): the quality check's own."""
+    colour = parse_colour(value)
+    if colour is None:
+        raise ValueError("luminance takes #rrggbb colours")
+    return luminance(colour)
 
 
 def contrast(a: str, b: str) -> float:
-    """The WCAG 2 contrast ratio of two ``#rrggbb`` colours (1 to 21)."""
-    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
+    """The WCAG 2 contrast ratio of two ``#rrggbb`` colours (1 to 21): the quality check's own."""
+    first, second = parse_colour(a), parse_colour(b)
+    if first is None or second is None:
+        raise ValueError("contrast takes #rrggbb colours")
+    return ratio(first, second)
 
 
 def legible(colour: str, against: str, ratio: float = 4.5) -> str:

@@ -72,6 +72,7 @@ def test_checks_report_in_a_fixed_order(build: Any) -> None:
         ("links", "l", "external_link"),
         ("links", "x", "unsafe_link"),
         ("assets", "img", "authored_asset"),
+        ("quality", None, "no_h1"),
     ]
 
 

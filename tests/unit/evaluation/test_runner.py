@@ -76,7 +76,7 @@ def _built(results: list[Any]) -> dict[str, Any]:
         "id": "hero-heading",
         "type": "heading",
         "parent": "hero",
-        "props": {"content": "Dry Feet"},
+        "props": {"content": "Dry Feet", "level": 1},
     }
     return {
         "basedOn": results[-1]["revision"],

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from tests.unit.sections.briefs import CASES, DIRECTED, LONG, PAGES
 
-from charlotte.checks import PageChecks
+from charlotte.checks import Finding, PageChecks
 from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
 from charlotte.page.model import empty_doc
 from charlotte.page.session import PageSession
@@ -65,7 +65,7 @@ def test_every_section_the_brief_names_is_built_with_the_briefs_details(case: st
     for text in shown:
         assert any(text in w for w in words), text
     findings = PageChecks(facts=fact_texts(facts), brief=brief).run(doc)
-    assert findings == []
+    assert [f for f in findings if not _slot(f)] == []
 
 
 def test_the_tone_words_pick_the_look() -> None:
@@ -110,7 +110,7 @@ def test_no_page_says_a_stock_sentence_or_links_inside_itself(
     hrefs = [n["props"]["href"] for n in doc["nodes"].values() if "href" in n.get("props", {})]
     assert all(h.startswith(("tel:", "mailto:")) for h in hrefs), hrefs
     findings = PageChecks(facts=fact_texts(facts), brief=brief).run(doc)
-    assert [f for f in findings if f.severity == "error" or f.check == "facts"] == []
+    assert [f for f in findings if (f.severity == "error" or f.check == "facts") and not _slot(f)] == []
 
 
 def test_a_section_nothing_feeds_is_left_out() -> None:
@@ -187,3 +187,8 @@ def test_grids_have_two_columns_only_for_short_words(case: str) -> None:
 def test_a_section_is_titled_as_the_brief_calls_it(brief: str, title: str) -> None:
     services = next(b for b in plan_page(brief, {}).batches if b.root == "services")
     assert services.ops[1]["node"]["props"] == {"content": title, "level": 2}
+
+
+def _slot(finding: Finding) -> bool:
+    """A gallery's image slot, left for a person to fill: a placeholder until they do."""
+    return finding.code == "placeholder" and "-slot-" in (finding.node or "")

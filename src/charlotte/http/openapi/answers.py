@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from charlotte.http.openapi.prose import QUALITY_FINDING, QUALITY_FINDINGS
+
 __all__ = ["ANSWERS"]
 
 
@@ -359,6 +361,8 @@ ANSWERS: Final[Mapping[str, dict[str, Any]]] = {
         "node_ids",
         description="Consecutive revisions (one op each) of one agent turn or one person.",
     ),
+    "QualityFinding": dict(QUALITY_FINDING),
+    "QualityFindings": dict(QUALITY_FINDINGS),
     "PublishPreviewResponse": _closed(
         {
             "preview": _closed(
@@ -380,8 +384,9 @@ ANSWERS: Final[Mapping[str, dict[str, Any]]] = {
                         "description": "the published copy already is this draft",
                     },
                     "diff": _ref("ChangeSetDiff"),
+                    "findings": _ref("QualityFindings"),
                 },
-                "revision", "published_revision", "empty", "unchanged", "diff",
+                "revision", "published_revision", "empty", "unchanged", "diff", "findings",
             ),
         },
         "preview",

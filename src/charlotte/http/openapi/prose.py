@@ -18,6 +18,8 @@ __all__ = [
     "ERROR_FIELDS",
     "FACTS",
     "PARAMETERS",
+    "QUALITY_FINDING",
+    "QUALITY_FINDINGS",
     "RESPONSES",
     "STATUS_RESPONSES",
     "STREAM",
@@ -55,7 +57,7 @@ RESPONSES: Final[Mapping[str, str]] = {
     "Conflict": (
         "The session or draft is not in a state for this (`busy`, `stale_revision` with "
         "`revision`, `no_open_change_set`, `publish_refused`, `empty_page`, `conflicted` with "
-        "`nodes`, `already_undone`, `not_own_edit`)."
+        "`nodes`, `already_undone`, `not_own_edit`, `quality_gate` with `findings` and `codes`)."
     ),
     "TooLarge": "The body is larger than the limit (`body_too_large`).",
     "UnsupportedMediaType": (
@@ -114,6 +116,19 @@ ERROR_FIELDS: Final[Mapping[str, dict[str, Any]]] = {
         "description": (
             "conflicted only: the nodes later edits touched (node ids, or `#meta`, `#theme`, "
             "`#order`)"
+        ),
+    },
+    "findings": {
+        "type": "array",
+        "maxItems": 200,
+        "items": {"$ref": "#/components/schemas/QualityFinding"},
+        "description": "quality_gate only: the error findings that hold the page back",
+    },
+    "codes": {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": (
+            "quality_gate only: their codes; send them as `override` to publish anyway"
         ),
     },
 }
@@ -207,3 +222,29 @@ STATUS_RESPONSES: Final[Mapping[int, str]] = {
 
 #: The description of each success status.
 SUCCESS: Final[Mapping[int, str]] = {200: "OK", 201: "Created", 202: "Accepted"}
+
+
+#: One finding of the quality checks, as the publish preview and a ``quality_gate`` answer carry it.
+QUALITY_FINDING: Final[Mapping[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "code": {"type": "string", "description": "the quality code (`docs/checks.md`)"},
+        "node": {
+            "type": ["string", "null"],
+            "description": "the node id, `#meta`, or null for the whole page",
+        },
+        "severity": {"type": "string", "enum": ["error", "warning"]},
+        "message": {"type": "string", "description": "what is wrong and what fixes it"},
+    },
+    "required": ["code", "node", "severity", "message"],
+    "additionalProperties": False,
+    "description": "One finding of the quality checks.",
+}
+QUALITY_FINDINGS: Final[Mapping[str, Any]] = {
+    "type": "array",
+    "items": {"$ref": "#/components/schemas/QualityFinding"},
+    "description": (
+        "the draft's quality findings, errors first: errors hold publishing back "
+        "(`quality_gate`) unless `override` names their codes"
+    ),
+}
