@@ -192,12 +192,12 @@ def _with_findings(findings: list[dict[str, Any]]) -> Any:
     return answer
 
 
-def _forward_without_override(route: Route) -> None:
-    # Today's server refuses a body key it does not know: the page's request (recorded
-    # by `_publishes`) carries `override`, the server is handed the rest.
+def _published(route: Route) -> None:
+    # The findings here are the test's, not the page's: the server's gate (tested in
+    # tests/unit/http/test_quality_gate.py) would judge the real page. The page's request
+    # (recorded by `_publishes`) is answered as a publish of the revision it names.
     body = route.request.post_data_json
-    body.pop("override", None)
-    route.continue_(post_data=json.dumps(body))
+    route.fulfill(status=200, content_type="application/json", body=json.dumps({"revision": body["revision"]}))
 
 
 def _publishes(page: Page) -> list[Any]:
@@ -214,7 +214,7 @@ def test_the_dialog_lists_the_findings_errors_first_and_publishing_over_them_ask
     page = builder.page
     sent = _publishes(page)
     page.route("**/publish-preview", _with_findings(FINDINGS))
-    page.route("**/publish", _forward_without_override)
+    page.route("**/publish", _published)
     try:
         page.get_by_test_id("publish-button").click()
         dialog = page.get_by_test_id("publish-dialog")
@@ -275,6 +275,7 @@ def test_only_warnings_keep_the_plain_publish_button_and_send_no_override(builde
     page.route(
         "**/publish-preview", _with_findings([f for f in FINDINGS if f["severity"] == "warning"])
     )
+    page.route("**/publish", _published)
     try:
         page.get_by_test_id("publish-button").click()
         expect(page.get_by_test_id("publish-findings-list").locator("li")).to_have_count(2)
@@ -285,6 +286,7 @@ def test_only_warnings_keep_the_plain_publish_button_and_send_no_override(builde
         assert "override" not in sent[-1]
     finally:
         page.unroute("**/publish-preview")
+        page.unroute("**/publish")
 
 
 def test_a_quality_gate_refusal_reopens_the_dialog_with_its_findings(builder: Builder) -> None:
@@ -304,14 +306,16 @@ def test_a_quality_gate_refusal_reopens_the_dialog_with_its_findings(builder: Bu
         if not any("override" in body for body in sent):
             route.fulfill(status=409, content_type="application/json", body=json.dumps(refusal))
         else:
-            _forward_without_override(route)
+            _published(route)
 
     page.route("**/publish", refuse_first)
+    # A preview without findings (a server older than the gate, or a page that changed
+    # between the preview and the publish): the dialog as before, until the refusal.
+    page.route("**/publish-preview", _with_findings([]))
     try:
         page.get_by_test_id("publish-button").click()
         dialog = page.get_by_test_id("publish-dialog")
         expect(dialog).to_be_visible()
-        # Today's server: no findings in the preview, the dialog as before.
         expect(page.get_by_test_id("publish-findings")).to_be_hidden()
         confirm = page.get_by_test_id("publish-confirm")
         expect(confirm).to_have_text("Publish")
@@ -332,6 +336,7 @@ def test_a_quality_gate_refusal_reopens_the_dialog_with_its_findings(builder: Bu
         expect(dialog).to_be_hidden()
     finally:
         page.unroute("**/publish")
+        page.unroute("**/publish-preview")
 
 
 def test_nothing_went_wrong_in_the_console(builder: Builder) -> None:
