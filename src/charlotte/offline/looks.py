@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.sections.colours import contrast, hsv, legible, tone_of
+from charlotte.sections.colours import contrast, hsv, legible, legible_words, tone_of, word_grounds
 from charlotte.sections.style import CARD_WIDTH, fits
 
 __all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_looks"]
@@ -383,7 +383,30 @@ def _height(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[str, An
 
 
 def look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], str]:
-    """The ops for ``look`` on the page's ``nodes`` and what they do ("" with no ops: why not)."""
+    """The ops for ``look`` on ``nodes`` and what they do ("" with no ops: why not); words a new
+    ground or tone left under 4.5:1 take their legible shade (an accent the person gave stays)."""
+    ops, said = _look_ops(look, nodes)
+    return (ops + _kept_legible(nodes, ops), said) if ops and look.aspect in ("background", "tone") else (ops, said)
+
+
+def _kept_legible(nodes: Sequence[Mapping[str, Any]], ops: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    patches: dict[str, dict[str, Any]] = {}
+    for op in ops:
+        if op.get("t") == "set_style" and op.get("breakpoint") == "base":
+            patches.setdefault(str(op["id"]), {}).update(op["patch"])
+    after = [
+        {"id": n["id"], "parent": n.get("parent"), "style": {"base": {**_base(n), **patches.get(str(n["id"]), {})}}}
+        for n in nodes
+    ]
+    before, now = word_grounds(nodes), word_grounds(after)  # only words the restyle moved
+    return [
+        {"t": "set_style", "id": node_id, "breakpoint": "base", "patch": {"color": colour}}
+        for node_id, colour in legible_words(after).items()
+        if before.get(node_id) != now.get(node_id)
+    ]
+
+
+def _look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], str]:
     if look.aspect == "height":
         ops = _height(nodes, look.value)
         if not ops:

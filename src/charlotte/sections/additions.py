@@ -27,7 +27,7 @@ from typing import Any, Final
 from charlotte.sections.bands import build_section, scheme_of
 from charlotte.sections.batch import Batch
 from charlotte.sections.catalogue import KIND_NAMES
-from charlotte.sections.colours import legible
+from charlotte.sections.colours import legible_words
 from charlotte.sections.fact_changes import fact_ops, shown_facts
 from charlotte.sections.page_view import PageView
 from charlotte.sections.writer import plan_page
@@ -148,33 +148,6 @@ def _legible_on_grounds(nodes: Sequence[dict[str, Any]]) -> None:
     new colour while a box they sit on keeps the first draft's (a dark page's
     light accent on a gallery slot still light): the words move, never the box.
     """
-    by_id = {str(n["id"]): n for n in nodes}
-
-    def ground(node: Mapping[str, Any]) -> str | None:
-        for _ in range(len(nodes)):  # the batch's depth at most
-            background = _hex_of(node.get("style", {}).get("base", {}).get("background"))
-            if background is not None:
-                return background
-            parent = by_id.get(str(node.get("parent")))
-            if parent is None:
-                return None
-            node = parent
-        return None
-
-    for node in nodes:
-        base = node.get("style", {}).get("base")
-        words = _hex_of(base.get("color")) if isinstance(base, dict) else None
-        behind = ground(by_id.get(str(node.get("parent")), {})) if words else None
-        if isinstance(base, dict) and words and behind and base.get("background") is None:
-            base["color"] = legible(words, behind)
-
-
-def _hex_of(value: object) -> str | None:
-    """``value`` when it is a ``#rrggbb`` colour (what the builder writes), else None."""
-    if isinstance(value, str) and len(value) == 7 and value[0] == "#":
-        try:
-            int(value[1:], 16)
-        except ValueError:
-            return None
-        return value.lower()
-    return None
+    by_id = {str(node["id"]): node for node in nodes}
+    for node_id, colour in legible_words(nodes).items():
+        by_id[node_id]["style"]["base"]["color"] = colour

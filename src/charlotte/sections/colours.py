@@ -11,11 +11,12 @@ it against a ground (the WCAG maths of the quality check,
 from __future__ import annotations
 
 import colorsys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from charlotte.checks.contrast import luminance, parse_colour, ratio
 
-__all__ = ["contrast", "hsv", "legible", "tone_of"]
+__all__ = ["contrast", "hex_of", "hsv", "legible", "legible_words", "tone_of", "word_grounds"]
 
 
 def hsv(hex_value: str) -> tuple[float, float, float]:
@@ -106,3 +107,63 @@ def legible(colour: str, against: str, ratio: float = 4.5) -> str:
         v = v + (1 - v) * 0.2 if lighten else v * 0.9
         colour = _hex(h, s * 0.95 if lighten else s, v)
     return colour
+
+
+def hex_of(value: object) -> str | None:
+    """``value`` when it is a ``#rrggbb`` colour (what the builder writes), lower-cased; else None."""
+    if isinstance(value, str) and len(value) == 7 and value[0] == "#":
+        try:
+            int(value[1:], 16)
+        except ValueError:
+            return None
+        return value.lower()
+    return None
+
+
+def word_grounds(nodes: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str, str]]:
+    """``{node id: (words, ground)}`` for every node whose own base colour sits on a known ground.
+
+    A node's words are its own base ``color``; its ground is the nearest base
+    ``background`` at or above its parent. A node with a background of its own
+    (a button, a card) sets its own ground and is left out. Linear: each node
+    walks up at most the page's depth.
+    """
+    by_id = {str(node.get("id")): node for node in nodes}
+
+    def base(node: Mapping[str, Any]) -> Mapping[str, Any]:
+        style = node.get("style")
+        found = style.get("base") if isinstance(style, Mapping) else None
+        return found if isinstance(found, Mapping) else {}
+
+    def ground(node_id: object) -> str | None:
+        seen = 0
+        node = by_id.get(str(node_id))
+        while node is not None and seen <= len(by_id):
+            background = hex_of(base(node).get("background"))
+            if background is not None:
+                return background
+            node = by_id.get(str(node.get("parent")))
+            seen += 1
+        return None
+
+    found: dict[str, tuple[str, str]] = {}
+    for node_id, node in by_id.items():
+        style = base(node)
+        words = hex_of(style.get("color"))
+        behind = ground(node.get("parent")) if words and style.get("background") is None else None
+        if words is not None and behind is not None:
+            found[node_id] = (words, behind)
+    return found
+
+
+def legible_words(nodes: Iterable[Mapping[str, Any]], ratio: float = 4.5) -> dict[str, str]:
+    """The words to recolour, ``{node id: colour}``, so each reads at ``ratio`` on its ground.
+
+    ``nodes``: the page's nodes as they will be (their base styles); see
+    ``word_grounds``. The words move, never the ground.
+    """
+    return {
+        node_id: legible(words, behind, ratio)
+        for node_id, (words, behind) in word_grounds(nodes).items()
+        if contrast(words, behind) < ratio
+    }
