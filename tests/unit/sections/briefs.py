@@ -140,7 +140,7 @@ PAGES = {
             "pricing": "Portrait session £180; Half-day wedding £950; Full-day wedding £1,600",
         },
         ["hero", "gallery", "about-us", "pricing", "contact"],
-        ["Image slot 1", "quietly and without posing", "Full-day wedding", "£1,600"],
+        ["Gallery", "quietly and without posing", "Full-day wedding", "£1,600"],
     ),
 }
 
