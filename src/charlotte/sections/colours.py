@@ -16,7 +16,7 @@ from typing import Any
 
 from charlotte.checks.contrast import luminance, parse_colour, ratio
 
-__all__ = ["contrast", "hex_of", "hsv", "legible", "legible_words", "tone_of", "word_grounds"]
+__all__ = ["contrast", "hsv", "legible", "legible_words", "tone_of", "word_grounds"]
 
 
 def hsv(hex_value: str) -> tuple[float, float, float]:
@@ -109,7 +109,7 @@ def legible(colour: str, against: str, ratio: float = 4.5) -> str:
     return colour
 
 
-def hex_of(value: object) -> str | None:
+def _written_hex(value: object) -> str | None:
     """``value`` when it is a ``#rrggbb`` colour (what the builder writes), lower-cased; else None."""
     if isinstance(value, str) and len(value) == 7 and value[0] == "#":
         try:
@@ -139,7 +139,7 @@ def word_grounds(nodes: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str, str
         seen = 0
         node = by_id.get(str(node_id))
         while node is not None and seen <= len(by_id):
-            background = hex_of(base(node).get("background"))
+            background = _written_hex(base(node).get("background"))
             if background is not None:
                 return background
             node = by_id.get(str(node.get("parent")))
@@ -149,7 +149,7 @@ def word_grounds(nodes: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str, str
     found: dict[str, tuple[str, str]] = {}
     for node_id, node in by_id.items():
         style = base(node)
-        words = hex_of(style.get("color"))
+        words = _written_hex(style.get("color"))
         behind = ground(node.get("parent")) if words and style.get("background") is None else None
         if words is not None and behind is not None:
             found[node_id] = (words, behind)
