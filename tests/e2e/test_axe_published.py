@@ -29,13 +29,6 @@ from charlotte.settings import Settings
 
 pytestmark = [needs_axe, pytest.mark.browser]
 
-#: Cases whose final page still has low-contrast words, with what leaves them there. Each is a
-#: strict xfail: when the builder is fixed the test passes, fails as XPASS, and the line goes.
-LOW_CONTRAST = {
-    "law-firm": "'Make the hero background navy blue.' turns the contact band #1e3a8a; its labels "
-    "take their legible shade, but the e-mail link is the browser's blue there (the renderer "
-    "leaves a link's colour to the browser, and its wrapper's colour does not reach the <a>)",
-}
 PAGES = [*(case.id for case in load_default()), "demo"]
 
 
@@ -65,15 +58,7 @@ def measured(
     yield results
 
 
-@pytest.mark.parametrize(
-    "page",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=LOW_CONTRAST[p]))
-        if p in LOW_CONTRAST
-        else p
-        for p in PAGES
-    ],
-)
+@pytest.mark.parametrize("page", PAGES)
 def test_a_published_page_has_no_serious_or_critical_axe_violation(
     measured: dict[str, AxeResult], page: str
 ) -> None:

@@ -137,12 +137,11 @@ def _final(t: Transcript, plan: PagePlan | None) -> str:
     name = plan.name if plan else "the page"
     if ready is not None:
         said = f"The page for {name} is ready for review."
-        if plan is not None and plan.left_out:
+        if plan is not None:
             # What the brief asked for and the page lacks is said, never left to be found.
-            missing = listed(plan.left_out)
-            said += (
-                f" I left out {missing}: nothing in the brief or the facts says what to put there."
-            )
+            for why in dict.fromkeys(w for _t, w in plan.left_out):
+                missing = listed([t for t, w in plan.left_out if w == why])
+                said += f" I left out {missing}: {why}."
         return said
     return f"The page for {name} is not ready yet: the checks or the tools still report problems."
 

@@ -52,7 +52,7 @@ from charlotte.sections.style import (
     scheme_for,
 )
 
-__all__ = ["build_section", "link_label", "scheme_of", "section_batch"]
+__all__ = ["build_section", "gallery_photos", "link_label", "scheme_of", "section_batch"]
 
 _Items = list[tuple[str | None, str | None]]
 _LABEL_LIMIT: Final = 100
@@ -274,15 +274,18 @@ def _testimonials(b: Builder, root: str, ctx: Context) -> bool:
     return True
 
 
-def _gallery(b: Builder, root: str, ctx: Context) -> bool:
+def gallery_photos(ctx: Context) -> list[tuple[str, str]]:
+    """The gallery's photos the facts name, ``[(asset id, alt)]``; empty when they name none."""
     value = fact(ctx.facts, KIND_BY_KEY["gallery"].facts)
-    images: list[tuple[str, str]] = []
     if isinstance(value, Mapping):
-        images = [(str(k), scalar(v) or "") for k, v in value.items()]
-    elif isinstance(value, list):
-        images = [(a, "") for v in value if (a := scalar(v))]
-    else:
-        images = [(t, "") for t, d in fact_items(value) if t and not d]
+        return [(str(k), scalar(v) or "") for k, v in value.items()]
+    if isinstance(value, list):
+        return [(a, "") for v in value if (a := scalar(v))]
+    return [(t, "") for t, d in fact_items(value) if t and not d]
+
+
+def _gallery(b: Builder, root: str, ctx: Context) -> bool:
+    images = gallery_photos(ctx)
     grid = b.node(f"{root}-grid", "grid", root, "grid-2", layout="grid")
     height = {
         "base": {"width": "fill", "height": {"value": 150, "unit": "px"}},

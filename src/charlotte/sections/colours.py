@@ -104,9 +104,18 @@ def legible(colour: str, against: str, ratio: float = 4.5) -> str:
     for _ in range(24):
         if contrast(colour, against) >= ratio:
             return colour
-        v = v + (1 - v) * 0.2 if lighten else v * 0.9
-        colour = _hex(h, s * 0.95 if lighten else s, v)
-    return colour
+        if lighten:
+            # Value alone stops short for a saturated hue (a bright orange on navy tops out
+            # near 4.2:1): it pales as it lightens.
+            v, s = v + (1 - v) * 0.2, s * 0.95
+        else:
+            v = v * 0.9
+        colour = _hex(h, s, v)
+    if contrast(colour, against) >= ratio:
+        return colour
+    # A ground in the middle of the scale can leave no shade of the hue at the ratio: the
+    # end of the scale it was moving toward reads best.
+    return "#ffffff" if lighten else "#000000"
 
 
 def _written_hex(value: object) -> str | None:

@@ -22,18 +22,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from charlotte.sections.bands import build_section, scheme_of, section_batch
+from charlotte.sections.bands import build_section, gallery_photos, scheme_of, section_batch
 from charlotte.sections.batch import MAX_TEXT, Batch, Builder
 from charlotte.sections.brief import kinds_named, sections_of
-from charlotte.sections.catalogue import KIND_KEYS, KIND_NAMES, OFFER_KINDS
+from charlotte.sections.catalogue import KIND_BY_KEY, KIND_KEYS, KIND_NAMES, OFFER_KINDS
 from charlotte.sections.context import Context, context_of
-from charlotte.sections.facts import contact_items
+from charlotte.sections.facts import contact_items, fact, fact_items, priced
 from charlotte.sections.meta import meta_patch
 from charlotte.sections.style import Scheme, hero_fit
 
 __all__ = [
     "KIND_KEYS",
     "KIND_NAMES",
+    "NOTHING_TO_SAY",
+    "NO_PHOTOS",
     "Batch",
     "PagePlan",
     "build_section",
@@ -49,8 +51,9 @@ class PagePlan:
     name: str
     subheading: str
     batches: tuple[Batch, ...]
-    #: Titles of the sections the brief asked for that nothing in it or the facts could fill.
-    left_out: tuple[str, ...] = ()
+    #: The sections the brief asked for and the page lacks: ``(title, why)``, ``why`` one of
+    #: ``NOTHING_TO_SAY`` and ``NO_PHOTOS``, a clause the reply says after the titles.
+    left_out: tuple[tuple[str, str], ...] = ()
 
     def summary(self, present: Sequence[str], mentions: int | None) -> str:
         """A short summary: the sections on the page (``present``: its root ids), name mentions."""
@@ -99,8 +102,20 @@ def _hero(ctx: Context, scheme: Scheme) -> Batch:
     return b.batch("hero", "hero")
 
 
+def _priced(ctx: Context, kind: str) -> bool:
+    """True when the facts that feed the offer band ``kind`` are priced ("Full service £65")."""
+    return priced(fact_items(fact(ctx.facts, KIND_BY_KEY[kind].facts)))
+
+
 def _px(value: float) -> dict[str, Any]:
     return {"value": value, "unit": "px"}
+
+
+#: Why a section the brief asked for is not on the first page.
+NOTHING_TO_SAY = "nothing in the brief or the facts says what to put there"
+NO_PHOTOS = (
+    "there are no photos for it yet: add them to the asset library, then ask for a gallery"
+)
 
 
 def plan_page(brief: str, facts: object) -> PagePlan:
@@ -113,8 +128,17 @@ def plan_page(brief: str, facts: object) -> PagePlan:
     batches = [_hero(ctx, scheme)]
     taken = set(batches[0].node_ids())
     asked = set(kinds_named(ctx.brief))
-    left_out: list[str] = []
+    left_out: list[tuple[str, str]] = []
+    unfilled: list[str | None] = []  # left_out's kinds, None where a kind is not the reason
+    built: set[str] = set()
     for section in sections:
+        if section.kind == "gallery" and not gallery_photos(ctx):
+            # Empty photo slots are placeholders the quality gate holds publish for: a first
+            # page leaves the gallery out and says so (a gallery asked for later gets slots).
+            if section.kind in asked:
+                left_out.append((section.title, NO_PHOTOS))
+                unfilled.append(None)
+            continue
         batch = section_batch(
             section.kind,
             ctx,
@@ -126,6 +150,11 @@ def plan_page(brief: str, facts: object) -> PagePlan:
         if batch is not None:
             batches.append(batch)
             taken |= set(batch.node_ids())
+            built.add(section.kind)
         elif section.kind in asked:
-            left_out.append(section.title)
+            left_out.append((section.title, NOTHING_TO_SAY))
+            unfilled.append(section.kind)
+    if "pricing" in unfilled and offer_kind in built and _priced(ctx, offer_kind):
+        # The offer band shows the prices: the page has its pricing, only not as a band.
+        del left_out[unfilled.index("pricing")]
     return PagePlan(ctx.name, ctx.subheading or "", tuple(batches), tuple(left_out))
