@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.support.axe import axe_rule_ids, needs_axe
 
 from charlotte.checks.quality import quality_findings
@@ -75,3 +77,18 @@ def test_on_the_mended_page_they_agree_rule_for_rule() -> None:
     assert {SAME[rule] for rule in found if rule in SAME} == {"low_contrast"}
     assert {code for code, _node in codes if code in SAME.values()} == {"low_contrast"}
     assert ("low_contrast", "menu") in codes
+
+
+@needs_axe
+@pytest.mark.parametrize("lang", ["zz", "xx-GB", "x-klingon", "english"])
+def test_a_language_axe_rejects_is_missing_lang_and_never_reaches_the_page(lang: str) -> None:
+    # Stored before the bound (set_meta refuses it now): the check reports it, and the page
+    # says the default language instead, which axe accepts.
+    doc = _seeded(fixed=True)
+    doc["meta"]["seo"]["lang"] = lang
+    raw = f'<!DOCTYPE html><html lang="{lang}"><head><title>t</title></head><body><main><h1>Hi</h1></main></body></html>'
+
+    assert "html-lang-valid" in axe_rule_ids(raw)
+    assert "missing_lang" in {f.code for f in quality_findings(doc, assets=ASSETS)}
+    found = axe_rule_ids(render_page(doc, assets=ASSETS))
+    assert not found & {"html-lang-valid", "html-has-lang"}, found

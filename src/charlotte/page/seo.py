@@ -76,14 +76,38 @@ LANG_PATTERN: Final = r"^(?:(?:[A-Za-z]{2,8}|[Xx])(?:-[A-Za-z0-9]{1,8})*)?$"
 _SEGMENT: Final = r"[^/\x00-\x20\x7f-\xa0\\\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
 CANONICAL_PATTERN: Final = rf"^(?:/(?:{_SEGMENT}(?:/{_SEGMENT})*/?)?)?$"
 _LANG = re.compile(LANG_PATTERN)
+#: ISO 639-1's two-letter languages (with the six withdrawn ones browsers still read): a tag
+#: whose language has two letters names one of them, or it names no language (``zz``), which
+#: screen readers and axe's ``html-lang-valid`` reject. Three-letter languages (ISO 639-2/3,
+#: some 8,000) are taken on their shape.
+_TWO_LETTER_LANGUAGES: Final = frozenset(
+    """
+    aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv
+    cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr
+    ht hu hy hz ia id ie ig ii ik in io is it iu iw ja ji jv jw ka kg ki kj kk kl km kn ko kr
+    ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mo mr ms mt my na nb nd ne ng
+    nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg sh si sk
+    sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve
+    vi vo wa wo xh yi yo za zh zu
+    """.split()
+)
 _CANONICAL = re.compile(CANONICAL_PATTERN)
 # What ends a line besides the C0 controls the format refuses already.
 _LINE_BREAK = re.compile(r"[\x85\u2028\u2029]")
 
 
 def is_lang(value: object) -> bool:
-    """True for a BCP 47 language tag within the bound (``en``, ``pt-BR``, ``zh-Hant-TW``)."""
-    return type(value) is str and 0 < len(value) <= MAX_LANG and _LANG.fullmatch(value) is not None
+    """True for a BCP 47 language tag within the bound (``en``, ``pt-BR``, ``zh-Hant-TW``).
+
+    A two-letter language must be one ISO 639-1 has (``zz-GB`` is no language);
+    a language is two or three letters (BCP 47 registers none longer, so
+    ``english`` is no tag), and a private-use tag alone (``x-klingon``) names
+    none a reader knows.
+    """
+    if type(value) is not str or not 0 < len(value) <= MAX_LANG or _LANG.fullmatch(value) is None:
+        return False
+    language = value.split("-", 1)[0].lower()
+    return len(language) == 3 or language in _TWO_LETTER_LANGUAGES
 
 
 def is_same_site_path(value: object) -> bool:

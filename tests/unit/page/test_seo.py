@@ -53,6 +53,10 @@ REFUSED: list[tuple[dict[str, Any], str]] = [
     ({"seo": {"lang": "en-"}}, "meta.seo.lang"),
     ({"seo": {"lang": '"><script>'}}, "meta.seo.lang"),
     ({"seo": {"lang": "en-" + "a" * MAX_LANG}}, "meta.seo.lang"),
+    # Well formed, but no language: screen readers and axe's html-lang-valid reject them.
+    ({"seo": {"lang": "zz"}}, "meta.seo.lang"),
+    ({"seo": {"lang": "xx-GB"}}, "meta.seo.lang"),
+    ({"seo": {"lang": "x-klingon"}}, "meta.seo.lang"),
     ({"seo": {"canonical": "https://evil.example/"}}, "meta.seo.canonical"),
     ({"seo": {"canonical": "//evil.example/x"}}, "meta.seo.canonical"),
     ({"seo": {"canonical": "/\\evil.example"}}, "meta.seo.canonical"),
@@ -138,13 +142,19 @@ def test_a_description_is_written_exactly_when_it_is_one_bounded_line(text: str)
 
 
 _SUBTAG = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", min_size=1, max_size=8)
-_LANGUAGE = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=2, max_size=8)
+_LANGUAGE = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=3, max_size=3)
+_ISO_639_1 = st.sampled_from(["en", "EN", "cy", "pt", "zh", "ga", "zu", "iw"])
 
 
-@given(_LANGUAGE, st.lists(_SUBTAG, max_size=3))
+@given(st.one_of(_LANGUAGE, _ISO_639_1), st.lists(_SUBTAG, max_size=3))
 def test_a_well_formed_language_tag_is_a_lang(language: str, subtags: list[str]) -> None:
     tag = "-".join([language, *subtags])
     assert is_lang(tag) == (len(tag) <= MAX_LANG)
+
+
+@pytest.mark.parametrize("language", ["zz", "xx", "qq", "ez", "english", "abcd"])
+def test_a_language_iso_639_lacks_is_no_lang(language: str) -> None:
+    assert not is_lang(language) and not is_lang(f"{language}-GB")
 
 
 @given(st.text(max_size=40))

@@ -22,6 +22,8 @@ PARSER = ArgumentParser(NodeTypes.allowed())
 # Line breaks other than \n and \r are PageSession's alone to refuse (a JSON
 # Schema pattern is read differently by each dialect).
 PAGE_ONLY = {"two\u2028lines", "next\x85line"}
+# So is a well-formed tag naming no language (ISO 639-1's list is no schema pattern).
+PAGE_ONLY |= {"zz", "xx-GB", "x-klingon"}
 
 
 def _apply(patch: dict[str, Any]) -> dict[str, Any]:

@@ -35,9 +35,21 @@ export function chars(text) {
   return count;
 }
 
-/** True for a BCP 47 language tag within the bound (`en`, `pt-BR`, `zh-Hant-TW`). */
+// charlotte.page.seo's ISO 639-1 languages: a two-letter language must be one of them.
+const TWO_LETTER_LANGUAGES = new Set(`
+  aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da
+  de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz
+  ia id ie ig ii ik in io is it iu iw ja ji jv jw ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la
+  lb lg li ln lo lt lu lv mg mh mi mk ml mn mo mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj
+  om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg sh si sk sl sm sn so sq sr ss st su sv
+  sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu
+`.split(/\s+/).filter(Boolean));
+
+/** True for a BCP 47 language tag within the bound (`en`, `pt-BR`, `zh-Hant-TW`) naming a language. */
 export function isLang(value) {
-  return typeof value === "string" && value.length > 0 && value.length <= MAX_LANG && LANG.test(value);
+  if (typeof value !== "string" || value.length === 0 || value.length > MAX_LANG || !LANG.test(value)) return false;
+  const language = value.split("-", 1)[0].toLowerCase();
+  return language.length === 3 || TWO_LETTER_LANGUAGES.has(language);
 }
 
 /** True for a path on the page's own site (`/menu`, `/en/about?x=1`), never another host. */
