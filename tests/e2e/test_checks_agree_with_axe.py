@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from tests.support.axe import axe_rule_ids, needs_axe
 
 from charlotte.checks.quality import quality_findings

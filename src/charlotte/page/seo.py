@@ -80,8 +80,7 @@ _LANG = re.compile(LANG_PATTERN)
 #: whose language has two letters names one of them, or it names no language (``zz``), which
 #: screen readers and axe's ``html-lang-valid`` reject. Three-letter languages (ISO 639-2/3,
 #: some 8,000) are taken on their shape.
-_TWO_LETTER_LANGUAGES: Final = frozenset(
-    """
+_ISO_639_1: Final = """
     aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv
     cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr
     ht hu hy hz ia id ie ig ii ik in io is it iu iw ja ji jv jw ka kg ki kj kk kl km kn ko kr
@@ -89,8 +88,8 @@ _TWO_LETTER_LANGUAGES: Final = frozenset(
     nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg sh si sk
     sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve
     vi vo wa wo xh yi yo za zh zu
-    """.split()
-)
+    """
+_TWO_LETTER_LANGUAGES: Final = frozenset(_ISO_639_1.split())
 _CANONICAL = re.compile(CANONICAL_PATTERN)
 # What ends a line besides the C0 controls the format refuses already.
 _LINE_BREAK = re.compile(r"[\x85\u2028\u2029]")
