@@ -1,4 +1,4 @@
-"""axe-core on every published page the offline builder makes: no serious or critical violation.
+"""axe-core on every published page the offline builder makes: no violation of any impact.
 
 The pages are each case of ``charlotte eval``'s default suite (built by its own
 runner, after every follow-up) and ``charlotte demo``'s page, rendered once;
@@ -20,7 +20,7 @@ from tests.support.axe import SEEDED_BAD_PAGE, SEEDED_RULES, axe_on, axe_rule_id
 from tests.support.browser import chromium
 
 from charlotte.demo import run_demo
-from charlotte.evaluation.axe import BLOCKING, AxeResult
+from charlotte.evaluation.axe import AxeResult
 from charlotte.evaluation.cases import load_default
 from charlotte.evaluation.overflow import WIDTHS
 from charlotte.evaluation.report import axe_line
@@ -59,19 +59,18 @@ def measured(
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_a_published_page_has_no_serious_or_critical_axe_violation(
-    measured: dict[str, AxeResult], page: str
-) -> None:
+def test_a_published_page_has_no_axe_violation(measured: dict[str, AxeResult], page: str) -> None:
+    # The issue's bar is no serious or critical one; the pages meet the moderate and minor
+    # rules too (one <main> landmark holds the page), and a regression there fails here.
     result = measured[page]
     assert result.measured, result.reason
     assert sorted(result.violations) == sorted(WIDTHS)
-    blocking = [
+    found = [
         f"{width}px {v.impact} {v.rule} x{v.nodes}: {', '.join(v.targets)}"
-        for width, found in result.violations.items()
-        for v in found
-        if v.impact in BLOCKING
+        for width, violations in result.violations.items()
+        for v in violations
     ]
-    assert blocking == [], axe_line(page, result)
+    assert found == [], axe_line(page, result)
 
 
 def test_axe_finds_each_fault_of_the_seeded_bad_page() -> None:

@@ -130,7 +130,7 @@ def render_page(
     body: str | None = None,
     page_css: str | None = None,
 ) -> str:
-    """A complete HTML5 document: ``<html lang>``, the head tags, ``BASE_CSS``, the page's stylesheet, its roots.
+    """A complete HTML5 document: ``<html lang>``, the head tags, ``BASE_CSS``, the page's stylesheet, its roots in ``<main>``.
 
     ``title`` (when given) stands in for the page's own; the document always has a ``<title>``.
     ``site_origin`` makes the canonical link absolute (as in ``render_head``). ``body`` and
@@ -149,6 +149,8 @@ def render_page(
         f"<style data-charlotte-base>{BASE_CSS}</style>\n"
         f"<style data-cms-styles>{style_text(page_css)}</style>\n"
         "</head>\n"
-        f"<body>{body}</body>\n"
+        # The page is the document's main content: one <main> landmark, as axe and screen
+        # readers expect of a whole page (a host's own template brings its own landmarks).
+        f"<body><main>{body}</main></body>\n"
         "</html>\n"
     )

@@ -265,7 +265,7 @@ def test_unsafe_hrefs_are_dropped(href: object) -> None:
 def test_malformed_documents_render_empty(bad: object) -> None:
     assert render_html(bad, assets=ASSETS) == ""
     page = render_page(bad, assets=ASSETS)
-    assert "<body></body>" in page and "<style data-cms-styles></style>" in page
+    assert "<body><main></main></body>" in page and "<style data-cms-styles></style>" in page
 
 
 def test_malformed_nodes_render_what_they_can() -> None:
@@ -325,7 +325,7 @@ def test_full_page() -> None:
         "<style data-cms-styles>"
         '[data-cms="s"] {\n  display: flex;\n  flex-direction: column;\n}\n'
         "</style>\n</head>\n"
-        '<body><div data-cms="s"><div data-cms="t">Hello</div></div></body>\n'
+        '<body><main><div data-cms="s"><div data-cms="t">Hello</div></div></main></body>\n'
         "</html>\n"
     )
     assert "<title>Chosen</title>" in render_page(d, assets=ASSETS, title="Chosen")
