@@ -196,7 +196,8 @@ def business_name(brief: str, facts: Mapping[str, Any]) -> str | None:
     quoted = re.search(r"[\"“]([^\"”\n]{2,60})[\"”]", brief)
     if quoted:
         return quoted.group(1).strip()
-    run = rf"{_NAME_WORD}(?:\s+(?:{_JOINER}|{_NAME_WORD})){{0,5}}"
+    # A name is on one line: a line break ends it ("Rose\nRose" is no name).
+    run = rf"{_NAME_WORD}(?:[ \t]+(?:{_JOINER}|{_NAME_WORD})){{0,5}}"
     # "Crumb & Co is …", "Fernhill Pottery Studio in Bristol: …", "Spokes, a bike shop …",
     # "Brightsmile Dental \u2013 …" (two words at least before a colon or dash).
     ends = r"\s+(?:is|are)\b|\s+in\s+[A-Z]|,\s+(?:a|an|the)\s|(\s*[:(\u2013\u2014])"

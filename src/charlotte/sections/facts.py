@@ -111,20 +111,39 @@ def fact_items(value: Any) -> list[tuple[str | None, str | None]]:
 _SEPARATOR = re.compile(r"\s*(?:[;\n]|,\s|\s[·|]\s)\s*")
 #: What may sit between an entry's name and its figure: a colon, a hyphen, an en or em dash.
 _DASHES = ":-\u2013\u2014"
-_FIGURE_START = re.compile(r"[£$€¥₹\d]")
+#: A figure: a price ("£12", "$9/month", "12€") or a time ("9:30", "10am-4pm", "9-5"): a
+#: bare number ("age 6", "20-minute trial", "2 people") is part of the words, never a figure.
+_PRICE_START = re.compile(r"[£$€¥₹]|\d[\d,.]*\s?[£$€¥₹]")
+_CLOCK = r"\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)?"
+_TIME = re.compile(rf"(?i)(?=\d{{1,2}}(?:[:.]\d{{2}}|\s?[ap]\.?m|\s?[-\u2013]\s?\d)){_CLOCK}(?:\s?[-\u2013]\s?{_CLOCK})?$")
+#: A day or a run of days that opens an opening-hours entry ("Sun closed", "Sat-Sun by appointment").
+_DAY = re.compile(
+    r"(?i)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?\.?"
+    r"(?:\s?[-\u2013]\s?(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?\.?)?$"
+)
+
+
+def _is_figure(word: re.Match[str]) -> bool:
+    """True when the words from ``word`` on open with a price, or ``word`` is a time."""
+    return _PRICE_START.match(word.string, word.start()) is not None or _TIME.match(word.group(0)) is not None
 
 
 def split_figure(entry: str) -> tuple[str | None, str | None]:
     """(name, figure) of an entry "Full service £95" or "Mon-Fri 8:30-17:30", both verbatim.
 
-    The figure starts at the first word after the first that opens with a digit or a
-    currency sign ("from" before it goes with it); an entry without one splits at its
-    first ": " ("Ada Moss: physiotherapist"), else is all name.
+    An entry splits at its first ": " ("Ada Moss: physiotherapist", "Monday: the
+    market"); else the figure is the first word after the first that is a price or
+    a time ("from" before it goes with it); else a day opening it is the name
+    ("Sun" · "closed"). Anything else stays whole: "Children from age 6" and "Free
+    20-minute trial" hold no figure.
     """
     entry = entry.strip()
+    name, colon, detail = entry.partition(": ")
+    if colon and name.strip() and detail.strip():
+        return name.strip(), detail.strip()
     words = list(re.finditer(r"\S+", entry))
     for n, word in enumerate(words[1:], 1):
-        if _FIGURE_START.match(word.group(0)):
+        if _is_figure(word):
             start = (
                 words[n - 1].start() if words[n - 1].group(0).lower() == "from" else word.start()
             )
@@ -132,9 +151,8 @@ def split_figure(entry: str) -> tuple[str | None, str | None]:
             if name:
                 return name, entry[start:].strip()
             break
-    name, colon, detail = entry.partition(": ")
-    if colon and name.strip() and detail.strip():
-        return name.strip(), detail.strip()  # "Ada Moss: physiotherapist"
+    if len(words) > 1 and _DAY.match(words[0].group(0)):
+        return words[0].group(0), entry[words[1].start() :]
     return entry, None
 
 

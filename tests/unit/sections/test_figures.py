@@ -1,0 +1,55 @@
+"""A fact's entry splits into a row (name · figure) only where the figure is a price or a time."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from charlotte.sections.brief import business_name
+from charlotte.sections.facts import fact_items, split_figure
+
+
+@pytest.mark.parametrize(
+    ("entry", "row"),
+    [
+        ("Full service £95", ("Full service", "£95")),
+        ("Wheel build from £90", ("Wheel build", "from £90")),
+        ("Puncture repair — £12", ("Puncture repair", "£12")),
+        ("Buttonholes £12 each", ("Buttonholes", "£12 each")),
+        ("3 sessions £100", ("3 sessions", "£100")),
+        ("Mon-Fri 8:30-17:30", ("Mon-Fri", "8:30-17:30")),
+        ("Sat 10am-4pm", ("Sat", "10am-4pm")),
+        ("Tue 9-5", ("Tue", "9-5")),
+        ("Sun closed", ("Sun", "closed")),
+        ("Ada Moss: physiotherapist", ("Ada Moss", "physiotherapist")),
+        ("Monday: Norwich market 11-3", ("Monday", "Norwich market 11-3")),
+        # No price and no time: the words stay whole, never "Children from age" · "6".
+        ("Children from age 6", ("Children from age 6", None)),
+        ("Free 20-minute trial", ("Free 20-minute trial", None)),
+        ("Room for 2 people", ("Room for 2 people", None)),
+        ("Open 7 days", ("Open 7 days", None)),
+    ],
+)
+def test_an_entry_splits_only_at_a_price_or_a_time(entry: str, row: tuple[str, str | None]) -> None:
+    assert split_figure(entry) == row
+
+
+def test_a_list_keeps_each_entry_that_is_no_pair_whole() -> None:
+    assert fact_items("Children from age 6; Free 20-minute trial; Drop-in class £12") == [
+        ("Children from age 6", None),
+        ("Free 20-minute trial", None),
+        ("Drop-in class", "£12"),
+    ]
+
+
+def test_splitting_is_linear_in_the_entry() -> None:
+    started = time.perf_counter()
+    split_figure(" ".join(["12"] * 50_000))
+    split_figure("1" * 50_000 + " x " + "9-" * 50_000)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_a_name_ends_at_a_line_break() -> None:
+    assert business_name("Rose \n Rose called Rose.", {}) != "Rose \n Rose"
+    assert "\n" not in (business_name("Rose \n Rose Bakery is a bakery.", {}) or "")
