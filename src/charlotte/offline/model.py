@@ -109,6 +109,10 @@ def _fixes(findings: object, page: PageNow, plan: PagePlan, mine: set[str]) -> l
             continue
         node_id = finding.get("node")
         serious = finding.get("severity") == "error" or finding.get("check") == "facts"
+        if finding.get("code") == "placeholder":
+            # The builder's own photo slots: removing their marks would leave empty boxes
+            # and hide what a person still has to do (the reply says it instead).
+            continue
         if (
             not serious
             or not isinstance(node_id, str)
@@ -135,15 +139,34 @@ def _final(t: Transcript, plan: PagePlan | None) -> str:
     if found is not None and found.roots and plan is not None:
         return _final_on_content(t, plan, found, ready is not None)
     name = plan.name if plan else "the page"
+    # What the brief asked for and the page lacks is said, never left to be found.
+    left_out = plan.left_out if plan is not None else ()
+    lacks = "".join(
+        f" I left out {listed([t for t, w in left_out if w == why])}: {why}."
+        for why in dict.fromkeys(w for _t, w in left_out)
+    )
     if ready is not None:
-        said = f"The page for {name} is ready for review."
-        if plan is not None:
-            # What the brief asked for and the page lacks is said, never left to be found.
-            for why in dict.fromkeys(w for _t, w in plan.left_out):
-                missing = listed([t for t, w in plan.left_out if w == why])
-                said += f" I left out {missing}: {why}."
-        return said
+        return f"The page for {name} is ready for review.{lacks}"
+    slots = _waiting_slots(t)
+    if slots:
+        return (
+            f"The page for {name} is built, but not ready: {slots} photo slots are waiting for "
+            "photos. Choose each from the asset library (select a slot in the preview), or "
+            f"remove the slots; then the page can be marked ready.{lacks}"
+        )
     return f"The page for {name} is not ready yet: the checks or the tools still report problems."
+
+
+def _waiting_slots(t: Transcript) -> int:
+    """How many photo slots the last check holds the page back for, when nothing else does."""
+    checked = t.last_ok("cms_check")
+    findings = checked[1].result.get("findings") if checked and checked[1].result else None
+    errors = [
+        f for f in findings or () if isinstance(f, dict) and f.get("severity") == "error"
+    ]
+    if not errors or any(f.get("code") != "placeholder" for f in errors):
+        return 0
+    return len(errors)
 
 
 def _final_on_content(t: Transcript, plan: PagePlan, found: PageView, ready: bool) -> str:

@@ -52,7 +52,7 @@ from charlotte.sections.style import (
     scheme_for,
 )
 
-__all__ = ["build_section", "gallery_photos", "link_label", "scheme_of", "section_batch"]
+__all__ = ["build_section", "link_label", "scheme_of", "section_batch"]
 
 _Items = list[tuple[str | None, str | None]]
 _LABEL_LIMIT: Final = 100
@@ -274,7 +274,7 @@ def _testimonials(b: Builder, root: str, ctx: Context) -> bool:
     return True
 
 
-def gallery_photos(ctx: Context) -> list[tuple[str, str]]:
+def _photos(ctx: Context) -> list[tuple[str, str]]:
     """The gallery's photos the facts name, ``[(asset id, alt)]``; empty when they name none."""
     value = fact(ctx.facts, KIND_BY_KEY["gallery"].facts)
     if isinstance(value, Mapping):
@@ -285,7 +285,7 @@ def gallery_photos(ctx: Context) -> list[tuple[str, str]]:
 
 
 def _gallery(b: Builder, root: str, ctx: Context) -> bool:
-    images = gallery_photos(ctx)
+    images = _photos(ctx)
     grid = b.node(f"{root}-grid", "grid", root, "grid-2", layout="grid")
     height = {
         "base": {"width": "fill", "height": {"value": 150, "unit": "px"}},

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from charlotte.sections.bands import build_section, gallery_photos, scheme_of, section_batch
+from charlotte.sections.bands import build_section, scheme_of, section_batch
 from charlotte.sections.batch import MAX_TEXT, Batch, Builder
 from charlotte.sections.brief import kinds_named, sections_of
 from charlotte.sections.catalogue import KIND_BY_KEY, KIND_KEYS, KIND_NAMES, OFFER_KINDS
@@ -35,7 +35,6 @@ __all__ = [
     "KIND_KEYS",
     "KIND_NAMES",
     "NOTHING_TO_SAY",
-    "NO_PHOTOS",
     "Batch",
     "PagePlan",
     "build_section",
@@ -51,8 +50,8 @@ class PagePlan:
     name: str
     subheading: str
     batches: tuple[Batch, ...]
-    #: The sections the brief asked for and the page lacks: ``(title, why)``, ``why`` one of
-    #: ``NOTHING_TO_SAY`` and ``NO_PHOTOS``, a clause the reply says after the titles.
+    #: The sections the brief asked for and the page lacks: ``(title, why)``, ``why`` a
+    #: clause the reply says after the titles (``NOTHING_TO_SAY``).
     left_out: tuple[tuple[str, str], ...] = ()
 
     def summary(self, present: Sequence[str], mentions: int | None) -> str:
@@ -113,9 +112,6 @@ def _px(value: float) -> dict[str, Any]:
 
 #: Why a section the brief asked for is not on the first page.
 NOTHING_TO_SAY = "nothing in the brief or the facts says what to put there"
-NO_PHOTOS = (
-    "there are no photos for it yet: add them to the asset library, then ask for a gallery"
-)
 
 
 def plan_page(brief: str, facts: object) -> PagePlan:
@@ -129,16 +125,9 @@ def plan_page(brief: str, facts: object) -> PagePlan:
     taken = set(batches[0].node_ids())
     asked = set(kinds_named(ctx.brief))
     left_out: list[tuple[str, str]] = []
-    unfilled: list[str | None] = []  # left_out's kinds, None where a kind is not the reason
+    unfilled: list[str] = []  # left_out's kinds
     built: set[str] = set()
     for section in sections:
-        if section.kind == "gallery" and not gallery_photos(ctx):
-            # Empty photo slots are placeholders the quality gate holds publish for: a first
-            # page leaves the gallery out and says so (a gallery asked for later gets slots).
-            if section.kind in asked:
-                left_out.append((section.title, NO_PHOTOS))
-                unfilled.append(None)
-            continue
         batch = section_batch(
             section.kind,
             ctx,

@@ -481,6 +481,26 @@ def test_a_section_the_brief_asks_for_and_nothing_fills_is_named_in_the_reply(
     assert plain.run().output == "The page for Fern & Moss is ready for review."
 
 
+def test_a_gallery_waiting_for_photos_keeps_its_marked_slots_and_is_never_called_ready(
+    make: Callable[..., Harness],
+) -> None:
+    # Before, the fixes removed the slots' labels to get past the placeholder check, and four
+    # empty boxes were called ready.
+    brief = "Lena Ward photographs weddings in Edinburgh. Sections: gallery, pricing, contact."
+    h = make(brief, {"name": "Lena Ward", "phone": "0131 496 0100", "pricing": "Full day £1,600"})
+
+    result = h.run()
+
+    labels = [w for w in _copy(h.doc()).splitlines() if w.startswith("Image slot ")]
+    assert len(labels) == 4
+    assert {f["code"] for f in _errors(h)} == {"placeholder"}
+    assert result.output == (
+        "The page for Lena Ward is built, but not ready: 4 photo slots are waiting for photos. "
+        "Choose each from the asset library (select a slot in the preview), or remove the "
+        "slots; then the page can be marked ready."
+    )
+
+
 def test_the_ready_summary_counts_one_mention_as_one_place() -> None:
     plan = plan_page("Fern & Moss is a small plant shop in Leeds.", {"phone": "0113 496 0321"})
     assert "The name appears in 1 place." in plan.summary(["hero"], 1)

@@ -139,9 +139,8 @@ PAGES = {
             "about": "I photograph weddings across Scotland, quietly and without posing.",
             "pricing": "Portrait session £180; Half-day wedding £950; Full-day wedding £1,600",
         },
-        # No photos named: the gallery is left out (and the reply says why), never empty slots.
-        ["hero", "about-us", "pricing", "contact"],
-        ["Lena Ward", "quietly and without posing", "Full-day wedding", "£1,600"],
+        ["hero", "gallery", "about-us", "pricing", "contact"],
+        ["Gallery", "quietly and without posing", "Full-day wedding", "£1,600"],
     ),
 }
 

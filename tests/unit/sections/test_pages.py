@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from tests.unit.sections.briefs import CASES, DIRECTED, LONG, PAGES
 
-from charlotte.checks import PageChecks
+from charlotte.checks import Finding, PageChecks
 from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
 from charlotte.page.model import empty_doc
 from charlotte.page.session import PageSession
-from charlotte.sections.writer import NO_PHOTOS, plan_page, scheme_of
+from charlotte.sections.writer import plan_page, scheme_of
 from charlotte.tools import fact_texts
 
 #: Sentences the builder once wrote on any page, whatever the business.
@@ -65,7 +65,7 @@ def test_every_section_the_brief_names_is_built_with_the_briefs_details(case: st
     for text in shown:
         assert any(text in w for w in words), text
     findings = PageChecks(facts=fact_texts(facts), brief=brief).run(doc)
-    assert findings == []
+    assert [f for f in findings if not _slot(f)] == []
 
 
 def test_the_tone_words_pick_the_look() -> None:
@@ -110,23 +110,13 @@ def test_no_page_says_a_stock_sentence_or_links_inside_itself(
     hrefs = [n["props"]["href"] for n in doc["nodes"].values() if "href" in n.get("props", {})]
     assert all(h.startswith(("tel:", "mailto:")) for h in hrefs), hrefs
     findings = PageChecks(facts=fact_texts(facts), brief=brief).run(doc)
-    assert [f for f in findings if f.severity == "error" or f.check == "facts"] == []
+    assert [f for f in findings if (f.severity == "error" or f.check == "facts") and not _slot(f)] == []
 
 
 def test_a_section_nothing_feeds_is_left_out() -> None:
     brief = "Oak & Ash is a joinery in York. Sections: team, testimonials, FAQ, pricing, contact."
     plan = plan_page(brief, {"phone": "01904 555 0101"})
     assert [b.root for b in plan.batches] == ["hero", "contact"]
-
-
-def test_a_gallery_without_photos_is_left_out_of_a_first_page_and_the_reply_says_why() -> None:
-    # Empty photo slots would hold publish (the quality gate's placeholder): a first page
-    # leaves the gallery out instead of publishing four empty boxes.
-    brief = "Lena Moss photographs weddings in Bath. Sections: gallery, pricing, contact."
-    plan = plan_page(brief, {"phone": "01225 555 0100", "pricing": "Full-day wedding £1,600"})
-
-    assert "gallery" not in [b.root for b in plan.batches]
-    assert plan.left_out == (("Gallery", NO_PHOTOS),)
 
 
 def test_pricing_is_not_said_to_be_missing_when_the_services_show_the_prices() -> None:
@@ -157,6 +147,10 @@ def test_three_briefs_give_three_visibly_different_pages() -> None:
     heroes = {case: d["nodes"]["hero"]["style"]["base"] for case, d in docs.items()}
     assert len({h["background"] for h in heroes.values()}) == 3
     assert len({h["textAlign"] for h in heroes.values()}) == 2
+    layouts = {
+        case: tuple(sorted({n["type"] for n in d["nodes"].values()})) for case, d in docs.items()
+    }
+    assert layouts["photographer"] != layouts["bike"]  # the gallery's image slots
 
 
 @pytest.mark.parametrize("case", sorted(PAGES))
@@ -202,3 +196,8 @@ def test_grids_have_two_columns_only_for_short_words(case: str) -> None:
 def test_a_section_is_titled_as_the_brief_calls_it(brief: str, title: str) -> None:
     services = next(b for b in plan_page(brief, {}).batches if b.root == "services")
     assert services.ops[1]["node"]["props"] == {"content": title, "level": 2}
+
+
+def _slot(finding: Finding) -> bool:
+    """A gallery's image slot, left for a person to fill: a placeholder until they do."""
+    return finding.code == "placeholder" and "-slot-" in (finding.node or "")
