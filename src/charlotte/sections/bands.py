@@ -52,7 +52,7 @@ from charlotte.sections.style import (
     scheme_for,
 )
 
-__all__ = ["build_section", "link_label", "scheme_of", "section_batch"]
+__all__ = ["build_section", "link_label", "rows", "scheme_of", "section_batch"]
 
 _Items = list[tuple[str | None, str | None]]
 _LABEL_LIMIT: Final = 100
@@ -149,7 +149,7 @@ def _title(kind: str, ctx: Context) -> str:
 # --- the layouts --------------------------------------------------------------------
 
 
-def _rows(b: Builder, root: str, items: _Items) -> None:
+def rows(b: Builder, root: str, items: _Items) -> None:
     """A price list or timetable: one row per entry, the name left and the figure right."""
     listing = b.node(f"{root}-list", "stack", root, "list", layout="stack")
     for n, (name, figure) in enumerate(items, 1):
@@ -182,7 +182,7 @@ def _offer(b: Builder, root: str, ctx: Context, kind: str, offerings: bool) -> b
     items = fact_items(fact(ctx.facts, KIND_BY_KEY[kind].facts))
     shown = bool(items)
     if items and priced(items):
-        _rows(b, root, items)
+        rows(b, root, items)
     elif items:
         _cards(b, root, items)
     elif offerings and ctx.offerings.items:
@@ -209,7 +209,7 @@ def _listed(kind: str) -> Callable[[Builder, str, Context], bool]:
         if not items:
             return False
         if kind == "hours" or priced(items) or all(d for _t, d in items):
-            _rows(b, root, items)
+            rows(b, root, items)
         else:
             _cards(b, root, items)
         return True

@@ -74,7 +74,8 @@ KINDS: tuple[Kind, ...] = (
         "Pricing",
         r"pricing|prices|price\s+list|plans|rates|fees",
         ("pricing", "prices", "price list", "plans", "rates", "fees", "costs"),
-        ("pricing", "prices", "price_list", "plans", "rates", "fees"),
+        ("pricing", "prices", "price_list", "plans", "rates", "fees", "packages", "price",
+         "costs", "tariff", "tariffs", "charges"),
     ),
     Kind(
         "services",

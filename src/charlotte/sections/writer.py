@@ -18,16 +18,18 @@ The plan is a pure function of its inputs, so the same brief gives the same page
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Final
 
 from charlotte.sections.bands import build_section, scheme_of, section_batch
 from charlotte.sections.batch import MAX_TEXT, Batch, Builder
 from charlotte.sections.brief import kinds_named, sections_of
 from charlotte.sections.catalogue import KIND_BY_KEY, KIND_KEYS, KIND_NAMES, OFFER_KINDS
 from charlotte.sections.context import Context, context_of
-from charlotte.sections.facts import contact_items, fact, fact_items, priced
+from charlotte.sections.fact_bands import SOCIAL_KEYS, batch_texts, fact_band, social_band, unshown
+from charlotte.sections.facts import capitalised, contact_items, fact, fact_items, priced
 from charlotte.sections.meta import meta_patch
 from charlotte.sections.style import Scheme, hero_fit
 
@@ -106,19 +108,46 @@ def _priced(ctx: Context, kind: str) -> bool:
     return priced(fact_items(fact(ctx.facts, KIND_BY_KEY[kind].facts)))
 
 
+def _fact_title(key: str) -> str:
+    return capitalised(key.replace("_", " "))
+
+
 def _px(value: float) -> dict[str, Any]:
     return {"value": value, "unit": "px"}
 
 
 #: Why a section the brief asked for is not on the first page.
 NOTHING_TO_SAY = "nothing in the brief or the facts says what to put there"
+#: Why a fact is not on the first page: more facts than bands of their own.
+NO_ROOM = "the page has a band for each of the first facts, and more would bury them; add them by hand"
+
+
+#: The bands that close a page: the facts no catalogue band shows go before them.
+_CLOSING: Final = ("location", "cta", "contact")
+#: Bands of facts no catalogue band shows, at most (the rest are named in the reply).
+MAX_FACT_BANDS: Final = 8
 
 
 def plan_page(brief: str, facts: object) -> PagePlan:
-    """The page for ``brief`` and ``facts``: hero, the sections that have something to say, contact."""
+    """The page for ``brief`` and ``facts``: hero, the sections that have something to say, contact.
+
+    Every fact is used: one the catalogue's bands do not show gets a band of its
+    own before the closing bands (``fact_bands``), or is named in the reply.
+    """
     ctx = context_of(brief, facts)
     facts_in = facts if isinstance(facts, Mapping) else {}
     scheme = scheme_of(ctx.brief, facts_in)
+    first = _plan(ctx, scheme, ())
+    missing = unshown(ctx, batch_texts(first.batches))
+    if not missing:
+        return first
+    plan = _plan(ctx, scheme, missing[:MAX_FACT_BANDS])
+    over = [(_fact_title(key), NO_ROOM) for key in missing[MAX_FACT_BANDS:]]
+    return replace(plan, left_out=plan.left_out + tuple(over))
+
+
+def _plan(ctx: Context, scheme: Scheme, extra: Sequence[str]) -> PagePlan:
+    """The page's batches, with a band for each fact key of ``extra`` before the closing bands."""
     sections = sections_of(ctx.brief, ctx.facts, offers=bool(ctx.offerings.items or ctx.featured))
     offer_kind = next((s.kind for s in sections if s.kind in OFFER_KINDS), None)
     batches = [_hero(ctx, scheme)]
@@ -127,8 +156,15 @@ def plan_page(brief: str, facts: object) -> PagePlan:
     left_out: list[tuple[str, str]] = []
     unfilled: list[str] = []  # left_out's kinds
     built: set[str] = set()
-    for section in sections:
-        batch = section_batch(
+    closing = next((n for n, s in enumerate(sections) if s.kind in _CLOSING), len(sections))
+    for n, section in enumerate([*sections, None]):
+        if n == closing:
+            for batch in _fact_batches(ctx, scheme, extra, len(batches) - 1, taken):
+                batches.append(batch)
+                taken |= set(batch.node_ids())
+        if section is None:
+            break
+        band = section_batch(
             section.kind,
             ctx,
             scheme,
@@ -136,9 +172,9 @@ def plan_page(brief: str, facts: object) -> PagePlan:
             taken=taken,
             offerings=section.kind == offer_kind,
         )
-        if batch is not None:
-            batches.append(batch)
-            taken |= set(batch.node_ids())
+        if band is not None:
+            batches.append(band)
+            taken |= set(band.node_ids())
             built.add(section.kind)
         elif section.kind in asked:
             left_out.append((section.title, NOTHING_TO_SAY))
@@ -147,3 +183,23 @@ def plan_page(brief: str, facts: object) -> PagePlan:
         # The offer band shows the prices: the page has its pricing, only not as a band.
         del left_out[unfilled.index("pricing")]
     return PagePlan(ctx.name, ctx.subheading or "", tuple(batches), tuple(left_out))
+
+
+def _fact_batches(
+    ctx: Context, scheme: Scheme, keys: Sequence[str], index: int, taken: set[str]
+) -> list[Batch]:
+    """The bands of ``keys`` (the social handles together in one), ids clear of ``taken``."""
+    out: list[Batch] = []
+    social = [k for k in keys if k in SOCIAL_KEYS]
+    for key in [k for k in keys if k not in SOCIAL_KEYS] + (["follow-us"] if social else []):
+        slug = re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-") or "facts"
+        root = next(r for n in range(1, 100) if (r := slug if n == 1 else f"{slug}-{n}") not in taken)
+        at = index + len(out)
+        if key == "follow-us" and social:
+            batch = social_band(social, ctx, scheme, root=root, index=at)
+        else:
+            batch = fact_band(key, ctx, scheme, root=root, index=at)
+        if batch is not None and taken.isdisjoint(batch.node_ids()):
+            out.append(batch)
+            taken = taken | set(batch.node_ids())
+    return out
