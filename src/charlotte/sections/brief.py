@@ -18,6 +18,7 @@ from charlotte.sections.catalogue import KIND_BY_KEY, KINDS, MAX_ITEMS, OFFER_KI
 from charlotte.sections.facts import capitalised, fact, has_contact, scalar
 
 __all__ = [
+    "TONE_ONLY",
     "Lead",
     "Offerings",
     "about_text",
@@ -25,6 +26,7 @@ __all__ = [
     "is_direction",
     "kinds_named",
     "lead_of",
+    "names_a_section",
     "offerings_of",
     "section_slug",
     "sections_of",
@@ -68,7 +70,7 @@ _IMPERATIVE = re.compile(
     r"ask|urge)\b"
 )
 #: Adjectives a brief uses to set the voice ("Warm and friendly."): a clause of only these is one.
-_TONE_ONLY = frozenset(
+TONE_ONLY = frozenset(
     {
         "warm",
         "friendly",
@@ -114,6 +116,21 @@ _TONE_ONLY = frozenset(
         "inviting",
         "cosy",
         "cozy",
+        "pretty",
+        "pastel",
+        "whimsical",
+        "romantic",
+        "moody",
+        "natural",
+        "soothing",
+        "quirky",
+        "loud",
+        "chunky",
+        "airy",
+        "light",
+        "soft",
+        "bright",
+        "dark",
         "and",
         "or",
         "but",
@@ -164,7 +181,7 @@ def is_direction(clause: str) -> bool:
     if _INSTRUCTION.search(clause) or _STYLE_WORDS.search(clause) or _IMPERATIVE.search(clause):
         return True
     words = re.findall(r"[\w']+", clause.lower())
-    return bool(words) and all(w in _TONE_ONLY for w in words)
+    return bool(words) and all(w in TONE_ONLY for w in words)
 
 
 def statements(brief: str) -> list[str]:
@@ -296,7 +313,7 @@ def offerings_of(brief: str, lead: Lead) -> Offerings:
     for sentence in _sentences(brief):
         for match in _OFFER_VERB.finditer(sentence):
             listed = [
-                i for i in _items(_LIST_END.sub("", match.group("list"))) if not _names_a_section(i)
+                i for i in _items(_LIST_END.sub("", match.group("list"))) if not names_a_section(i)
             ]
             if len(listed) >= 2:
                 return Offerings(tuple(listed))
@@ -319,7 +336,7 @@ def _colon_list(sentence: str) -> list[str]:
         return []
     # The section names and directions in a mixed list ("a class price list", "how to
     # book") are the page's sections, not offerings.
-    offered = [item for item in items if not _names_a_section(item)]
+    offered = [item for item in items if not names_a_section(item)]
     if offered:
         # Only the offerings' last item has a tail saying when or where ("… and e-bikes
         # while you wait"); an earlier item keeps its words ("classes for beginners").
@@ -329,7 +346,7 @@ def _colon_list(sentence: str) -> list[str]:
     return offered
 
 
-def _names_a_section(item: str) -> bool:
+def names_a_section(item: str) -> bool:
     """True for a list item that names a section or tells the builder something ("a price list")."""
     words = item.lower().split()
     if words[:1] in (["a"], ["an"], ["the"], ["our"]):

@@ -20,6 +20,7 @@ from charlotte.sections.brief import (
     lead_of,
     offerings_of,
 )
+from charlotte.sections.brief_lists import bare_offerings
 from charlotte.sections.facts import fact_key, featured_items
 
 __all__ = ["Context", "context_of"]
@@ -54,6 +55,6 @@ def context_of(brief: object, facts: object) -> Context:
         lead=lead,
         subheading=lead.subheading,
         about=about_text(text, table, name, lead),
-        offerings=offerings_of(text, lead),
+        offerings=offered if (offered := offerings_of(text, lead)).items else bare_offerings(text),
         featured=tuple(featured_items(table)),
     )

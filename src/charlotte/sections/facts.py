@@ -116,11 +116,7 @@ _DASHES = ":-\u2013\u2014"
 _PRICE_START = re.compile(r"[£$€¥₹]|\d[\d,.]*\s?[£$€¥₹]")
 _CLOCK = r"\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)?"
 _TIME = re.compile(rf"(?i)(?=\d{{1,2}}(?:[:.]\d{{2}}|\s?[ap]\.?m|\s?[-\u2013]\s?\d)){_CLOCK}(?:\s?[-\u2013]\s?{_CLOCK})?$")
-#: A day or a run of days that opens an opening-hours entry ("Sun closed", "Sat-Sun by appointment").
-_DAY = re.compile(
-    r"(?i)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?\.?"
-    r"(?:\s?[-\u2013]\s?(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?\.?)?$"
-)
+
 
 
 def _is_figure(word: re.Match[str]) -> bool:
@@ -133,9 +129,8 @@ def split_figure(entry: str) -> tuple[str | None, str | None]:
 
     An entry splits at its first ": " ("Ada Moss: physiotherapist", "Monday: the
     market"); else the figure is the first word after the first that is a price or
-    a time ("from" before it goes with it); else a day opening it is the name
-    ("Sun" · "closed"). Anything else stays whole: "Children from age 6" and "Free
-    20-minute trial" hold no figure.
+    a time ("from" before it goes with it). Anything else stays whole: "Children
+    from age 6", "Free 20-minute trial" and "Sun closed" hold no figure.
     """
     entry = entry.strip()
     name, colon, detail = entry.partition(": ")
@@ -151,8 +146,6 @@ def split_figure(entry: str) -> tuple[str | None, str | None]:
             if name:
                 return name, entry[start:].strip()
             break
-    if len(words) > 1 and _DAY.match(words[0].group(0)):
-        return words[0].group(0), entry[words[1].start() :]
     return entry, None
 
 

@@ -21,7 +21,7 @@ from charlotte.sections.facts import fact_items, split_figure
         ("Mon-Fri 8:30-17:30", ("Mon-Fri", "8:30-17:30")),
         ("Sat 10am-4pm", ("Sat", "10am-4pm")),
         ("Tue 9-5", ("Tue", "9-5")),
-        ("Sun closed", ("Sun", "closed")),
+        ("Sun closed", ("Sun closed", None)),  # one cell, as a person reads it
         ("Ada Moss: physiotherapist", ("Ada Moss", "physiotherapist")),
         ("Monday: Norwich market 11-3", ("Monday", "Norwich market 11-3")),
         # No price and no time: the words stay whole, never "Children from age" · "6".

@@ -1,0 +1,48 @@
+"""Services a brief lists without a verb become the services section, and nothing else does."""
+
+from __future__ import annotations
+
+import pytest
+
+from charlotte.sections.brief_lists import bare_offerings
+from charlotte.sections.writer import plan_page
+
+
+@pytest.mark.parametrize(
+    ("brief", "items"),
+    [
+        ("Plumber, Leeds. Boilers, leaks, bathrooms. Gas Safe. Services, prices, contact.",
+         ("Boilers", "Leaks", "Bathrooms")),
+        ("Ledger Lane Accountants. Self assessment, year-end accounts, VAT, payroll, bookkeeping. "
+         "Sections: services, fees, contact.",
+         ("Self assessment", "Year-end accounts", "VAT", "Payroll", "Bookkeeping")),
+        ("Paws About - group walks (max 4 dogs), solo walks, puppy visits, cat sitting. "
+         "I'd like: services, prices, contact.",
+         ("Group walks (max 4 dogs)", "Solo walks", "Puppy visits", "Cat sitting")),
+        # "or" joins one service; the last "and" ends the list.
+        ("Fresh Start. Regular weekly or fortnightly cleans, deep cleans and oven cleaning. "
+         "Please include services and contact.",
+         ("Regular weekly or fortnightly cleans", "Deep cleans", "Oven cleaning")),
+    ],
+)  # fmt: skip
+def test_a_bare_list_of_services_is_read_verbatim(brief: str, items: tuple[str, ...]) -> None:
+    assert bare_offerings(brief).items == items
+    assert "services" in [b.root for b in plan_page(brief, {"phone": "0113 496 0000"}).batches]
+
+
+@pytest.mark.parametrize(
+    "brief",
+    [
+        # Qualities, tone words, a person, a place: never services.
+        "Paws About. Fully insured, DBS checked, pet first aid trained. Sections: services, contact.",
+        "Sugar Bloom Cakes. Pretty, pastel, whimsical. Sections: services, contact.",
+        "Kneadwell - sports massage, pregnancy massage, by Carys Evans, in Cardiff. Services please.",
+        "Driving instructor in Cardiff, manual and automatic. Sections: lessons and prices, contact.",
+        # Not asked for services: the list is left to the other readers.
+        "Plumber, Leeds. Boilers, leaks, bathrooms. Sections: prices, contact.",
+        # Section names are a direction, not services.
+        "Plumber in Leeds. Services, prices, contact.",
+    ],
+)
+def test_what_is_not_a_list_of_services_is_never_read_as_one(brief: str) -> None:
+    assert bare_offerings(brief).items == ()
