@@ -16,19 +16,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from charlotte.sections.colours import NAMED_COLOURS as COLOURS
 from charlotte.sections.colours import contrast, hsv, legible, legible_words, tone_of, word_grounds
 from charlotte.sections.style import CARD_WIDTH, fits
 
 __all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_looks"]
 
-COLOURS: Final[Mapping[str, str]] = {
-    "red": "#dc2626", "green": "#15803d", "blue": "#2563eb", "navy": "#1e3a8a", "teal": "#0f766e",
-    "orange": "#ea580c", "purple": "#7c3aed", "pink": "#db2777", "yellow": "#ca8a04",
-    "gold": "#b45309", "brown": "#78350f", "black": "#111111", "grey": "#4b5563", "gray": "#4b5563",
-    "white": "#ffffff", "cream": "#fdf6e3", "beige": "#f5f0e6", "olive": "#4d7c0f",
-    "burgundy": "#7f1d1d", "maroon": "#7f1d1d", "turquoise": "#0d9488", "lime": "#65a30d",
-    "indigo": "#4338ca", "violet": "#7c3aed", "coral": "#f97361", "mint": "#10b981",
-}  # fmt: skip
 _SERIF = "Georgia, Times New Roman, serif"
 _SANS = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 #: Font words → the stack the page gets (longest words first: "sans-serif" before "serif").

@@ -30,6 +30,7 @@ from typing import Any, Final
 
 from charlotte.sections.batch import Batch, Builder
 from charlotte.sections.brief import section_slug
+from charlotte.sections.brief_look import brief_look
 from charlotte.sections.catalogue import KIND_BY_KEY, KIND_KEYS, MAX_ITEMS, OFFER_KINDS
 from charlotte.sections.context import Context, context_of
 from charlotte.sections.facts import (
@@ -62,7 +63,8 @@ _GALLERY_SLOTS: Final = 4
 def scheme_of(brief: str, facts: Mapping[str, Any] | None) -> Scheme:
     """The colour scheme of the page for ``brief`` and ``facts``: the one ``plan_page`` uses."""
     ctx = context_of(brief, facts)
-    return scheme_for(f"{ctx.brief.lower()} {ctx.name.lower()}", zlib.crc32(ctx.name.encode()))
+    scheme = scheme_for(f"{ctx.brief.lower()} {ctx.name.lower()}", zlib.crc32(ctx.name.encode()))
+    return brief_look(scheme, ctx.brief)
 
 
 def build_section(

@@ -12,11 +12,32 @@ from __future__ import annotations
 
 import colorsys
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from charlotte.checks.contrast import luminance, parse_colour, ratio
 
-__all__ = ["contrast", "hsv", "legible", "legible_words", "tone_of", "word_grounds"]
+__all__ = [
+    "NAMED_COLOURS",
+    "contrast",
+    "hsv",
+    "legible",
+    "legible_words",
+    "pale",
+    "tone_of",
+    "word_grounds",
+]
+
+
+#: Colours by the names people use ("navy", "coral"): a brief's colour words and a
+#: follow-up's ("make the buttons green") mean these.
+NAMED_COLOURS: Final[Mapping[str, str]] = {
+    "red": "#dc2626", "green": "#15803d", "blue": "#2563eb", "navy": "#1e3a8a", "teal": "#0f766e",
+    "orange": "#ea580c", "purple": "#7c3aed", "pink": "#db2777", "yellow": "#ca8a04",
+    "gold": "#b45309", "brown": "#78350f", "black": "#111111", "grey": "#4b5563", "gray": "#4b5563",
+    "white": "#ffffff", "cream": "#fdf6e3", "beige": "#f5f0e6", "olive": "#4d7c0f",
+    "burgundy": "#7f1d1d", "maroon": "#7f1d1d", "turquoise": "#0d9488", "lime": "#65a30d",
+    "indigo": "#4338ca", "violet": "#7c3aed", "coral": "#f97361", "mint": "#10b981",
+}  # fmt: skip
 
 
 def hsv(hex_value: str) -> tuple[float, float, float]:
@@ -28,6 +49,12 @@ def hsv(hex_value: str) -> tuple[float, float, float]:
 def _hex(h: float, s: float, v: float) -> str:
     r, g, b = colorsys.hsv_to_rgb(h % 1.0, min(max(s, 0.0), 1.0), min(max(v, 0.0), 1.0))
     return "#" + "".join(f"{round(x * 255):02x}" for x in (r, g, b))
+
+
+def pale(colour: str) -> str:
+    """A very light shade of ``colour``'s hue: a band's ground that keeps the page's colour."""
+    h, s, _v = hsv(colour)
+    return _hex(h, min(s, 1.0) * 0.1, 0.98)
 
 
 def _toward(h: float, goal: float, step: float) -> float:

@@ -1,0 +1,71 @@
+"""The look a brief asks for in so many words: its colour and its typeface.
+
+``style.scheme_for`` picks a scheme from the kind of business and the tone
+words (calm, minimal, warm…). A brief that names a colour ("loads of bright
+orange", "navy and white", "minimal, in greens") or a typeface ("a classic
+serif typeface", "a clean sans-serif font") gets it: ``brief_look`` lays
+those words over the scheme.
+
+- The first colour the brief names by one of ``NAMED_COLOURS``' names (a
+  plural too: "greens and browns"), not a neutral (white, black, grey, cream,
+  beige) and not refused ("no pink", "nothing orange"), is the hero's ground;
+  the words on it are white or near-black, whichever reads (4.5:1); the accent
+  is that colour's shade legible on white, and the tinted bands a pale shade
+  of it. Named for the accent ("one green accent", "coral buttons"), it is the
+  accent alone.
+- "sans-serif"/"sans" sets every font to the sans stack; "serif" (alone) the
+  headings to the serif stack. A typeface the brief names outranks the one
+  its tone picks ("clean" alone reads as minimal, which sets serif headings).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Final
+
+from charlotte.sections.colours import NAMED_COLOURS, contrast, legible, pale
+from charlotte.sections.style import Scheme
+
+__all__ = ["brief_look"]
+
+_NEUTRAL: Final = frozenset({"white", "black", "grey", "gray", "cream", "beige"})
+_REFUSING: Final = frozenset({"no", "not", "nothing", "without", "never", "avoid", "hate"})
+_ACCENT_WORDS: Final = frozenset({"accent", "accents", "highlight", "highlights", "buttons", "links"})
+_WORD = re.compile(r"[a-z]+")
+_SANS_WORDS = re.compile(r"\bsans(?:[- ]?serif)?\b")
+_SERIF_WORDS = re.compile(r"\bserif\b")
+_SANS: Final = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
+_SERIF: Final = "Georgia, Times New Roman, serif"
+
+
+def brief_look(scheme: Scheme, brief: str) -> Scheme:
+    """``scheme`` with the colour and the typeface ``brief`` names (see the module docstring)."""
+    text = brief.lower()
+    if _SANS_WORDS.search(text):
+        scheme = replace(scheme, font=_SANS, heading_font=_SANS)
+    elif _SERIF_WORDS.search(text):
+        scheme = replace(scheme, heading_font=_SERIF)
+    named = _named_colour(text)
+    if named is None:
+        return scheme
+    colour, accent_only = named
+    if accent_only:
+        return replace(scheme, accent=legible(colour, "#ffffff"))
+    on = "#ffffff" if contrast("#ffffff", colour) >= 4.5 else "#111111"
+    return replace(
+        scheme, hero=colour, on_hero=on, accent=legible(colour, "#ffffff"), tint=pale(colour)
+    )
+
+
+def _named_colour(text: str) -> tuple[str, bool] | None:
+    """The first colour ``text`` names and does not refuse, as ``#rrggbb``, and whether it is
+    named for the accent only ("one green accent", "coral buttons"); else None."""
+    words = _WORD.findall(text)
+    for n, word in enumerate(words):
+        name = word if word in NAMED_COLOURS else word[:-1] if word.endswith("s") else ""
+        if name not in NAMED_COLOURS or name in _NEUTRAL:
+            continue
+        if _REFUSING.isdisjoint(words[max(0, n - 3) : n]):
+            return NAMED_COLOURS[name], not _ACCENT_WORDS.isdisjoint(words[n + 1 : n + 3])
+    return None
