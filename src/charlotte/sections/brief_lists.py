@@ -2,11 +2,11 @@
 
 ``brief.offerings_of`` reads what a brief offers from a verb ("fixing
 punctures, gears and brakes") or a colon ("in Whitby: sports injuries, …"). A
-brief that asks for a services section often lists them bare, one sentence of
-nothing but the list, or after the name and a dash ("Paws About - group walks,
-solo walks, puppy visits"). ``bare_offerings`` reads that list, only when the
-brief asks for services and nothing else gave offerings, and only when every
-item reads as a service: at most five words, none opening like a quality or a
+brief often lists them bare, one sentence of nothing but the list, or after
+the name and a dash ("Paws About - group walks, solo walks, puppy visits").
+``bare_offerings`` reads that list from the brief's first four statements,
+when nothing else gave offerings: its items while they read as a service
+(three at least; "…, table centrepieces, all seasonal" ends before "all"): at most five words, none opening like a quality or a
 clause ("fully insured", "by Carys Evans", "all seasonal"), none placing the
 business ("driving instructor in Cardiff"), none only tone
 words ("pretty, pastel, a bit whimsical"), none naming a section. Items are
@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from charlotte.sections.brief import TONE_ONLY, Offerings, kinds_named, names_a_section, statements
+from charlotte.sections.brief import TONE_ONLY, Offerings, names_a_section, statements
 from charlotte.sections.catalogue import MAX_ITEMS
+from charlotte.sections.colours import NAMED_COLOURS
 from charlotte.sections.facts import capitalised
 
 __all__ = ["bare_offerings"]
@@ -31,14 +32,17 @@ _NOT_AN_ITEM: Final = frozenset(
      "not", "our", "so", "we", "with"}
 )  # fmt: skip
 _ITEM_WORDS: Final = 5
+#: Words of the look, not of a service.
+_STYLE: Final = frozenset(
+    {"font", "fonts", "type", "typeface", "serif", "sans", "background", "colour", "colours",
+     "color", "colors", "feel", "vibe", "vibes", "look", "style", "palette", "tone", *NAMED_COLOURS}
+)  # fmt: skip
 #: Statements read from the brief's start: a list further down is rarely what it offers.
 _SEARCHED: Final = 4
 
 
 def bare_offerings(brief: str) -> Offerings:
-    """The first statement that is only a list of services, when the brief asks for services."""
-    if "services" not in kinds_named(brief):
-        return Offerings(())
+    """The first of the brief's opening statements that is only a list of services."""
     for sentence in statements(brief)[:_SEARCHED]:
         if items := _bare_list(sentence):
             return Offerings(tuple(items))
@@ -47,23 +51,29 @@ def bare_offerings(brief: str) -> Offerings:
 
 def _bare_list(sentence: str) -> list[str]:
     listing = re.split(r"\s[-\u2013\u2014]\s", sentence)[-1].strip().rstrip(".!")
-    parts = [p.strip() for p in listing.split(",")]
-    if len(parts) < 2:
+    parts = [p.strip().removeprefix("and ").strip() for p in listing.split(",")]
+    # The list runs while its items read as services ("…, table centrepieces, all seasonal").
+    kept: list[str] = []
+    for part in parts:
+        if not _a_service(part):
+            break
+        kept.append(part)
+    last, _and, tail = kept[-1].partition(" and ") if kept else ("", "", "")
+    if tail and _a_service(last) and _a_service(tail):
+        kept[-1:] = [last, tail]  # "ceremony arches and table centrepieces"
+    if len(kept) < 3:
         return []
-    last, _and, tail = parts[-1].partition(" and ")
-    parts[-1:] = [last, tail] if tail else [last.removeprefix("and ")]
-    items = [p.removeprefix("and ").strip() for p in parts if p.strip()]
-    if len(items) < 3:
-        return []
-    for item in items:
-        words = re.findall(r"[\w'-]+", item.lower())
-        if (
-            not words
-            or len(words) > _ITEM_WORDS
-            or words[0] in _NOT_AN_ITEM
-            or all(w in TONE_ONLY for w in words)
-            or names_a_section(item)
-            or re.search(r"\b(?:in|at|near) [A-Z]", item)  # "driving instructor in Cardiff"
-        ):
-            return []
-    return list(dict.fromkeys(capitalised(i) for i in items))[:MAX_ITEMS]
+    return list(dict.fromkeys(capitalised(i) for i in kept))[:MAX_ITEMS]
+
+
+def _a_service(item: str) -> bool:
+    words = re.findall(r"[\w'-]+", item.lower())
+    return not (
+        not words
+        or len(words) > _ITEM_WORDS
+        or words[0] in _NOT_AN_ITEM
+        or all(w in TONE_ONLY for w in words)
+        or names_a_section(item)
+        or re.search(r"\b(?:in|at|near) [A-Z]", item)  # "driving instructor in Cardiff"
+        or not _STYLE.isdisjoint(words)  # "old-fashioned serif type", "cream background"
+    )

@@ -106,7 +106,8 @@ KINDS: tuple[Kind, ...] = (
         "Team",
         r"team|our\s+staff",
         ("team", "our team", "staff", "our staff", "the team", "our people"),
-        ("team", "staff", "people"),
+        ("team", "staff", "people", "teachers", "tutors", "instructors", "trainers", "coaches",
+         "therapists", "stylists", "our_team", "meet_the_team"),
     ),
     Kind(
         "gallery",
