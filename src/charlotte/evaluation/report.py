@@ -42,6 +42,9 @@ class Totals:
     unsupported: int
     refused: int
     invented: int
+    #: Follow-ups that touched nodes beyond what they asked for, and how many such nodes.
+    collateral_turns: int
+    collateral_nodes: int
     overflowing: int
     measured: int
     axe_blocking: int
@@ -52,12 +55,14 @@ class Totals:
 
     @property
     def passed(self) -> bool:
-        """Every expectation held, every unsupported request refused, no fact invented."""
+        """Every expectation held, every unsupported request refused, no fact invented, nothing
+        touched beyond a request."""
         return (
             self.first_passed == self.first_pages
             and self.applied == self.supported
             and self.refused == self.unsupported
             and self.invented == 0
+            and self.collateral_turns == 0
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -68,6 +73,7 @@ class Totals:
             "follow_ups_supported": {"applied": self.applied, "of": self.supported},
             "follow_ups_unsupported": {"refused": self.refused, "of": self.unsupported},
             "invented": self.invented,
+            "collateral": {"turns": self.collateral_turns, "nodes": self.collateral_nodes},
             "overflow": {"pages_overflowing": self.overflowing, "measured": self.measured},
             "axe": {"serious_or_critical": self.axe_blocking, "measured": self.axe_measured},
             "tool_calls": self.tool_calls,
@@ -93,6 +99,8 @@ def totals(suite: Suite) -> Totals:
         unsupported=sum(not t.supported for t in follow),
         refused=sum(t.passed for t in follow if not t.supported),
         invented=sum(t.invented for t in turns),
+        collateral_turns=sum(1 for t in follow if t.supported and t.collateral),
+        collateral_nodes=sum(len(t.collateral or ()) for t in follow if t.supported),
         overflowing=sum(1 for w in worst if w),
         measured=sum(1 for w in worst if w is not None),
         axe_blocking=sum(c.axe.blocking() for c in suite.cases),
@@ -189,7 +197,8 @@ def table(suite: Suite) -> str:
         f"{t.overflowing} of {t.measured} pages overflow" if t.measured else "overflow not measured"
     )
     lines.append(
-        f"facts invented {t.invented} · {measured} · {t.tool_calls} tool calls · "
+        f"facts invented {t.invented} · collateral {t.collateral_turns} · {measured} · "
+        f"{t.tool_calls} tool calls · "
         f"tokens {'?' if t.tokens is None else t.tokens} · {t.seconds:.1f}s · "
         f"{'PASSED' if t.passed else 'NOT PASSED'}"
     )

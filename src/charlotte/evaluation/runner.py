@@ -28,6 +28,7 @@ from charlotte.checks import PageChecks
 from charlotte.errors import CharlotteError, code_of
 from charlotte.evaluation.axe import NOT_ASKED, AxeResult
 from charlotte.evaluation.cases import Case
+from charlotte.evaluation.collateral import collateral
 from charlotte.evaluation.overflow import Browser, Overflow
 from charlotte.evaluation.predicates import Turn, fact_shown, judge, sections_of
 from charlotte.events import EventTypes
@@ -73,6 +74,9 @@ class TurnResult:
     tool_calls: int
     tokens: int | None
     seconds: float
+    #: Nodes touched beyond what was asked (``collateral``); None for a first page or when
+    #: the predicates give no scope.
+    collateral: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The turn as the JSON report holds it."""
@@ -103,6 +107,7 @@ class TurnResult:
             "tool_calls": self.tool_calls,
             "tokens": self.tokens,
             "seconds": round(self.seconds, 3),
+            "collateral": None if self.collateral is None else list(self.collateral[:50]),
         }
 
 
@@ -201,8 +206,11 @@ class _CaseRun:
         seen = Turn(doc, before, reply, ready)
         judged = tuple((p, *_verdict(p, seen)) for p in expect)
         passed = status == "finished" and all(ok for _, ok, _ in judged)
+        extra = None if kind == "first page" else collateral(expect, before, doc, supported=supported)
         if not supported:
             passed = passed and not ready and _same(doc, before)
+        elif extra:
+            passed = False  # changed what nobody asked to change
         findings = PageChecks(
             facts=self.case.facts,
             brief=self.case.brief,
@@ -232,6 +240,7 @@ class _CaseRun:
             tool_calls=sum(v for v in tools.values() if isinstance(v, int) and type(v) is int),
             tokens=_usage(self._events(seq), turn_id),
             seconds=seconds,
+            collateral=extra,
         )
 
 

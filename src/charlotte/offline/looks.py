@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from charlotte.sections.colours import NAMED_COLOURS as COLOURS
 from charlotte.sections.colours import contrast, hsv, legible, legible_words, tone_of, word_grounds
+from charlotte.sections.page_view import PageView
 from charlotte.sections.style import CARD_WIDTH, fits
 
 __all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_looks"]
@@ -109,16 +110,18 @@ def read_looks(lower: str) -> list[Restyle]:
     )
     background = "background" in seen or "backgrounds" in seen or scheme or whole
     where = at("background") if at("background") >= 0 else max(at("dark"), at("light"))
+    # "the hero background navy": the hero's ground alone, not every band's.
+    band = "hero" if {"hero", "banner", "masthead"} & seen and "background" in seen else "page"
     if background and {"dark", "darker", "black", "night"} & seen:
-        found.append((where, Restyle("background", "dark")))
+        found.append((where, Restyle("background", "dark", band)))
     elif (
         background
         and {"light", "lighter", "white", "bright"} & seen
         and colour in (None, "#ffffff")
     ):
-        found.append((where, Restyle("background", "light")))
+        found.append((where, Restyle("background", "light", band)))
     elif background and colour is not None:
-        found.append((where, Restyle("background", colour)))
+        found.append((where, Restyle("background", colour, band)))
     elif colour is not None and _COLOUR_WORDS & seen:
         found.append((min(at(w) for w in _COLOUR_WORDS & seen), Restyle("accent", colour)))
     for word, tone in _TONES:
@@ -427,6 +430,10 @@ def _look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[d
     if look.aspect == "background":
         named = {"dark": "a dark background", "light": "a light background"}
         what = named.get(look.value, f"the background {look.value}")
+        if look.scope == "hero":
+            view = PageView(nodes)
+            band = [view.by_id[h], *view.inside(h)] if (h := view.hero()) else []
+            return _backgrounds(band, look.value), f"gave the hero {what}"
         return _backgrounds(nodes, look.value), f"gave the sections {what}"
     if look.aspect == "tone":
         return _recolour(nodes, tone_of(look.value)), f"made the palette {look.value}"

@@ -93,7 +93,7 @@ def test_the_json_shape() -> None:
     turn = case["turns"][1]
     assert set(turn) == {
         "message", "kind", "supported", "status", "code", "ready", "reply", "predicates", "passed",
-        "checks", "facts", "sections", "tool_calls", "tokens", "seconds",
+        "checks", "facts", "sections", "tool_calls", "tokens", "seconds", "collateral",
     }  # fmt: skip
     assert turn["predicates"] == [
         {"predicate": {"section": "faq"}, "passed": False, "detail": "faq: absent"}
