@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from charlotte.errors import PageSessionError, Refused
-from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent, is_agent_actor
+from charlotte.events import EventTypes, NewEvent, is_agent_actor
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.op_table import RESTORE_OP_TYPES
 from charlotte.page.ops import touched_node_ids
