@@ -291,6 +291,8 @@ LAZY: set[tuple[str, str]] = {
     ("charlotte.app", "charlotte.contrib.celery"),
     # The MCP SDK is an extra: the ASGI app loads the MCP server when /mcp is first asked.
     ("charlotte.http.asgi", "charlotte.mcp.server"),
+    ("charlotte.contrib.django.outside", "charlotte.mcp.outside"),
+    ("charlotte.contrib.django.outside", "charlotte.mcp.server"),
     ("charlotte.runtime.models", "charlotte.offline"),
     *UPWARD,
 }

@@ -194,9 +194,7 @@ def _out_folder(out_dir: Path, files: tuple[str, ...], folders: tuple[str, ...] 
             raise Failure(f"--out: {out_dir / name} is a file, where a folder is written")
 
 
-_DATABASE_URL = click.option(
-    "--database-url", default=None, help="Default: $CHARLOTTE_DATABASE_URL or ./.charlotte/charlotte.db."
-)
+_DATABASE_URL = click.option("--database-url", default=None, help="Default: $CHARLOTTE_DATABASE_URL or ./.charlotte/charlotte.db.")
 
 
 @click.group(cls=_Commands)
@@ -380,8 +378,10 @@ def migrate(database_url: str | None) -> None:
 @_DATABASE_URL
 def mcp_stdio(tenant: str, user: str, database_url: str | None) -> None:
     """Serve the MCP server on stdin and stdout, for a local MCP client (docs/mcp.md)."""
-    from charlotte.mcp.server import run_stdio  # the mcp extra
-
+    try:
+        from charlotte.mcp.server import run_stdio
+    except ImportError:
+        raise Failure("the mcp command needs the mcp extra: pip install 'charlotte[mcp]'", "extra_missing") from None
     run_stdio(_open(_settings(database_url=database_url)), tenant, user)
 
 
