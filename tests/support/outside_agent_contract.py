@@ -10,6 +10,7 @@ its code and nothing written.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -228,6 +229,58 @@ class OutsideAgentContract:
                 assert turns.claim(turn.id) is not None
         assert turns.finish(turn.id, ready=False)
         assert self._apply(outside, session_id)["applied"] == 2
+
+    def test_an_outside_agent_and_turns_racing_on_a_session_never_interleave(self, app: AppHarness) -> None:
+        session_id = app.open(approve_on_save=False)
+        outside = self._outside(app, direct_writes=lambda user, session: True)  # its writes hit the draft
+        turns = Turns(app.charlotte.engine, _Held())
+        answers: list[str] = []
+
+        def agent() -> None:
+            for i in range(15):
+                revision = outside.call(ANN, "cms_get", {"session": session_id})["revision"]
+                op = {"t": "insert_node", "node": {"id": f"o{i}", "type": "section", "parent": None}}
+                result = outside.call(ANN, "cms_apply", {"session": session_id, "basedOn": revision, "ops": [op]})
+                answers.append(result["error"]["code"] if "error" in result else "applied")
+
+        racer = threading.Thread(target=agent)
+        racer.start()
+        while racer.is_alive():
+            try:
+                turn = turns.send(session_id, "acme", "Build", "ann")
+            except Exception:
+                continue  # busy: never, the agent holds no turn; a locked SQLite file: try again
+            assert turns.claim(turn.id) is not None
+            assert turns.finish(turn.id, ready=False)
+        racer.join()
+        assert set(answers) <= {"applied", "busy", "stale_revision"} and "applied" in answers
+        holding = False
+        for event in self._events(app, session_id):
+            if event["type"] == "turn.queued":
+                holding = True
+            elif event["type"] in {"turn.finished", "turn.stopped", "run.failed"}:
+                holding = False
+            elif event["type"] == "page.changed" and event["actor"] == ACTOR:
+                assert not holding, event  # an outside write inside a turn's hold of the session
+
+    def test_no_exception_text_reaches_a_result(self, app: AppHarness) -> None:
+        session_id = app.open(approve_on_save=True)
+
+        def leaky(user: object, ability: str, session: object) -> bool:
+            raise RuntimeError("secret-token-4711 in the host's authorizer")
+
+        before = len(self._events(app, session_id))
+        app.charlotte.authorize_using(leaky)
+        outside = self._outside(app)
+        for name, arguments in (
+            ("cms_get", {"session": session_id}),
+            ("charlotte_open_session", {"page": "home", "brief": "x"}),
+            ("charlotte_change_set", {"session": session_id}),
+        ):
+            result = outside.call(ANN, name, arguments)
+            assert result["error"]["code"] == "internal" and "secret" not in str(result), result
+        app.charlotte.authorize_using(lambda user, ability, session: True)
+        self._nothing_more(app, session_id, before)
 
     # -- attribution ------------------------------------------------------------------
 
