@@ -107,7 +107,7 @@ class OutsideTools:
         }
 
     def specs(self) -> list[ToolSpec]:
-        """Every tool offered, in order (fresh copies are not needed: servers only read them)."""
+        """Every tool offered, in order (the specs are shared: a server lists them, never changes them)."""
         return list(self._specs)
 
     def call(self, caller: Caller, name: object, arguments: object) -> ToolResult:
