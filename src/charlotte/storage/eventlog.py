@@ -284,7 +284,6 @@ class DatabaseEventLog:
         return [event for event in found if event is not None]
 
 
-@functools.lru_cache(maxsize=2 * READ_MANY_SESSIONS)
 def count_events(
     conn: sa.Connection,
     session_id: str,
@@ -311,6 +310,7 @@ def count_events(
         return int(conn.execute(query).scalar_one())
 
 
+@functools.lru_cache(maxsize=2 * READ_MANY_SESSIONS)
 def _read_many_query(dialect: str, count: int) -> sa.Select[Any]:
     """``read_many``'s statement for ``count`` sessions, built once per count.
 
