@@ -35,6 +35,8 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
+from charlotte.access import actor_of, valid_tenant
+from charlotte.errors import Refused
 from charlotte.mcp.outside import Caller, DirectWrites, OutsideTools
 from charlotte.tools.results import ToolResult, failure, is_error
 
@@ -173,8 +175,15 @@ class HttpEndpoint:
 
 
 def run_stdio(charlotte: Charlotte, tenant: str, user: str) -> None:
-    """``charlotte mcp --tenant T --user U``: ``charlotte`` migrated, served on stdio until EOF, closed."""
+    """``charlotte mcp --tenant T --user U``: ``charlotte`` migrated, served on stdio until EOF, closed.
+
+    ``invalid_request`` naming ``tenant`` or ``user`` before any work: no tenant
+    key, or a user no event could name (``actor_of``).
+    """
     try:
+        if not valid_tenant(tenant):
+            raise Refused("invalid_request", detail={"field": "tenant"})
+        actor_of(user)
         charlotte.migrate()
         anyio.run(serve_stdio, charlotte, tenant, user)
     finally:
