@@ -9,6 +9,7 @@ and the draft is the page the agent built.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -95,7 +96,8 @@ def test_a_pydantic_ai_agent_builds_a_page_through_the_mcp_server(served: tuple[
         client_info=Implementation(name="pydantic-ai builder", version="1"),
     )
     agent = Agent(FunctionModel(_script), toolsets=[toolset])
-    result = agent.run_sync("Build the bakery's landing page")
+    # asyncio.run closes its loop (run_sync leaves one open, whose socket pair a later test would see).
+    result = asyncio.run(agent.run("Build the bakery's landing page"))
     assert "awaits your approval" in result.output
     session_id = result.output.split("session ", 1)[1].split(";", 1)[0]
 
