@@ -4,10 +4,12 @@
   (``os.environ``, ``os.getenv`` and friends, ``os.path.expandvars``), and
   only the CLI builds ``Settings`` from it (``Settings.from_env``). The model
   providers' own SDKs read their API keys; that is their code, not ours.
-- Only the runner creates a ``ToolBinding``: outside ``tools/binding.py``
-  (which defines it), no module but ``runtime/runner.py`` calls the class or
-  one of its class methods (``ToolBinding.for_session``), under any name it
-  was imported as.
+- Only the runner and the outside agents' tools create a ``ToolBinding``:
+  outside ``tools/binding.py`` (which defines it), no module but
+  ``runtime/runner.py`` (a turn's, from the stored session) and
+  ``mcp/outside.py`` (an outside agent's, from the session stored in the
+  caller's tenant) calls the class or one of its class methods
+  (``ToolBinding.for_session``), under any name it was imported as.
 - Nothing reads ``usage.observed``: it is write-only telemetry. "Reads" means
   naming the type in code: ``EventTypes.USAGE_OBSERVED`` or the literal
   ``"usage.observed"``. Outside ``events.py`` (which declares it) the only
@@ -162,13 +164,13 @@ def test_naming_the_type_is_not_building_one() -> None:
     assert binding_creations(ast.parse(source)) == []
 
 
-def test_only_the_runner_creates_a_tool_binding() -> None:
+def test_only_the_runner_and_the_outside_tools_create_a_tool_binding() -> None:
     creators = {
         name: found
         for name, tree in _modules().items()
         if name != "tools/binding.py" and (found := binding_creations(tree))
     }
-    assert set(creators) == {"runtime/runner.py"}, creators
+    assert set(creators) == {"runtime/runner.py", "mcp/outside.py"}, creators
 
 
 # -- usage.observed ----------------------------------------------------------------

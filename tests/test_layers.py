@@ -289,6 +289,10 @@ def test_nothing_below_http_imports_it() -> None:
 #: import never dodges a cycle.
 LAZY: set[tuple[str, str]] = {
     ("charlotte.app", "charlotte.contrib.celery"),
+    # The MCP SDK is an extra: the ASGI app loads the MCP server when /mcp is first asked.
+    ("charlotte.http.asgi", "charlotte.mcp.server"),
+    ("charlotte.contrib.django.outside", "charlotte.mcp.outside"),
+    ("charlotte.contrib.django.outside", "charlotte.mcp.server"),
     ("charlotte.runtime.models", "charlotte.offline"),
     *UPWARD,
 }
@@ -303,6 +307,7 @@ CLI_LAZY: set[tuple[str, str]] = {
     ("charlotte.cli", "charlotte.evaluation.cases"),
     ("charlotte.cli", "charlotte.evaluation.report"),
     ("charlotte.cli", "charlotte.evaluation.runner"),
+    ("charlotte.cli", "charlotte.mcp.server"),
     ("charlotte.cli", "charlotte.runtime.models"),
     ("charlotte.cli", "charlotte.settings"),
     ("charlotte.cli", "charlotte.storage"),

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 from uuid import UUID
 
 from charlotte.errors import Refused
-from charlotte.events import AGENT_ACTOR, format_at
+from charlotte.events import format_at, is_agent_actor
 from charlotte.policy.text import is_person_text
 from charlotte.runtime.modes import BUILDER_MODE, MAX_MODE_NAME
 from charlotte.storage import SessionStore
@@ -179,8 +179,8 @@ def actor_of(user: object) -> str:
     if (isinstance(raw, int) and not isinstance(raw, bool)) or isinstance(raw, UUID):
         # Integer and UUID primary keys (a Django user's ``id``) record as their text.
         raw = str(raw)
-    # A person can never act as the agent: "agent" is the actor of tool writes only.
-    if not isinstance(raw, str) or not raw or len(raw) > _MAX_ACTOR or raw == AGENT_ACTOR:
+    # A person can never act as an agent: "agent" and "agent:<client>" are the actors of tool writes only.
+    if not isinstance(raw, str) or not raw or len(raw) > _MAX_ACTOR or is_agent_actor(raw):
         raise Refused("invalid_request", detail={"field": "user"})
     if not is_person_text(raw):
         raise Refused("invalid_request", detail={"field": "user"})

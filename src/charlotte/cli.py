@@ -2,7 +2,7 @@
 
 Commands: ``demo`` (the main job, offline), ``serve`` (API + builder page),
 ``worker`` (a Celery worker for the distributed queue), ``migrate``, ``eval``
-(a suite of cases through the real runtime, scored; ``docs/eval.md``).
+(a suite of cases through the real runtime, scored; ``docs/eval.md``), ``mcp``.
 Configuration: ``CHARLOTTE_DATABASE_URL``, ``CHARLOTTE_MODEL``,
 ``CHARLOTTE_QUEUE``, ``CHARLOTTE_BROKER_URL``, and the providers' own keys
 (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``); options win over the environment.
@@ -194,6 +194,9 @@ def _out_folder(out_dir: Path, files: tuple[str, ...], folders: tuple[str, ...] 
             raise Failure(f"--out: {out_dir / name} is a file, where a folder is written")
 
 
+_DATABASE_URL = click.option("--database-url", default=None, help="Default: $CHARLOTTE_DATABASE_URL or ./.charlotte/charlotte.db.")
+
+
 @click.group(cls=_Commands)
 @click.version_option(package_name="charlotte", message="charlotte %(version)s")
 def main() -> None:
@@ -220,11 +223,7 @@ def main() -> None:
     is_flag=True,
     help="Route the agent's writes through a change set, then approve it.",
 )
-@click.option(
-    "--database-url",
-    default=None,
-    help="Default: $CHARLOTTE_DATABASE_URL or ./.charlotte/charlotte.db.",
-)
+@_DATABASE_URL
 @click.option(
     "--out",
     "out_dir",
@@ -291,11 +290,7 @@ def demo(
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--model", default=None, help="Default: $CHARLOTTE_MODEL or offline.")
-@click.option(
-    "--database-url",
-    default=None,
-    help="Default: $CHARLOTTE_DATABASE_URL or ./.charlotte/charlotte.db.",
-)
+@_DATABASE_URL
 def serve(host: str, port: int, model: str | None, database_url: str | None) -> None:
     """Serve the API and the builder page (embedded SQLite, in-process queue)."""
     settings = _settings(database_url=database_url, model=model)
@@ -362,11 +357,7 @@ def worker(broker_url: str | None, database_url: str | None, concurrency: int) -
 
 
 @main.command()
-@click.option(
-    "--database-url",
-    default=None,
-    help="Default: $CHARLOTTE_DATABASE_URL or ./.charlotte/charlotte.db.",
-)
+@_DATABASE_URL
 def migrate(database_url: str | None) -> None:
     """Create or upgrade charlotte's tables."""
     from charlotte.storage import head_revision
@@ -379,6 +370,19 @@ def migrate(database_url: str | None) -> None:
     finally:
         engine.dispose()
     click.echo(f"charlotte tables at revision {head_revision()}")
+
+
+@main.command(name="mcp")
+@click.option("--tenant", required=True, help="The tenant the local agent works in.")
+@click.option("--user", required=True, help="The host user it acts for (the authorizer decides).")
+@_DATABASE_URL
+def mcp_stdio(tenant: str, user: str, database_url: str | None) -> None:
+    """Serve the MCP server on stdin and stdout, for a local MCP client (docs/mcp.md)."""
+    try:
+        from charlotte.mcp.server import run_stdio
+    except ImportError:
+        raise Failure("the mcp command needs the mcp extra: pip install 'charlotte[mcp]'", "extra_missing") from None
+    run_stdio(_open(_settings(database_url=database_url)), tenant, user)
 
 
 @main.command(name="eval")

@@ -43,6 +43,7 @@ REFUSALS: Final = {
     "cross_site": "Requests sent from another site's page are not accepted here.",
     "checks_failing": "The page still has errors that must be fixed first.",
     "usage_limit": "The turn reached its usage limit.",
+    "rate_limited": "Too many tool calls in the last minute; wait a little and call again.",
     "conflicted": "Later edits changed the same parts of the page; undo or change those first.",
     "already_undone": "That turn was already undone.",
     "not_own_edit": "Only your own edits can be undone this way; an agent turn has its own undo.",

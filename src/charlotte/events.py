@@ -24,17 +24,27 @@ from typing import Any, Final
 
 __all__ = [
     "AGENT_ACTOR",
+    "OUTSIDE_AGENT_PREFIX",
     "Event",
     "EventTypes",
     "NewEvent",
     "event_schema",
     "format_at",
+    "is_agent_actor",
     "schema_errors",
     "utc_now",
 ]
 
 #: The actor of everything the agent's turn records (tool writes included).
 AGENT_ACTOR: Final = "agent"
+#: What an outside agent's actor starts with (``agent:<client>``, ``charlotte.mcp``).
+OUTSIDE_AGENT_PREFIX: Final = "agent:"
+
+
+def is_agent_actor(actor: object) -> bool:
+    """True for the built-in agent's actor and an outside agent's (``agent:<client>``)."""
+    return actor == AGENT_ACTOR or (isinstance(actor, str) and actor.startswith(OUTSIDE_AGENT_PREFIX))
+
 
 class EventTypes:
     """One constant per event type; ``ALL`` lists them in documentation order."""

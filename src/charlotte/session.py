@@ -107,8 +107,8 @@ class CharlotteSession:
         with self._read("view") as unit:
             record = unit.session
             _doc, revision = self._app.workspace.load_draft(unit)
-            open_set = self._app.change_sets.open_change_set
-            change_set = open_set(unit) if record.approve_on_save else None
+            # Any session may have one: an outside agent's writes wait in a change set whatever the setting.
+            change_set = self._app.change_sets.open_change_set(unit)
         return {
             "id": record.id,
             "tenant": record.tenant,

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest
+from collections.abc import Callable
+
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest, HttpResponse
 
 from charlotte import Charlotte, InMemoryAssetLibrary, Settings
 
@@ -29,3 +32,25 @@ def not_a_charlotte(settings: object) -> object:
 def bakery_charlotte(settings: Settings) -> Charlotte:
     """A ``CHARLOTTE_FACTORY``: the host's own asset library (and whatever else it needs)."""
     return Charlotte(settings, assets=InMemoryAssetLibrary(BAKERY_ASSETS))
+
+
+#: The bearer tokens the test project's MCP clients send: token → username.
+TOKENS: dict[str, str] = {}
+
+
+class BearerTokens:
+    """A host's token authentication: ``Authorization: Bearer <token>`` signs its user in for the request.
+
+    MCP clients send no cookies; a host authenticates them its own way, and
+    charlotte reads ``request.user`` as for every request.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        header = request.headers.get("Authorization", "")
+        name = TOKENS.get(header.removeprefix("Bearer ")) if header.startswith("Bearer ") else None
+        if name is not None:
+            request.user = get_user_model().objects.get(username=name)
+        return self.get_response(request)

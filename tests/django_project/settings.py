@@ -32,6 +32,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The host's token authentication for MCP clients (a request without the header is left alone).
+    "tests.django_project.host.BearerTokens",
 ]
 DATABASES = {
     "default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(STATE / "django.sqlite3")}

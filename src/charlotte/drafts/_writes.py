@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from charlotte.errors import PageSessionError, Refused
-from charlotte.events import AGENT_ACTOR, EventTypes, NewEvent
+from charlotte.events import EventTypes, NewEvent, is_agent_actor
 from charlotte.page.node_types import MAX_OPS_PER_APPLY
 from charlotte.page.op_table import RESTORE_OP_TYPES
 from charlotte.page.ops import touched_node_ids
@@ -41,7 +41,7 @@ def check_person(user: object) -> None:
 
     The actor of a person's edit or decision names who took it; nobody acts as the agent.
     """
-    if not isinstance(user, str) or not user or user == AGENT_ACTOR:
+    if not isinstance(user, str) or not user or is_agent_actor(user):
         raise Refused("invalid_request", detail={"field": "user"})
 
 

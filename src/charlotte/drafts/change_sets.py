@@ -164,6 +164,7 @@ class ChangeSets:
         *,
         based_on: int,
         links: SiteLinks | None = None,
+        actor: str = AGENT_ACTOR,
     ) -> Written:
         """Apply the agent's ops to the open set's working copy, opening a set when none is.
 
@@ -172,7 +173,8 @@ class ChangeSets:
         set's row locked, ``page.changed`` at the working revision (and
         ``proposal.opened`` first when this write opened the set).
         ``forbidden`` for a session without ``approve_on_save``: its agent
-        writes go to the draft.
+        writes go to the draft. ``actor``: who the events name (an outside
+        agent's ``agent:<client>``); an approval replays the ops as ``agent``.
         """
         ws = self.workspace
         ws.assert_agent_links(ops, links)
@@ -188,12 +190,12 @@ class ChangeSets:
             if change_set is None:
                 change_set_id = self.store.insert_open(unit.conn, session, page.doc, applied.ops)
                 opened = {"proposal_id": change_set_id, "base_revision": base}
-                unit.emit(NewEvent(EventTypes.PROPOSAL_OPENED, opened, AGENT_ACTOR))
+                unit.emit(NewEvent(EventTypes.PROPOSAL_OPENED, opened, actor))
             else:
                 self.store.extend(unit.conn, change_set, page.doc, applied.ops)
 
         return ws.write(
-            unit, page, ops, based_on=based_on, actor=AGENT_ACTOR, store=store, working=True
+            unit, page, ops, based_on=based_on, actor=actor, store=store, working=True
         )
 
     # -- a person's decisions --------------------------------------------------

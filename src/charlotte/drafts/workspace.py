@@ -195,17 +195,20 @@ class Workspace:
         based_on: int,
         links: SiteLinks | None = None,
         turn_id: str | None = None,
+        actor: str = AGENT_ACTOR,
     ) -> Written:
         """Apply the agent's ops to the draft (LinkPolicy before, AssetPolicy after).
 
         ``turn_id``: the turn writing, kept on its op history rows (what
-        undoing the turn reads). A refusal is raised before anything is
+        undoing the turn reads). ``actor``: who its ``page.changed`` names (an
+        outside agent's ``agent:<client>``); the op history keeps ``agent``,
+        the kind of writer every undo and check reads. A refusal is raised before anything is
         written, so the caller's unit holds nothing of this write.
         """
         self.assert_agent_links(ops, links)
         page = self.page_of(unit.session, self.load_for_write(unit)[0])
         return self.write(
-            unit, page, ops, based_on=based_on, actor=AGENT_ACTOR,
+            unit, page, ops, based_on=based_on, actor=actor,
             store=lambda applied: self.store(unit, page.doc, applied, actor=AGENT_ACTOR, turn_id=turn_id),
         )  # fmt: skip
 

@@ -44,7 +44,7 @@ from starlette.types import Receive, Scope, Send
 
 from charlotte.http.api import DEFAULT_MAX_BODY, Api, error_body, error_response, method_not_allowed
 from charlotte.http.api import Response as ApiResponse
-from charlotte.http.csrf import Envelope
+from charlotte.http.csrf import Envelope, refusal
 from charlotte.http.follow import DEFAULT_HEARTBEAT_SECONDS, STREAM_HEADERS, open_stream
 from charlotte.http.page import PAGE_BASE_CSS, PAGE_HEADERS, WEB_ASSETS, web_file
 from charlotte.runtime.notifier import Notifier
@@ -84,7 +84,39 @@ def create_app(
         for name in WEB_ASSETS
     ]
     page_routes.append(Route(f"/{PAGE_BASE_CSS}", endpoint=_web_asset(PAGE_BASE_CSS), methods=["GET"]))
+    page_routes.append(Route("/mcp", endpoint=_Mcp(charlotte)))
     return Starlette(routes=[*page_routes, Route("/{path:path}", endpoint=adapter)])
+
+
+class _Mcp:
+    """``/mcp``: the MCP server for outside agents (``charlotte.mcp.server``; the ``mcp`` extra).
+
+    The host's resolvers see the request, as for the API (MCP clients send a
+    bearer token, no cookie). A browser's request from another site is
+    refused first, by the API's own rules (``charlotte.http.csrf``): the
+    host's resolver may read a cookie. Without the extra installed: 404.
+    """
+
+    def __init__(self, charlotte: Charlotte) -> None:
+        self.charlotte = charlotte
+        self.trusted = frozenset(charlotte.settings.trusted_origins)
+        self.endpoint: Any = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        code = refusal(_envelope(request), changes_state=request.method == "POST", has_body=False, trusted=self.trusted)
+        if code is None and self.endpoint is None:
+            try:
+                # Imported here: the MCP SDK is an optional extra (and loads only when /mcp is asked).
+                from charlotte.mcp.server import HttpEndpoint, build_server, http_identify
+            except ImportError:
+                code = "not_found"
+            else:
+                self.endpoint = HttpEndpoint(build_server(self.charlotte, http_identify(self.charlotte)))
+        if code is not None:
+            await _error(code)(scope, receive, send)
+            return
+        await self.endpoint(scope, receive, send)
 
 
 def _web_asset(name: str) -> Any:

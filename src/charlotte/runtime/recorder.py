@@ -101,10 +101,13 @@ class StreamRecorder:
         flush_chars: int = 200,
         flush_seconds: float = 0.25,
         clock: Callable[[], float] = time.monotonic,
+        actor: str = AGENT_ACTOR,
     ) -> None:
         if flush_chars < 1 or flush_seconds < 0:
             raise ValueError("flush_chars must be >= 1 and flush_seconds >= 0")
         self._units = Units(engine, events=events)
+        #: Who the events are recorded as: the built-in agent, or an outside one (``agent:<client>``).
+        self._actor = actor
         self._session_id = session_id
         self._tenant = tenant
         self._flush_chars = flush_chars
@@ -269,14 +272,14 @@ class StreamRecorder:
         held = [event for called in calls for event in self._call_events(called)]
         return [*held, *self._buffered_text()]
 
-    @staticmethod
     def _call_events(
+        self,
         called: dict[str, Any] | None, result: dict[str, Any] | None = None
     ) -> list[NewEvent]:
         """THE writer of ``tool.called`` and ``tool.result``: a call's payload, then its result's."""
-        new = [] if called is None else [NewEvent(EventTypes.TOOL_CALLED, called, AGENT_ACTOR)]
+        new = [] if called is None else [NewEvent(EventTypes.TOOL_CALLED, called, self._actor)]
         if result is not None:
-            new.append(NewEvent(EventTypes.TOOL_RESULT, result, AGENT_ACTOR))
+            new.append(NewEvent(EventTypes.TOOL_RESULT, result, self._actor))
         return new
 
     def _buffered_text(self) -> list[NewEvent]:

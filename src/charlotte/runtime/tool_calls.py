@@ -64,7 +64,7 @@ def call_tool(
                 if log is not None:
                     log.tool_answered(unit, call_id, name, result)
                 return result
-            notices = tools.notices(unit) if tools.binds(unit, binding) else []
+            notices = tools.notices(unit, binding) if tools.binds(unit, binding) else []
         with units.read(binding.session_id, binding.tenant) as unit:
             result = tools.with_notices(tools.call(unit, name, arguments, binding), notices)
     except Refused as refused:

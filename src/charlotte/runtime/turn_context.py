@@ -21,13 +21,23 @@ __all__ = ["HarnessDefaults", "TurnContext", "TurnContextFactory", "merge_limits
 
 @dataclass(frozen=True, slots=True)
 class TurnContext:
-    """The host's caps for one turn (all optional). They narrow charlotte's own limits."""
+    """The host's caps for one turn (all optional). They narrow charlotte's own limits.
+
+    ``calls_per_minute`` is read for outside agents (``charlotte.mcp``): the
+    most tool calls one may make in any minute on a session.
+    """
 
     usage_limits: UsageLimits | None = None
+    calls_per_minute: int | None = None
 
 
 class TurnContextFactory(Protocol):
-    """The host's per-turn hook (e.g. billing caps); raise ``Refused`` to refuse the turn."""
+    """The host's per-turn hook (e.g. billing caps); raise ``Refused`` to refuse the turn.
+
+    A factory may also define ``for_outside_agent(session, actor)``, the caps
+    of an outside agent on a session (``charlotte.mcp``: its ``tool_calls_limit``
+    and ``calls_per_minute``); without it the outside agent gets charlotte's own.
+    """
 
     def for_turn(self, session: SessionRecord, turn: TurnRecord) -> TurnContext | None:
         """Caps for this turn, or None for charlotte's defaults."""

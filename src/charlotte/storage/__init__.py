@@ -34,7 +34,7 @@ from __future__ import annotations
 from charlotte.storage.change_sets import ChangeSet, ChangeSetStore
 from charlotte.storage.conversation import ConversationEntry, ConversationRow, ConversationStore
 from charlotte.storage.engine import open_engine, read_connection, transaction
-from charlotte.storage.eventlog import DatabaseEventLog, EventLog
+from charlotte.storage.eventlog import DatabaseEventLog, EventLog, count_events
 from charlotte.storage.migrate import current_revision, head_revision, migrate
 from charlotte.storage.pages import DatabasePageRepository, OpEntry, PageRepository
 from charlotte.storage.published_pages import PublishedPageStore, PublishedRow
@@ -62,6 +62,7 @@ __all__ = [
     "TurnStore",
     "UnitOfWork",
     "Units",
+    "count_events",
     "create_tables",
     "current_revision",
     "drop_tables",

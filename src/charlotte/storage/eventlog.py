@@ -47,7 +47,7 @@ from charlotte.storage.tables import events, sessions
 from charlotte.storage.text import storable_json, storable_text
 from charlotte.storage.types import UtcDateTime, dumps, loads
 
-__all__ = ["MAX_READ", "READ_MANY_SESSIONS", "DatabaseEventLog", "EventLog"]
+__all__ = ["MAX_READ", "READ_MANY_SESSIONS", "DatabaseEventLog", "EventLog", "count_events"]
 
 #: The most events one ``read`` returns.
 MAX_READ: Final = 10_000
@@ -282,6 +282,32 @@ class DatabaseEventLog:
             rows = conn.execute(query).all()
         found = [_event(session_id, *row) for row in rows]
         return [event for event in found if event is not None]
+
+
+def count_events(
+    conn: sa.Connection,
+    session_id: str,
+    tenant: str,
+    type: str,
+    actor: str,
+    since: datetime | None = None,
+) -> int:
+    """How many events of ``type`` by ``actor`` the session's log holds (``since``: at or after it).
+
+    An outside agent's caps read it (its tool calls so far, and in the last
+    minute) in the write unit that locked the session row, so two calls
+    racing for the last one are counted one after the other.
+    """
+    query = sa.select(sa.func.count()).select_from(events).where(
+        events.c.session_id == session_id,
+        events.c.tenant == tenant,
+        events.c.type == type,
+        events.c.actor == actor,
+    )
+    if since is not None:
+        query = query.where(events.c.at >= since)
+    with translated():
+        return int(conn.execute(query).scalar_one())
 
 
 @functools.lru_cache(maxsize=2 * READ_MANY_SESSIONS)

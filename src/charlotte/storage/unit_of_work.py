@@ -84,6 +84,17 @@ class UnitOfWork:
         self._session = session
         self._log = (session.id, session.tenant)
 
+    def work_as(self, session: SessionRecord) -> None:
+        """Work on ``session``: this unit's own row (same id, tenant, page) read with other settings.
+
+        An outside agent's writes go to a change set whatever the session's
+        own ``approve_on_save``: its calls work on the row with it set.
+        """
+        own = self.session
+        if (session.id, session.tenant, session.page) != (own.id, own.tenant, own.page):
+            raise RuntimeError("a unit works on its own session only")
+        self._session = session
+
     def emit(self, *events: NewEvent) -> None:
         """Record ``events`` for this unit's session: appended in order, with the commit."""
         self.emit_all(events)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from charlotte.events import AGENT_ACTOR
+
 
 @dataclass(frozen=True, slots=True)
 class ToolBinding:
@@ -23,13 +25,24 @@ class ToolBinding:
     scope: str
     #: The turn the run belongs to: its draft writes carry it (what undoing the turn reads).
     turn_id: str | None = None
+    #: Who the writes are attributed to in the log: ``agent``, or an outside agent ``agent:<client>``.
+    actor: str = AGENT_ACTOR
+    #: The writes go to the session's change set whatever the session's own setting (an outside agent's).
+    change_set: bool = False
 
     @classmethod
     def for_session(
-        cls, session_id: str, tenant: str, page: str, turn_id: str | None = None
+        cls,
+        session_id: str,
+        tenant: str,
+        page: str,
+        turn_id: str | None = None,
+        *,
+        actor: str = AGENT_ACTOR,
+        change_set: bool = False,
     ) -> ToolBinding:
         """The binding of one session, with its scope."""
-        return cls(session_id, tenant, page, scope_of(session_id), turn_id)
+        return cls(session_id, tenant, page, scope_of(session_id), turn_id, actor, change_set)
 
     @property
     def scoped(self) -> bool:

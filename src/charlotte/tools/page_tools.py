@@ -37,6 +37,7 @@ when there are notices. After a resolution ``cms_changes_since`` answers
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
@@ -46,7 +47,7 @@ from charlotte.checks.facts import PERSON_MESSAGES
 from charlotte.drafts.change_sets import ChangeSets
 from charlotte.drafts.workspace import SiteLinks, Workspace
 from charlotte.errors import InvalidArguments, PageSessionError, Refused
-from charlotte.events import AGENT_ACTOR
+from charlotte.events import AGENT_ACTOR, is_agent_actor
 from charlotte.page.session import PageSession
 from charlotte.policy.text import is_unicode_text
 from charlotte.storage import SessionRecord, TurnStore, UnitOfWork, Units
@@ -86,11 +87,15 @@ class _Call:
     vouched for on the page, read with the page for the checking tools (else empty).
     """
 
-    __slots__ = ("_checking", "_tools", "_view", "turn_id", "unit")
+    __slots__ = ("_checking", "_tools", "_view", "actor", "turn_id", "unit")
 
-    def __init__(self, tools: PageTools, unit: UnitOfWork, turn_id: str | None, checking: bool) -> None:
+    def __init__(
+        self, tools: PageTools, unit: UnitOfWork, binding: ToolBinding, checking: bool
+    ) -> None:
         self.unit = unit
-        self.turn_id = turn_id
+        self.turn_id = binding.turn_id if isinstance(binding.turn_id, str) else None
+        #: Who the call's writes are attributed to (the binding's: ``agent`` or ``agent:<client>``).
+        self.actor = binding.actor
         self._tools = tools
         self._checking = checking
         self._view: _View | None = None
@@ -215,9 +220,9 @@ class PageTools:
             return failure("not_found", None)
         if not self.binds(unit, binding):
             return failure("forbidden", None)
-        turn_id = binding.turn_id if isinstance(binding.turn_id, str) else None
+        _to_change_set(unit, binding)
         checking = isinstance(name, str) and name in CHECKING
-        return self._run(name, arguments, _Call(self, unit, turn_id, checking))
+        return self._run(name, arguments, _Call(self, unit, binding, checking))
 
     @staticmethod
     def accepts(binding: object) -> bool:
@@ -232,8 +237,14 @@ class PageTools:
             binding.session_id, binding.tenant, binding.page,
         )  # fmt: skip
 
-    def notices(self, unit: UnitOfWork) -> list[dict[str, Any]]:
-        """The change-set resolutions not yet told to the agent, taken in the write ``unit`` (each once)."""
+    def notices(self, unit: UnitOfWork, binding: ToolBinding | None = None) -> list[dict[str, Any]]:
+        """The change-set resolutions not yet told to the agent, taken in the write ``unit`` (each once).
+
+        ``binding``: the call's, when the unit is not yet bound to it (an
+        outside agent's calls work on a change set whatever the session's setting).
+        """
+        if binding is not None:
+            _to_change_set(unit, binding)
         if not unit.session.approve_on_save:
             return []  # only approve_on_save sessions have change sets: no query
         return self._sets.pending_notices(unit)
@@ -314,12 +325,13 @@ class PageTools:
             raise Refused("forbidden")  # a write needs the caller's write unit
         if session.approve_on_save:
             written = self._sets.apply_agent_ops(
-                call.unit, args["ops"], based_on=args["basedOn"], links=links
+                call.unit, args["ops"], based_on=args["basedOn"], links=links, actor=call.actor
             )
         else:
             written = self._ws.agent_apply(
-                call.unit, args["ops"], based_on=args["basedOn"], links=links, turn_id=call.turn_id
-            )
+                call.unit, args["ops"], based_on=args["basedOn"], links=links,
+                turn_id=call.turn_id, actor=call.actor,
+            )  # fmt: skip
         return success(written.revision, applied=len(written.ops), notices=self._notices(call))
 
     def _changes_since(self, call: _Call, args: dict[str, Any]) -> ToolResult:
@@ -417,4 +429,12 @@ def _well_formed(binding: object) -> bool:
             for v in (binding.session_id, binding.tenant, binding.page)
         )
         and binding.scoped
+        and is_agent_actor(binding.actor)
     )
+
+
+def _to_change_set(unit: UnitOfWork, binding: ToolBinding) -> None:
+    """An outside agent's binding (``change_set``) works on the session as approve_on_save."""
+    session = unit.session
+    if binding.change_set and not session.approve_on_save:
+        unit.work_as(dataclasses.replace(session, approve_on_save=True))

@@ -116,7 +116,8 @@ async function enterSession(id, session) {
   store.refresh().catch((error) => {
     if (state.sessionId === id) report(error);
   });
-  if (state.session.approve_on_save) scheduleChangeSet(0);
+  // An outside agent's writes wait in a change set whatever the session's setting.
+  if (state.session.approve_on_save || state.session.change_set_open) scheduleChangeSet(0);
   follow(id, { onEvent: handleEvent, onLost: checkSession, onReconnect: catchUp });
   openEditor(id);
   byId("chat-input").focus();
@@ -162,7 +163,7 @@ function checkSession() {
 // too: the store applies them or reads the draft): read the rest anew.
 function catchUp() {
   panels.scheduleStatus();
-  if (state.session && state.session.approve_on_save) scheduleChangeSet(0);
+  if (state.session && (state.session.approve_on_save || state.session.change_set_open)) scheduleChangeSet(0);
 }
 
 // ------------------------------------------------------------------ events
@@ -171,6 +172,8 @@ function catchUp() {
 export function handleEvent(type, event) {
   const payload = event.payload && typeof event.payload === "object" ? event.payload : {};
   const approving = Boolean(state.session && state.session.approve_on_save);
+  // An outside agent (MCP) writes as "agent:<client>": the chat names it.
+  const outside = typeof event.actor === "string" && event.actor.startsWith("agent:") ? event.actor.slice(6) : null;
   switch (type) {
     case "turn.queued":
       chat.addUserMessage(typeof payload.message === "string" ? payload.message : "");
@@ -189,16 +192,16 @@ export function handleEvent(type, event) {
       chat.appendAgentText(payload.text);
       break;
     case "tool.called":
-      chat.addToolCall(payload);
+      chat.addToolCall(payload, outside);
       break;
     case "tool.result":
       chat.addToolResult(payload);
       break;
     case "page.changed":
       if (event.actor === "agent") state.turnWrote = true;
-      else noteOthersEdit(event, payload);
+      else if (!outside) noteOthersEdit(event, payload);
       store.changed(payload);
-      if (approving) scheduleChangeSet();
+      if (approving || outside) scheduleChangeSet();
       refreshHistory();
       break;
     case "run.failed":
@@ -221,7 +224,10 @@ export function handleEvent(type, event) {
       panels.scheduleStatus();
       break;
     case "proposal.opened":
-      chat.addNote("The builder's changes are collected for your approval", "accent");
+      chat.addNote(
+        outside ? `${outside} (an outside agent) is writing: its changes are collected for your approval` : "The builder's changes are collected for your approval",
+        "accent",
+      ).dataset.actor = outside || "agent";
       scheduleChangeSet();
       break;
     case "proposal.approved":

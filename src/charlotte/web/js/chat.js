@@ -132,13 +132,15 @@ function setToolState(row, toolState) {
   holder.setAttribute("aria-label", words);
 }
 
-export function addToolCall(payload) {
+/** A tool call's row; `by`: the outside agent that made it (its actor after `agent:`), named on the row. */
+export function addToolCall(payload, by = null) {
   endAgentText();
   const name = typeof payload.name === "string" ? payload.name : "tool";
   const row = el("div", "tool");
   row.dataset.tool = name;
+  if (by) row.dataset.actor = by;
   const detail = toolDetail(name, payload.arguments);
-  const label = TOOL_LABELS[name] || "Used a tool";
+  const label = (by ? `${by} · ` : "") + (TOOL_LABELS[name] || "Used a tool");
   const mark = el("span", "tool-mark");
   mark.setAttribute("role", "img");
   row.append(mark, el("span", "tool-label", detail ? `${label} · ${detail}` : label), el("span", "tool-name", name));
