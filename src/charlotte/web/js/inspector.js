@@ -3,7 +3,7 @@
 // device toggle shows (js/styles.js). Typing is sent after a pause, a change
 // or Enter at once; a refusal is said beside its field.
 
-import { $, byId, el } from "./dom.js";
+import { $, el } from "./dom.js";
 import { model, nodeName, nodeOf, subscribe, typeOf } from "./editor.js";
 import { commitField, field, onEdit } from "./fields.js";
 import { styleFields } from "./styles.js";
@@ -17,8 +17,6 @@ export function wireInspector() {
     if (reason === "draft" && model.selected === shownId) refresh();
     else if (reason !== "draft" || model.selected !== shownId) render();
   });
-  // The preview's width decides what the breakpoint note says.
-  new ResizeObserver(() => refresh()).observe(byId("preview-frame"));
 }
 
 function root() {
