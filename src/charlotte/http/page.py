@@ -41,6 +41,7 @@ WEB_MODULES: Final = (
     "order",
     "outline",
     "palette",
+    "placing",
     "panels",
     "preview",
     "publish",
