@@ -45,6 +45,7 @@ WEB_MODULES: Final = (
     "panels",
     "preview",
     "publish",
+    "quality",
     "render",
     "review",
     "sessions",
