@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Final
 
 import pytest
