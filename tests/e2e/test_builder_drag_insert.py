@@ -108,6 +108,13 @@ def test_the_keyboard_places_an_item_and_says_each_place(
         notice = page.get_by_test_id("editor-notice")
         line = page.get_by_test_id("drop-line")
         before = _roots(server, session)
+        # The list is one tab stop; ← → move along it.
+        listed = page.locator('[data-testid="palette-items"] .palette-item')
+        expect(page.locator('[data-testid="palette-items"] .palette-item[tabindex="0"]')).to_have_count(1)
+        listed.first.focus()
+        page.keyboard.press("ArrowRight")
+        expect(listed.nth(1)).to_be_focused()
+        expect(listed.nth(1)).to_have_attribute("tabindex", "0")
         item = _item(page, "type:text")
         # Pressed, then Escape: the line goes and nothing is added.
         item.focus()

@@ -2,8 +2,9 @@
 // brief can fill and each node type is an item that can be dragged onto the
 // preview (a line shows the gap between top-level sections it would go into,
 // nearest the pointer), or pressed and then placed with the keyboard (↑ ↓
-// move the line, Enter or a second press puts it there, Escape cancels; each
-// place said in the notice line, a live region). One edit per placement.
+// move the line, Home End to the top or the end, Enter or a second press puts
+// it there, Escape cancels; each place said in the notice line, a live
+// region). The list is one tab stop (← → move along it). One edit per placement.
 
 import { byId, el } from "./dom.js";
 import { keyName, model, rootIds, rootOf, subscribe } from "./editor.js";
@@ -39,10 +40,12 @@ function items() {
 
 function fill() {
   byId("palette-items").replaceChildren(
-    ...items().map((item) => {
+    ...items().map((item, index) => {
       const button = el("button", "palette-item", item.label);
       button.type = "button";
       button.draggable = true;
+      // One tab stop for the whole list: ← → Home End move along it (a toolbar's keys).
+      button.tabIndex = index === 0 ? 0 : -1;
       button.dataset.item = `${item.kind}:${item.value}`;
       button.setAttribute("aria-describedby", "palette-items-hint");
       button.addEventListener("click", () => (placing && placing.button === button ? drop() : start(item, button)));
@@ -153,10 +156,26 @@ function say() {
   notice(`Placing the ${placing.item.label} ${gapWords(placing.gap)} (place ${placing.gap + 1} of ${count}). ↑ ↓ to move, Enter to put it there, Escape to cancel.`);
 }
 
+// Along the list (not placing): the focus, and the one tab stop, move to the next item.
+function roam(event) {
+  const buttons = [...byId("palette-items").querySelectorAll(".palette-item")];
+  const at = buttons.indexOf(event.currentTarget);
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: buttons.length - 1 }[event.key];
+  if (to === undefined || at < 0) return;
+  event.preventDefault();
+  event.stopPropagation();
+  const next = buttons[Math.max(0, Math.min(buttons.length - 1, to))];
+  for (const button of buttons) button.tabIndex = button === next ? 0 : -1;
+  next.focus();
+}
+
 function onKey(event) {
-  if (!placing) return;
+  if (!placing) {
+    roam(event);
+    return;
+  }
   const last = rootIds().length;
-  const moves = { ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1 };
+  const moves = { ArrowUp: -1, ArrowDown: 1 };
   if (event.key in moves) {
     placing.gap = Math.max(0, Math.min(last, placing.gap + moves[event.key]));
   } else if (event.key === "Home" || event.key === "End") {

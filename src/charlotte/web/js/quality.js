@@ -2,8 +2,8 @@
 // about: the selected node's in the inspector, under its name; the page-wide
 // ones (no title, no description, no language…) in the Page settings sheet.
 // Read from `GET publish-preview` (its preview's `findings`, the checks
-// publishing would run) once the draft has settled after a change, only while
-// a block shows; each finding in js/findings.js's words, as the publish
+// publishing would run) when a block shows, and again once the draft has
+// settled after a change that may change them (below); each finding in js/findings.js's words, as the publish
 // dialog lists it.
 
 import { api, sessionPath } from "./api.js";
@@ -23,9 +23,20 @@ let read = { session: null, revision: null, findings: [] };
 // Where findings show: by place ("node", "page"): {box, list, keep(finding), showing()}.
 const blocks = new Map();
 
+// The ops after which a shown block reads its findings again: a node's look,
+// the page's settings, a node put back. A text typed into a node without
+// findings reads nothing, so a hand edit stays one request (the 1,000-node
+// guard in tests/e2e/test_builder_store.py); a block that shows findings reads
+// after any change of its own, so a fix clears them.
+const NODE_OPS = new Set(["set_style", "restore_node"]);
+const PAGE_OPS = new Set(["set_meta", "restore_meta"]);
+
 store.subscribe((change) => {
-  if (change.copy === "draft") schedule();
+  if (change.copy !== "draft") return;
+  if (change.ops === null || [...blocks.values()].some((block) => block.showing() && block.wants(change))) schedule();
 });
+
+const hasOp = (change, kinds) => change.ops.some((op) => op && kinds.has(op.t));
 
 function schedule() {
   clearTimeout(timer);
@@ -62,7 +73,7 @@ function draw(block) {
   block.box.hidden = kept.length === 0;
 }
 
-function block(place, keep, showingFn) {
+function block(place, keep, showingFn, wantsFn) {
   const box = el("section", "inspector-findings");
   box.dataset.place = place;
   box.setAttribute("aria-label", TITLE);
@@ -70,7 +81,7 @@ function block(place, keep, showingFn) {
   box.append(el("h3", "inspector-findings-title", TITLE));
   const list = el("ul", "inspector-findings-list");
   box.append(list);
-  const made = { box, list, keep, showing: () => showingFn(box) };
+  const made = { box, list, keep, showing: () => showingFn(box), wants: (change) => !box.hidden || wantsFn(change) };
   blocks.set(place, made);
   draw(made);
   schedule();
@@ -79,12 +90,13 @@ function block(place, keep, showingFn) {
 
 /** The block of a node's findings for the inspector (hidden when it has none); read anew as the draft moves. */
 export function nodeFindings(nodeId) {
-  return block("node", (finding) => finding.node === nodeId, (box) => box.isConnected);
+  return block("node", (finding) => finding.node === nodeId, (box) => box.isConnected,
+    (change) => change.nodeIds.includes(nodeId) && hasOp(change, NODE_OPS));
 }
 
 /** The block of the page-wide findings for the Page settings sheet `sheet` (read while it is open). */
 export function pageFindings(sheet) {
-  return block("page", isPageWide, () => sheet.open);
+  return block("page", isPageWide, () => sheet.open, (change) => hasOp(change, PAGE_OPS));
 }
 
 /** Read the findings again if the draft moved since (a block just came into view). */
