@@ -297,12 +297,15 @@ def serve(host: str, port: int, model: str | None, database_url: str | None) -> 
     charlotte = _open(settings)
     import uvicorn
 
+    from charlotte.demo import LOCAL_TENANT
+
     try:
         charlotte.migrate()
         # A local single-person server: every request is the local user of the
-        # "local" tenant. A host embedding charlotte installs its own resolvers.
+        # local tenant, the demo's, so its session and page are there to resume.
+        # A host embedding charlotte installs its own resolvers.
         charlotte.resolve_user_using(lambda request: "local")
-        charlotte.resolve_tenant_using(lambda request: "local")
+        charlotte.resolve_tenant_using(lambda request: LOCAL_TENANT)
         # Bound here, so the URL printed is one that answers (--port 0: the port given).
         listening = _listen(host, port)
         bound = listening.getsockname()[1]

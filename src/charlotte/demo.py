@@ -53,9 +53,11 @@ SAMPLE_FACTS: Final[Mapping[str, str]] = {
 SAMPLE_FOLLOW_UP: Final = "Add an FAQ section, and put the opening hours above the menu."
 FIRST_MESSAGE: Final = "Build the page from the brief and the facts."
 
-#: The person the demo acts as, and its tenant and page.
+#: The one tenant of a local install: ``charlotte demo`` writes its session and page there and
+#: ``charlotte serve`` answers every request as it, so the builder shows what the demo made.
+LOCAL_TENANT: Final = "local"
+#: The person the demo acts as (its sessions say they were opened by the demo).
 DEMO_USER: Final = "demo"
-DEMO_TENANT: Final = "demo"
 
 _END: Final = frozenset({EventTypes.TURN_FINISHED, EventTypes.TURN_STOPPED, EventTypes.RUN_FAILED})
 
@@ -153,7 +155,7 @@ def run_demo(
         charlotte.migrate()
         handle = (
             charlotte.for_user(DEMO_USER)
-            .tenant(DEMO_TENANT)
+            .tenant(LOCAL_TENANT)
             .page(page)
             .brief(brief)
             .facts(dict(facts))

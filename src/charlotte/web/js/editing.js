@@ -10,6 +10,7 @@ import { canRedo, canUndo, onNotice, onStacks, redo, resetEdits, undo } from "./
 import { wireInspector } from "./inspector.js";
 import { handleKey, wireOutline } from "./outline.js";
 import { wirePalette } from "./palette.js";
+import { attachDropTarget, wirePlacing } from "./placing.js";
 import { setPreviewHooks } from "./preview.js";
 
 const NOTICE_MS = 8000;
@@ -41,7 +42,10 @@ function updateHistoryButtons() {
 
 export function wireEditing() {
   setPreviewHooks({
-    onFrame: attachCanvas,
+    onFrame: (doc, mode) => {
+      attachCanvas(doc, mode);
+      attachDropTarget(doc, mode);
+    },
     holdReload: editingInPlace,
     onDevice: setEditorDevice,
     onViewMode: showFor,
@@ -56,6 +60,7 @@ export function wireEditing() {
   wireOutline();
   wireInspector();
   wirePalette();
+  wirePlacing();
   byId("editor-undo").addEventListener("click", () => undo());
   byId("editor-redo").addEventListener("click", () => redo());
   const toggle = byId("editor-toggle");

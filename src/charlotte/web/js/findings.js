@@ -49,9 +49,13 @@ export function readFindings(value) {
 /** Whether an answer carries findings at all (today's server's do not). */
 export const hasFindings = (answer) => Boolean(answer) && Array.isArray(answer.findings);
 
-/** "Heading “Rosa's Bakery”" for a finding's node (from `docs`), "The page" for none. */
+/** Whether a finding is about the page as a whole: no node, or the page's settings (`#meta`). */
+export const isPageWide = (finding) => typeof finding.node !== "string" || finding.node === "" || finding.node.startsWith("#");
+
+/** "Heading “Rosa's Bakery”" for a finding's node (from `docs`), "The page" for none, "The page settings" for `#meta`. */
 export function findingPlace(finding, docs) {
-  if (typeof finding.node !== "string" || finding.node === "") return "The page";
+  if (finding.node === "#meta") return "The page settings";
+  if (isPageWide(finding)) return "The page";
   return nameFrom(finding.node, describeInDocs(finding.node, docs) || { type: "", words: "" });
 }
 

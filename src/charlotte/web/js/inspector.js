@@ -1,11 +1,13 @@
 // The inspector: the selected node's name and type, a field for every prop
 // of its type (within the type's bounds), and its style at the breakpoint the
-// device toggle shows (js/styles.js). Typing is sent after a pause, a change
-// or Enter at once; a refusal is said beside its field.
+// device toggle shows (js/styles.js); the quality gate's findings of it
+// (js/quality.js). Typing is sent after a pause, a change or Enter at once;
+// a refusal is said beside its field.
 
-import { $, byId, el } from "./dom.js";
+import { $, el } from "./dom.js";
 import { model, nodeName, nodeOf, subscribe, typeOf } from "./editor.js";
 import { commitField, field, onEdit } from "./fields.js";
+import { nodeFindings } from "./quality.js";
 import { styleFields } from "./styles.js";
 
 const LONG_TEXT = 300; // longer limits get a text area
@@ -17,8 +19,6 @@ export function wireInspector() {
     if (reason === "draft" && model.selected === shownId) refresh();
     else if (reason !== "draft" || model.selected !== shownId) render();
   });
-  // The preview's width decides what the breakpoint note says.
-  new ResizeObserver(() => refresh()).observe(byId("preview-frame"));
 }
 
 function root() {
@@ -104,6 +104,10 @@ function render() {
   head.append(name, type);
   fields.push({ refresh: () => (name.textContent = nodeName(nodeOf(node.id))) });
   box.append(head);
+  // What the quality gate says of this node, under its name (hidden when nothing).
+  const quality = nodeFindings(node.id);
+  box.append(quality.box);
+  fields.push(quality);
   const described = typeOf(node);
   const props = described && described.props && typeof described.props === "object" ? described.props : {};
   if (Object.keys(props).length) {

@@ -70,26 +70,44 @@ async function addNode() {
 async function addSection() {
   const kind = byId("palette-section").value;
   const button = byId("palette-add-section");
-  const id = state.sessionId;
   // The new section goes after the top-level section the selection is in; none selected: at the end.
   const after = model.selected !== null ? rootOf(model.selected) : null;
+  button.disabled = true;
+  try {
+    await placeSection(kind, after);
+  } finally {
+    updateButtons();
+  }
+}
+
+/**
+ * Build a `kind` section on the server after the top-level node `after` (null:
+ * last) and send it as one edit; `order`, when given, is its top-level key
+ * instead (a place no `after` can name: before the first section).
+ */
+export async function placeSection(kind, after, { order = null } = {}) {
+  const id = state.sessionId;
   const query = new URLSearchParams({ kind });
   if (after !== null) query.set("after", after);
-  button.disabled = true;
   try {
     const built = await api("GET", sessionPath(id, `/palette/section?${query}`));
     if (state.sessionId !== id) return;
     if (!built || !Array.isArray(built.ops) || !built.ops.length) throw new ApiError("nothing_to_build", "Nothing to build.", 422);
-    await submit(built.ops, { selectAfter: typeof built.root === "string" ? built.root : undefined });
-    const section = model.sections.find((s) => s.kind === kind);
-    notice(`Added the ${section ? sectionName(section).toLowerCase() : kind} section.`, "ok");
+    const root = typeof built.root === "string" ? built.root : undefined;
+    const ops = order === null ? built.ops : built.ops.map((op) => (op && op.t === "insert_node" && op.node && op.node.id === root ? { ...op, node: { ...op.node, order } } : op));
+    await submit(ops, { selectAfter: root });
+    notice(`Added the ${sectionWords(kind)} section.`, "ok");
   } catch (error) {
     if (state.sessionId !== id) return;
     const words = error instanceof ApiError && error.code === "nothing_to_build"
       ? "The brief and facts give nothing to fill that section with."
       : error.message || "The section was not added.";
     notice(words, "bad");
-  } finally {
-    updateButtons();
   }
+}
+
+/** A section kind as the palette names it, lower case ("menu", "opening hours"). */
+export function sectionWords(kind) {
+  const section = model.sections.find((s) => s.kind === kind);
+  return section ? sectionName(section).toLowerCase() : kind;
 }

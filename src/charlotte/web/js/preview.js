@@ -7,7 +7,7 @@
 // the server's (GET /published).
 
 import { ApiError, api, endpoint, sessionPath } from "./api.js";
-import { emitCss, opsCanChangeCss } from "./css.js";
+import { BREAKPOINT_PX, emitCss, opsCanChangeCss } from "./css.js";
 import { $, $$, byId, report, state } from "./dom.js";
 import { store } from "./draft.js";
 import { renderHtml, renderNode } from "./render.js";
@@ -19,8 +19,15 @@ const REFRESH_DELAY_MS = 150;
 // served by the adapter as page-base.css, so the preview looks exactly like
 // the published page. The page's own stylesheet comes later and wins.
 const PAGE_BASE_CSS = "page-base.css";
-/** The device widths the toggle offers (CSS pixels); desktop is the panel's width. */
-export const DEVICES = Object.freeze({ phone: 390, tablet: 768, desktop: null });
+// A laptop's width: wider than the page's largest breakpoint (lg, 1024 px), so
+// every Desktop value shows as a desktop visitor sees it.
+const DESKTOP_PX = Math.max(1280, ...BREAKPOINT_PX.values());
+/**
+ * The width each device lays the page out at (CSS pixels): a phone's, the
+ * tablet breakpoint's (md) and a desktop's. A panel narrower than that shows
+ * the page scaled down (fitDevice); a wider one shows Desktop at its own width.
+ */
+export const DEVICES = Object.freeze({ phone: 390, tablet: BREAKPOINT_PX.get("md"), desktop: DESKTOP_PX });
 
 // Ops that move nodes or change which nodes there are: the body is drawn again.
 const STRUCTURAL_OPS = new Set(["insert_node", "remove_node", "move_node", "reorder_roots", "restore_node"]);
@@ -99,9 +106,11 @@ export function setDevice(device) {
 }
 
 /**
- * A phone's or a tablet's width that the panel cannot show whole is scaled
- * down to fit, as a design tool's canvas is: the page inside still lays out at
- * the device's width (its breakpoints hold), only the picture is smaller.
+ * A device's width that the panel cannot show whole is scaled down to fit, as
+ * a design tool's canvas is: the page inside still lays out at the device's
+ * width (its breakpoints hold: Desktop's lg values show in a 1280 px window),
+ * only the picture is smaller. Clicks still reach the node under the pointer:
+ * the browser maps them through the transform.
  */
 function fitDevice() {
   const body = $(".preview-body");
@@ -111,7 +120,7 @@ function fitDevice() {
   const scale = width && room > 0 ? Math.min(1, room / width) : 1;
   const label = $('[data-role="preview-scale"]');
   if (scale >= 1) {
-    for (const key of ["transform", "transformOrigin", "height", "marginRight", "marginBottom"]) frame.style[key] = "";
+    for (const key of ["transform", "transformOrigin", "width", "height", "marginRight", "marginBottom"]) frame.style[key] = "";
     delete body.dataset.scale;
     label.hidden = true;
     return;
@@ -119,6 +128,7 @@ function fitDevice() {
   const height = body.clientHeight / scale;
   frame.style.transformOrigin = "top left";
   frame.style.transform = `scale(${scale})`;
+  frame.style.width = `${width}px`;
   frame.style.height = `${height}px`;
   // The frame's box keeps its unscaled size in the layout: give back what the picture does not use.
   frame.style.marginRight = `${-width * (1 - scale)}px`;

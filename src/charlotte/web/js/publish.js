@@ -82,7 +82,8 @@ function fillFindings(findings) {
   box.hidden = false;
 }
 
-function findingItem(words) {
+/** One finding in words as a list item: its severity, place, the server's sentence and what fixes it. */
+export function findingItem(words) {
   const item = el("li", "finding");
   item.dataset.severity = words.severity;
   item.dataset.code = words.code;

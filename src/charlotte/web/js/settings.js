@@ -4,13 +4,15 @@
 // sends one set_meta through the edit queue (js/edits.js), so Undo takes it
 // back like any edit. The fields follow the store's draft: a change from
 // anyone (the builder's set_meta, an undo) shows at once in every field the
-// person has not changed.
+// person has not changed. Above them, the quality gate's page-wide findings
+// (js/quality.js).
 
 import { byId, state } from "./dom.js";
 import { store } from "./draft.js";
 import { EditRefused, canUndo, onStacks, submit, undo } from "./edits.js";
 import { closeHistory } from "./history.js";
 import { META_FIELDS, counter, editedFields, fieldProblem, firstProblem, metaOps, readMeta, refusalOf } from "./meta.js";
+import { pageFindings, refreshFindings } from "./quality.js";
 
 const sheet = () => byId("settings-sheet");
 let baseline = readMeta(null); // the draft's metadata as the fields last showed it
@@ -177,6 +179,8 @@ export function wireSettings() {
     if (change.copy === "draft") follow();
   });
   onStacks(updateUndo);
+  // What the quality gate says of the page as a whole (no title, description, language…), above the fields.
+  byId("settings-form").before(pageFindings(sheet()).box);
   // Below 769 px the composer spans the screen's foot: the sheet ends above it.
   const composer = document.querySelector('[data-role="composer"]');
   new ResizeObserver(() => sheet().style.setProperty("--history-foot", `${composer.offsetHeight}px`)).observe(composer);
@@ -189,6 +193,7 @@ export function openSettings() {
   note("");
   follow();
   sheet().show();
+  refreshFindings();
   byId("settings-button").setAttribute("aria-expanded", "true");
   controls().title.focus();
 }

@@ -1,10 +1,10 @@
 // The ops of the editor's structural edits: a node moved among its siblings
 // (an ordering key between its new neighbours), duplicated with its subtree
 // under fresh ids, removed, or a new node of a type inserted after or inside
-// the selection. Pure: they read the model and return ops.
+// the selection or between two top-level sections. Pure: they read the model and return ops.
 
 import { EditRefused } from "./edits.js";
-import { childrenOf, isContainer, model, nodeOf, parentOf, siblingsOf, subtree, typeOf, walk } from "./editor.js";
+import { childrenOf, isContainer, model, nodeOf, parentOf, rootIds, siblingsOf, subtree, typeOf, walk } from "./editor.js";
 import { keyBetween } from "./order.js";
 
 const MAX_OPS = 200; // the ops one edit may carry
@@ -123,7 +123,20 @@ export function insertOps(type, where) {
   const siblings = childrenOf(parent);
   const prev = selected === null || inside ? siblings[siblings.length - 1] : selected.id;
   const next = selected === null || inside ? undefined : siblings[siblings.indexOf(selected.id) + 1];
-  const node = { id: freshId(type), type, parent, props: starterProps(type), style: lookOf(type, model.selected) };
+  return newNodeOps(type, parent, prev, next, model.selected);
+}
+
+/** Ops inserting a new top-level `type` node at `gap` (0: before the first section, n: after the last). */
+export function insertAtGapOps(type, gap) {
+  const roots = rootIds();
+  return newNodeOps(type, null, roots[gap - 1], roots[gap], roots[gap] ?? roots[gap - 1] ?? null);
+}
+
+/** The top-level ordering key of `gap` (null when its neighbours' keys leave no room: the end). */
+export const gapOrder = (gap) => between(rootIds()[gap - 1], rootIds()[gap]);
+
+function newNodeOps(type, parent, prev, next, near) {
+  const node = { id: freshId(type), type, parent, props: starterProps(type), style: lookOf(type, near) };
   const key = between(prev, next);
   if (key !== null) node.order = key;
   if (type in STARTER_LAYOUT) node.layout = STARTER_LAYOUT[type];

@@ -3,7 +3,7 @@
 // toggle's), each showing the value it inherits from a smaller breakpoint.
 
 import { contrastWarning, nodeContrast } from "./contrast.js";
-import { byId, el } from "./dom.js";
+import { el } from "./dom.js";
 import { BREAKPOINTS, BREAKPOINT_NAME, breakpoint, draftDoc, nodeOf } from "./editor.js";
 import { commitField, field, onEdit } from "./fields.js";
 
@@ -182,24 +182,6 @@ function styleField(node, key, label, kind, bp, contrast = null) {
   return { wrap, refresh: () => busyMain() || busyExtra.some((busy) => busy()) || display() };
 }
 
-const BREAKPOINT_PX = { md: 768, lg: 1024 };
-
-// A desktop preview in a narrow window is narrower than the breakpoint it edits: say so.
-function previewNote(bp) {
-  const note = el("p", "inspector-note");
-  const refresh = () => {
-    const frame = byId("preview-frame");
-    const width = frame ? frame.clientWidth : 0;
-    const needs = BREAKPOINT_PX[bp];
-    note.hidden = !needs || !width || width >= needs;
-    note.textContent = note.hidden
-      ? ""
-      : `The preview is ${width} px wide, narrower than ${BREAKPOINT_NAME[bp]}: these values show at ${needs} px and wider.`;
-  };
-  refresh();
-  return { note, refresh };
-}
-
 /** The style fieldset of `node` at the current breakpoint, and its fields' refreshers. */
 export function styleFields(node) {
   const bp = breakpoint();
@@ -209,8 +191,6 @@ export function styleFields(node) {
   which.dataset.breakpoint = bp;
   legend.append(which);
   group.append(legend);
-  const note = previewNote(bp);
-  group.append(note.note);
   const list = el("datalist");
   list.id = "editor-fonts";
   for (const font of FONTS) list.append(new Option(font, font));
@@ -227,5 +207,5 @@ export function styleFields(node) {
     const active = group.ownerDocument.activeElement;
     if (!(active && group.contains(active) && active.matches("[data-style], .inspector-swatch"))) contrast.refresh();
   };
-  return { group, fields: [...fields, { refresh: note.refresh }, { refresh: refreshContrast }] };
+  return { group, fields: [...fields, { refresh: refreshContrast }] };
 }

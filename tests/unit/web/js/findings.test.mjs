@@ -42,6 +42,10 @@ test("each finding names its node as the change list does and says what fixes it
   assert.equal(placeholder.place, "gone");
   assert.match(placeholder.fix, /placeholder/i);
   assert.equal(f.findingWords(FOUND[2], [page]).place, "The page");
+  // The page's settings, where missing_title and missing_description sit, are said as such.
+  const meta = { code: "missing_title", node: "#meta", severity: "warning", message: "No title." };
+  assert.equal(f.findingWords(meta, [page]).place, "The page settings");
+  assert.ok(f.isPageWide(meta) && f.isPageWide(FOUND[2]) && !f.isPageWide(FOUND[0]));
   assert.equal(f.findingWords({ code: "new_code", node: null, severity: "warning" }, []).fix, "");
 });
 
