@@ -301,11 +301,9 @@ def serve(host: str, port: int, model: str | None, database_url: str | None) -> 
 
     try:
         charlotte.migrate()
-        # A local single-person server: every request is the local user of the
-        # local tenant, the demo's, so its session and page are there to resume.
-        # A host embedding charlotte installs its own resolvers.
+        # One local person in the local tenant, the demo's (its session is there to resume).
         charlotte.resolve_user_using(lambda request: "local")
-        charlotte.resolve_tenant_using(lambda request: LOCAL_TENANT)
+        charlotte.resolve_tenant_using(lambda request: LOCAL_TENANT)  # a host brings its own
         # Bound here, so the URL printed is one that answers (--port 0: the port given).
         listening = _listen(host, port)
         bound = listening.getsockname()[1]
