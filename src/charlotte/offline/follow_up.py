@@ -23,8 +23,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from charlotte.offline.edits import Context, Edit, Refusal, edit_for
-from charlotte.offline.requests import Request, Unsupported, is_build_request, read_requests
+from charlotte.offline.edits import Context, Edit, Refusal
+from charlotte.offline.intents import edit_for, read_requests
+from charlotte.offline.requests import Request, Unsupported, is_build_request
 from charlotte.sections.additions import KIND_TITLES
 from charlotte.sections.page_view import PageView
 

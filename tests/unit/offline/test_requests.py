@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from charlotte.offline.intents import read_requests
 from charlotte.offline.looks import look_ops
 from charlotte.offline.requests import (
     MAX_MESSAGE,
@@ -21,7 +22,6 @@ from charlotte.offline.requests import (
     Target,
     Unsupported,
     is_build_request,
-    read_requests,
 )
 
 HERO_HEADING = Target(None, "heading")
