@@ -103,9 +103,10 @@ class ChangeFact:
 
 @dataclass(frozen=True, slots=True)
 class Unsupported:
-    """A clause the builder cannot act on offline (its words, shortened)."""
+    """A clause the builder cannot act on offline (its words, shortened), and what it did not understand."""
 
     words: str
+    why: str = ""
 
 
 Request = (

@@ -12,7 +12,6 @@ from charlotte.offline.requests import (
     MAX_MESSAGE,
     MAX_REQUESTS,
     AddSection,
-    ChangeFact,
     MoveSection,
     RemoveSection,
     Request,
@@ -69,15 +68,6 @@ PHRASINGS: list[tuple[str, list[Request]]] = [
     ("delete the team section", [RemoveSection("team")]),
     ("drop the specials section", [RemoveSection("specials")]),
     ("get rid of the about section", [RemoveSection("about")]),
-    ("change the phone number to +44 113 496 0999", [ChangeFact("phone", "+44 113 496 0999")]),
-    ("Our phone number is now 0113 496 0999.", [ChangeFact("phone", "0113 496 0999")]),
-    ("update the email to hi@crumb.test", [ChangeFact("email", "hi@crumb.test")]),
-    # Only the value goes on the page, never the words around it.
-    ("our phone number is 0113 496 0550 now", [ChangeFact("phone", "0113 496 0550")]),
-    ("phone is 01603 555 0177 now, thanks", [ChangeFact("phone", "01603 555 0177")]),
-    ("the email is hello@otter.test from now on", [ChangeFact("email", "hello@otter.test")]),
-    ("change the phone number to 0113 496 0550 ext 12", [Unsupported("change the phone number to 0113 496 0550 ext 12")]),
-    ("change the phone number to the new one", [Unsupported("change the phone number to the new one")]),
     ("use a darker palette", [Restyle("tone", "darker")]),
     ("make it warmer", [Restyle("tone", "warmer")]),
     ("use a cooler palette", [Restyle("tone", "cooler")]),
@@ -121,7 +111,9 @@ PHRASINGS: list[tuple[str, list[Request]]] = [
 
 @pytest.mark.parametrize(("message", "expected"), PHRASINGS, ids=[m for m, _ in PHRASINGS])
 def test_phrasings_read_as_requests(message: str, expected: list[Request]) -> None:
-    assert read_requests(message) == expected
+    # A refusal's reason is the intent tables' to pin (tests/unit/offline/test_intent_*.py).
+    read = [Unsupported(r.words) if isinstance(r, Unsupported) else r for r in read_requests(message)]
+    assert read == expected
 
 
 def test_several_requests_are_read_in_order() -> None:
@@ -130,7 +122,7 @@ def test_several_requests_are_read_in_order() -> None:
         "Also use a serif font; and translate it into French"
     )
 
-    assert requests == [
+    assert [Unsupported(r.words) if isinstance(r, Unsupported) else r for r in requests] == [
         Resize(HERO_HEADING, longer=False),
         AddSection("faq"),
         MoveSection("contact", "top"),

@@ -1,9 +1,12 @@
-"""The intent on the facts a page shows: a new phone number, e-mail address or address.
+"""The intent on the contact facts a page shows: a new phone number, e-mail address or address.
 
-"Change the phone number to +44 113 496 0999", "Our phone number is now 0113
-496 0999", "update the email to orders@example.test". The value is exactly the
-one the message gives: a phone number or e-mail must parse as one, and no other
-word may stand beside it but a few ("now", "please", "thanks").
+"Change the phone number to +44 113 496 0999", "Our phone number changed, it's
+now 01603 555 0177", "The number on the page is wrong, it should be 01603 555
+0177", "update the email to orders@example.test". The value is exactly the one
+the message gives: a phone number or e-mail must parse as one, and every other
+word of the clause must be one that names the fact or links it to its value
+(``_ACCOUNTED``); a clause naming a fact with any other word, or with no value
+or two, is refused, saying what was not understood ("ext 12").
 """
 
 from __future__ import annotations
@@ -12,56 +15,93 @@ from typing import Final
 
 from charlotte.checks.claims import read
 from charlotte.offline.edits import Context, Edit, Refusal, change_fact
-from charlotte.offline.intents.intent import Clause, Intent, Reading, value_of
-from charlotte.offline.intents.text import split_to, target_of
+from charlotte.offline.intents.intent import CHANGE, FILLERS, Clause, Intent, Reading, value_of
 from charlotte.offline.requests import ChangeFact
 from charlotte.sections.page_view import PageView
 
-__all__ = ["CHANGE_FACT"]
+__all__ = ["CHANGE_FACT", "unaccounted"]
 
-_FACTS: Final = (
-    ("phone number", "phone"), ("telephone", "phone"), ("phone", "phone"), ("number", "phone"),
-    ("e-mail", "email"), ("email", "email"), ("mail address", "email"), ("address", "address"),
+_NOUNS: Final = {
+    "phone": "phone", "telephone": "phone", "mobile": "phone", "tel": "phone",
+    "e-mail": "email", "email": "email", "mail": "email", "address": "address",
+}  # fmt: skip
+_NAMED: Final = {"phone": "phone number", "email": "e-mail address", "address": "address"}
+#: Words that name a contact fact or link it to its new value; any other word is not understood.
+_ACCOUNTED: Final = CHANGE | FILLERS | frozenset(_NOUNS) | frozenset(
+    {"number", "the", "our", "my", "your", "its", "on", "of", "in", "page", "site", "website",
+     "is", "are", "it", "it's", "should", "be", "has", "have", "changed", "new", "wrong",
+     "incorrect", "outdated", "old", "out", "date", "from", "instead", "today", "again", "shown",
+     "show", "a", "moved", "we've", "we", "contact", "us", "at", "say", "says", "read", "reads",
+     "correct", "right", "one", "that", "this", "there", "here", "with"}
 )  # fmt: skip
-#: Words that may stand beside a new phone number or e-mail address without being part of it.
-_BESIDE_VALUE: Final = frozenset(
-    {"now", "please", "pls", "instead", "thanks", "thank", "you", "today", "from", "on", "again"}
+#: Words that make a clause about a text on the page, not the fact ("the button should say …").
+_TEXT_WORDS: Final = frozenset(
+    {"headline", "heading", "title", "button", "label", "text", "intro", "subheading", "tagline"}
 )
+#: Words after which an address begins ("… it should be 3 Briggate").
+_LINKS: Final = (" should be ", " is now ", " it's now ", " now is ", " to ", " is ", ": ")
 
 
-def _fact_kind(lower: str) -> str | None:
-    padded = f" {lower} "
-    for words, kind in _FACTS:
-        if f" {words} " in padded or f" {words}," in padded:
-            return kind
-    return None
+def unaccounted(words: list[str], accounted: frozenset[str]) -> list[str]:
+    """The words of ``words`` that ``accounted`` does not hold (possessive "'s" aside)."""
+    return [w for w in words if w not in accounted and w.removesuffix("'s") not in accounted]
 
 
-def _contact_value(kind: str, value: str) -> str:
-    """The one phone number or e-mail address ``value`` gives, as written; "" when it gives none,
-    several, or other words than ``_BESIDE_VALUE`` ("0113 496 0550 now" is 0113 496 0550, never
-    "0113 496 0550 now"; "0113 496 0550 ext 12" is not understood)."""
-    found = [f for f in read(value).found if f.kind == kind]
-    if len(found) != 1:
-        return ""
-    rest = f"{value[: found[0].start]} {value[found[0].end :]}".lower()
-    words = {w.strip(".,!?;:()") for w in rest.split()} - {""}
-    return found[0].text if words <= _BESIDE_VALUE else ""
+def _kind(words: list[str]) -> str | None:
+    kinds = {_NOUNS[w] for w in words if w in _NOUNS}
+    if kinds == {"email", "address"}:
+        return "email"  # "the e-mail address"
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _refuse(kind: str, why: str) -> Reading:
+    return Reading(70, (), why=f"{why} ({_NAMED[kind]})")
+
+
+def _contact(clause: Clause, kind: str) -> Reading:
+    found = [f for f in read(clause.text).found if f.kind == kind]
+    values = [f for f in found if clause.text[f.start : f.end].find("\x00") < 0]
+    pair = len(values) == 2 and " from " in clause.lower[: values[0].start] + " "
+    if len(values) != 1 and not pair:
+        return _refuse(kind, f"I found {'no' if not values else 'more than one'} new {_NAMED[kind]}")
+    new = values[-1]
+    before = clause.words_of(0, values[0].start if pair else new.start)
+    between = clause.words_of(values[0].end, new.start) if pair else []
+    after = clause.words_of(new.end, len(clause.lower))
+    left = unaccounted(before + between + after, _ACCOUNTED)
+    if left or (pair and between != ["to"]):
+        return _refuse(kind, f'I did not understand "{" ".join(left or between)}"')
+    return Reading(70, (ChangeFact(kind, new.text),))
+
+
+def _address(clause: Clause) -> Reading:
+    lower = clause.lower
+    cut = max(((at + len(link)) for link in _LINKS if (at := lower.rfind(link)) >= 0), default=-1)
+    if cut < 0:
+        return _refuse("address", "I found no new address")
+    left = unaccounted(clause.words_of(0, cut), _ACCOUNTED)
+    value = value_of(clause.text[cut:], clause.runs)
+    words = value.split()
+    while words and words[-1].lower().strip(".,!") in ("now", "please", "thanks", "instead"):
+        words.pop()
+    value = " ".join(words).rstrip(",")
+    if left:
+        return _refuse("address", f'I did not understand "{" ".join(left)}"')
+    if not any(c.isdigit() for c in value):
+        # A street address carries a number (a house or a postcode): "the new one" is none.
+        return _refuse("address", f'"{value}" does not read as an address')
+    return Reading(70, (ChangeFact("address", value),))
 
 
 def _read(clause: Clause) -> Reading | None:
-    lbody, body = clause.lbody, clause.body
-    named_end, fact_to = split_to(lbody)
-    kind = _fact_kind(lbody[:named_end]) if named_end >= 0 else None
-    if kind is None or fact_to <= 0:
+    words = clause.words_of(0, len(clause.lower))
+    kind = _kind(words)
+    found = read(clause.text).found
+    if kind is None and "number" in words and any(f.kind == "phone" for f in found):
+        kind = "phone"  # "the number on the page is wrong, it should be …"
+    if kind is None or _TEXT_WORDS & set(words):
         return None
-    value = value_of(body[fact_to:], clause.runs)
-    if kind in ("phone", "email"):
-        value = _contact_value(kind, value)
-    target = target_of(lbody[:named_end])
-    if value and (target is None or kind in ("phone", "email")):
-        return Reading(70, (ChangeFact(kind, value),))
-    return None
+    return _address(clause) if kind == "address" else _contact(clause, kind)
 
 
 def _plan(request: ChangeFact, page: PageView, context: Context) -> Edit | Refusal:
@@ -69,9 +109,9 @@ def _plan(request: ChangeFact, page: PageView, context: Context) -> Edit | Refus
 
 
 CHANGE_FACT: Final = Intent(
-    "change a fact",
+    "change the phone number, e-mail or address",
     _read,
     (ChangeFact,),
     _plan,
-    "change the phone number, e-mail or address the page shows",
+    "change the phone number, e-mail or address the page shows to the one you give",
 )

@@ -14,7 +14,8 @@ compared with small tables, never matched by a backtracking regex.
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 from charlotte.offline.clauses import quoted, split_clauses
 from charlotte.offline.edits import Context, Edit, Refusal
@@ -52,15 +53,19 @@ def _covers(clause: Clause, reading: Reading) -> bool:
 
 def read_clause(clause: Clause) -> list[Request]:
     """The requests one clause asks for (``Unsupported`` when none reads all of it)."""
-    best: Reading | None = None
+    best: tuple[Reading, Intent] | None = None
     for intent in INTENTS:
         reading = intent.recognize(clause)
         full = reading is not None and _covers(clause, reading)
-        if full and reading is not None and (best is None or reading.score > best.score):
-            best = reading
-    if best is not None and best.requests:
-        return list(best.requests)
-    return [Unsupported(clause.shown())]
+        if full and reading is not None and (best is None or reading.score > best[0].score):
+            best = reading, intent
+    if best is None:
+        return [Unsupported(clause.shown())]
+    reading, intent = best
+    if reading.requests:
+        return list(reading.requests)
+    why = f'"{clause.shown()}": {reading.why}; I can {intent.capability}' if reading.why else ""
+    return [Unsupported(clause.shown(), why)]
 
 
 def read_requests(message: str) -> list[Request]:
@@ -74,10 +79,37 @@ def read_requests(message: str) -> list[Request]:
     return out[:MAX_REQUESTS]
 
 
+def _changes(op: Mapping[str, Any], page: PageView) -> bool:
+    """Whether ``op`` would change ``page`` (a patch to what a node already has changes nothing)."""
+    node = page.by_id.get(str(op.get("id")))
+    patch = op.get("patch")
+    if node is None or not isinstance(patch, dict):
+        return True
+    if op.get("t") == "set_node_props":
+        now = node.get("props")
+    elif op.get("t") == "set_style":
+        style = node.get("style")
+        now = style.get(op.get("breakpoint")) if isinstance(style, dict) else None
+    else:
+        return True
+    now = now if isinstance(now, dict) else {}
+    return any(now.get(key) != value for key, value in patch.items())
+
+
 def edit_for(request: Request, page: PageView, context: Context) -> Edit | Refusal:
-    """The ops carrying out ``request`` on ``page`` (its intent's planner), or why not."""
+    """The ops carrying out ``request`` on ``page`` (its intent's planner), or why not.
+
+    Ops that would leave the page as it is are dropped; with none left, nothing is
+    claimed: the reply says the page already is that way.
+    """
     for intent in INTENTS:
         if isinstance(request, intent.makes):
-            return intent.plan(request, page, context)
+            edit = intent.plan(request, page, context)
+            if isinstance(edit, Refusal):
+                return edit
+            ops = tuple(op for op in edit.ops if _changes(op, page))
+            if not ops:
+                return Refusal(f"the page already is that way, so nothing changed ({edit.said})")
+            return Edit(ops, edit.said)
     assert isinstance(request, Unsupported)
     return Refusal(f'"{request.words}" is not something the offline builder can do')

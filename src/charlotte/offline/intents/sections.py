@@ -78,7 +78,7 @@ def _read_remove(clause: Clause) -> Reading | None:
     kinds = kinds_in(rest)
     named = rest.strip(" .!").removeprefix("the ").removesuffix(" section").strip()
     found = [RemoveSection(k) for k in kinds] or ([RemoveSection(named)] if named else [])
-    return Reading(90, tuple(found), why="which section to remove")
+    return Reading(90, tuple(found), why="it names no section of the page")
 
 
 def _read_add(clause: Clause) -> Reading | None:
@@ -90,7 +90,7 @@ def _read_add(clause: Clause) -> Reading | None:
     if len(kinds) > 1 and any(f" about {w} " in f"{rest} " for w in _ABOUT_WHAT):
         kinds.remove("about")  # "a section about our team": about is the preposition
     found = tuple(AddSection(kind, where, anchor) for kind in kinds if kind != "hero")
-    return Reading(85, found, why="what to add")
+    return Reading(85, found, why="it is not a kind of section I can build")
 
 
 def _read_move(clause: Clause) -> Reading | None:

@@ -1,0 +1,32 @@
+"""Reading a table of phrasings: each message → the requests it must read as (or a refusal)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from charlotte.offline.intents import read_requests
+from charlotte.offline.requests import Request, Unsupported
+
+#: Words that are never part of a value the person gives.
+NEVER_IN_VALUES = ("should be", "wrong", " now", "it's", "instead", "thanks", "not ")
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The message is read as one ``Unsupported`` whose reason holds ``why`` (not as any request)."""
+
+    why: str = ""
+
+
+def check(message: str, expected: list[Request] | Refused) -> None:
+    """``message`` reads as ``expected``; no value read holds words that are not the value."""
+    read = read_requests(message)
+    if isinstance(expected, Refused):
+        assert [type(r) for r in read] == [Unsupported], read
+        assert isinstance(read[0], Unsupported) and expected.why in read[0].why, read
+        return
+    assert read == expected
+    for request in read:
+        for name in ("value", "words", "old"):
+            value = str(getattr(request, name, "") or "")
+            assert not any(w in f" {value.lower()} " for w in NEVER_IN_VALUES), (name, value)

@@ -1,0 +1,111 @@
+"""The issue's follow-ups through a real Charlotte: exactly the value on the page, nothing else changed.
+
+Each turn's draft is compared with the draft before it: only the nodes the request
+names differ, and they hold the value the person gave and nothing more. A request
+not understood changes nothing, is not called done, and the reply says what was
+not understood in a sentence or two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.unit.offline.follow_up_app import Follow, Session, Turn
+
+NEW = "01603 555 0177"
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Follow]:
+    made = Follow(Path(tmp_path_factory.mktemp("precise")) / "precise.db")
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def session(app: Follow) -> Session:
+    return app.open()
+
+
+def changed_nodes(before: dict[str, Any], turn: Turn) -> set[str]:
+    """The ids of the nodes the turn added, removed or changed (order aside)."""
+    after = turn.nodes
+    ids = set(before) | set(after)
+    return {
+        i for i in ids
+        if {k: v for k, v in before.get(i, {}).items() if k != "order"}
+        != {k: v for k, v in after.get(i, {}).items() if k != "order"}
+    }  # fmt: skip
+
+
+def draft(session: Session) -> dict[str, Any]:
+    nodes: dict[str, Any] = session.handle.draft()["page"]["nodes"]
+    return nodes
+
+
+def ready_with_only(turn: Turn) -> None:
+    assert turn.refused == [] and turn.ready, turn.reply
+    assert "Not done" not in turn.reply and turn.reply.startswith("Done: ")
+
+
+def not_done(turn: Turn, before: dict[str, Any]) -> None:
+    assert turn.revision == turn.revision_before and not turn.ready
+    assert "cms_apply" not in turn.calls and "cms_ready" not in turn.calls
+    assert changed_nodes(before, turn) == set()
+    assert "Done" not in turn.reply.replace("Not done", "")
+    assert len(turn.reply.split()) < 70, turn.reply
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The number on the page is wrong, it should be 01603 555 0177",
+        "phone is 01603 555 0177 now",
+        "Our phone number changed, it's now 01603 555 0177",
+    ],
+)
+def test_a_phone_number_said_in_ordinary_words_is_exactly_the_value(session: Session, message: str) -> None:
+    before = draft(session)
+
+    turn = session.turn(message)
+
+    ready_with_only(turn)
+    phones = [w for w in turn.words() if "0113 496 0321" in w or NEW in w]
+    assert phones and all("0113 496 0321" not in w for w in phones)
+    assert turn.words("hero", "button") == [f"Call {NEW}"]
+    # Only the nodes that showed the old number changed, and nothing but the number.
+    shown = {i for i, n in before.items() if "0113 496 0321" in str(n.get("props"))}
+    assert changed_nodes(before, turn) == shown
+    for node_id in shown:
+        old = {k: str(v) for k, v in before[node_id]["props"].items()}
+        new = {k: str(v) for k, v in turn.nodes[node_id]["props"].items()}
+        assert {k: v.replace("0113 496 0321", NEW).replace("01134960321", "01603555" "0177")
+                for k, v in old.items()} == new  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("message", "named"),
+    [
+        ("change the phone number to 0113 496 0550 ext 12", '"ext 12"'),
+        ("don't change the phone number to 01603 555 0177", "don't"),
+    ],
+)
+def test_a_phone_number_not_understood_changes_nothing(session: Session, message: str, named: str) -> None:
+    before = draft(session)
+
+    turn = session.turn(message)
+
+    not_done(turn, before)
+    assert named in turn.reply and "select it in the preview" in turn.reply
+
+
+def test_asking_for_what_the_page_already_shows_claims_nothing(session: Session) -> None:
+    before = draft(session)
+
+    turn = session.turn("Set the headline to Crumb & Co")
+
+    not_done(turn, before)
+    assert "already" in turn.reply
