@@ -19,7 +19,7 @@ from typing import Any, Final
 from charlotte.sections.colours import contrast, hsv, legible, legible_words, tone_of, word_grounds
 from charlotte.sections.style import CARD_WIDTH, fits
 
-__all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_looks"]
+__all__ = ["COLOURS", "FONTS", "HEADING_EM", "Restyle", "look_ops", "read_looks"]
 
 COLOURS: Final[Mapping[str, str]] = {
     "red": "#dc2626", "green": "#15803d", "blue": "#2563eb", "navy": "#1e3a8a", "teal": "#0f766e",
@@ -60,7 +60,7 @@ _DARK_BANDS, _DARK_CARDS, _DARK_INK = "#111827", "#1f2937", "#f3f4f6"
 _LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK = "#ffffff", "#ffffff", "#111827"
 _HEX = frozenset("0123456789abcdefABCDEF")
 #: The em size a browser gives ``<h1>`` … ``<h3>`` (a heading's style is its wrapper's).
-_HEADING_EM: Final[Mapping[int, float]] = {1: 2.0, 2: 1.5, 3: 1.17}
+HEADING_EM: Final[Mapping[int, float]] = {1: 2.0, 2: 1.5, 3: 1.17}
 #: Style keys whose strings may hold colours.
 _COLOUR_KEYS: Final = ("background", "color", "border", "boxShadow")
 
@@ -306,7 +306,7 @@ def _sizes(node: Mapping[str, Any], factor: float) -> list[dict[str, Any]]:
     props = node.get("props")
     words = str(props.get("content", "")) if isinstance(props, dict) else ""
     level = props.get("level", 2) if isinstance(props, dict) else 2
-    em = _HEADING_EM.get(level, 1.0) if isinstance(level, int) else 1.0
+    em = HEADING_EM.get(level, 1.0) if isinstance(level, int) else 1.0
     ops: list[dict[str, Any]] = []
     for bp, values in _style(node).items():
         if not isinstance(values, dict) or not (size := _scaled(values.get("fontSize"), factor)):

@@ -2,7 +2,7 @@
 
 A follow-up message is read (``offline/intents/``) as requests: ``SetText``,
 ``Resize``, ``AddSection``, ``RemoveSection``, ``MoveSection``, ``ChangeFact``,
-``Restyle``, or ``Unsupported`` when a clause is none of those. Each is a
+``Restyle``, ``FontSize``, or ``Unsupported`` when a clause is none of those. Each is a
 frozen value; ``offline/intents/registry.py`` reads them and plans their ops.
 """
 
@@ -19,6 +19,7 @@ __all__ = [
     "MAX_REQUESTS",
     "AddSection",
     "ChangeFact",
+    "FontSize",
     "MoveSection",
     "RemoveSection",
     "Request",
@@ -102,6 +103,18 @@ class ChangeFact:
 
 
 @dataclass(frozen=True, slots=True)
+class FontSize:
+    """Words of ``scope`` (text, headings, headline, page) ``bigger`` or smaller, at ``breakpoint``.
+
+    ``breakpoint`` None: at every width; "base" on a phone, "md" a tablet, "lg" a desktop.
+    """
+
+    scope: str
+    bigger: bool
+    breakpoint: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Unsupported:
     """A clause the builder cannot act on offline (its words, shortened), and what it did not understand."""
 
@@ -110,7 +123,8 @@ class Unsupported:
 
 
 Request = (
-    SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | Unsupported
+    SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
+    | Unsupported
 )
 
 

@@ -109,3 +109,48 @@ def test_asking_for_what_the_page_already_shows_claims_nothing(session: Session)
 
     not_done(turn, before)
     assert "already" in turn.reply
+
+
+def sizes(nodes: dict[str, Any], node_id: str) -> dict[str, float]:
+    style = nodes[node_id].get("style", {})
+    return {bp: v["fontSize"]["value"] for bp, v in style.items() if "fontSize" in v}
+
+
+def test_bigger_text_is_a_bigger_font_never_more_words(session: Session) -> None:
+    before = draft(session)
+
+    turn = session.turn("Make the text bigger")
+
+    ready_with_only(turn)
+    texts = {i for i, n in before.items() if n["type"] == "text" and sizes(before, i)}
+    assert changed_nodes(before, turn) == texts and texts
+    for node_id in texts:
+        assert turn.nodes[node_id]["props"] == before[node_id]["props"]
+        was, now = sizes(before, node_id), sizes(turn.nodes, node_id)
+        assert was.keys() == now.keys() and all(now[bp] > was[bp] for bp in was)
+
+
+def test_bigger_text_on_phones_keeps_the_wider_sizes(session: Session) -> None:
+    before = draft(session)
+
+    turn = session.turn("the text is too small on phones")
+
+    ready_with_only(turn)
+    for node_id in changed_nodes(before, turn):
+        was, now = sizes(before, node_id), sizes(turn.nodes, node_id)
+        assert now["base"] > was["base"]
+        # What a tablet or a desktop showed, it still shows.
+        assert now.get("md", was.get("md", was["base"])) == was.get("md", was["base"])
+
+
+def test_a_punchier_headline_is_a_shorter_one_and_the_look_stays(session: Session) -> None:
+    session.edit([{"t": "set_node_props", "id": "hero-heading",
+                   "patch": {"content": "Fresh sourdough in Leeds, baked every morning"}}])  # fmt: skip
+    before = draft(session)
+
+    turn = session.turn("make the headline punchier")
+
+    ready_with_only(turn)
+    assert changed_nodes(before, turn) == {"hero-heading"}
+    assert turn.words("hero", "heading") == ["Fresh sourdough in Leeds"]
+    assert turn.nodes["hero-heading"]["style"] == before["hero-heading"]["style"]

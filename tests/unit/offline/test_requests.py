@@ -177,3 +177,16 @@ def test_a_colour_scan_over_a_long_style_string_is_linear() -> None:
     assert time.perf_counter() - started < 1.0
     assert len(ops) == 2_000 and "#c2410c" in said
     assert ops[0]["patch"]["border"].endswith(" #15803d")
+
+
+#: "Punchier" words are shorter words, not a bolder page.
+PUNCHIER: list[tuple[str, list[Request]]] = [
+    ("make the headline punchier", [Resize(HERO_HEADING, longer=False)]),
+    ("a snappier subheading please", [Resize(Target(None, "text", hero_text=True), longer=False)]),
+    ("make the services heading punchier", [Resize(Target("services", "heading"), longer=False)]),
+]
+
+
+@pytest.mark.parametrize(("message", "expected"), PUNCHIER, ids=[m for m, _ in PUNCHIER])
+def test_punchier_words_are_shorter_words(message: str, expected: list[Request]) -> None:
+    assert read_requests(message) == expected

@@ -22,6 +22,7 @@ from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.intents.facts import CHANGE_FACT
 from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause, Intent, Reading
 from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION
+from charlotte.offline.intents.sizes import FONT_SIZE
 from charlotte.offline.intents.style import RESTYLE
 from charlotte.offline.intents.text import LONGER, RESIZE, SET_TEXT, SHORTER
 from charlotte.offline.requests import MAX_MESSAGE, MAX_REQUESTS, Request, Unsupported
@@ -35,6 +36,7 @@ INTENTS: Final[tuple[Intent, ...]] = (
     ADD_SECTION,
     MOVE_SECTION,
     CHANGE_FACT,
+    FONT_SIZE,
     RESIZE,
     SET_TEXT,
     RESTYLE,

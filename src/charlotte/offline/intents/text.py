@@ -19,8 +19,13 @@ from charlotte.sections.page_view import PageView
 
 __all__ = ["LONGER", "RESIZE", "SET_TEXT", "SHORTER", "split_to", "target_of"]
 
-SHORTER: Final = frozenset({"shorten", "trim", "tighten", "condense", "cut down", "shorter", "briefer"})
-LONGER: Final = frozenset({"lengthen", "expand", "extend", "longer", "fuller", "taller", "bigger"})
+SHORTER: Final = frozenset(
+    {"shorten", "trim", "tighten", "condense", "cut down", "shorter", "briefer", "punchier",
+     "snappier", "crisper", "tighter"}
+)
+LONGER: Final = frozenset({"lengthen", "expand", "extend", "longer", "fuller", "taller"})
+#: A band made bigger is taller ("make the hero bigger"); words made bigger are a font size.
+_TALLER: Final = LONGER | {"bigger", "larger"}
 #: Words around a section's name that name nothing ("make the hero a bit shorter").
 _FILLER = frozenset({"the", "a", "an", "section", "band", "much", "bit", "little", "lot", "please", "it"})
 _HEADING = frozenset({"headline", "heading", "title", "header", "h1", "name"})
@@ -116,16 +121,17 @@ def _read_resize(clause: Clause) -> Reading | None:
     words, lower, verb = clause.words, clause.lower, clause.verb
     shorter = any(w.strip(".,!") in SHORTER for w in words) or "cut down" in lower
     longer = any(w.strip(".,!") in LONGER for w in words)
-    if shorter == longer or " palette" in lower or " colour" in lower:
+    taller = any(w.strip(".,!") in _TALLER for w in words)
+    if shorter == taller or " palette" in lower or " colour" in lower:
         return None
-    phrase = " ".join(w for w in words[clause.k :] if w.strip(".,!") not in SHORTER | LONGER)
+    phrase = " ".join(w for w in words[clause.k :] if w.strip(".,!") not in SHORTER | _TALLER)
     target = target_of(phrase.replace(verb, " ", 1) if verb in CHANGE else phrase)
     if target is not None:
-        return Reading(60, (Resize(target, longer),))
+        return Reading(60, (Resize(target, longer),)) if shorter != longer else None
     band = {w.strip(".,!?").lower() for w in phrase.split()} - CHANGE - _FILLER
     if band and band <= set(SECTION_WORDS["hero"]):
         # "make the hero shorter": the band itself, not its words.
-        return Reading(55, (Restyle("height", "taller" if longer else "shorter", "hero"),))
+        return Reading(55, (Restyle("height", "taller" if taller else "shorter", "hero"),))
     return None
 
 
