@@ -2,7 +2,7 @@
 
 A follow-up message is read (``offline/intents/``) as requests: ``SetText``,
 ``Resize``, ``AddSection``, ``RemoveSection``, ``MoveSection``, ``ChangeFact``,
-``Restyle``, ``FontSize``, or ``Unsupported`` when a clause is none of those. Each is a
+``Restyle``, ``FontSize``, ``ChangePrice``, or ``Unsupported`` when a clause is none of those. Each is a
 frozen value; ``offline/intents/registry.py`` reads them and plans their ops.
 """
 
@@ -19,6 +19,7 @@ __all__ = [
     "MAX_REQUESTS",
     "AddSection",
     "ChangeFact",
+    "ChangePrice",
     "FontSize",
     "MoveSection",
     "RemoveSection",
@@ -103,6 +104,15 @@ class ChangeFact:
 
 
 @dataclass(frozen=True, slots=True)
+class ChangePrice:
+    """Show ``price`` (as the person wrote it) for the item ``item`` names; ``old``: the price it replaces."""
+
+    item: str
+    price: str
+    old: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class FontSize:
     """Words of ``scope`` (text, headings, headline, page) ``bigger`` or smaller, at ``breakpoint``.
 
@@ -124,7 +134,7 @@ class Unsupported:
 
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
-    | Unsupported
+    | ChangePrice | Unsupported
 )
 
 

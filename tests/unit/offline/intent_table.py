@@ -27,6 +27,6 @@ def check(message: str, expected: list[Request] | Refused) -> None:
         return
     assert read == expected
     for request in read:
-        for name in ("value", "words", "old"):
+        for name in ("value", "words", "old", "item", "price"):
             value = str(getattr(request, name, "") or "")
             assert not any(w in f" {value.lower()} " for w in NEVER_IN_VALUES), (name, value)

@@ -154,3 +154,46 @@ def test_a_punchier_headline_is_a_shorter_one_and_the_look_stays(session: Sessio
     assert changed_nodes(before, turn) == {"hero-heading"}
     assert turn.words("hero", "heading") == ["Fresh sourdough in Leeds"]
     assert turn.nodes["hero-heading"]["style"] == before["hero-heading"]["style"]
+
+
+STUDIO_BRIEF = (
+    "Stillpoint Yoga is a yoga studio in Leicester. The page should have classes, pricing and contact."
+)
+STUDIO_FACTS = {
+    "name": "Stillpoint Yoga",
+    "phone": "0116 496 0123",
+    "pricing": "Drop-in class £12; Consultation £45",
+}
+
+
+@pytest.mark.parametrize(
+    ("message", "row", "price"),
+    [
+        ("Consultations now cost £52", "Consultation", "£52"),
+        ("the drop-in class is £14 now, not £12", "Drop-in class", "£14"),
+    ],
+)
+def test_a_price_said_in_ordinary_words_changes_that_price_only(
+    app: Follow, message: str, row: str, price: str
+) -> None:
+    session = app.open(facts=STUDIO_FACTS, brief=STUDIO_BRIEF)
+    before = draft(session)
+    [name] = [i for i, n in before.items() if n.get("props", {}).get("content") == row]
+    [figure] = [i for i, n in before.items()
+                if n["parent"] == before[name]["parent"] and i != name]  # fmt: skip
+
+    turn = session.turn(message)
+
+    ready_with_only(turn)
+    assert changed_nodes(before, turn) == {figure}
+    assert turn.nodes[figure]["props"]["content"] == price
+
+
+def test_a_price_the_page_does_not_show_as_the_old_one_is_not_changed(app: Follow) -> None:
+    session = app.open(facts=STUDIO_FACTS, brief=STUDIO_BRIEF)
+    before = draft(session)
+
+    turn = session.turn("the drop-in class is £14 now, not £10")
+
+    not_done(turn, before)
+    assert "£12" in turn.reply and "select it in the preview" in turn.reply

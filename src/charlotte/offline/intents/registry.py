@@ -21,6 +21,7 @@ from charlotte.offline.clauses import quoted, split_clauses
 from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.intents.facts import CHANGE_FACT
 from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause, Intent, Reading
+from charlotte.offline.intents.prices import CHANGE_PRICE
 from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION
 from charlotte.offline.intents.sizes import FONT_SIZE
 from charlotte.offline.intents.style import RESTYLE
@@ -36,6 +37,7 @@ INTENTS: Final[tuple[Intent, ...]] = (
     ADD_SECTION,
     MOVE_SECTION,
     CHANGE_FACT,
+    CHANGE_PRICE,
     FONT_SIZE,
     RESIZE,
     SET_TEXT,
