@@ -2,7 +2,8 @@
 
 A follow-up message is read (``offline/intents/``) as requests: ``SetText``,
 ``Resize``, ``AddSection``, ``RemoveSection``, ``MoveSection``, ``ChangeFact``,
-``Restyle``, ``FontSize``, ``ChangePrice``, or ``Unsupported`` when a clause is none of those. Each is a
+``Restyle``, ``FontSize``, ``ChangePrice``,
+``SwapSections``, ``PageLength``, or ``Unsupported`` when a clause is none of those. Each is a
 frozen value; ``offline/intents/registry.py`` reads them and plans their ops.
 """
 
@@ -22,11 +23,13 @@ __all__ = [
     "ChangePrice",
     "FontSize",
     "MoveSection",
+    "PageLength",
     "RemoveSection",
     "Request",
     "Resize",
     "Restyle",
     "SetText",
+    "SwapSections",
     "Target",
     "Unsupported",
     "is_build_request",
@@ -104,6 +107,21 @@ class ChangeFact:
 
 
 @dataclass(frozen=True, slots=True)
+class SwapSections:
+    """Swap the places of the sections the words ``first`` and ``second`` name."""
+
+    first: str
+    second: str
+
+
+@dataclass(frozen=True, slots=True)
+class PageLength:
+    """A shorter page (an optional section removed) or a longer one (a section of the plan restored)."""
+
+    longer: bool
+
+
+@dataclass(frozen=True, slots=True)
 class ChangePrice:
     """Show ``price`` (as the person wrote it) for the item ``item`` names; ``old``: the price it replaces."""
 
@@ -134,7 +152,7 @@ class Unsupported:
 
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
-    | ChangePrice | Unsupported
+    | ChangePrice | SwapSections | PageLength | Unsupported
 )
 
 

@@ -197,3 +197,41 @@ def test_a_price_the_page_does_not_show_as_the_old_one_is_not_changed(app: Follo
 
     not_done(turn, before)
     assert "£12" in turn.reply and "select it in the preview" in turn.reply
+
+
+def roots(nodes: dict[str, Any]) -> list[str]:
+    tops = [n for n in nodes.values() if n["parent"] is None]
+    return [n["id"] for n in sorted(tops, key=lambda n: n["order"])]
+
+
+def test_two_sections_are_swapped_and_nothing_else_moves(session: Session) -> None:
+    before = draft(session)
+    order = roots(before)
+    menu, hours = order.index("menu"), order.index("opening-hours")
+
+    turn = session.turn("swap the menu and the opening hours")
+
+    ready_with_only(turn)
+    order[menu], order[hours] = order[hours], order[menu]
+    assert turn.roots() == order and changed_nodes(before, turn) == set()
+
+
+def test_a_shorter_page_asks_which_section_first(session: Session) -> None:
+    before = draft(session)
+
+    turn = session.turn("make the page shorter")
+
+    not_done(turn, before)
+    assert "which section should go" in turn.reply.lower() and "Menu" in turn.reply
+
+
+def test_a_longer_page_gets_back_the_section_it_lost(session: Session) -> None:
+    session.edit([{"t": "remove_node", "id": "about-us"}])
+    before = draft(session)
+
+    turn = session.turn("make the page longer")
+
+    ready_with_only(turn)
+    added = set(turn.nodes) - set(before)
+    assert added and changed_nodes(before, turn) == added
+    assert turn.root_titled("About") is not None

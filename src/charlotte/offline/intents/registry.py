@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from charlotte.offline.clauses import quoted, split_clauses
 from charlotte.offline.edits import Context, Edit, Refusal
+from charlotte.offline.intents.arrangement import PAGE_LENGTH, SWAP_SECTIONS
 from charlotte.offline.intents.facts import CHANGE_FACT
 from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause, Intent, Reading
 from charlotte.offline.intents.prices import CHANGE_PRICE
@@ -36,6 +37,8 @@ INTENTS: Final[tuple[Intent, ...]] = (
     REMOVE_SECTION,
     ADD_SECTION,
     MOVE_SECTION,
+    SWAP_SECTIONS,
+    PAGE_LENGTH,
     CHANGE_FACT,
     CHANGE_PRICE,
     FONT_SIZE,
