@@ -60,10 +60,11 @@ _HOURS: Final = ("opening_hours", "hours", "opening_times")
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """What the session says: the brief and the host's facts (from ``cms_facts``)."""
+    """What the session says: the brief, the host's facts (``cms_facts``), the person's earlier messages."""
 
     brief: str
     facts: object
+    earlier: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from typing import Any, Final
 from charlotte.sections.colours import contrast, hsv, legible, legible_words, tone_of, word_grounds
 from charlotte.sections.style import CARD_WIDTH, fits
 
-__all__ = ["COLOURS", "FONTS", "HEADING_EM", "Restyle", "look_ops", "read_looks"]
+__all__ = ["COLOURS", "FONTS", "HEADING_EM", "Restyle", "colour_of", "look_ops", "read_looks"]
 
 COLOURS: Final[Mapping[str, str]] = {
     "red": "#dc2626", "green": "#15803d", "blue": "#2563eb", "navy": "#1e3a8a", "teal": "#0f766e",
@@ -78,7 +78,8 @@ def _words(lower: str) -> list[str]:
     return "".join(c if c.isalnum() or c in "#-" else " " for c in lower).split()
 
 
-def _colour(words: Sequence[str]) -> str | None:
+def colour_of(words: Sequence[str]) -> str | None:
+    """The first colour ``words`` name (a name of ``COLOURS`` or a hex value), long hex."""
     for word in words:
         if word.startswith("#") and len(word) in (4, 7) and all(c in _HEX for c in word[1:]):
             return _long_hex(word)
@@ -103,7 +104,7 @@ def read_looks(lower: str) -> list[Restyle]:
             headings = {"heading", "headings", "headline", "headlines", "titles"} & seen
             found.append((at(name), Restyle("font", stack, "headings" if headings else "page")))
             break
-    colour = _colour(words)
+    colour = colour_of(words)
     # "a dark colour scheme", "light theme", "dark mode": the backgrounds, like "a dark background".
     scheme = bool({"scheme", "theme", "mode"} & seen and {"dark", "light"} & seen)
     # "make it darker", "the page darker": the page, not its accent, is to be dark.
@@ -224,7 +225,7 @@ def _ink_for(background: str) -> str:
     return _LIGHT_INK if v > 0.6 else _DARK_INK
 
 
-#: The colours a person may name (what ``_colour`` reads as our own hex values).
+#: The colours a person may name (what ``colour_of`` reads as our own hex values).
 _NAMED: Final = frozenset(COLOURS.values())
 #: The (band, card) colours of a dark and of a light page.
 _GROUNDS: Final = ((_DARK_BANDS, _DARK_CARDS), (_LIGHT_BANDS, _LIGHT_CARDS))
@@ -445,6 +446,5 @@ def _look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[d
         )
         return _shape(nodes, look.value), f"made the look {said}"
     where = "the headings" if look.scope == "headings" else "the page"
-    return _fonts(
-        nodes, look.value, look.scope
-    ), f"set the font of {where} to {look.value.split(',')[0]}"
+    said = f"set the font of {where} to {look.value.split(',')[0]}"
+    return _fonts(nodes, look.value, look.scope), said

@@ -3,7 +3,7 @@
 A follow-up message is read (``offline/intents/``) as requests: ``SetText``,
 ``Resize``, ``AddSection``, ``RemoveSection``, ``MoveSection``, ``ChangeFact``,
 ``Restyle``, ``FontSize``, ``ChangePrice``,
-``SwapSections``, ``PageLength``, or ``Unsupported`` when a clause is none of those. Each is a
+``SwapSections``, ``PageLength``, ``Recolour``, or ``Unsupported`` when a clause is none of those. Each is a
 frozen value; ``offline/intents/registry.py`` reads them and plans their ops.
 """
 
@@ -24,6 +24,7 @@ __all__ = [
     "FontSize",
     "MoveSection",
     "PageLength",
+    "Recolour",
     "RemoveSection",
     "Request",
     "Resize",
@@ -107,6 +108,13 @@ class ChangeFact:
 
 
 @dataclass(frozen=True, slots=True)
+class Recolour:
+    """``colour`` (hex) in place of the colour the person last changed (the accent or a background)."""
+
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
 class SwapSections:
     """Swap the places of the sections the words ``first`` and ``second`` name."""
 
@@ -152,7 +160,7 @@ class Unsupported:
 
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
-    | ChangePrice | SwapSections | PageLength | Unsupported
+    | ChangePrice | SwapSections | PageLength | Recolour | Unsupported
 )
 
 

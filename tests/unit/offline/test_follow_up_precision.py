@@ -235,3 +235,53 @@ def test_a_longer_page_gets_back_the_section_it_lost(session: Session) -> None:
     added = set(turn.nodes) - set(before)
     assert added and changed_nodes(before, turn) == added
     assert turn.root_titled("About") is not None
+
+
+def colours(nodes: dict[str, Any]) -> dict[tuple[str, str, str], str]:
+    return {
+        (i, bp, key): str(value)
+        for i, n in nodes.items()
+        for bp, values in n.get("style", {}).items()
+        for key, value in values.items()
+        if key in ("background", "color", "border")
+    }
+
+
+def test_blue_instead_replaces_the_accent_just_changed(session: Session) -> None:
+    session.turn("change the accent colour to green")
+    before = draft(session)
+
+    turn = session.turn("use blue instead")
+
+    ready_with_only(turn)
+    was, now = colours(before), colours(turn.nodes)
+    moved = {k for k in was if was[k] != now.get(k)}
+    assert moved and "hero-button" in {k[0] for k in moved}
+    assert "changed the accent colour from #15803d" in turn.reply
+    assert [r for r in turn.roots() if turn.nodes[r]["style"] != before[r]["style"]] == []
+
+
+def test_blue_instead_after_a_background_goes_to_the_background(session: Session) -> None:
+    session.turn("Make the hero background navy.")
+    before = draft(session)
+
+    turn = session.turn("use blue instead")
+
+    # Blue bands may hold words below 4.5:1: the change is made, and the checks say so.
+    assert turn.refused == [] and turn.revision > turn.revision_before
+    assert "Done: gave the sections the background #2563eb" in turn.reply
+    was, now = colours(before), colours(turn.nodes)
+    assert {k for k in was if k[2] == "background" and was[k] == "#1e3a8a"} <= {
+        k for k in now if now[k] == "#2563eb"
+    }
+    assert turn.nodes["hero-button"]["style"] == before["hero-button"]["style"]
+
+
+def test_blue_instead_with_no_colour_changed_before_is_the_accent(session: Session) -> None:
+    before = draft(session)
+
+    turn = session.turn("use blue instead")
+
+    ready_with_only(turn)
+    assert "accent" in turn.reply
+    assert turn.nodes["hero-button"]["style"] != before["hero-button"]["style"]

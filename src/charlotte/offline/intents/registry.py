@@ -25,7 +25,7 @@ from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause
 from charlotte.offline.intents.prices import CHANGE_PRICE
 from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION
 from charlotte.offline.intents.sizes import FONT_SIZE
-from charlotte.offline.intents.style import RESTYLE
+from charlotte.offline.intents.style import RECOLOUR, RESTYLE
 from charlotte.offline.intents.text import LONGER, RESIZE, SET_TEXT, SHORTER
 from charlotte.offline.requests import MAX_MESSAGE, MAX_REQUESTS, Request, Unsupported
 from charlotte.sections.page_view import PageView
@@ -44,6 +44,7 @@ INTENTS: Final[tuple[Intent, ...]] = (
     FONT_SIZE,
     RESIZE,
     SET_TEXT,
+    RECOLOUR,
     RESTYLE,
 )
 
