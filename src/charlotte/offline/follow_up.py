@@ -29,18 +29,20 @@ from charlotte.offline.intents import edit_for, read_requests
 from charlotte.offline.requests import Request, Unsupported, is_build_request
 from charlotte.sections.page_view import PageView
 
-__all__ = ["CAPABILITIES", "Exchange", "Step", "follow_up_step", "is_follow_up"]
+__all__ = ["BY_HAND", "CAPABILITIES", "Exchange", "Step", "follow_up_step", "is_follow_up"]
 
 #: ``stale_revision`` answers before a request is given up.
 MAX_STALE: Final = 3
 #: Failed reads of the page before the turn gives up.
 MAX_READS: Final = 2
 
-#: The one short pointer a reply gives when something was not done (never the whole list).
+#: The one short pointer a reply gives when a request was none it knows (never the whole list).
 CAPABILITIES: Final = (
     "I can change words, sections, the phone number, e-mail, address or prices, and the look; "
     "anything else you can change by hand: select it in the preview."
 )
+#: The pointer when each request not done was one it knows (its line says what it can do).
+BY_HAND: Final = "You can change it by hand: select it in the preview."
 
 
 class Exchange(Protocol):
@@ -85,6 +87,7 @@ def is_follow_up(prompt: str, outline: Mapping[str, Any]) -> bool:
 class _Progress:
     done: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)  # one per request, in order
+    unknown: bool = False  # a request that is none the builder knows
 
     def did(self, said: str) -> None:
         self.done.append(said)
@@ -115,6 +118,7 @@ def follow_up_step(
     while i < len(requests):
         request = requests[i]
         if isinstance(request, Unsupported):
+            progress.unknown = progress.unknown or not request.why
             progress.not_did(request.why or f'I can\'t do "{request.words}" offline')
             i += 1
             continue
@@ -154,7 +158,7 @@ def follow_up_step(
 
 
 def _noun(edit: Edit) -> str:
-    return edit.said.split(":")[0]
+    return edit.said.split(": ")[0]
 
 
 def _outcome(
@@ -202,7 +206,7 @@ def _reply(progress: _Progress, *, ready: bool | None, codes: Sequence[str] = ()
     if not progress.done:
         parts.append("The page is unchanged.")
     if len(progress.lines) > len(progress.done):
-        parts.append(CAPABILITIES)
+        parts.append(CAPABILITIES if progress.unknown else BY_HAND)
     if ready is True:
         parts.append("The page is ready for review.")
     elif ready is False:

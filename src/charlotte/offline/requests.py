@@ -3,7 +3,7 @@
 A follow-up message is read (``offline/intents/``) as requests: ``SetText``,
 ``Resize``, ``AddSection``, ``RemoveSection``, ``MoveSection``, ``ChangeFact``,
 ``Restyle``, ``FontSize``, ``ChangePrice``,
-``SwapSections``, ``PageLength``, ``Recolour``, or ``Unsupported`` when a clause is none of those. Each is a
+``SwapSections``, ``PageLength``, ``Recolour``, ``AddLink``, or ``Unsupported`` when a clause is none of those. Each is a
 frozen value; ``offline/intents/registry.py`` reads them and plans their ops.
 """
 
@@ -18,6 +18,7 @@ from charlotte.offline.looks import Restyle
 __all__ = [
     "MAX_MESSAGE",
     "MAX_REQUESTS",
+    "AddLink",
     "AddSection",
     "ChangeFact",
     "ChangePrice",
@@ -108,6 +109,14 @@ class ChangeFact:
 
 
 @dataclass(frozen=True, slots=True)
+class AddLink:
+    """A link to the business's profile on ``network`` (facebook, instagram, …); ``url`` as given, else the facts'."""
+
+    network: str
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Recolour:
     """``colour`` (hex) in place of the colour the person last changed (the accent or a background)."""
 
@@ -160,7 +169,8 @@ class Unsupported:
 
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
-    | ChangePrice | SwapSections | PageLength | Recolour | Unsupported
+    | ChangePrice | SwapSections | PageLength | Recolour | AddLink
+    | Unsupported
 )
 
 

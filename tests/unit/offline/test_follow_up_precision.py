@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.unit.offline.follow_up_app import Follow, Session, Turn
+from tests.unit.offline.follow_up_app import FACTS, Follow, Session, Turn
 
 NEW = "01603 555 0177"
 
@@ -285,3 +285,48 @@ def test_blue_instead_with_no_colour_changed_before_is_the_accent(session: Sessi
     ready_with_only(turn)
     assert "accent" in turn.reply
     assert turn.nodes["hero-button"]["style"] != before["hero-button"]["style"]
+
+
+FACEBOOK = "https://www.facebook.com/crumbandco"
+
+
+@pytest.fixture(scope="module")
+def linking(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Follow]:
+    """A host whose link policy lets pages link to Facebook."""
+    made = Follow(Path(tmp_path_factory.mktemp("links")) / "links.db", ("https://www.facebook.com",))
+    yield made
+    made.close()
+
+
+def test_a_link_to_the_facebook_page_the_facts_give_is_added_to_contact(linking: Follow) -> None:
+    session = linking.open(facts={**FACTS, "facebook": FACEBOOK})
+    before = draft(session)
+
+    turn = session.turn("add a link to our Facebook page")
+
+    ready_with_only(turn)
+    added = set(turn.nodes) - set(before)
+    assert changed_nodes(before, turn) == added
+    links = [n for n in turn.nodes.values() if n.get("props", {}).get("href") == FACEBOOK]
+    assert len(links) == 1 and links[0] in turn.under("contact")
+    assert "Facebook" in turn.words("contact")
+
+
+def test_a_link_the_hosts_policy_does_not_allow_is_not_claimed(app: Follow) -> None:
+    session = app.open(facts={**FACTS, "facebook": FACEBOOK})
+    before = draft(session)
+
+    turn = session.turn("add a link to our Facebook page")
+
+    assert turn.revision == turn.revision_before and not turn.ready
+    assert changed_nodes(before, turn) == set() and turn.refused == ["external_link"]
+    assert "refused by the page (external_link)" in turn.reply and "Done" not in turn.reply.replace("Not done", "")
+
+
+def test_a_link_with_no_address_anywhere_asks_for_it(session: Session) -> None:
+    before = draft(session)
+
+    turn = session.turn("add a link to our Facebook page")
+
+    not_done(turn, before)
+    assert "no Facebook address" in turn.reply

@@ -54,8 +54,8 @@ def _kind(words: list[str]) -> str | None:
     return kinds.pop() if len(kinds) == 1 else None
 
 
-def _refuse(kind: str, why: str) -> Reading:
-    return Reading(70, (), why=f"{why} ({_NAMED[kind]})")
+def _refuse(why: str) -> Reading:
+    return Reading(70, (), why=why)
 
 
 def _contact(clause: Clause, kind: str) -> Reading:
@@ -63,14 +63,14 @@ def _contact(clause: Clause, kind: str) -> Reading:
     values = [f for f in found if clause.text[f.start : f.end].find("\x00") < 0]
     pair = len(values) == 2 and " from " in clause.lower[: values[0].start] + " "
     if len(values) != 1 and not pair:
-        return _refuse(kind, f"I found {'no' if not values else 'more than one'} new {_NAMED[kind]}")
+        return _refuse(f"I found {'no' if not values else 'more than one'} new {_NAMED[kind]}")
     new = values[-1]
     before = clause.words_of(0, values[0].start if pair else new.start)
     between = clause.words_of(values[0].end, new.start) if pair else []
     after = clause.words_of(new.end, len(clause.lower))
     left = unaccounted(before + between + after, _ACCOUNTED)
     if left or (pair and between != ["to"]):
-        return _refuse(kind, f'I did not understand "{" ".join(left or between)}"')
+        return _refuse(f'I did not understand "{" ".join(left or between)}" beside the {_NAMED[kind]}')
     return Reading(70, (ChangeFact(kind, new.text),))
 
 
@@ -78,7 +78,7 @@ def _address(clause: Clause) -> Reading:
     lower = clause.lower
     cut = max(((at + len(link)) for link in _LINKS if (at := lower.rfind(link)) >= 0), default=-1)
     if cut < 0:
-        return _refuse("address", "I found no new address")
+        return _refuse("I found no new address")
     left = unaccounted(clause.words_of(0, cut), _ACCOUNTED)
     value = value_of(clause.text[cut:], clause.runs)
     words = value.split()
@@ -86,10 +86,10 @@ def _address(clause: Clause) -> Reading:
         words.pop()
     value = " ".join(words).rstrip(",")
     if left:
-        return _refuse("address", f'I did not understand "{" ".join(left)}"')
+        return _refuse(f'I did not understand "{" ".join(left)}" beside the address')
     if not any(c.isdigit() for c in value):
         # A street address carries a number (a house or a postcode): "the new one" is none.
-        return _refuse("address", f'"{value}" does not read as an address')
+        return _refuse(f'"{value}" does not read as an address')
     return Reading(70, (ChangeFact("address", value),))
 
 

@@ -22,6 +22,7 @@ from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.intents.arrangement import PAGE_LENGTH, SWAP_SECTIONS
 from charlotte.offline.intents.facts import CHANGE_FACT
 from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause, Intent, Reading
+from charlotte.offline.intents.links import ADD_LINK
 from charlotte.offline.intents.prices import CHANGE_PRICE
 from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION
 from charlotte.offline.intents.sizes import FONT_SIZE
@@ -34,6 +35,7 @@ __all__ = ["INTENTS", "edit_for", "read_clause", "read_requests"]
 
 #: Every intent the offline builder carries out, in the order a tie is broken.
 INTENTS: Final[tuple[Intent, ...]] = (
+    ADD_LINK,
     REMOVE_SECTION,
     ADD_SECTION,
     MOVE_SECTION,

@@ -12,7 +12,6 @@ from typing import Final
 from charlotte.offline.edits import Context, Edit, Refusal, add, move, remove
 from charlotte.offline.intents.intent import ADD, MOVE, REMOVE, Clause, Intent, Reading
 from charlotte.offline.requests import AddSection, MoveSection, RemoveSection
-from charlotte.sections.additions import KIND_TITLES
 from charlotte.sections.catalogue import kind_spans, kinds_in
 from charlotte.sections.page_view import PageView
 
@@ -121,7 +120,7 @@ ADD_SECTION: Final = Intent(
     _read_add,
     (AddSection,),
     _plan_add,
-    f"add a section ({', '.join(KIND_TITLES.values())}) from the brief and the facts",
+    "add a section the brief and the facts can fill (an FAQ, a gallery, opening hours, …)",
 )
 REMOVE_SECTION: Final = Intent(
     "remove a section", _read_remove, (RemoveSection,), _plan_remove, "remove a section"
