@@ -8,7 +8,9 @@ from charlotte.offline.intents import read_requests
 from charlotte.offline.requests import Request, Unsupported
 
 #: Words that are never part of a value the person gives.
-NEVER_IN_VALUES = ("should be", "wrong", " now", "it's", "instead", "thanks", "not ")
+NEVER_IN_VALUES = ("should be", "wrong", "it's", "instead", "thanks", "please", "not ")
+#: …nor of a phone number, e-mail, address or price ("Order now" is a button's words).
+NEVER_IN_FACTS = (*NEVER_IN_VALUES, " now")
 
 
 @dataclass(frozen=True)
@@ -29,4 +31,5 @@ def check(message: str, expected: list[Request] | Refused) -> None:
     for request in read:
         for name in ("value", "words", "old", "item", "price"):
             value = str(getattr(request, name, "") or "")
-            assert not any(w in f" {value.lower()} " for w in NEVER_IN_VALUES), (name, value)
+            never = NEVER_IN_VALUES if name == "words" else NEVER_IN_FACTS
+            assert not any(w in f" {value.lower()} " for w in never), (name, value)

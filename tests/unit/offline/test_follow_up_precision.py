@@ -330,3 +330,13 @@ def test_a_link_with_no_address_anywhere_asks_for_it(session: Session) -> None:
 
     not_done(turn, before)
     assert "no Facebook address" in turn.reply
+
+
+def test_a_corrected_headline_holds_the_new_words_only(session: Session) -> None:
+    before = draft(session)
+
+    turn = session.turn("the headline is wrong, it should be Fresh bread daily")
+
+    ready_with_only(turn)
+    assert changed_nodes(before, turn) == {"hero-heading"}
+    assert turn.words("hero", "heading") == ["Fresh bread daily"]

@@ -8,6 +8,40 @@ from tests.unit.offline.intent_table import Refused, check
 from charlotte.offline.looks import COLOURS
 from charlotte.offline.requests import Recolour, Request, Restyle
 
+SERIF = "Georgia, Times New Roman, serif"
+
+LOOKS: list[tuple[str, list[Request] | Refused]] = [
+    ("use a darker palette", [Restyle("tone", "darker")]),
+    ("make it warmer", [Restyle("tone", "warmer")]),
+    ("use a cooler palette", [Restyle("tone", "cooler")]),
+    ("make it more minimal", [Restyle("shape", "minimal")]),
+    ("make it bolder", [Restyle("shape", "bold")]),
+    ("use a serif font", [Restyle("font", SERIF)]),
+    ("use a serif font for the headings", [Restyle("font", SERIF, "headings")]),
+    ("make the background dark", [Restyle("background", "dark")]),
+    ("Use a dark colour scheme.", [Restyle("background", "dark")]),
+    ("switch to a light theme", [Restyle("background", "light")]),
+    ("Switch to dark mode", [Restyle("background", "dark")]),
+    ("use a warmer palette and a serif font", [Restyle("tone", "warmer"), Restyle("font", SERIF)]),
+    ("a bolder, darker look", [Restyle("shape", "bold"), Restyle("tone", "darker")]),
+    # The page itself darker: a dark page, not a darker accent on a light one.
+    ("Make it darker", [Restyle("background", "dark")]),
+    # The hero band itself, not its words.
+    ("Make the hero shorter", [Restyle("height", "shorter", "hero")]),
+    ("make the banner a bit taller", [Restyle("height", "taller", "hero")]),
+    ("make the whole page darker", [Restyle("background", "dark")]),
+    ("make the buttons darker", [Restyle("tone", "darker")]),
+    ("make it a darker blue", [Restyle("tone", "darker")]),
+    ("change the accent colour to green", [Restyle("accent", "#15803d")]),
+    ("change the accent color to #2a7", [Restyle("accent", "#22aa77")]),
+]
+
+
+@pytest.mark.parametrize(("message", "expected"), LOOKS, ids=[m for m, _ in LOOKS])
+def test_looks_are_read(message: str, expected: list[Request] | Refused) -> None:
+    check(message, expected)
+
+
 RECOLOURS: list[tuple[str, list[Request] | Refused]] = [
     ("use blue instead", [Recolour(COLOURS["blue"])]),
     ("make it green instead", [Recolour(COLOURS["green"])]),

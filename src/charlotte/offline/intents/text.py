@@ -12,7 +12,15 @@ from typing import Final
 
 from charlotte.offline.clauses import folded
 from charlotte.offline.edits import Context, Edit, Refusal, resize, set_text
-from charlotte.offline.intents.intent import CHANGE, VERBS, Clause, Intent, Reading, value_of
+from charlotte.offline.intents.intent import (
+    CHANGE,
+    FILLERS,
+    VERBS,
+    Clause,
+    Intent,
+    Reading,
+    value_of,
+)
 from charlotte.offline.requests import Resize, Restyle, SetText, Target
 from charlotte.sections.catalogue import SECTION_WORDS
 from charlotte.sections.page_view import PageView
@@ -41,7 +49,20 @@ _NOISE = frozenset({"the", "a", "an", "our", "my", "this", "that", "section", "p
                     "little", "lot", "much", "more", "slightly", "some", "it", "can", "you", "make", "should",
      "must", "needs", "to"})  # fmt: skip
 _SEPARATORS: Final = (
-    " to say ", " to read ", " to ", " so it says ", " say ", " says ", " read ", ": ", " is now ", " is "
+    " should say ", " should read ", " should be ", " to say ", " to read ", " to ", " so it says ", " say ", " says ", " read ", ": ", " is now ", " is "
+)  # fmt: skip
+
+
+#: What a correction says before its new words ("it's wrong, it should be …").
+_CORRECTIONS: Final = (
+    "should be ", "should say ", "should read ", "it's now ", "it is now ", "changed to ", "set to ",
+    "updated to ",
+)  # fmt: skip
+#: Polite words closing a request, never the end of its new words ("… Order now please").
+_CLOSING: Final = (" please", ", please", " thanks", ", thanks", " thank you", ", thank you")
+_CORRECTION_WORDS: Final = frozenset(
+    {"wrong", "incorrect", "outdated", "old", "not", "right", "it", "is", "it's", "that's", "should",
+     "be", "say", "read", "now", "the", "a", "thing", "mistake", "typo", "has", "there's"}
 )  # fmt: skip
 
 
@@ -69,12 +90,16 @@ def target_of(phrase: str) -> Target | None:
 
 
 def split_to(lower: str) -> tuple[int, int]:
-    """(where the words naming the target end, where the new words start), else (-1, -1)."""
-    for sep in _SEPARATORS:
-        at = lower.find(sep)
-        if at >= 0:
-            return at, at + len(sep)
-    return -1, -1
+    """(where the words naming the target end, where the new words start), else (-1, -1).
+
+    The first separator in the clause wins ("the headline is wrong, it should be …" names the
+    headline); of two at one place, the longer ("to say" before "to").
+    """
+    found = [(at, -len(sep)) for sep in _SEPARATORS if (at := lower.find(sep)) >= 0]
+    if not found:
+        return -1, -1
+    at, minus = min(found)
+    return at, at - minus
 
 
 def _quoted_swap(clause: Clause) -> SetText | None:
@@ -111,10 +136,44 @@ def _read_set_text(clause: Clause) -> Reading | None:
     styled = any(w in phrase for w in ("font", "colour", "color", "palette", "background", "theme"))
     target = target_of(phrase) if phrase and not styled else None
     if target is not None and (verb in CHANGE or verb not in VERBS):
-        value = value_of(body[cut:], clause.runs)
+        value, why = _words(clause, cut)
+        if why:
+            return Reading(40, (), why=why)
         if value:
             return Reading(40, (SetText(target, value),))
     return None
+
+
+def _words(clause: Clause, cut: int) -> tuple[str, str]:
+    """(the new words from ``cut`` on, "") or ("", what was not understood).
+
+    Quoted words are the words, and only polite fillers may stand beside them;
+    "wrong, it should be …" gives what follows it; any other "should be" is not
+    understood, so the words of a correction never land on the page.
+    """
+    rest, lrest = clause.body[cut:], clause.lbody[cut:]
+    if "\x00" in rest:
+        close = rest.find("\x00", rest.find("\x00") + 1)
+        outside = clause.words_of(clause.at + cut, clause.at + cut + rest.find("\x00"))
+        outside += clause.words_of(clause.at + cut + close + 1, len(clause.lower))
+        left = [w for w in outside if w not in FILLERS]
+        if left:
+            return "", f'I did not understand "{" ".join(left)}" beside the quoted words'
+        return value_of(rest[: close + 1], clause.runs), ""
+    marks = [(lrest.rfind(m) + len(m), lrest.rfind(m)) for m in _CORRECTIONS if m in lrest]
+    at, start = max(marks, default=(-1, -1))
+    if at >= 0:
+        before = clause.words_of(clause.at + cut, clause.at + cut + start)
+        if not set(before) <= _CORRECTION_WORDS:
+            return "", f'I did not understand "{" ".join(before)}"'
+        rest = rest[at:]
+    value = value_of(rest, clause.runs)
+    if {w.strip(".,!?").lower() for w in value.split()} <= _CORRECTION_WORDS:
+        return "", "I found no new words"  # "the headline is wrong": what should it say?
+    for words in _CLOSING:
+        if value.lower().endswith(words) and len(value) > len(words):
+            value = value[: -len(words)].rstrip(" ,")
+    return value, ""
 
 
 def _read_resize(clause: Clause) -> Reading | None:
