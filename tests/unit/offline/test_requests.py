@@ -83,8 +83,17 @@ def test_build_requests_are_told_apart() -> None:
         "#" * 100_000,
         "1 " * 50_000,
         "make the " + ". " * 50_000,
+        "the loaf costs " + "£1 " * 20_000,
+        "phone is " + "0113 496 0550 " * 5_000,
+        "swap " + "a and " * 20_000,
+        "the text is too " + "too small on " * 10_000,
+        "add a link to " + "https://facebook.com/x " * 5_000,
+        "the headline is wrong, it should be " * 2_000,
+        "change the headline to " + "'a' " * 30_000,
+        "change the price of x from £1 to £2 " * 3_000,
     ],
-    ids=["ands", "quotes", "curly", "long-target", "hashes", "digits", "dots"],
+    ids=["ands", "quotes", "curly", "long-target", "hashes", "digits", "dots", "prices", "phones",
+         "swaps", "sizes", "links", "corrections", "quoted-words", "price-ranges"],
 )
 def test_hostile_messages_are_read_in_bounded_time(message: str) -> None:
     started = time.perf_counter()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from charlotte.checks.claims import read
 from charlotte.offline.edits import Context, Edit, Refusal, change_fact
 from charlotte.offline.intents.intent import CHANGE, FILLERS, Clause, Intent, Reading, value_of
 from charlotte.offline.requests import ChangeFact
@@ -59,7 +58,7 @@ def _refuse(why: str) -> Reading:
 
 
 def _contact(clause: Clause, kind: str) -> Reading:
-    found = [f for f in read(clause.text).found if f.kind == kind]
+    found = [f for f in clause.found if f.kind == kind]
     values = [f for f in found if clause.text[f.start : f.end].find("\x00") < 0]
     pair = len(values) == 2 and " from " in clause.lower[: values[0].start] + " "
     if len(values) != 1 and not pair:
@@ -96,7 +95,7 @@ def _address(clause: Clause) -> Reading:
 def _read(clause: Clause) -> Reading | None:
     words = clause.words_of(0, len(clause.lower))
     kind = _kind(words)
-    found = read(clause.text).found
+    found = clause.found
     if kind is None and "number" in words and any(f.kind == "phone" for f in found):
         kind = "phone"  # "the number on the page is wrong, it should be …"
     if kind is None or _TEXT_WORDS & set(words):

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from charlotte.checks.claims import Found, read
 from charlotte.offline.clauses import folded, unquote
 from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.requests import Request
@@ -64,7 +65,8 @@ class Clause:
     """A clause as recognizers read it: its words (quotes as markers), lower case, its verb.
 
     ``body``/``lbody``: the clause from its first word that is not a polite filler, as
-    written and in lower case (``lbody`` starts at ``lower[at]``).
+    written and in lower case (``lbody`` starts at ``lower[at]``). ``found``: the claims
+    (phone numbers, e-mails, prices, web addresses) ``checks.claims`` reads in it, read once.
     """
 
     text: str
@@ -74,6 +76,7 @@ class Clause:
     k: int
     verb: str
     at: int
+    found: tuple[Found, ...]
 
     @classmethod
     def of(cls, text: str, runs: Sequence[str]) -> Clause:
@@ -86,7 +89,7 @@ class Clause:
         starts = [i for i, c in enumerate(lower) if not c.isspace() and (i == 0 or lower[i - 1].isspace())]
         at = starts[k] if k < len(starts) else len(lower)
         verb = words[k].strip(",") if k < len(words) else ""
-        return cls(text, tuple(runs), lower, words, k, verb, at)
+        return cls(text, tuple(runs), lower, words, k, verb, at, tuple(read(text).found))
 
     @property
     def body(self) -> str:

@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from charlotte.checks.claims import read
 from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.intents.facts import unaccounted
 from charlotte.offline.intents.intent import FILLERS, Clause, Intent, Reading
@@ -54,7 +53,7 @@ def _on(network: str, url: str) -> bool:
 
 def _read(clause: Clause) -> Reading | None:
     words = clause.words_of(0, len(clause.lower))
-    urls = [f for f in read(clause.text).found if f.kind == "url"]
+    urls = [f for f in clause.found if f.kind == "url"]
     named = [w for w in words if w in NETWORKS]
     named += [n for f in urls for n in NETWORKS if _on(n, f.text) and n not in named]
     if not named or not {"link", "links", "profile", "page", "account"} & set(words):

@@ -54,17 +54,22 @@ def _item(words: list[str]) -> list[str]:
     return words
 
 
+def _last(clause: Clause, at: int, n: int) -> list[str]:
+    """The last ``n`` words before ``at`` (read from a short window: a price list stays linear)."""
+    return clause.words_of(max(0, at - 24), at)[-n:]
+
+
 def _prices(clause: Clause, prices: list[Found]) -> tuple[str, str | None] | None:
     """(the new price, the old one or None) as written, or None when it cannot tell."""
     if len(prices) == 2 and prices[0].start == prices[1].start:
         # "from £12 to £14" is read as a range: the first is the old price, the second the new.
         text = prices[0].text
         at = text.find(" to ")
-        if at < 0 or clause.words_of(0, prices[0].start)[-1:] != ["from"]:
+        if at < 0 or _last(clause, prices[0].start, 1) != ["from"]:
             return None
         return text[at + 4 :].strip(), text[:at].strip()
-    olds = [p for p in prices if clause.words_of(0, p.start)[-1:] in (["not"], ["from"], ["was"])
-            or clause.words_of(0, p.start)[-2:] == ["instead", "of"]]  # fmt: skip
+    olds = [p for p in prices if _last(clause, p.start, 1) in (["not"], ["from"], ["was"])
+            or _last(clause, p.start, 2) == ["instead", "of"]]  # fmt: skip
     news = [p for p in prices if p not in olds]
     if len(news) != 1 or len(olds) > 1:
         return None
@@ -72,7 +77,7 @@ def _prices(clause: Clause, prices: list[Found]) -> tuple[str, str | None] | Non
 
 
 def _read(clause: Clause) -> Reading | None:
-    found = read(clause.text).found
+    found = clause.found
     prices = [f for f in found if f.kind == "price"]
     seen = set(clause.words_of(0, len(clause.lower)))
     if not prices or _TEXT_WORDS & seen or any(f.kind in ("phone", "email") for f in found):
