@@ -60,3 +60,17 @@ RECOLOURS: list[tuple[str, list[Request] | Refused]] = [
 @pytest.mark.parametrize(("message", "expected"), RECOLOURS, ids=[m for m, _ in RECOLOURS])
 def test_a_colour_instead_is_read(message: str, expected: list[Request] | Refused) -> None:
     check(message, expected)
+
+
+#: A look's words and nothing else: a part it cannot restyle alone is not made page-wide.
+NOT_LOOKS: list[tuple[str, list[Request] | Refused]] = [
+    ("use a warmer palette for the about section", Refused('did not understand "about section"')),
+    ("write a bold poem", Refused()),
+    ("make the logo blue", Refused()),
+    ("make the logo's colour blue", Refused('did not understand "logo\'s"')),
+]
+
+
+@pytest.mark.parametrize(("message", "expected"), NOT_LOOKS, ids=[m for m, _ in NOT_LOOKS])
+def test_words_a_look_cannot_place_are_refused(message: str, expected: list[Request] | Refused) -> None:
+    check(message, expected)

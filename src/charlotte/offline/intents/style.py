@@ -15,7 +15,7 @@ from charlotte.offline.clauses import folded
 from charlotte.offline.edits import Context, Edit, Refusal, restyle
 from charlotte.offline.intents.facts import unaccounted
 from charlotte.offline.intents.intent import CHANGE, FILLERS, Clause, Intent, Reading
-from charlotte.offline.looks import colour_of, read_looks
+from charlotte.offline.looks import COLOURS, FONTS, colour_of, read_looks
 from charlotte.offline.requests import Recolour, Restyle
 from charlotte.sections.page_view import PageView
 
@@ -29,9 +29,31 @@ _RECOLOUR_WORDS: Final = CHANGE | FILLERS | _INSTEAD | frozenset(
 )  # fmt: skip
 
 
+#: Words a look request is made of besides its look words ("make the design more minimal").
+_LOOK_WORDS: Final = CHANGE | FILLERS | frozenset(COLOURS) | frozenset(
+    w for name, _stack in FONTS for w in name.replace("-", " ").split()
+) | frozenset(
+    {"the", "a", "an", "more", "less", "bit", "little", "lot", "much", "slightly", "it", "its",
+     "page", "site", "website", "whole", "everything", "look", "design", "style", "feel", "colour",
+     "color", "colours", "colors", "palette", "scheme", "theme", "mode", "accent", "button",
+     "buttons", "link", "links", "brand", "highlight", "background", "backgrounds", "font",
+     "fonts", "typeface", "typefaces", "heading", "headings", "headline", "headlines", "titles",
+     "dark", "light", "night", "bright", "plain", "for", "of", "in", "on", "with", "and", "our",
+     "my", "all", "hero", "banner", "overall", "tone", "shade", "sans-serif", "give", "be", "try",
+     "go", "too", "is", "are", "way", "very", "really", "one"}
+)  # fmt: skip
+
+
 def _read(clause: Clause) -> Reading | None:
     looks = read_looks(clause.lower)
-    return Reading(30, tuple(looks)) if looks else None
+    if not looks:
+        return None
+    words = clause.words_of(0, len(clause.lower))
+    left = [w for w in unaccounted(words, _LOOK_WORDS | _INSTEAD)
+            if not read_looks(w) and colour_of([w]) is None]  # fmt: skip
+    if left:
+        return Reading(30, (), why=f'I did not understand "{" ".join(left)}"')
+    return Reading(30, tuple(looks))
 
 
 def _plan(request: Restyle, page: PageView, _context: Context) -> Edit | Refusal:
