@@ -35,6 +35,7 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     # Not this intent: a text that holds a number is a text.
     ("Set the headline to Call 0113 496 0321 today", [SetText(Target(None, "heading"), "Call 0113 496 0321 today")]),
     ("the number of classes is 5", Refused()),
+    ("our mobile is 07700 900123 now", [ChangeFact("phone", "07700 900123")]),
 ]  # fmt: skip
 
 

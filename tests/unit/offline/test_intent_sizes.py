@@ -17,6 +17,7 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("the headings are too big", [FontSize("headings", bigger=False)]),
     ("make the hero headline bigger", [FontSize("headline", bigger=True)]),
     ("make the heading font larger", [FontSize("headline", bigger=True)]),
+    ("make the font bigger on mobile", [FontSize("page", True, "base")]),
     # Refused: a section it cannot tell, two widths, two ways.
     ("make the about text bigger", Refused('did not understand "about"')),
     ("make the text bigger on phones and tablets", Refused("which width")),

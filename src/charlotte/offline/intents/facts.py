@@ -21,13 +21,15 @@ from charlotte.sections.page_view import PageView
 __all__ = ["CHANGE_FACT", "unaccounted"]
 
 _NOUNS: Final = {
-    "phone": "phone", "telephone": "phone", "mobile": "phone", "tel": "phone",
+    "phone": "phone", "telephone": "phone",
     "e-mail": "email", "email": "email", "mail": "email", "address": "address",
 }  # fmt: skip
+#: Words that name the phone only beside a phone number ("on mobile" is a screen, not a fact).
+_WEAK: Final = frozenset({"number", "mobile", "tel", "landline"})
 _NAMED: Final = {"phone": "phone number", "email": "e-mail address", "address": "address"}
 #: Words that name a contact fact or link it to its new value; any other word is not understood.
-_ACCOUNTED: Final = CHANGE | FILLERS | frozenset(_NOUNS) | frozenset(
-    {"number", "the", "our", "my", "your", "its", "on", "of", "in", "page", "site", "website",
+_ACCOUNTED: Final = CHANGE | FILLERS | frozenset(_NOUNS) | _WEAK | frozenset(
+    {"the", "our", "my", "your", "its", "on", "of", "in", "page", "site", "website",
      "is", "are", "it", "it's", "should", "be", "has", "have", "changed", "new", "wrong",
      "incorrect", "outdated", "old", "out", "date", "from", "instead", "today", "again", "shown",
      "show", "a", "moved", "we've", "we", "contact", "us", "at", "say", "says", "read", "reads",
@@ -96,7 +98,7 @@ def _read(clause: Clause) -> Reading | None:
     words = clause.words_of(0, len(clause.lower))
     kind = _kind(words)
     found = clause.found
-    if kind is None and "number" in words and any(f.kind == "phone" for f in found):
+    if kind is None and _WEAK & set(words) and any(f.kind == "phone" for f in found):
         kind = "phone"  # "the number on the page is wrong, it should be …"
     if kind is None or _TEXT_WORDS & set(words):
         return None
