@@ -93,9 +93,9 @@ def _px(values: object) -> float | None:
 
 
 def _node_ops(node: Mapping[str, Any], request: FontSize, words: str) -> list[dict[str, Any]]:
-    style = node.get("style") if isinstance(node.get("style"), dict) else {}
-    assert isinstance(style, dict)
-    props = node.get("props") if isinstance(node.get("props"), dict) else {}
+    """``set_style`` ops scaling the node's font size at the widths asked for."""
+    raw, props = node.get("style"), node.get("props")
+    style: Mapping[str, Any] = raw if isinstance(raw, dict) else {}
     level = props.get("level") if isinstance(props, dict) else None
     em = HEADING_EM.get(level, 1.0) if node.get("type") == "heading" and isinstance(level, int) else 1.0
     sizes: dict[str, float] = {}

@@ -97,6 +97,6 @@ RESTYLE: Final = Intent(
     _read,
     (Restyle,),
     _plan,
-    "change the look (the accent colour, a light or dark background, a warmer, cooler, darker or "
-    "lighter palette, more minimal or bolder, a font, a shorter or taller hero)",
+    "change the look (the accent colour, a dark or light background, a warmer or cooler palette, "
+    "minimal or bold, a font)",
 )
