@@ -32,4 +32,6 @@ def check(message: str, expected: list[Request] | Refused) -> None:
         for name in ("value", "words", "old", "item", "price"):
             value = str(getattr(request, name, "") or "")
             never = NEVER_IN_VALUES if name == "words" else NEVER_IN_FACTS
-            assert not any(w in f" {value.lower()} " for w in never), (name, value)
+            words = {w.strip(".,!?") for w in value.lower().split()}
+            assert not any(w in value.lower() if " " in w.strip() else w.strip() in words
+                           for w in never), (name, value)  # fmt: skip

@@ -340,3 +340,15 @@ def test_a_corrected_headline_holds_the_new_words_only(session: Session) -> None
     ready_with_only(turn)
     assert changed_nodes(before, turn) == {"hero-heading"}
     assert turn.words("hero", "heading") == ["Fresh bread daily"]
+
+
+def test_a_move_said_in_ordinary_words_changes_only_where_the_address_shows(session: Session) -> None:
+    before = draft(session)
+    old = "12 Kirkgate, Leeds LS1 6BY"
+
+    turn = session.turn("we moved to 3 Briggate, Leeds LS1 6HD")
+
+    ready_with_only(turn)
+    shown = {i for i, n in before.items() if old in str(n.get("props"))}
+    assert shown and changed_nodes(before, turn) == shown
+    assert all("3 Briggate, Leeds LS1 6HD" in str(turn.nodes[i]["props"]) for i in shown)

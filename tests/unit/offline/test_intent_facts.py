@@ -24,6 +24,11 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("change the address to 3 Briggate, Leeds LS1 6HD", [ChangeFact("address", "3 Briggate, Leeds LS1 6HD")]),
     ("our address is wrong, it should be 3 Briggate, Leeds", [ChangeFact("address", "3 Briggate, Leeds")]),
     ("the address is now 3 Briggate, Leeds now", [ChangeFact("address", "3 Briggate, Leeds")]),
+    ("we moved to 5 Market Street, Leeds LS2 7AB", [ChangeFact("address", "5 Market Street, Leeds LS2 7AB")]),
+    ("we're now at 5 Market Street, Leeds", [ChangeFact("address", "5 Market Street, Leeds")]),
+    # The first link word starts the address: the words "at" and "to" inside it stay.
+    ("change the address to Unit 4 at The Mill, Leeds LS2 1AB", [ChangeFact("address", "Unit 4 at The Mill, Leeds LS2 1AB")]),
+    ("change the address to 3 Road to Nowhere", [ChangeFact("address", "3 Road to Nowhere")]),
     # Refused: a word beside the value that is not understood, no value, two values, a "not".
     ("change the phone number to 0113 496 0550 ext 12", Refused('did not understand "ext 12"')),
     ("change the phone number to the new one", Refused("no new phone number")),
@@ -35,6 +40,8 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     # Not this intent: a text that holds a number is a text.
     ("Set the headline to Call 0113 496 0321 today", [SetText(Target(None, "heading"), "Call 0113 496 0321 today")]),
     ("the number of classes is 5", Refused()),
+    ("we moved the menu to the top", Refused()),
+    ("we moved to a bigger place", Refused()),
     ("our mobile is 07700 900123 now", [ChangeFact("phone", "07700 900123")]),
 ]  # fmt: skip
 

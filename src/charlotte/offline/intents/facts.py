@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Final
 
 from charlotte.offline.edits import Context, Edit, Refusal, change_fact
-from charlotte.offline.intents.intent import CHANGE, FILLERS, Clause, Intent, Reading, value_of
+from charlotte.offline.intents.intent import CHANGE, FILLERS, Clause, Intent, Reading
+from charlotte.offline.intents.text import new_words
 from charlotte.offline.requests import ChangeFact
 from charlotte.sections.page_view import PageView
 
@@ -33,14 +34,17 @@ _ACCOUNTED: Final = CHANGE | FILLERS | frozenset(_NOUNS) | _WEAK | frozenset(
      "is", "are", "it", "it's", "should", "be", "has", "have", "changed", "new", "wrong",
      "incorrect", "outdated", "old", "out", "date", "from", "instead", "today", "again", "shown",
      "show", "a", "moved", "we've", "we", "contact", "us", "at", "say", "says", "read", "reads",
-     "correct", "right", "one", "that", "this", "there", "here", "with"}
+     "correct", "right", "one", "that", "this", "there", "here", "with", "relocated", "we're",
+     "premises", "shop", "studio", "office"}
 )  # fmt: skip
 #: Words that make a clause about a text on the page, not the fact ("the button should say …").
 _TEXT_WORDS: Final = frozenset(
     {"headline", "heading", "title", "button", "label", "text", "intro", "subheading", "tagline"}
 )
 #: Words after which an address begins ("… it should be 3 Briggate").
-_LINKS: Final = (" should be ", " is now ", " it's now ", " now is ", " to ", " is ", ": ")
+_LINKS: Final = (" should be ", " is now ", " it's now ", " now is ", " to ", " is ", ": ", " now at ")
+#: Words that give a new address without naming it ("we moved to …", "we're now at …").
+_MOVED: Final = ("moved to ", "relocated to ", "now at ")
 
 
 def unaccounted(words: list[str], accounted: frozenset[str]) -> list[str]:
@@ -76,18 +80,23 @@ def _contact(clause: Clause, kind: str) -> Reading:
 
 
 def _address(clause: Clause) -> Reading:
+    """The address after the first link word ("to", "is", "now at"); a correction's own words
+    ("is wrong, it should be") and a closing "now" or "please" stay off it."""
     lower = clause.lower
-    cut = max(((at + len(link)) for link in _LINKS if (at := lower.rfind(link)) >= 0), default=-1)
-    if cut < 0:
+    found = [(at, -len(link)) for link in _LINKS if (at := lower.find(link, clause.at)) >= 0]
+    if not found:
         return _refuse("I found no new address")
-    left = unaccounted(clause.words_of(0, cut), _ACCOUNTED)
-    value = value_of(clause.text[cut:], clause.runs)
-    words = value.split()
-    while words and words[-1].lower().strip(".,!") in ("now", "please", "thanks", "instead"):
-        words.pop()
-    value = " ".join(words).rstrip(",")
+    at, minus = min(found)
+    left = unaccounted(clause.words_of(0, at - minus), _ACCOUNTED)
     if left:
         return _refuse(f'I did not understand "{" ".join(left)}" beside the address')
+    value, why = new_words(clause, at - minus - clause.at)
+    if why:
+        return _refuse(why)
+    words = value.split()
+    while words and words[-1].lower().strip(".,!") in ("now", "instead"):
+        words.pop()
+    value = " ".join(words).rstrip(",")
     if not any(c.isdigit() for c in value):
         # A street address carries a number (a house or a postcode): "the new one" is none.
         return _refuse(f'"{value}" does not read as an address')
@@ -100,6 +109,9 @@ def _read(clause: Clause) -> Reading | None:
     found = clause.found
     if kind is None and _WEAK & set(words) and any(f.kind == "phone" for f in found):
         kind = "phone"  # "the number on the page is wrong, it should be …"
+    moved = next((at for m in _MOVED if (at := clause.lower.find(m)) >= 0), -1)
+    if kind is None and moved >= 0 and any(c.isdigit() for c in clause.lower[moved:]):
+        kind = "address"  # "we moved to 5 Market Street, Leeds"
     if kind is None or _TEXT_WORDS & set(words):
         return None
     return _address(clause) if kind == "address" else _contact(clause, kind)

@@ -25,7 +25,7 @@ from charlotte.offline.requests import Resize, Restyle, SetText, Target
 from charlotte.sections.catalogue import SECTION_WORDS
 from charlotte.sections.page_view import PageView
 
-__all__ = ["LONGER", "RESIZE", "SET_TEXT", "SHORTER", "split_to", "target_of"]
+__all__ = ["LONGER", "RESIZE", "SET_TEXT", "SHORTER", "new_words", "split_to", "target_of"]
 
 SHORTER: Final = frozenset(
     {"shorten", "trim", "tighten", "condense", "cut down", "shorter", "briefer", "punchier",
@@ -136,7 +136,7 @@ def _read_set_text(clause: Clause) -> Reading | None:
     styled = any(w in phrase for w in ("font", "colour", "color", "palette", "background", "theme"))
     target = target_of(phrase) if phrase and not styled else None
     if target is not None and (verb in CHANGE or verb not in VERBS):
-        value, why = _words(clause, cut)
+        value, why = new_words(clause, cut)
         if why:
             return Reading(40, (), why=why)
         if value:
@@ -144,8 +144,8 @@ def _read_set_text(clause: Clause) -> Reading | None:
     return None
 
 
-def _words(clause: Clause, cut: int) -> tuple[str, str]:
-    """(the new words from ``cut`` on, "") or ("", what was not understood).
+def new_words(clause: Clause, cut: int) -> tuple[str, str]:
+    """(the new words from ``cut`` (in ``lbody``) on, "") or ("", what was not understood).
 
     Quoted words are the words, and only polite fillers may stand beside them;
     "wrong, it should be …" gives what follows it; any other "should be" is not
