@@ -311,10 +311,10 @@ def test_a_turn_is_undone_from_the_chat(server: BrowserServer, open_page: Watche
     _send(page, "Translate the page into French.")
     expect(page.get_by_test_id("status")).to_have_text("idle")
     buttons = log.locator(".undo-button")
-    expect(log.get_by_text("is not something I can do offline")).to_have_count(1)
+    expect(log.get_by_text("can't do \"Translate the page into French\" offline")).to_have_count(1)
     expect(buttons).to_have_count(2)
     page.reload()
-    expect(log.get_by_text("is not something I can do offline")).to_have_count(1)
+    expect(log.get_by_text("can't do \"Translate the page into French\" offline")).to_have_count(1)
     expect(buttons).to_have_count(2)
     open_page.assert_clean()
 

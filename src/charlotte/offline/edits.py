@@ -1,6 +1,8 @@
-"""How a follow-up request becomes ops on the page as it is now.
+"""How a follow-up request becomes ops on the page as it is now: the intents' planners.
 
-``edit_for(request, page, context)`` resolves the request's targets against
+Each planner (``set_text``, ``resize``, ``add``, ``remove``, ``move``,
+``change_fact``, ``restyle``; ``intents/registry.py``'s ``edit_for`` picks one
+by the request's intent) resolves the request's targets against
 the current page (read through ``cms_get``, so a person's own edits count):
 "the hero" is the band holding the page's first heading, a section named by
 kind is found by its id or its heading's words, "the phone number" is the
@@ -22,12 +24,10 @@ from charlotte.offline.requests import (
     ChangeFact,
     MoveSection,
     RemoveSection,
-    Request,
     Resize,
     Restyle,
     SetText,
     Target,
-    Unsupported,
 )
 from charlotte.sections.additions import KIND_TITLES, section_batch
 from charlotte.sections.batch import Batch
@@ -38,7 +38,18 @@ from charlotte.sections.page_view import PROP as _PROP
 from charlotte.sections.page_view import PageView
 from charlotte.sections.writer import plan_page
 
-__all__ = ["Context", "Edit", "Refusal", "edit_for"]
+__all__ = [
+    "Context",
+    "Edit",
+    "Refusal",
+    "add",
+    "change_fact",
+    "move",
+    "remove",
+    "resize",
+    "restyle",
+    "set_text",
+]
 
 _MAX_OPS: Final = 200
 _LIMITS: Final = {"heading": 300, "text": 5_000, "button": 100}
@@ -49,10 +60,11 @@ _HOURS: Final = ("opening_hours", "hours", "opening_times")
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """What the session says: the brief and the host's facts (from ``cms_facts``)."""
+    """What the session says: the brief, the host's facts (``cms_facts``), the person's earlier messages."""
 
     brief: str
     facts: object
+    earlier: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +107,7 @@ def _swap(page: PageView, old: str, new: str) -> Edit | Refusal:
     return Refusal(f'the page does not show "{old}"')
 
 
-def _set_text(page: PageView, request: SetText) -> Edit | Refusal:
+def set_text(page: PageView, request: SetText) -> Edit | Refusal:
     if request.target.part == "quote" and request.target.section:
         return _swap(page, request.target.section, request.words)
     node, name = _target(page, request.target)
@@ -164,7 +176,7 @@ def _fact_sentences(facts: object) -> list[str]:
     return out
 
 
-def _resize(page: PageView, request: Resize, context: Context) -> Edit | Refusal:
+def resize(page: PageView, request: Resize, context: Context) -> Edit | Refusal:
     node, name = _target(page, request.target)
     if not name:
         return Refusal(f"there is no {request.target.section} section on the page")
@@ -184,7 +196,7 @@ def _resize(page: PageView, request: Resize, context: Context) -> Edit | Refusal
     return Edit((op,), f'made {name} {"longer" if request.longer else "shorter"}: "{new}"')
 
 
-def _change_fact(page: PageView, request: ChangeFact, context: Context) -> Edit | Refusal:
+def change_fact(page: PageView, request: ChangeFact, context: Context) -> Edit | Refusal:
     digits = "".join(c for c in request.value if c.isdigit() or c == "+")
     if request.kind == "phone" and (parse_phone(request.value) is None or len(digits) < 7):
         return Refusal(f'"{request.value}" does not read as a phone number')
@@ -224,7 +236,7 @@ def _a(title: str) -> str:
     return f"{'an' if title[:1].lower() in 'aeiou' or title.startswith('FAQ') else 'a'} {title}"
 
 
-def _add(page: PageView, request: AddSection, context: Context) -> Edit | Refusal:
+def add(page: PageView, request: AddSection, context: Context) -> Edit | Refusal:
     title = KIND_TITLES.get(request.kind, request.kind)
     present = next((r for r in page.roots if page.kind(r) == request.kind), None)
     if present is not None and request.where is not None:
@@ -336,14 +348,14 @@ def _unlike_neighbours(
     return batch
 
 
-def _remove(page: PageView, request: RemoveSection) -> Edit | Refusal:
+def remove(page: PageView, request: RemoveSection) -> Edit | Refusal:
     root = page.section(request.section)
     if root is None:
         return Refusal(f"there is no {request.section} section on the page")
     return Edit(({"t": "remove_node", "id": root},), f"removed the {page.label(root)} section")
 
 
-def _move(page: PageView, request: MoveSection) -> Edit | Refusal:
+def move(page: PageView, request: MoveSection) -> Edit | Refusal:
     root = page.section(request.section)
     if root is None:
         return Refusal(f"there is no {request.section} section on the page")
@@ -366,7 +378,7 @@ def _move_root(page: PageView, root: str, where: str, anchor_words: str | None) 
     return Edit(tuple(_order_ops(page, order)), f"moved the {page.label(root)} section {place}")
 
 
-def _restyle(page: PageView, request: Restyle) -> Edit | Refusal:
+def restyle(page: PageView, request: Restyle) -> Edit | Refusal:
     ops, said = look_ops(request, page.nodes)
     if not ops:
         return Refusal(
@@ -377,23 +389,3 @@ def _restyle(page: PageView, request: Restyle) -> Edit | Refusal:
     if len(ops) > _MAX_OPS:
         return Refusal("the page has too many styled nodes to restyle in one change")
     return Edit(tuple(ops), said)
-
-
-def edit_for(request: Request, page: PageView, context: Context) -> Edit | Refusal:
-    """The ops carrying out ``request`` on ``page``, or why it cannot be done."""
-    if isinstance(request, SetText):
-        return _set_text(page, request)
-    if isinstance(request, Resize):
-        return _resize(page, request, context)
-    if isinstance(request, AddSection):
-        return _add(page, request, context)
-    if isinstance(request, RemoveSection):
-        return _remove(page, request)
-    if isinstance(request, MoveSection):
-        return _move(page, request)
-    if isinstance(request, ChangeFact):
-        return _change_fact(page, request, context)
-    if isinstance(request, Restyle):
-        return _restyle(page, request)
-    assert isinstance(request, Unsupported)
-    return Refusal(f'"{request.words}" is not something the offline builder can do')

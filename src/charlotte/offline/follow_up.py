@@ -13,8 +13,9 @@ results to see which requests are done. Steps::
 A request the page or the facts cannot support is not applied; the reply says
 why. On ``stale_revision`` the page is read again and the request retried
 (``MAX_STALE`` times in a turn); any other refusal of the tools is reported.
-A message with nothing the builder can do changes nothing and ends with a
-reply listing what it can do offline, without ``cms_ready``.
+A message with nothing the builder can do changes nothing and ends, without
+``cms_ready``, with a reply of one line per request: what it did not
+understand, and a short pointer to what it can do and to the editor.
 """
 
 from __future__ import annotations
@@ -23,26 +24,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from charlotte.offline.edits import Context, Edit, Refusal, edit_for
-from charlotte.offline.requests import Request, Unsupported, is_build_request, read_requests
-from charlotte.sections.additions import KIND_TITLES
+from charlotte.offline.edits import Context, Edit, Refusal
+from charlotte.offline.intents import edit_for, read_requests
+from charlotte.offline.requests import Request, Unsupported, is_build_request
 from charlotte.sections.page_view import PageView
 
-__all__ = ["CAPABILITIES", "Exchange", "Step", "follow_up_step", "is_follow_up"]
+__all__ = ["BY_HAND", "CAPABILITIES", "Exchange", "Step", "follow_up_step", "is_follow_up"]
 
 #: ``stale_revision`` answers before a request is given up.
 MAX_STALE: Final = 3
 #: Failed reads of the page before the turn gives up.
 MAX_READS: Final = 2
 
+#: The one short pointer a reply gives when a request was none it knows (never the whole list).
 CAPABILITIES: Final = (
-    "Offline I can: change a heading, text or button (set it to your words, or make it shorter "
-    f"or longer); add a section ({', '.join(KIND_TITLES.values())}) from the brief and the "
-    "facts; remove a section, or move it above or below another or to the top or bottom; change "
-    "the phone number, e-mail or address the page shows; change the look (the accent colour, a "
-    "light or dark background, a warmer, cooler, darker or lighter palette, more minimal or "
-    "bolder, a font family, a shorter or taller hero)."
+    "I can change words, sections, the phone number, e-mail, address or prices, and the look; "
+    "anything else you can change by hand: select it in the preview."
 )
+#: The pointer when each request not done was one it knows (its line says what it can do).
+BY_HAND: Final = "You can change it by hand: select it in the preview."
 
 
 class Exchange(Protocol):
@@ -86,8 +86,15 @@ def is_follow_up(prompt: str, outline: Mapping[str, Any]) -> bool:
 @dataclass(slots=True)
 class _Progress:
     done: list[str] = field(default_factory=list)
-    not_done: list[str] = field(default_factory=list)
-    unsupported: bool = False
+    lines: list[str] = field(default_factory=list)  # one per request, in order
+    unknown: bool = False  # a request that is none the builder knows
+
+    def did(self, said: str) -> None:
+        self.done.append(said)
+        self.lines.append(f"Done: {said}{'' if said.endswith('.') else '.'}")
+
+    def not_did(self, reason: str) -> None:
+        self.lines.append("Not done: " + _sentence(reason))
 
 
 def _nodes(result: Mapping[str, Any] | None) -> list[dict[str, Any]]:
@@ -111,8 +118,8 @@ def follow_up_step(
     while i < len(requests):
         request = requests[i]
         if isinstance(request, Unsupported):
-            progress.unsupported = True
-            progress.not_done.append(f'"{request.words}" is not something I can do offline')
+            progress.unknown = progress.unknown or not request.why
+            progress.not_did(request.why or f'I can\'t do "{request.words}" offline')
             i += 1
             continue
         if page is None:
@@ -123,7 +130,7 @@ def follow_up_step(
                 else:
                     reads += 1
                 if reads >= MAX_READS:
-                    progress.not_done.append(
+                    progress.not_did(
                         "the page could not be read, so nothing more was changed"
                     )
                     break
@@ -133,7 +140,7 @@ def follow_up_step(
             return Step("cms_get")
         edit = edit_for(request, page, context)
         if isinstance(edit, Refusal):
-            progress.not_done.append(edit.reason)
+            progress.not_did(edit.reason)
             i += 1
             continue
         if k >= len(exchanges):
@@ -143,7 +150,7 @@ def follow_up_step(
         if exchange.code == "stale_revision":
             stale += 1
             if stale >= MAX_STALE:
-                progress.not_done.append(
+                progress.not_did(
                     f"{_noun(edit)} was not done: the page kept changing under me"
                 )
                 i += 1
@@ -151,7 +158,7 @@ def follow_up_step(
 
 
 def _noun(edit: Edit) -> str:
-    return edit.said.split(":")[0]
+    return edit.said.split(": ")[0]
 
 
 def _outcome(
@@ -159,11 +166,11 @@ def _outcome(
 ) -> tuple[int, PageView | None]:
     """(the next request's index, the page view still current) after one ``cms_apply``."""
     if exchange.ok:
-        progress.done.append(edit.said)
+        progress.did(edit.said)
         return i + 1, None
     if exchange.code == "stale_revision":
         return i, None  # read the page again and retry
-    progress.not_done.append(f"{_noun(edit)} was refused by the page ({exchange.code})")
+    progress.not_did(f"{_noun(edit)} was refused by the page ({exchange.code})")
     return i + 1, page
 
 
@@ -195,17 +202,13 @@ def _sentence(text: str) -> str:
 
 
 def _reply(progress: _Progress, *, ready: bool | None, codes: Sequence[str] = ()) -> str:
-    parts: list[str] = []
-    if progress.done:
-        parts.append("Done: " + "; ".join(progress.done) + ".")
-    for reason in progress.not_done:
-        parts.append("Not done: " + _sentence(reason))
+    parts = list(progress.lines)
     if not progress.done:
         parts.append("The page is unchanged.")
-    if progress.unsupported or not progress.done:
-        parts.append(CAPABILITIES)
+    if len(progress.lines) > len(progress.done):
+        parts.append(CAPABILITIES if progress.unknown else BY_HAND)
     if ready is True:
         parts.append("The page is ready for review.")
     elif ready is False:
         parts.append(f"The page is not marked ready: the checks report {', '.join(codes)}.")
-    return " ".join(parts)
+    return "\n".join(parts)

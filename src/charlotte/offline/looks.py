@@ -21,7 +21,7 @@ from charlotte.sections.colours import contrast, hsv, legible, legible_words, to
 from charlotte.sections.page_view import PageView
 from charlotte.sections.style import CARD_WIDTH, fits
 
-__all__ = ["COLOURS", "FONTS", "Restyle", "look_ops", "read_looks"]
+__all__ = ["COLOURS", "FONTS", "HEADING_EM", "Restyle", "colour_of", "look_ops", "read_looks"]
 
 _SERIF = "Georgia, Times New Roman, serif"
 _SANS = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
@@ -54,7 +54,7 @@ _DARK_BANDS, _DARK_CARDS, _DARK_INK = "#111827", "#1f2937", "#f3f4f6"
 _LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK = "#ffffff", "#ffffff", "#111827"
 _HEX = frozenset("0123456789abcdefABCDEF")
 #: The em size a browser gives ``<h1>`` … ``<h3>`` (a heading's style is its wrapper's).
-_HEADING_EM: Final[Mapping[int, float]] = {1: 2.0, 2: 1.5, 3: 1.17}
+HEADING_EM: Final[Mapping[int, float]] = {1: 2.0, 2: 1.5, 3: 1.17}
 #: Style keys whose strings may hold colours.
 _COLOUR_KEYS: Final = ("background", "color", "border", "boxShadow")
 
@@ -72,7 +72,8 @@ def _words(lower: str) -> list[str]:
     return "".join(c if c.isalnum() or c in "#-" else " " for c in lower).split()
 
 
-def _colour(words: Sequence[str]) -> str | None:
+def colour_of(words: Sequence[str]) -> str | None:
+    """The first colour ``words`` name (a name of ``COLOURS`` or a hex value), long hex."""
     for word in words:
         if word.startswith("#") and len(word) in (4, 7) and all(c in _HEX for c in word[1:]):
             return _long_hex(word)
@@ -97,7 +98,7 @@ def read_looks(lower: str) -> list[Restyle]:
             headings = {"heading", "headings", "headline", "headlines", "titles"} & seen
             found.append((at(name), Restyle("font", stack, "headings" if headings else "page")))
             break
-    colour = _colour(words)
+    colour = colour_of(words)
     # "a dark colour scheme", "light theme", "dark mode": the backgrounds, like "a dark background".
     scheme = bool({"scheme", "theme", "mode"} & seen and {"dark", "light"} & seen)
     # "make it darker", "the page darker": the page, not its accent, is to be dark.
@@ -220,7 +221,7 @@ def _ink_for(background: str) -> str:
     return _LIGHT_INK if v > 0.6 else _DARK_INK
 
 
-#: The colours a person may name (what ``_colour`` reads as our own hex values).
+#: The colours a person may name (what ``colour_of`` reads as our own hex values).
 _NAMED: Final = frozenset(COLOURS.values())
 #: The (band, card) colours of a dark and of a light page.
 _GROUNDS: Final = ((_DARK_BANDS, _DARK_CARDS), (_LIGHT_BANDS, _LIGHT_CARDS))
@@ -302,7 +303,7 @@ def _sizes(node: Mapping[str, Any], factor: float) -> list[dict[str, Any]]:
     props = node.get("props")
     words = str(props.get("content", "")) if isinstance(props, dict) else ""
     level = props.get("level", 2) if isinstance(props, dict) else 2
-    em = _HEADING_EM.get(level, 1.0) if isinstance(level, int) else 1.0
+    em = HEADING_EM.get(level, 1.0) if isinstance(level, int) else 1.0
     ops: list[dict[str, Any]] = []
     for bp, values in _style(node).items():
         if not isinstance(values, dict) or not (size := _scaled(values.get("fontSize"), factor)):
@@ -445,6 +446,5 @@ def _look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[d
         )
         return _shape(nodes, look.value), f"made the look {said}"
     where = "the headings" if look.scope == "headings" else "the page"
-    return _fonts(
-        nodes, look.value, look.scope
-    ), f"set the font of {where} to {look.value.split(',')[0]}"
+    said = f"set the font of {where} to {look.value.split(',')[0]}"
+    return _fonts(nodes, look.value, look.scope), said

@@ -234,7 +234,9 @@ def _follow_up(t: Transcript, failures: int) -> _Call | None:
     first = t.turn[outline].result
     if first is None or not is_follow_up(t.prompt, first):
         return None
-    context = Context(str(facts[1].result.get("brief", "")), facts[1].result.get("facts"))
+    context = Context(
+        str(facts[1].result.get("brief", "")), facts[1].result.get("facts"), tuple(t.earlier)
+    )
     step = follow_up_step(
         t.prompt, t.turn[outline + 1 :], context, t.revision, failures >= MAX_FAILURES
     )

@@ -68,6 +68,7 @@ class Transcript:
     declined: set[str] = field(default_factory=set)  # node ids a person removed
     responses: int = 0
     prompt: str = ""  # the latest user message
+    earlier: list[str] = field(default_factory=list)  # the user messages before it, oldest first
 
     @classmethod
     def read(cls, messages: Sequence[ModelMessage]) -> Transcript:
@@ -83,6 +84,8 @@ class Transcript:
             for rpart in message.parts:
                 if isinstance(rpart, UserPromptPart):
                     t.turn = []
+                    if t.prompt:
+                        t.earlier.append(t.prompt)
                     t.prompt = rpart.content if isinstance(rpart.content, str) else ""
                 elif (
                     isinstance(rpart, ToolReturnPart | RetryPromptPart)

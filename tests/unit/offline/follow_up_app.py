@@ -82,8 +82,11 @@ class Turn:
 class Follow:
     """One Charlotte on one SQLite file; ``open()`` gives a session with a first build done."""
 
-    def __init__(self, path: Path) -> None:
-        settings = Settings(database_url=f"sqlite:///{path}", queue="inline", model="offline")
+    def __init__(self, path: Path, allowed_origins: tuple[str, ...] = ()) -> None:
+        settings = Settings(
+            database_url=f"sqlite:///{path}", queue="inline", model="offline",
+            allowed_origins=allowed_origins,
+        )  # fmt: skip
         # The host's asset library: the images a gallery may show.
         assets = InMemoryAssetLibrary(
             {"shop-front": "/media/shop.jpg", "loaves": "/media/loaves.jpg"}

@@ -7,7 +7,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from charlotte.offline.edits import Context, Edit, Refusal, edit_for
+from charlotte.offline.edits import Context, Edit, Refusal
+from charlotte.offline.intents import edit_for, read_requests
 from charlotte.offline.requests import (
     AddSection,
     ChangeFact,
@@ -15,7 +16,6 @@ from charlotte.offline.requests import (
     RemoveSection,
     SetText,
     Target,
-    read_requests,
 )
 from charlotte.page.model import empty_doc
 from charlotte.page.session import PageSession

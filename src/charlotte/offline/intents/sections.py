@@ -1,0 +1,134 @@
+"""The intents on a page's sections: add one, remove one, move one.
+
+"Add an FAQ", "add a call to action at the bottom", "remove the gallery",
+"put the pricing above services". A section is named by its kind (the words of
+``sections/catalogue.py``'s ``KIND_NAMES``) or by its heading's words.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from charlotte.offline.edits import Context, Edit, Refusal, add, move, remove
+from charlotte.offline.intents.intent import ADD, MOVE, REMOVE, Clause, Intent, Reading
+from charlotte.offline.requests import AddSection, MoveSection, RemoveSection
+from charlotte.sections.catalogue import kind_spans, kinds_in
+from charlotte.sections.page_view import PageView
+
+__all__ = ["ADD_SECTION", "MOVE_SECTION", "REMOVE_SECTION", "position"]
+
+_POSITIONS: Final = (
+    (" to the top", "top"), (" at the top", "top"), (" to the bottom", "bottom"),
+    (" at the bottom", "bottom"), (" to the end", "bottom"), (" at the end", "bottom"),
+    (" near the top", "top"), (" at the start", "top"), (" near the bottom", "bottom"),
+    (" near the end", "bottom"), (" first", "top"), (" last", "bottom"),
+)  # fmt: skip
+#: What may follow "to the top" and its kin: "near the top of the page".
+_PAGE_WORDS: Final = frozenset({"", "of the page", "of the site", "of it"})
+_RELATIVE: Final = (
+    (" above ", "above"), (" before ", "above"), (" over ", "above"),
+    (" below ", "below"), (" after ", "below"), (" under ", "below"), (" beneath ", "below"),
+)  # fmt: skip
+_ABOUT_WHAT = ("our", "the", "my", "how", "what", "when", "where", "who")
+#: Words that may follow a section's name in an add clause ("an FAQ section", "a map below …").
+_AFTER_NAME = frozenset(
+    {"", "section", "sections", "part", "block", "bit", "area", "page", "panel", "list", "table",
+     "grid", "box", "and", "or", "with", "to", "at", "on", "in", "below", "above", "before",
+     "after", "under", "over", "beneath", "then", "please", "too", "as", "for", "from", "of",
+     "that", "which", "here", "there", "near", "next", "about", "showing", "also", "&"}
+)  # fmt: skip
+
+
+def position(lower: str) -> tuple[str | None, str | None, int]:
+    """(where, anchor words, where the position words start) in a clause."""
+    for words, where in _POSITIONS:
+        at = lower.find(words)
+        if at >= 0 and lower[at + len(words) :].strip(" .,!") in _PAGE_WORDS:
+            return where, None, at
+    for words, where in _RELATIVE:
+        at = lower.find(words)
+        if at >= 0:
+            anchor = lower[at + len(words) :].strip(" .,!")
+            return where, anchor or None, at
+    return None, None, -1
+
+
+def _sections_added(rest: str) -> list[str]:
+    """The kinds an add clause names as sections: not as a word describing something else.
+
+    "a booking calendar", "a contact form": the kind's name is followed by another noun, so
+    the person asks for a thing the builder cannot make, not for that section.
+    """
+    return [kind for _at, kind, after in kind_spans(rest) if after in _AFTER_NAME]
+
+
+def _rest(clause: Clause) -> tuple[str, str]:
+    """(the verb, the words after it), "get rid of" and "take out" read as remove."""
+    verb, rest = clause.verb, clause.lbody[len(clause.verb) :] if clause.verb else clause.lbody
+    if verb in ("get", "take") and (" rid of " in f" {rest} " or rest.startswith(" out")):
+        return "remove", rest.replace(" rid of ", " ", 1).replace(" out ", " ", 1)
+    return verb, rest
+
+
+def _read_remove(clause: Clause) -> Reading | None:
+    verb, rest = _rest(clause)
+    if verb not in REMOVE:
+        return None
+    kinds = kinds_in(rest)
+    named = rest.strip(" .!").removeprefix("the ").removesuffix(" section").strip()
+    found = [RemoveSection(k) for k in kinds] or ([RemoveSection(named)] if named else [])
+    return Reading(90, tuple(found), why="it names no section of the page")
+
+
+def _read_add(clause: Clause) -> Reading | None:
+    verb, rest = _rest(clause)
+    if verb not in ADD:
+        return None
+    where, anchor, at = position(rest)
+    kinds = _sections_added(rest[:at] if at >= 0 else rest)
+    if len(kinds) > 1 and any(f" about {w} " in f"{rest} " for w in _ABOUT_WHAT):
+        kinds.remove("about")  # "a section about our team": about is the preposition
+    found = tuple(AddSection(kind, where, anchor) for kind in kinds if kind != "hero")
+    return Reading(85, found, why="it is not a kind of section I can build")
+
+
+def _read_move(clause: Clause) -> Reading | None:
+    verb, rest = _rest(clause)
+    if verb not in MOVE:
+        return None
+    where, anchor, at = position(rest)
+    if where is None:
+        return None
+    named = rest[:at].strip(" .").removeprefix("the ").removesuffix(" section").strip()
+    return Reading(80, (MoveSection(named, where, anchor),)) if named else None
+
+
+def _plan_add(request: AddSection, page: PageView, context: Context) -> Edit | Refusal:
+    return add(page, request, context)
+
+
+def _plan_remove(request: RemoveSection, page: PageView, _context: Context) -> Edit | Refusal:
+    return remove(page, request)
+
+
+def _plan_move(request: MoveSection, page: PageView, _context: Context) -> Edit | Refusal:
+    return move(page, request)
+
+
+ADD_SECTION: Final = Intent(
+    "add a section",
+    _read_add,
+    (AddSection,),
+    _plan_add,
+    "add a section the brief and the facts can fill (an FAQ, a gallery, opening hours, …)",
+)
+REMOVE_SECTION: Final = Intent(
+    "remove a section", _read_remove, (RemoveSection,), _plan_remove, "remove a section"
+)
+MOVE_SECTION: Final = Intent(
+    "move a section",
+    _read_move,
+    (MoveSection,),
+    _plan_move,
+    "move a section above or below another, or to the top or bottom",
+)

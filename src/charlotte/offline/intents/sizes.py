@@ -1,0 +1,143 @@
+"""The intent on the size of the words: bigger or smaller text or headings, at every width or one.
+
+"Make the text bigger", "the headings are too big on phones", "smaller
+headline on desktop". It changes font sizes, never the words (a text made
+"bigger" is not made longer). Each breakpoint that sets a size is scaled; asked
+for one width, the sizes of the wider ones stay what they were. A heading grows
+on a phone only while its longest word still fits a card's width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import pairwise
+from typing import Any, Final
+
+from charlotte.offline.edits import Context, Edit, Refusal
+from charlotte.offline.intents.facts import unaccounted
+from charlotte.offline.intents.intent import CHANGE, FILLERS, Clause, Intent, Reading
+from charlotte.offline.looks import HEADING_EM
+from charlotte.offline.requests import FontSize
+from charlotte.page.node_types import DEFAULT_BREAKPOINTS
+from charlotte.sections.page_view import PageView
+from charlotte.sections.style import CARD_WIDTH, fits
+
+__all__ = ["FONT_SIZE"]
+
+#: Words asking for a size: comparatives, and verbs said of a size ("increase the font size").
+_COMPARATIVES: Final = {"bigger": True, "larger": True, "smaller": False, "tinier": False}
+_VERBS: Final = {"increase": True, "enlarge": True, "decrease": False, "reduce": False, "shrink": False}
+#: "too small" asks for bigger, "too big" for smaller.
+_TOO: Final = {"small": True, "tiny": True, "big": False, "large": False, "huge": False}
+_SCOPES: Final = {
+    "text": "text", "texts": "text", "words": "text", "writing": "text", "copy": "text",
+    "paragraphs": "text", "body": "text",
+    "font": "page", "fonts": "page", "type": "page", "lettering": "page", "letters": "page",
+    "headings": "headings", "headlines": "headings", "titles": "headings",
+    "headline": "headline", "heading": "headline", "title": "headline",
+}  # fmt: skip
+_WIDTHS: Final = {
+    "phone": "base", "phones": "base", "mobile": "base", "mobiles": "base", "small": "base",
+    "tablet": "md", "tablets": "md", "ipad": "md",
+    "desktop": "lg", "desktops": "lg", "computer": "lg", "computers": "lg", "laptop": "lg",
+    "laptops": "lg", "wide": "lg", "large": "lg", "big": "lg",
+}  # fmt: skip
+_ACCOUNTED: Final = (
+    CHANGE | FILLERS | frozenset(_COMPARATIVES) | frozenset(_VERBS) | frozenset(_SCOPES) | frozenset(_WIDTHS) | frozenset(_TOO)
+    | frozenset({"the", "a", "bit", "little", "lot", "much", "slightly", "more", "size", "sizes",
+                 "of", "all", "on", "in", "is", "are", "too", "it", "page", "site", "hero", "screens",
+                 "screen", "main", "everywhere", "our", "my", "its", "their", "they", "them"})
+)  # fmt: skip
+_FACTOR: Final = {True: 1.15, False: 0.87}
+_MIN_PX: Final = 12
+_NAMES: Final = {"text": "the text", "headings": "the headings", "headline": "the headline",
+                 "page": "the text and headings"}  # fmt: skip
+_AT: Final = {None: "at every width", "base": "on phones", "md": "on tablets", "lg": "on desktops"}
+
+
+def _read(clause: Clause) -> Reading | None:
+    words = clause.words_of(0, len(clause.lower))
+    scopes = {_SCOPES[w] for w in words if w in _SCOPES}
+    asks = [_COMPARATIVES[w] for w in words if w in _COMPARATIVES]
+    asks += [_VERBS[w] for w in words if w in _VERBS]
+    asks += [_TOO[b] for a, b in pairwise(words) if a == "too" and b in _TOO]
+    if not scopes or not asks:
+        return None
+    ons = [i for i, w in enumerate(words) if w == "on"]
+    widths = {_WIDTHS[w] for i in ons for w in words[i + 1 : i + 4] if w in _WIDTHS}
+    if len(scopes) > 1:
+        scopes -= {"page"}  # "the heading font": the headings
+    if len(scopes) != 1 or len(widths) > 1 or len(set(asks)) > 1:
+        return Reading(65, (), why="I could not tell which words to resize, which way, or at which width")
+    left = unaccounted(words, _ACCOUNTED)
+    if left:
+        return Reading(65, (), why=f'I did not understand "{" ".join(left)}"')
+    return Reading(65, (FontSize(scopes.pop(), asks[0], widths.pop() if widths else None),))
+
+
+def _targets(page: PageView, scope: str) -> list[Mapping[str, Any]]:
+    """The nodes whose size ``scope`` names (the headline: the hero's first heading)."""
+    if scope == "headline":
+        hero = page.hero()
+        inside = page.inside(hero) if hero is not None else []
+        return [n for n in inside if n.get("type") == "heading"][:1]
+    kinds = {"text": ("text",), "headings": ("heading",), "page": ("text", "heading")}[scope]
+    return [n for n in page.nodes if n.get("type") in kinds]
+
+
+def _px(values: object) -> float | None:
+    size = values.get("fontSize") if isinstance(values, dict) else None
+    if isinstance(size, dict) and size.get("unit") == "px" and isinstance(size.get("value"), int | float):
+        return float(size["value"])
+    return None
+
+
+def _node_ops(node: Mapping[str, Any], request: FontSize, words: str) -> list[dict[str, Any]]:
+    """``set_style`` ops scaling the node's font size at the widths asked for."""
+    raw, props = node.get("style"), node.get("props")
+    style: Mapping[str, Any] = raw if isinstance(raw, dict) else {}
+    level = props.get("level") if isinstance(props, dict) else None
+    em = HEADING_EM.get(level, 1.0) if node.get("type") == "heading" and isinstance(level, int) else 1.0
+    sizes: dict[str, float] = {}
+    now: float | None = None
+    for bp in DEFAULT_BREAKPOINTS:
+        now = _px(style.get(bp)) or now
+        if now is not None:
+            sizes[bp] = now  # the size each width shows (a width without its own: the narrower's)
+    targets = [bp for bp in DEFAULT_BREAKPOINTS if bp in sizes and (
+        request.breakpoint == bp if request.breakpoint else _px(style.get(bp)) is not None)]  # fmt: skip
+    ops: list[dict[str, Any]] = []
+    for bp in targets:
+        new = round(sizes[bp] * _FACTOR[request.bigger], 2)
+        if new < _MIN_PX or (bp == "base" and request.bigger and not fits(words, CARD_WIDTH, new * em)):
+            continue
+        ops.append({"t": "set_style", "id": node["id"], "breakpoint": bp,
+                    "patch": {"fontSize": {"value": new, "unit": "px"}}})  # fmt: skip
+        wider = DEFAULT_BREAKPOINTS[DEFAULT_BREAKPOINTS.index(bp) + 1 :]
+        if request.breakpoint and wider and _px(style.get(wider[0])) is None:
+            # Only this width: the next wider one keeps the size it showed.
+            ops.append({"t": "set_style", "id": node["id"], "breakpoint": wider[0],
+                        "patch": {"fontSize": {"value": sizes[bp], "unit": "px"}}})  # fmt: skip
+    return ops
+
+
+def _plan(request: FontSize, page: PageView, _context: Context) -> Edit | Refusal:
+    ops: list[dict[str, Any]] = []
+    for node in _targets(page, request.scope):
+        ops += _node_ops(node, request, page.words(node))
+    what, where = _NAMES[request.scope], _AT[request.breakpoint]
+    size = "bigger" if request.bigger else "smaller"
+    if not ops:
+        return Refusal(f"{what} cannot get any {size} {where} (a phone's width, or 12 px, is the limit)")
+    if len(ops) > 200:
+        return Refusal(f"the page has too many words to resize {what} in one change")
+    return Edit(tuple(ops), f"made {what} {size} {where}")
+
+
+FONT_SIZE: Final = Intent(
+    "make text or headings bigger or smaller",
+    _read,
+    (FontSize,),
+    _plan,
+    "make the text or the headings bigger or smaller, at every width or on phones, tablets or desktops",
+)

@@ -1,0 +1,42 @@
+"""The section intents' table: add, remove and move a section, named by kind or by its words."""
+
+from __future__ import annotations
+
+import pytest
+from tests.unit.offline.intent_table import Refused, check
+
+from charlotte.offline.requests import AddSection, MoveSection, RemoveSection, Request
+
+ROWS: list[tuple[str, list[Request] | Refused]] = [
+    ("add an FAQ", [AddSection("faq")]),
+    ("add a section with our opening hours", [AddSection("hours")]),
+    ("add a section about our team", [AddSection("team")]),
+    ("add an about section", [AddSection("about")]),
+    ("please  add   an  FAQ", [AddSection("faq")]),
+    ("add testimonials and a gallery", [AddSection("testimonials"), AddSection("gallery")]),
+    ("add a call to action at the bottom", [AddSection("cta", "bottom")]),
+    (
+        "add a contact section below the about section",
+        [AddSection("contact", "below", "the about section")],
+    ),
+    ("put the pricing above services", [MoveSection("pricing", "above", "services")]),
+    ("move contact to the top", [MoveSection("contact", "top")]),
+    ("put opening hours first", [MoveSection("opening hours", "top")]),
+    ("remove the gallery", [RemoveSection("gallery")]),
+    ("delete the team section", [RemoveSection("team")]),
+    ("drop the specials section", [RemoveSection("specials")]),
+    ("get rid of the about section", [RemoveSection("about")]),
+    # The catalogue's names (sections.KIND_NAMES): a brief's word for a section is a person's.
+    ("add a classes section", [AddSection("services")]),
+    ("Add some reviews", [AddSection("testimonials")]),
+    ("Move the FAQ to the very end of the page, after contact.", [MoveSection("faq to the very end of the page,", "below", "contact")]),
+    # Refused: a name describing something else is not that section.
+    ("add a booking calendar with online payments", Refused("not a kind of section")),
+    ("add a contact form", Refused("not a kind of section")),
+    ("add a link to https://example.com", Refused("not a kind of section")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("message", "expected"), ROWS, ids=[m for m, _ in ROWS])
+def test_sections_are_read(message: str, expected: list[Request] | Refused) -> None:
+    check(message, expected)

@@ -1,0 +1,34 @@
+"""The font-size intent's table: bigger or smaller words are a size, never a length."""
+
+from __future__ import annotations
+
+import pytest
+from tests.unit.offline.intent_table import Refused, check
+
+from charlotte.offline.requests import FontSize, Request, Resize, Restyle, Target
+
+ROWS: list[tuple[str, list[Request] | Refused]] = [
+    ("Make the text bigger", [FontSize("text", bigger=True)]),
+    ("make the text a bit smaller", [FontSize("text", bigger=False)]),
+    ("the text is too small on phones", [FontSize("text", True, "base")]),
+    ("make the headings smaller on desktop", [FontSize("headings", False, "lg")]),
+    ("bigger headings on tablets please", [FontSize("headings", True, "md")]),
+    ("increase the font size", [FontSize("page", bigger=True)]),
+    ("the headings are too big", [FontSize("headings", bigger=False)]),
+    ("make the hero headline bigger", [FontSize("headline", bigger=True)]),
+    ("make the heading font larger", [FontSize("headline", bigger=True)]),
+    ("make the font bigger on mobile", [FontSize("page", True, "base")]),
+    # Refused: a section it cannot tell, two widths, two ways.
+    ("make the about text bigger", Refused('did not understand "about"')),
+    ("make the text bigger on phones and tablets", Refused("which width")),
+    ("make the text bigger and the headings smaller", Refused("which way")),
+    # Not this intent: a band made bigger is taller; words made longer are longer.
+    ("make the hero bigger", [Restyle("height", "taller", "hero")]),
+    ("Make the hero text a little longer.", [Resize(Target(None, "text"), longer=True)]),
+    ("make the buttons bigger", Refused()),
+]
+
+
+@pytest.mark.parametrize(("message", "expected"), ROWS, ids=[m for m, _ in ROWS])
+def test_sizes_are_read_as_font_sizes(message: str, expected: list[Request] | Refused) -> None:
+    check(message, expected)

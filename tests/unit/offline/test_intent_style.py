@@ -1,0 +1,76 @@
+"""The look intents' tables: "use blue instead" is a colour in place of the last one changed."""
+
+from __future__ import annotations
+
+import pytest
+from tests.unit.offline.intent_table import Refused, check
+
+from charlotte.offline.looks import COLOURS
+from charlotte.offline.requests import Recolour, Request, Restyle
+
+SERIF = "Georgia, Times New Roman, serif"
+
+LOOKS: list[tuple[str, list[Request] | Refused]] = [
+    ("use a darker palette", [Restyle("tone", "darker")]),
+    ("make it warmer", [Restyle("tone", "warmer")]),
+    ("use a cooler palette", [Restyle("tone", "cooler")]),
+    ("make it more minimal", [Restyle("shape", "minimal")]),
+    ("make it bolder", [Restyle("shape", "bold")]),
+    ("use a serif font", [Restyle("font", SERIF)]),
+    ("use a serif font for the headings", [Restyle("font", SERIF, "headings")]),
+    ("make the background dark", [Restyle("background", "dark")]),
+    ("Use a dark colour scheme.", [Restyle("background", "dark")]),
+    ("switch to a light theme", [Restyle("background", "light")]),
+    ("Switch to dark mode", [Restyle("background", "dark")]),
+    ("use a warmer palette and a serif font", [Restyle("tone", "warmer"), Restyle("font", SERIF)]),
+    ("a bolder, darker look", [Restyle("shape", "bold"), Restyle("tone", "darker")]),
+    # The page itself darker: a dark page, not a darker accent on a light one.
+    ("Make it darker", [Restyle("background", "dark")]),
+    # The hero band itself, not its words.
+    ("Make the hero shorter", [Restyle("height", "shorter", "hero")]),
+    ("make the banner a bit taller", [Restyle("height", "taller", "hero")]),
+    ("make the whole page darker", [Restyle("background", "dark")]),
+    ("make the buttons darker", [Restyle("tone", "darker")]),
+    ("make it a darker blue", [Restyle("tone", "darker")]),
+    ("change the accent colour to green", [Restyle("accent", "#15803d")]),
+    ("change the accent color to #2a7", [Restyle("accent", "#22aa77")]),
+]
+
+
+@pytest.mark.parametrize(("message", "expected"), LOOKS, ids=[m for m, _ in LOOKS])
+def test_looks_are_read(message: str, expected: list[Request] | Refused) -> None:
+    check(message, expected)
+
+
+RECOLOURS: list[tuple[str, list[Request] | Refused]] = [
+    ("use blue instead", [Recolour(COLOURS["blue"])]),
+    ("make it green instead", [Recolour(COLOURS["green"])]),
+    ("actually, try navy", [Recolour(COLOURS["navy"])]),
+    ("let's go with #2a7 instead", [Recolour("#22aa77")]),
+    # Not a recolour: a part of the page named is the look's own request; two colours, or other
+    # words, are not understood.
+    ("change the background to blue instead", [Restyle("background", COLOURS["blue"])]),
+    ("change the accent colour to green", [Restyle("accent", COLOURS["green"])]),
+    ("use blue and red instead", Refused()),
+    ("use blue instead of the logo", Refused()),
+    ("blue", Refused()),
+]
+
+
+@pytest.mark.parametrize(("message", "expected"), RECOLOURS, ids=[m for m, _ in RECOLOURS])
+def test_a_colour_instead_is_read(message: str, expected: list[Request] | Refused) -> None:
+    check(message, expected)
+
+
+#: A look's words and nothing else: a part it cannot restyle alone is not made page-wide.
+NOT_LOOKS: list[tuple[str, list[Request] | Refused]] = [
+    ("use a warmer palette for the about section", Refused('did not understand "about section"')),
+    ("write a bold poem", Refused()),
+    ("make the logo blue", Refused()),
+    ("make the logo's colour blue", Refused('did not understand "logo\'s"')),
+]
+
+
+@pytest.mark.parametrize(("message", "expected"), NOT_LOOKS, ids=[m for m, _ in NOT_LOOKS])
+def test_words_a_look_cannot_place_are_refused(message: str, expected: list[Request] | Refused) -> None:
+    check(message, expected)
