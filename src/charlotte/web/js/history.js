@@ -6,6 +6,7 @@
 
 import { ApiError, api, codeText, sessionPath } from "./api.js";
 import { $, byId, el, report, state } from "./dom.js";
+import { ownWrite } from "./edits.js";
 import { describeGroup, doneText, historyPage, question, refusalText, resetState } from "./history_groups.js";
 
 const PAGE_SIZE = 20;
@@ -246,9 +247,10 @@ async function confirmAsked() {
   tell("");
   const based = shown.revision;
   try {
-    const answer = chosen.kind === "reset"
-      ? await api("POST", sessionPath(id, "/reset"), { basedOn: based })
-      : await api("POST", sessionPath(id, "/restore"), { revision: chosen.revision, basedOn: based });
+    // The page's own write: its page.changed adds no "edited the draft" note to the chat.
+    const answer = await ownWrite(chosen.kind === "reset"
+      ? api("POST", sessionPath(id, "/reset"), { basedOn: based })
+      : api("POST", sessionPath(id, "/restore"), { revision: chosen.revision, basedOn: based }));
     if (state.sessionId !== id) return;
     tell(doneText(chosen.kind, chosen.revision, answer));
   } catch (error) {

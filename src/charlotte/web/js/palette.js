@@ -7,6 +7,7 @@ import { byId, state } from "./dom.js";
 import { model, rootOf, subscribe } from "./editor.js";
 import { notice, submit } from "./edits.js";
 import { ADDABLE, insertOps } from "./structure.js";
+import { inSentence } from "./words.js";
 
 export function wirePalette() {
   subscribe((reason) => {
@@ -82,7 +83,7 @@ async function addSection() {
     if (!built || !Array.isArray(built.ops) || !built.ops.length) throw new ApiError("nothing_to_build", "Nothing to build.", 422);
     await submit(built.ops, { selectAfter: typeof built.root === "string" ? built.root : undefined });
     const section = model.sections.find((s) => s.kind === kind);
-    notice(`Added the ${section ? sectionName(section).toLowerCase() : kind} section.`, "ok");
+    notice(`Added the ${inSentence(section ? sectionName(section) : kind)} section.`, "ok");
   } catch (error) {
     if (state.sessionId !== id) return;
     const words = error instanceof ApiError && error.code === "nothing_to_build"
