@@ -184,9 +184,9 @@ function actionsOf(restores) {
 // A person's steps, newest first: each write (a restore and a reset too) and the version before it.
 function stepList(group) {
   const box = el("details", "history-steps");
-  // The group the draft is at is the one a person is working in: its steps show;
+  // The group whose step the draft is at is the one a person is working in: its steps show;
   // a list opened by hand stays open when the list is drawn again.
-  box.open = group.current || openSteps.has(group.first);
+  box.open = group.steps.some((step) => step.current) || openSteps.has(group.first);
   box.addEventListener("toggle", () => (box.open ? openSteps.add(group.first) : openSteps.delete(group.first)));
   box.append(el("summary", "history-steps-summary", `${group.steps.length} steps`));
   const list = el("ol", "history-step-list");

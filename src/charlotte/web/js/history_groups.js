@@ -124,8 +124,9 @@ export function describeGroup(group, { revision = null, published = null, now = 
     details: [counted, when, what].filter(Boolean).join(" · "),
     at: group.at || null,
     revisions: span(first, last),
-    current: last === revision,
-    published: published !== null && first <= published && published <= last,
+    // With its steps listed, the step that is current or published carries the mark, once.
+    current: steps.length <= 1 && last === revision,
+    published: steps.length <= 1 && published !== null && first <= published && published <= last,
     restores: restoresOf(first, last, revision),
     steps: steps.length > 1 ? steps : [],
   };

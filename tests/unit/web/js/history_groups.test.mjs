@@ -90,6 +90,9 @@ test("a person's steps: each write, a restore and a reset on their own, each one
   });
   const said = history.describeGroup(group, { revision: 150, published: 12, now: NOW });
   assert.equal(said.details, "44 edits in 4 steps · just now · “Temporary headline”");
+  // The marks are the steps', once: the current one is the newest step.
+  assert.deepEqual([said.current, said.published], [false, false]);
+  assert.deepEqual(said.steps.map((step) => step.current), [true, false, false, false]);
   assert.deepEqual(said.steps.map((step) => step.what), [
     "Edited “Fresh”", "Back to the published page (revision 12)", "Back to revision 20", "Edited",
   ]);
