@@ -210,10 +210,10 @@ def test_a_prop_typed_in_the_inspector_reaches_the_draft_and_the_outline_survive
     expect(editor.in_frame('[data-cms="about-us-heading"]')).to_have_text("About the bakery")
     # The preview reloaded with the edit; the selection is outlined in the new document.
     editor.expect_outlined("about-us-heading")
+    # A heading's level is chosen from 1 to 6, not typed.
     level = editor.prop_input("level")
-    expect(level).to_have_attribute("max", "6")
-    level.fill("3")
-    level.press("Enter")
+    expect(level.locator("option:not([value=''])")).to_have_text(["1", "2", "3", "4", "5", "6"])
+    level.select_option("3")
     editor.until(lambda n: n["about-us-heading"]["props"]["level"] == 3, "level 3")
     expect(editor.in_frame('[data-cms="about-us-heading"] h3')).to_have_text("About the bakery")
 
@@ -305,7 +305,7 @@ def test_a_whole_section_is_added_from_the_palette(editor: Editor) -> None:
     roots = _roots(nodes)
     (added,) = set(roots) - set(before)
     assert roots.index(added) == roots.index("about-us") + 1
-    expect(page.get_by_test_id("editor-notice")).to_contain_text("Added the faq section")
+    expect(page.get_by_test_id("editor-notice")).to_contain_text("Added the FAQ section.")
     expect(editor.row(added)).to_have_attribute("aria-selected", "true")
 
 

@@ -8,9 +8,11 @@ provides ``app`` (an ``AppHarness`` on its database, fresh per test).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from tests.support.app_harness import AppHarness
 from tests.support.runner_harness import apply_step
 from tests.support.units import in_unit
@@ -182,6 +184,55 @@ class EditingContract:
             400,
             "invalid_request",
         )
+
+    def test_history_lists_a_persons_steps_restores_and_resets_named_as_they_were(
+        self, app: AppHarness
+    ) -> None:
+        sid = app.open()
+        turn_of(app, sid, [
+            {"t": "insert_node", "node": {"id": "hero", "type": "section", "parent": None}},
+            {"t": "insert_node", "node": {"id": "title", "type": "heading", "parent": "hero",
+                                          "props": {"content": "Rosa's Bakery", "level": 1}}},
+        ])  # fmt: skip
+        assert app.call("POST", f"/sessions/{sid}/publish").status == 200
+
+        def retitle(words: str) -> None:
+            _doc, revision = draft(app, sid)
+            ops = [{"t": "set_node_props", "id": "title", "patch": {"content": words}}]
+            answer = app.call("POST", f"/sessions/{sid}/edits", {"basedOn": revision, "ops": ops})
+            assert answer.status == 200, answer.json
+
+        retitle("Rosa's")  # 3: then a quiet gap (the row is moved ten minutes back)
+        with transaction(app.charlotte.engine) as conn:
+            at = conn.execute(sa.select(page_ops.c.at).where(page_ops.c.revision == 3)).scalar_one()
+            conn.execute(page_ops.update().where(page_ops.c.revision == 3)
+                         .values(at=at - timedelta(minutes=10)))  # fmt: skip
+        retitle("Temporary headline")  # 4
+        restore = {"revision": 3, "basedOn": 4}
+        assert app.call("POST", f"/sessions/{sid}/restore", restore).status == 200  # 5
+        assert app.call("POST", f"/sessions/{sid}/reset", {"basedOn": 5}).status == 200  # 6 to 8
+        retitle("Caring for Norwich pets since 1998")  # 9
+
+        groups = app.call("GET", f"/sessions/{sid}/history").json["groups"]
+
+        assert [(g["kind"], g["first_revision"], g["last_revision"]) for g in groups] == [
+            ("person", 4, 9), ("person", 3, 3), ("turn", 1, 2),
+        ]  # fmt: skip
+        steps = [(s["first_revision"], s["last_revision"], s["back_to"], s["names"])
+                 for s in groups[0]["steps"]]  # fmt: skip
+        assert steps == [
+            (9, 9, None, {"title": "Caring for Norwich pets since 1998"}),
+            (6, 8, 2, {"title": "Rosa's Bakery"}),  # the reset: back to the published revision
+            (5, 5, 3, {"title": "Rosa's"}),  # the restore
+            (4, 4, None, {"title": "Temporary headline"}),
+        ]
+        # Each group's nodes are named as they were at its last revision, not as they are now.
+        assert groups[1]["names"] == {"title": "Rosa's"}
+        assert groups[2]["names"] == {"hero": "Rosa's Bakery", "title": "Rosa's Bakery"}
+        assert groups[2]["steps"] == [] and len(groups[1]["steps"]) == 1
+        # Paging back names as they were too (the draft walked back over the newer rows).
+        older = app.call("GET", f"/sessions/{sid}/history", query={"before": "3"}).json
+        assert older["groups"][0]["names"] == {"hero": "Rosa's Bakery", "title": "Rosa's Bakery"}
 
     def test_restore_an_earlier_revision_and_reset_to_the_published_copy(
         self, app: AppHarness

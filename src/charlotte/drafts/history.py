@@ -4,8 +4,11 @@ Every op of the draft is one revision, kept in the op history with who wrote
 it (the agent with its ``turn_id``, or a person), when, and its inverse
 (``OpEntry``). From those rows:
 
-- ``history``: the revisions newest first, grouped: consecutive revisions of
-  one agent turn, or of one person, form one group (an undo forms its own).
+- ``history``: the revisions newest first, grouped (``_history_groups``): one
+  agent turn's revisions form one group (an undo forms its own); a person's
+  writes form one group while they follow each other within two minutes,
+  each write a step of it (a restore and a reset are steps of their own);
+  nodes are named with their words as they were at that revision.
 - ``undo_turn``: the inverses of that turn's ops, newest first, written as ONE
   person's write on the current revision (one ``page.changed``). Refused
   ``conflicted`` (``detail={"nodes": [...]}``) when any later op, the agent's
@@ -38,27 +41,29 @@ top-level sections), which no node id can be.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from charlotte.checks.quality import quality_findings
-from charlotte.drafts._writes import touched_node_ids
+from charlotte.drafts._history_groups import (
+    MAX_NODE_IDS,
+    RevisionGroup,
+    Step,
+    group_entries,
+    name_units,
+)
 from charlotte.drafts.gate import findings_json
 from charlotte.drafts.workspace import Workspace, Written
 from charlotte.errors import PageSessionError, Refused
-from charlotte.events import AGENT_ACTOR, format_at
+from charlotte.events import AGENT_ACTOR
 from charlotte.page.diff import diff_docs
 from charlotte.page.tree import root_ids
 from charlotte.storage import OpEntry, TurnStore, UnitOfWork
 from charlotte.storage.pages import MAX_OPS_READ
 
-__all__ = ["MAX_HISTORY_GROUPS", "DraftHistory", "RevisionGroup", "op_keys", "written_keys"]
+__all__ = ["MAX_HISTORY_GROUPS", "DraftHistory", "RevisionGroup", "op_keys", "written_keys"]  # RevisionGroup: _history_groups
 
 #: The most groups one ``history`` call answers.
 MAX_HISTORY_GROUPS: Final = 100
-#: The most node ids a group or a conflict lists.
-MAX_NODE_IDS: Final = 100
-
 _TOP: Final = {
     "set_meta": "#meta",
     "restore_meta": "#meta",
@@ -66,33 +71,6 @@ _TOP: Final = {
     "restore_theme": "#theme",
     "reorder_roots": "#order",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class RevisionGroup:
-    """Consecutive revisions of one turn or one person: ``first`` … ``last`` (inclusive)."""
-
-    first: int
-    last: int
-    actor: str
-    turn_id: str | None
-    undoes: str | None
-    at: str | None
-    node_ids: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """The group as the API answers it."""
-        return {
-            "kind": "turn" if self.actor == AGENT_ACTOR else "person",
-            "actor": self.actor,
-            "turn_id": self.turn_id,
-            "undoes": self.undoes,
-            "first_revision": self.first,
-            "last_revision": self.last,
-            "ops": self.last - self.first + 1,
-            "at": self.at,
-            "node_ids": list(self.node_ids),
-        }
 
 
 class DraftHistory:
@@ -117,15 +95,21 @@ class DraftHistory:
         if before is not None and (type(before) is not int or before < 1):
             raise Refused("invalid_request", detail={"field": "before"})
         ws = self.workspace
-        _doc, current = ws.load_draft(unit)
+        doc, current = ws.load_draft(unit)
         published = ws.published(unit)
         top = current if before is None else min(current, before - 1)
         start = max(0, top - MAX_OPS_READ)
         entries = _read(ws, unit, start, top)
-        groups = _group(entries)
+        groups = group_entries(entries)
         complete = groups[-limit:] if len(groups) > limit or start == 0 else groups[1:][-limit:]
         if not complete and groups:
             complete = groups[-1:]  # one group longer than the window: its newest part
+        # Named as they were: the draft walked back over the rows newer than the page asked for too.
+        newer = _read(ws, unit, top, current) if current - top <= MAX_OPS_READ else None
+        if newer is not None:
+            units: list[RevisionGroup | Step] = [*complete]
+            units += [step for group in complete for step in group.steps]
+            name_units(doc, current, newer, entries, units)
         out = [group.to_json() for group in reversed(complete)]
         oldest = complete[0].first if complete else 0
         return {
@@ -271,34 +255,6 @@ def _read(ws: Workspace, unit: UnitOfWork, start: int, top: int) -> list[OpEntry
     session = unit.session
     entries = ws.pages.ops_since(unit.conn, session.tenant, session.page, start, limit=top - start)
     return [entry for entry in entries if entry.revision <= top]
-
-
-def _group(entries: Iterable[OpEntry]) -> list[RevisionGroup]:
-    """Consecutive entries of one (actor, turn, undo) as groups, oldest first."""
-    groups: list[RevisionGroup] = []
-    open_group: list[OpEntry] = []
-    for entry in entries:
-        if open_group and _who(open_group[-1]) != _who(entry):
-            groups.append(_summary(open_group))
-            open_group = []
-        open_group.append(entry)
-    if open_group:
-        groups.append(_summary(open_group))
-    return groups
-
-
-def _who(entry: OpEntry) -> tuple[str, str | None, str | None]:
-    return entry.actor, entry.turn_id, entry.undoes
-
-
-def _summary(entries: list[OpEntry]) -> RevisionGroup:
-    last = entries[-1]
-    nodes = touched_node_ids(entry.op for entry in entries)
-    at = format_at(last.at) if last.at is not None else None
-    return RevisionGroup(
-        entries[0].revision, last.revision, last.actor, last.turn_id, last.undoes, at,
-        nodes[:MAX_NODE_IDS],
-    )  # fmt: skip
 
 
 def op_keys(op: object, *, parents: bool = False) -> set[str]:

@@ -237,6 +237,7 @@ export function handleEvent(type, event) {
       scheduleChangeSet();
       break;
     case "page.published":
+      if (Number.isInteger(payload.revision)) state.published = payload.revision;
       chat.addNote(`Published revision ${payload.revision}`, "ok");
       if (state.viewMode === "published") schedulePreview();
       refreshHistory();

@@ -11,9 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from charlotte.http.openapi.prose import QUALITY_FINDING, QUALITY_FINDINGS
+from charlotte.http.openapi.prose import (
+    NODE_NAMES,
+    QUALITY_FINDING,
+    QUALITY_FINDINGS,
+    REVISION_STEP,
+)
 
 __all__ = ["ANSWERS"]
+
+STEPS: Final = "a person's writes, newest first (a restore and a reset are steps of their own); [] for a turn"
 
 
 def _ref(name: str) -> dict[str, Any]:
@@ -349,18 +356,14 @@ ANSWERS: Final[Mapping[str, dict[str, Any]]] = {
                 ),
             },
             "node_ids": {"type": "array", "items": {"type": "string"}, "maxItems": 100},
+            "names": dict(NODE_NAMES),
+            "steps": {"type": "array", "items": _ref("RevisionStep"), "description": STEPS},
         },
-        "kind",
-        "actor",
-        "turn_id",
-        "undoes",
-        "first_revision",
-        "last_revision",
-        "ops",
-        "at",
-        "node_ids",
-        description="Consecutive revisions (one op each) of one agent turn or one person.",
+        "kind", "actor", "turn_id", "undoes", "first_revision", "last_revision", "ops", "at",
+        "node_ids", "names", "steps",
+        description="The revisions (one op each) of one agent turn, or of one person within two minutes.",
     ),
+    "RevisionStep": dict(REVISION_STEP),
     "QualityFinding": dict(QUALITY_FINDING),
     "QualityFindings": dict(QUALITY_FINDINGS),
     "PublishPreviewResponse": _closed(

@@ -17,10 +17,12 @@ __all__ = [
     "DESCRIPTION",
     "ERROR_FIELDS",
     "FACTS",
+    "NODE_NAMES",
     "PARAMETERS",
     "QUALITY_FINDING",
     "QUALITY_FINDINGS",
     "RESPONSES",
+    "REVISION_STEP",
     "STATUS_RESPONSES",
     "STREAM",
     "SUCCESS",
@@ -247,4 +249,37 @@ QUALITY_FINDINGS: Final[Mapping[str, Any]] = {
         "the draft's quality findings, errors first: errors hold publishing back "
         "(`quality_gate`) unless `override` names their codes"
     ),
+}
+
+#: A history group's or step's first nodes in words, as they were at its revision.
+NODE_NAMES: Final[Mapping[str, Any]] = {
+    "type": "object",
+    "additionalProperties": {"type": "string"},
+    "description": (
+        "node id → its words (a heading's or a text's own, a box's first heading's) at the "
+        "last revision (before the first for a node it removed); nodes without words are left out"
+    ),
+}
+#: One write of a person inside a history group.
+REVISION_STEP: Final[Mapping[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "first_revision": {"type": "integer", "minimum": 1},
+        "last_revision": {"type": "integer", "minimum": 1},
+        "ops": {"type": "integer", "minimum": 1},
+        "at": {"type": ["string", "null"], "format": "date-time"},
+        "node_ids": {"type": "array", "items": {"type": "string"}, "maxItems": 100},
+        "names": dict(NODE_NAMES),
+        "back_to": {
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "description": (
+                "the revision this step took the page back to (a restore, a reset, an undo of "
+                "the edit before it); null for an edit"
+            ),
+        },
+    },
+    "required": ["first_revision", "last_revision", "ops", "at", "node_ids", "names", "back_to"],
+    "additionalProperties": False,
+    "description": "One write (one request) of a person: the state before it is `first_revision - 1`.",
 }

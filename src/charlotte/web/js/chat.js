@@ -86,12 +86,23 @@ export function addUserMessage(text) {
 /** One piece of the builder's reply, added to the reply being written. */
 export function appendAgentText(text) {
   if (typeof text !== "string" || !text) return;
-  if (!chat.currentText) {
-    chat.currentText = append(el("div", "message message-agent is-streaming"));
-    chat.currentText.setAttribute("aria-busy", "true");
-  }
+  if (!chat.currentText) chat.currentText = append(el("div", "message message-agent"));
+  chat.currentText.classList.add("is-streaming");
+  chat.currentText.setAttribute("aria-busy", "true");
   chat.currentText.append(document.createTextNode(text));
   follow();
+}
+
+/**
+ * The session reads idle: the reply no longer looks written, but stays the
+ * one its turn's later pieces join. The status poll can answer before the
+ * stream has delivered every piece of the reply; only the stream's own rows
+ * (a tool call, a note, the turn's end, the next message) end a reply.
+ */
+export function pauseAgentText() {
+  if (!chat.currentText) return;
+  chat.currentText.classList.remove("is-streaming");
+  chat.currentText.removeAttribute("aria-busy");
 }
 
 export function endAgentText() {

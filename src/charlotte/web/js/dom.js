@@ -15,6 +15,7 @@ function freshState() {
     changeSet: null,
     sending: false,
     turnWrote: false, // the running turn changed the draft (so it can be undone)
+    published: undefined, // the revision last published: null for none, undefined while not known
   };
 }
 

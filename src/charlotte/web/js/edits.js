@@ -53,15 +53,38 @@ function rangeOf(answer) {
 const written = new Set(); // the revisions this page wrote (their events need no chat note)
 const WRITTEN_LIMIT = 1000;
 
-/** Whether this page wrote `revision` (an edit, an undo or a redo here), once the edits in flight have answered. */
+const outside = new Set(); // this page's writes not made through the queue, still waiting for their answers
+
+/** Whether this page wrote `revision` (an edit, an undo, a redo, a restore, a reset here), once its writes in flight have answered. */
 export function wroteRevision(revision) {
-  return queue.then(() => written.has(revision));
+  return Promise.allSettled([queue, ...outside]).then(() => written.has(revision));
+}
+
+/**
+ * A write of this page made outside the edit queue (History's restore and
+ * reset, *Undo this turn*): `request` is its pending answer `{revision,
+ * applied}`, whose revision then counts as this page's (its event adds no
+ * chat note). Returns `request`.
+ */
+export function ownWrite(request) {
+  const held = request.then((answer) => {
+    if (answer && Number.isInteger(answer.revision) && Number.isInteger(answer.applied) && answer.applied > 0) {
+      noteWritten(answer.revision);
+    }
+  });
+  outside.add(held);
+  held.catch(() => {}).finally(() => outside.delete(held));
+  return request;
+}
+
+function noteWritten(revision) {
+  written.add(revision);
+  if (written.size > WRITTEN_LIMIT) written.delete(written.values().next().value);
 }
 
 function remember(stack, answer) {
   if (!Number.isInteger(answer.revision) || !Number.isInteger(answer.applied) || answer.applied < 1) return;
-  written.add(answer.revision);
-  if (written.size > WRITTEN_LIMIT) written.delete(written.values().next().value);
+  noteWritten(answer.revision);
   stack.push(rangeOf(answer));
   if (stack.length > STACK_LIMIT) stack.shift();
 }

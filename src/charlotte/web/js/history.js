@@ -1,13 +1,12 @@
-// History: the draft's revisions, newest first, grouped by turn and by person
-// (GET /history, "Show older" pages back), in a side sheet beside the page
+// History: the draft's revisions, newest first, grouped by turn and by person,
+// a person's steps listed inside (GET /history, "Show older" pages back), in a side sheet beside the page
 // (a non-modal <dialog>: the preview, Send and Publish stay in reach). Each
 // group can be restored (POST /restore), and the draft reset to the published
 // page (POST /reset); both ask first, and both add a revision: nothing is lost.
 
 import { ApiError, api, codeText, sessionPath } from "./api.js";
-import { describeNode } from "./changes.js";
 import { $, byId, el, report, state } from "./dom.js";
-import { store } from "./draft.js";
+import { ownWrite } from "./edits.js";
 import { describeGroup, doneText, historyPage, question, refusalText, resetState } from "./history_groups.js";
 
 const PAGE_SIZE = 20;
@@ -21,6 +20,7 @@ let asked = null; // the confirmation waiting: { kind: "restore" | "reset", revi
 let timer = 0;
 let refocus = false; // after a restore the list is drawn again: focus goes to its title
 let requests = 0; // each read of the list; an answer to an older one is dropped
+const openSteps = new Set(); // the first revisions of the groups whose steps were opened by hand
 
 function fresh(id) {
   return { id, revision: null, published: null, groups: [], nextBefore: null, request: -1 };
@@ -69,6 +69,7 @@ export function closeHistory() {
   byId("history-button").setAttribute("aria-expanded", "false");
   if (inside) byId("history-button").focus();
   shown = fresh(null);
+  openSteps.clear();
   byId("history-groups").replaceChildren();
 }
 
@@ -145,11 +146,8 @@ function render() {
     cancelAsk(false);
     tell("The history changed meanwhile; choose again.");
   }
-  // The store's draft names what each group changed (a node since removed keeps its id).
-  const draft = store.get("draft");
-  const page = draft ? draft.doc : null;
-  const nameOf = (id) => (page ? describeNode(id, [page]).words : "");
-  const context = { revision: shown.revision, published: shown.published, nameOf, now: Date.now() };
+  // Each group names its nodes with their words as they were then (the server reads them from the op history).
+  const context = { revision: shown.revision, published: shown.published, now: Date.now() };
   list.replaceChildren(...shown.groups.map((group) => groupItem(describeGroup(group, context))));
   if (shown.groups.length === 0) list.append(el("li", "history-empty muted", "No changes yet: the draft is empty."));
   byId("history-older").hidden = shown.nextBefore === null;
@@ -172,10 +170,40 @@ function groupItem(group) {
   const revisions = el("p", "history-revisions muted", group.revisions);
   if (group.current) revisions.append(el("span", "history-tag", "Current"));
   if (group.published) revisions.append(el("span", "history-tag is-published", "Published"));
-  const actions = el("div", "history-actions");
-  actions.append(...group.restores.map(({ text, revision }) => restoreButton(text, revision)));
-  item.append(who, revisions, actions);
+  item.append(who, revisions, actionsOf(group.restores));
+  if (group.steps.length) item.append(stepList(group));
   return item;
+}
+
+function actionsOf(restores) {
+  const actions = el("div", "history-actions");
+  actions.append(...restores.map(({ text, revision }) => restoreButton(text, revision)));
+  return actions;
+}
+
+// A person's steps, newest first: each write (a restore and a reset too) and the version before it.
+function stepList(group) {
+  const box = el("details", "history-steps");
+  // The group whose step the draft is at is the one a person is working in: its steps show;
+  // a list opened by hand stays open when the list is drawn again.
+  box.open = group.steps.some((step) => step.current) || openSteps.has(group.first);
+  box.addEventListener("toggle", () => (box.open ? openSteps.add(group.first) : openSteps.delete(group.first)));
+  box.append(el("summary", "history-steps-summary", `${group.steps.length} steps`));
+  const list = el("ol", "history-step-list");
+  for (const step of group.steps) {
+    const item = el("li", "history-step");
+    item.dataset.first = String(step.first);
+    item.dataset.last = String(step.last);
+    const what = el("p", "history-what");
+    what.append(el("span", "history-step-what", step.what), ` · ${step.details}`);
+    const revisions = el("p", "history-revisions muted", step.revisions);
+    if (step.current) revisions.append(el("span", "history-tag", "Current"));
+    if (step.published) revisions.append(el("span", "history-tag is-published", "Published"));
+    item.append(what, revisions, actionsOf(step.restores));
+    list.append(item);
+  }
+  box.append(list);
+  return box;
 }
 
 function restoreButton(text, revision) {
@@ -195,7 +223,7 @@ function ask(kind, revision, button) {
   const said = question(kind, revision, shown.revision);
   $('[data-role="history-confirm-text"]').textContent = said.text;
   byId("history-confirm-ok").textContent = said.button;
-  (button.closest(".history-group") || $(".history-reset", sheet())).after(box);
+  (button.closest(".history-step, .history-group") || $(".history-reset", sheet())).after(box);
   box.hidden = false;
   byId("history-confirm-ok").focus();
 }
@@ -219,9 +247,10 @@ async function confirmAsked() {
   tell("");
   const based = shown.revision;
   try {
-    const answer = chosen.kind === "reset"
-      ? await api("POST", sessionPath(id, "/reset"), { basedOn: based })
-      : await api("POST", sessionPath(id, "/restore"), { revision: chosen.revision, basedOn: based });
+    // The page's own write: its page.changed adds no "edited the draft" note to the chat.
+    const answer = await ownWrite(chosen.kind === "reset"
+      ? api("POST", sessionPath(id, "/reset"), { basedOn: based })
+      : api("POST", sessionPath(id, "/restore"), { revision: chosen.revision, basedOn: based }));
     if (state.sessionId !== id) return;
     tell(doneText(chosen.kind, chosen.revision, answer));
   } catch (error) {

@@ -1,7 +1,9 @@
 // The History sheet in words (pure, no DOM; `node --test`): a `GET /history`
-// answer read defensively, each group's who, when, what and revisions, what
-// can be restored from it, the reset button's state and the sentences the
-// sheet says. js/history.js draws them. Guard: tests/unit/web/js/history_groups.test.mjs.
+// answer read defensively, each group's who, when, what and revisions, a
+// person's steps inside it (a restore and a reset are steps of their own),
+// what can be restored from each, the reset button's state and the sentences
+// the sheet says. Nodes are named with the words the server read at that
+// revision, never with the draft's present text. js/history.js draws them. Guard: tests/unit/web/js/history_groups.test.mjs.
 
 import { plural } from "./words.js";
 
@@ -54,32 +56,79 @@ export function namedNodes(ids, nameOf) {
     (names.length > NAMED_NODES ? ` +${names.length - NAMED_NODES} more` : "");
 }
 
-/**
- * One group as the sheet shows it: `{kind, first, last, who, details, at,
- * revisions, current, published, restores}`; `revision` and `published` are
- * the draft's and the published page's revisions (null: none), `nameOf(id)`
- * a node's words, `now` the clock (ms).
- */
-export function describeGroup(group, { revision = null, published = null, nameOf = () => "", now = Date.now() } = {}) {
-  const first = Number(group.first_revision);
-  const last = Number(group.last_revision);
-  const ids = Array.isArray(group.node_ids) ? group.node_ids.map(String) : [];
-  const when = group.at ? ago(group.at, now) : "";
-  const details = [plural(Number(group.ops) || 0, "edit"), when, namedNodes(ids, nameOf)].filter(Boolean).join(" · ");
+/** `nameOf(id)` over a group's or a step's `names` (its nodes' words as they were then, from the server). */
+export function namesOf(unit) {
+  const names = unit && unit.names && typeof unit.names === "object" ? unit.names : {};
+  return (id) => (Object.hasOwn(names, id) && typeof names[id] === "string" ? names[id] : "");
+}
+
+/** What a step did: "Back to revision 106", "Back to the published page (revision 12)", "Edited “Fresh bread”". */
+export function stepWhat(step, published = null) {
+  const back = Number.isInteger(step.back_to) ? step.back_to : null;
+  if (back !== null) return back === published ? `Back to the published page (revision ${back})` : `Back to revision ${back}`;
+  const ids = Array.isArray(step.node_ids) ? step.node_ids.map(String) : [];
+  return ids.length ? `Edited ${namedNodes(ids, namesOf(step))}` : "Edited";
+}
+
+// Restore targets of revisions `first` … `last`: the version it made (unless it is the draft now) and the one before.
+function restoresOf(first, last, revision) {
   const restores = [];
   if (last !== revision) restores.push({ text: "Restore this version", revision: last });
   restores.push({ text: "Restore to before this", revision: first - 1 });
+  return restores;
+}
+
+function span(first, last) {
+  return first === last ? `Revision ${last}` : `Revisions ${first}–${last}`;
+}
+
+/** One step of a person's group: `{first, last, what, details, revisions, current, published, restores}`. */
+export function describeStep(step, { revision = null, published = null, now = Date.now() } = {}) {
+  const first = Number(step.first_revision);
+  const last = Number(step.last_revision);
+  return {
+    first,
+    last,
+    what: stepWhat(step, published),
+    details: [plural(Number(step.ops) || 0, "edit"), step.at ? ago(step.at, now) : ""].filter(Boolean).join(" · "),
+    revisions: span(first, last),
+    current: last === revision,
+    published: published !== null && first <= published && published <= last,
+    restores: restoresOf(first, last, revision),
+  };
+}
+
+/**
+ * One group as the sheet shows it: `{kind, first, last, who, details, at,
+ * revisions, current, published, restores, steps}`; `revision` and
+ * `published` are the draft's and the published page's revisions (null:
+ * none), `now` the clock (ms). Nodes are named with the group's `names` (as
+ * they were at its revision); `steps` are a person's writes, newest first,
+ * each described by `describeStep` (none for a turn).
+ */
+export function describeGroup(group, { revision = null, published = null, now = Date.now() } = {}) {
+  const first = Number(group.first_revision);
+  const last = Number(group.last_revision);
+  const ids = Array.isArray(group.node_ids) ? group.node_ids.map(String) : [];
+  const rawSteps = Array.isArray(group.steps) ? group.steps.filter((step) => step && typeof step === "object") : [];
+  const steps = rawSteps.map((step) => describeStep(step, { revision, published, now }));
+  const when = group.at ? ago(group.at, now) : "";
+  // One step that went back: say so on the group's line; else name the nodes.
+  const what = rawSteps.length === 1 && Number.isInteger(rawSteps[0].back_to) ? steps[0].what : namedNodes(ids, namesOf(group));
+  const counted = steps.length > 1 ? `${plural(Number(group.ops) || 0, "edit")} in ${steps.length} steps` : plural(Number(group.ops) || 0, "edit");
   return {
     kind: String(group.kind),
     first,
     last,
     who: groupWho(group),
-    details,
+    details: [counted, when, what].filter(Boolean).join(" · "),
     at: group.at || null,
-    revisions: first === last ? `Revision ${last}` : `Revisions ${first}–${last}`,
-    current: last === revision,
-    published: published !== null && first <= published && published <= last,
-    restores,
+    revisions: span(first, last),
+    // With its steps listed, the step that is current or published carries the mark, once.
+    current: steps.length <= 1 && last === revision,
+    published: steps.length <= 1 && published !== null && first <= published && published <= last,
+    restores: restoresOf(first, last, revision),
+    steps: steps.length > 1 ? steps : [],
   };
 }
 

@@ -11,6 +11,7 @@ import { nodeFindings } from "./quality.js";
 import { styleFields } from "./styles.js";
 
 const LONG_TEXT = 300; // longer limits get a text area
+const CHOICES = 11; // a whole number with at most this span between its bounds is a select
 let fields = []; // what is shown: [{refresh()}]
 let shownId = null;
 
@@ -30,6 +31,14 @@ function propControl(name, spec) {
     const select = el("select", "inspector-input");
     if (!spec.required) select.append(new Option(spec.default ? `Default (${spec.default})` : "Not set", ""));
     for (const value of spec.enum) select.append(new Option(value, value));
+    return select;
+  }
+  if (spec.type === "integer" && Number.isInteger(spec.minimum) && Number.isInteger(spec.maximum) &&
+      spec.maximum - spec.minimum <= CHOICES) {
+    // A few whole numbers (a heading's level 1–6): chosen, not typed.
+    const select = el("select", "inspector-input");
+    if (!spec.required) select.append(new Option(Number.isInteger(spec.default) ? `Default (${spec.default})` : "Not set", ""));
+    for (let value = spec.minimum; value <= spec.maximum; value += 1) select.append(new Option(String(value), String(value)));
     return select;
   }
   if (spec.type === "integer") {

@@ -7,6 +7,7 @@ import { byId, state } from "./dom.js";
 import { model, rootOf, subscribe } from "./editor.js";
 import { notice, submit } from "./edits.js";
 import { ADDABLE, insertOps } from "./structure.js";
+import { inSentence } from "./words.js";
 
 export function wirePalette() {
   subscribe((reason) => {
@@ -106,8 +107,8 @@ export async function placeSection(kind, after, { order = null } = {}) {
   }
 }
 
-/** A section kind as the palette names it, lower case ("menu", "opening hours"). */
+/** A section kind as the palette names it in a sentence ("menu", "opening hours", "FAQ"). */
 export function sectionWords(kind) {
   const section = model.sections.find((s) => s.kind === kind);
-  return section ? sectionName(section).toLowerCase() : kind;
+  return inSentence(section ? sectionName(section) : kind);
 }

@@ -3,7 +3,7 @@
 // pill, the revision badge and the Send/Stop buttons follow the session.
 
 import { api, sessionPath } from "./api.js";
-import { endAgentText } from "./chat.js";
+import { pauseAgentText } from "./chat.js";
 import { $, $$, BUSY_STATUSES, byId, report, state } from "./dom.js";
 
 // Matches the stylesheet's breakpoint: at this width and below, one panel at a time.
@@ -59,7 +59,7 @@ export function setStatus(status) {
   stop.disabled = status === "stopping";
   stop.textContent = status === "stopping" ? "Stopping…" : "Stop";
   updateSendButton();
-  if (!busy) endAgentText();
+  if (!busy) pauseAgentText();
 }
 
 export function updateSendButton() {

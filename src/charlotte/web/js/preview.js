@@ -163,6 +163,9 @@ async function loadPublished() {
   let caption = null;
   let empty = null;
   try {
+    // Nothing published yet: not asked for (its answer would be a 404 in the browser's console).
+    if (state.published === undefined) state.published = await publishedRevision(id);
+    if (state.published === null) throw new ApiError("not_found", "", 404);
     page = await api("GET", sessionPath(id, "/published"));
     caption = `Published · revision ${page.revision}`;
   } catch (error) {
@@ -180,6 +183,12 @@ async function loadPublished() {
   if (empty === null && !html) empty = ["The published page is empty", "Publish the draft once it has content."];
   showPreviewEmpty(empty !== null, empty);
   loadFrame(html, typeof page.css === "string" ? page.css : "", page.revision, `published\u0000${id}`);
+}
+
+// The revision last published (null: none), as the history says it.
+async function publishedRevision(id) {
+  const answer = await api("GET", sessionPath(id, "/history?limit=1"));
+  return answer && Number.isInteger(answer.published_revision) ? answer.published_revision : null;
 }
 
 // Draw the store's copy of the view: into the frame as it is when it shows

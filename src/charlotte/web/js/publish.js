@@ -1,7 +1,8 @@
 // Publish: a dialog says what changed since the last publish (the server's
 // GET publish-preview) and publishes exactly the revision it showed; the
 // draft moving on meanwhile is the server's 409, and an empty page (the
-// preview's `empty`) is refused before any publish request. The quality
+// preview's `empty`) is refused before any publish request, saying so (or,
+// in an approve-on-save session, that the changes waiting need approval first). The quality
 // gate's findings (the answer's `findings`, or a `quality_gate` refusal's) are
 // listed, errors first; over errors the Publish button reads "Publish
 // anyway…", asks once more naming them, and the request carries `override`.
@@ -18,6 +19,16 @@ import { schedulePreview } from "./preview.js";
 export const EMPTY_PAGE_MESSAGE =
   "The page is empty, so there is nothing to publish yet. Ask the builder for a first draft, then publish.";
 
+/** Why an empty draft cannot be published: the builder's changes waiting for review, when they are, else nothing written yet. */
+export function emptyPageMessage(changeSet) {
+  const waiting = changeSet && Number.isInteger(changeSet.ops) ? changeSet.ops : 0;
+  if (waiting > 0) {
+    return `${plural(waiting, "change")} ${waiting === 1 ? "waits" : "wait"} for your review and the draft is still empty: ` +
+      "approve them first (Approve all, or reject the ones you do not want), then publish.";
+  }
+  return EMPTY_PAGE_MESSAGE;
+}
+
 const dialog = () => byId("publish-dialog");
 // What the open dialog would publish: the session, the revision shown and the error codes it would override.
 let reviewed = null;
@@ -33,7 +44,7 @@ export async function askToPublish() {
     if (state.sessionId !== id) return;
     const preview = answer && answer.preview && typeof answer.preview === "object" ? answer.preview : null;
     if (preview && preview.empty === true) {
-      showError(EMPTY_PAGE_MESSAGE);
+      showError(emptyPageMessage(state.changeSet));
       return;
     }
     if (!preview || !Number.isInteger(preview.revision)) {

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { byId, el, plural } from "./dom.js";
+import { isPageKey } from "./start.js";
 
 // Rows shown; the server reads at most 50 a page.
 const LIMIT = 20;
@@ -53,7 +54,8 @@ export async function refreshSessionList(resume) {
   const mine = ++request;
   const page = byId("start-page").value.trim();
   const list = box();
-  if (!page) {
+  // A key the server would refuse has no sessions: not asked (the form says what is wrong when sent).
+  if (!page || !isPageKey(page)) {
     list.hidden = true;
     return;
   }

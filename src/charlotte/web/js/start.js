@@ -4,6 +4,16 @@
 import { api } from "./api.js";
 import { $, $$, byId, clearError, el, showError, whileBusy } from "./dom.js";
 
+// charlotte.access.PAGE_KEY: a key of another shape is refused (invalid_page_key), so it is never sent.
+const PAGE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+const PAGE_KEY_WORDS =
+  "A page key is 1 to 200 letters, digits, dots, dashes or underscores, starting with a letter or digit, for example “home” or “about-us”.";
+
+/** Whether `page` is a key the server takes (`charlotte.access.PAGE_KEY`). */
+export function isPageKey(page) {
+  return PAGE_KEY.test(page);
+}
+
 export function addFactRow(key = "", value = "") {
   const row = el("div", "fact-row");
   const input = (placeholder, maxLength, text, label, role) => {
@@ -42,6 +52,11 @@ export async function startSession(event, enter) {
   if (!page || !brief) {
     showError(page ? "Write a brief: what should the page be about?" : "Give the page a key, for example “home”.");
     (page ? byId("start-brief") : byId("start-page")).focus();
+    return;
+  }
+  if (!isPageKey(page)) {
+    showError(PAGE_KEY_WORDS);
+    byId("start-page").focus();
     return;
   }
   const body = { page, brief, approve_on_save: byId("start-approve").checked };

@@ -5,6 +5,7 @@
 import { ApiError, api, codeText, sessionPath } from "./api.js";
 import { el, plural, report, state } from "./dom.js";
 import { keyName } from "./editor.js";
+import { ownWrite } from "./edits.js";
 
 /** Whether this session's turns write the draft (an approve-on-save turn writes only a change set). */
 export function canUndo() {
@@ -30,7 +31,7 @@ async function undoTurn(turnId, button, said) {
   button.disabled = true;
   said.textContent = "";
   try {
-    const answer = await api("POST", sessionPath(id, `/turns/${encodeURIComponent(turnId)}/undo`), {});
+    const answer = await ownWrite(api("POST", sessionPath(id, `/turns/${encodeURIComponent(turnId)}/undo`), {}));
     if (state.sessionId !== id) return;
     done(button, said, `Undone · revision ${answer.revision}`);
   } catch (error) {

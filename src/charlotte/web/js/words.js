@@ -33,6 +33,14 @@ export function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
+/** A name inside a sentence: "Opening hours" → "opening hours", an acronym kept ("FAQ", "FAQs"). */
+export function inSentence(name) {
+  const text = String(name);
+  // A capital after the first letter: an acronym or a proper name, read as written.
+  if (text.length > 1 && /^\p{Lu}\p{Lu}/u.test(text)) return text;
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
 /** "fontSize" → "font size". */
 export function keyWords(key) {
   return String(key).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();

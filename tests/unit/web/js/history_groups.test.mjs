@@ -46,15 +46,14 @@ test("nodes are named by their first words, each name once, four at most", () =>
 test("a group: its line, its revisions, its marks and what it can restore", () => {
   const group = freeze({
     kind: "turn", turn_id: "t1", first_revision: 3, last_revision: 5, ops: 17, at: "2024-05-01T11:58:00Z",
-    node_ids: ["hero", "hero-heading"],
+    node_ids: ["hero", "hero-heading"], names: { hero: "Fresh bread" }, steps: [],
   });
-  const nameOf = (id) => (id === "hero" ? "Fresh bread" : "");
-  const current = history.describeGroup(group, { revision: 5, published: 4, nameOf, now: NOW });
+  const current = history.describeGroup(group, { revision: 5, published: 4, now: NOW });
   assert.deepEqual(current, {
     kind: "turn", first: 3, last: 5, who: "The builder · turn",
     details: "17 edits · 2 minutes ago · “Fresh bread”, hero-heading", at: "2024-05-01T11:58:00Z",
     revisions: "Revisions 3–5", current: true, published: true,
-    restores: [{ text: "Restore to before this", revision: 2 }],
+    restores: [{ text: "Restore to before this", revision: 2 }], steps: [],
   });
   const older = history.describeGroup(
     { kind: "actor", actor: "ann", first_revision: 2, last_revision: 2, ops: 1 }, { revision: 5, published: null },
@@ -67,6 +66,50 @@ test("a group: its line, its revisions, its marks and what it can restore", () =
   assert.deepEqual(older.restores, [
     { text: "Restore this version", revision: 2 }, { text: "Restore to before this", revision: 1 },
   ]);
+});
+
+test("nodes are named with the words the server read at that revision, never the draft's", () => {
+  const group = freeze({ kind: "turn", turn_id: "t", first_revision: 1, last_revision: 2, ops: 2,
+    node_ids: ["title"], names: { title: "Caring for Norwich pets since 1998" } });
+  assert.equal(history.describeGroup(group, { revision: 9, now: NOW }).details, "2 edits · “Caring for Norwich pets sin…”");
+  // Without a name (history older than the walk reached), the id: not today's text.
+  assert.equal(history.describeGroup({ ...group, names: { toString: "x" } }, { now: NOW }).details, "2 edits · title");
+  assert.equal(history.namesOf({ names: { a: 1 } })("a"), "");
+});
+
+test("a person's steps: each write, a restore and a reset on their own, each one click from the version before it", () => {
+  const group = freeze({
+    kind: "person", actor: "local", first_revision: 107, last_revision: 150, ops: 44, at: "2024-05-01T11:59:30Z",
+    node_ids: ["title"], names: { title: "Temporary headline" },
+    steps: [
+      { first_revision: 150, last_revision: 150, ops: 1, at: "2024-05-01T11:59:30Z", node_ids: ["title"], names: { title: "Fresh" }, back_to: null },
+      { first_revision: 139, last_revision: 149, ops: 11, at: "2024-05-01T11:59:00Z", node_ids: ["title"], names: {}, back_to: 12 },
+      { first_revision: 108, last_revision: 138, ops: 31, at: "2024-05-01T11:58:30Z", node_ids: ["title"], names: {}, back_to: 20 },
+      { first_revision: 107, last_revision: 107, ops: 1, at: "2024-05-01T11:58:00Z", node_ids: [], back_to: null },
+    ],
+  });
+  const said = history.describeGroup(group, { revision: 150, published: 12, now: NOW });
+  assert.equal(said.details, "44 edits in 4 steps · just now · “Temporary headline”");
+  // The marks are the steps', once: the current one is the newest step.
+  assert.deepEqual([said.current, said.published], [false, false]);
+  assert.deepEqual(said.steps.map((step) => step.current), [true, false, false, false]);
+  assert.deepEqual(said.steps.map((step) => step.what), [
+    "Edited “Fresh”", "Back to the published page (revision 12)", "Back to revision 20", "Edited",
+  ]);
+  const reset = said.steps[1];
+  assert.deepEqual(reset, {
+    first: 139, last: 149, what: "Back to the published page (revision 12)", details: "11 edits · 1 minute ago",
+    revisions: "Revisions 139–149", current: false, published: false,
+    restores: [{ text: "Restore this version", revision: 149 }, { text: "Restore to before this", revision: 138 }],
+  });
+  assert.deepEqual(said.steps[0].restores, [{ text: "Restore to before this", revision: 149 }]);
+  // Every step's end and the version before it are offered: 106, 107, 138, 149, 150 (current).
+  const offered = new Set(said.steps.flatMap((step) => step.restores.map((restore) => restore.revision)));
+  assert.deepEqual([...offered].sort((a, b) => a - b), [106, 107, 138, 149]);
+  // One step alone is the group: no list; a lone restore says so on the group's line.
+  const lone = history.describeGroup({ ...group, ops: 11, steps: [group.steps[1]] }, { revision: 150, published: 3, now: NOW });
+  assert.deepEqual(lone.steps, []);
+  assert.match(lone.details, /Back to revision 12$/);
 });
 
 test("reset to published: disabled before a publish and while the draft is the published page", () => {

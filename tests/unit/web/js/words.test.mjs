@@ -26,3 +26,12 @@ test("a long text is cut with an ellipsis; keys, styles and fields read as words
   ]);
   assert.deepEqual(words.fieldWords(["parent", "order", "layout"]), ["moved to another place", "moved", "layout"]);
 });
+
+test("a section's name inside a sentence reads as a person writes it", () => {
+  assert.equal(words.inSentence("FAQ"), "FAQ");
+  assert.equal(words.inSentence("FAQs"), "FAQs");
+  assert.equal(words.inSentence("Opening hours"), "opening hours");
+  assert.equal(words.inSentence("Menu"), "menu");
+  assert.equal(words.inSentence("a"), "a");
+  assert.equal(words.inSentence(""), "");
+});
