@@ -30,6 +30,8 @@ from charlotte.contrib.django.instance import get_charlotte
 pytestmark = pytest.mark.timeout(120)
 
 HERO = [{"t": "insert_node", "node": {"id": "hero", "type": "section", "parent": None}}]
+#: A page of its own: the Django project's other tests publish "home" in the same tenant.
+PAGE = f"mcp-{uuid.uuid4().hex[:8]}"
 
 
 class _Quiet(WSGIRequestHandler):
@@ -78,7 +80,7 @@ def _data(result: CallToolResult) -> dict[str, Any]:
 
 
 async def _build(session: ClientSession) -> tuple[str, CallToolResult]:
-    opened = _data(await session.call_tool("charlotte_open_session", {"page": "home", "brief": "A bakery"}))
+    opened = _data(await session.call_tool("charlotte_open_session", {"page": PAGE, "brief": "A bakery"}))
     sid = opened["session"]
     page = _data(await session.call_tool("cms_get", {"session": sid}))
     return sid, await session.call_tool("cms_apply", {"session": sid, "basedOn": page["revision"], "ops": HERO})

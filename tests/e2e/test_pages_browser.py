@@ -85,8 +85,12 @@ def _published_page(tmp_path: Path, brief: str, facts: dict[str, str]) -> str:
             .open()
         )
         turn = handle.send("Build the first draft of the page from the brief.")
-        assert turn["status"] == "finished" and turn["ready"] is True, turn
-        handle.publish()
+        # Ready, or only waiting for the gallery's photos (a photographer with none named):
+        # a person may publish such a page anyway, and its marked slots must hold too.
+        errors = {f["code"] for f in handle.publish_preview()["findings"] if f["severity"] == "error"}
+        waiting = turn["ready"] is False and errors == {"placeholder"}
+        assert turn["status"] == "finished" and (turn["ready"] is True or waiting), turn
+        handle.publish(override=("placeholder",) if waiting else ())
         published = handle.published()
     assert published is not None
     page: Any = published["page"]

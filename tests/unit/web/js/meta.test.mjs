@@ -33,10 +33,11 @@ test("a description is one line: every kind of line break is refused", () => {
 });
 
 test("a language is a BCP 47 tag; empty means not set", () => {
-  for (const good of ["", "en", "en-GB", "pt-BR", "zh-Hant-TW", "x-private", "sr-Latn-RS"]) {
+  for (const good of ["", "en", "en-GB", "pt-BR", "zh-Hant-TW", "sr-Latn-RS", "cy", "haw"]) {
     assert.equal(meta.fieldProblem("lang", good), "", good);
   }
-  for (const bad of ["e", "en_GB", "english language", "en-", "-en", "abcdefghi", "en-abcdefghi", "de--x", `en${"-ab".repeat(12)}`]) {
+  // Well formed but no language too: zz, english, a private-use tag alone (axe's html-lang-valid).
+  for (const bad of ["e", "en_GB", "english language", "en-", "-en", "abcdefghi", "en-abcdefghi", "de--x", `en${"-ab".repeat(12)}`, "zz", "english", "x-private"]) {
     assert.match(meta.fieldProblem("lang", bad), /Not a language tag/, bad);
   }
   assert.equal(meta.isLang("en"), true);
