@@ -23,16 +23,12 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Route, expect
-from tests.support.browser import WAIT_MS, chromium
+from playwright.sync_api import Browser, Page, Route, expect
+from tests.support.browser import chromium
 from tests.support.browser_server import BrowserServer, serve_builder
+from tests.support.builder_page import built_session, opened
 
-from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
-
-FIRST_MESSAGE: Final = "Build the first draft of the page from the brief."
 SCREENSHOTS: Final = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-#: The 409 the gate test provokes on purpose; the browser logs it as a console error.
-EXPECTED_REFUSALS: Final = re.compile(r"/publish$")
 HEADING: Final = "about-us-heading"
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -78,37 +74,12 @@ def builder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Builder]:
 
 
 def _open(browser: Browser, server: BrowserServer) -> Iterator[Builder]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, device_scale_factor=1)
-    context.set_default_timeout(WAIT_MS)
-    expect.set_options(timeout=WAIT_MS)
-    page = context.new_page()
-    problems: list[str] = []
-
-    def on_console(message: ConsoleMessage) -> None:
-        expected = EXPECTED_REFUSALS.search(str(message.location.get("url", "")).split("?")[0])
-        if message.type == "error" and not expected:
-            problems.append(f"console: {message.text}")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    page.goto(server.url)
-    page.get_by_test_id("start-brief").fill(SAMPLE_BRIEF)
-    for index, (key, value) in enumerate(SAMPLE_FACTS.items()):
-        page.get_by_role("button", name="+ Add a fact").click()
-        page.locator('[data-role="fact-key"]').nth(index).fill(key)
-        page.locator('[data-role="fact-value"]').nth(index).fill(value)
-    page.get_by_test_id("start-button").click()
-    expect(page).to_have_url(re.compile(r"#session="))
-    session = page.url.split("#session=")[1]
-    page.get_by_test_id("chat-input").fill(FIRST_MESSAGE)
-    page.get_by_test_id("send-button").click()
-    expect(page.get_by_test_id("status")).to_have_text("idle")
-    builder = Builder(page, server, session, problems)
-    expect(page.locator(f'[data-testid="outline-tree"] [data-node="{HEADING}"]')).to_be_visible()
-    try:
+    session = built_session(server)
+    # The 409 the gate test provokes on purpose is logged by the browser as a console error.
+    with opened(browser, server, session, 1280, expected=("/publish",)) as watched:
+        builder = Builder(watched.page, server, session, watched.problems)
+        expect(watched.page.locator(f'[data-testid="outline-tree"] [data-node="{HEADING}"]')).to_be_visible()
         yield builder
-    finally:
-        context.close()
 
 
 # ------------------------------------------------------------------ the inspector

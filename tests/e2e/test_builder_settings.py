@@ -17,18 +17,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html import unescape
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Route, expect
-from tests.support.browser import WAIT_MS, chromium
+from playwright.sync_api import Browser, Page, Route, expect
+from tests.support.browser import chromium
 from tests.support.browser_server import BrowserServer, serve_builder
-
-from charlotte.demo import SAMPLE_BRIEF, SAMPLE_FACTS
-
-FIRST_MESSAGE: Final = "Build the first draft of the page from the brief."
-#: Refusals the tests provoke on purpose; the browser logs each such answer as a console error.
-EXPECTED_REFUSALS: Final = re.compile(r"/edits$")
+from tests.support.builder_page import built_session, opened
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -71,45 +66,19 @@ def panel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Panel]:
 
 
 def _open(browser: Browser, server: BrowserServer) -> Iterator[Panel]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, device_scale_factor=1)
-    context.set_default_timeout(WAIT_MS)
-    expect.set_options(timeout=WAIT_MS)
-    page = context.new_page()
-    problems: list[str] = []
-    draft_reads: list[str] = []
-
-    def on_console(message: ConsoleMessage) -> None:
-        expected = EXPECTED_REFUSALS.search(str(message.location.get("url", "")).split("?")[0])
-        if message.type == "error" and not expected:
-            problems.append(f"console: {message.text}")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    page.on("request", lambda request: draft_reads.append(request.url) if request.url.endswith("/draft") else None)
-    page.goto(server.url)
-    page.get_by_test_id("start-brief").fill(SAMPLE_BRIEF)
-    for index, (key, value) in enumerate(SAMPLE_FACTS.items()):
-        page.get_by_role("button", name="+ Add a fact").click()
-        page.locator('[data-role="fact-key"]').nth(index).fill(key)
-        page.locator('[data-role="fact-value"]').nth(index).fill(value)
-    page.get_by_test_id("start-button").click()
-    expect(page).to_have_url(re.compile(r"#session="))
-    session = page.url.split("#session=")[1]
-    page.get_by_test_id("chat-input").fill(FIRST_MESSAGE)
-    page.get_by_test_id("send-button").click()
-    expect(page.get_by_test_id("chat-log")).to_contain_text("Done")
-    expect(page.get_by_test_id("status")).to_have_text("idle")
-    panel = Panel(page, server, session, problems, draft_reads)
-    # The first draft is live already: the publish dialog then lists what changed since.
-    published = page.request.post(
-        f"{server.url}/sessions/{session}/publish", data={}, headers={"Origin": server.url}
-    )
-    assert published.ok, published.text()
-    expect(page.get_by_test_id("revision")).to_have_text(str(panel.draft()["revision"]))
-    try:
+    session = built_session(server)
+    # An edit the server refuses on purpose is logged by the browser as a console error.
+    with opened(browser, server, session, 1280, expected=("/edits",)) as watched:
+        page = watched.page
+        panel = Panel(page, server, session, watched.problems)
+        page.on("request", lambda r: panel.draft_reads.append(r.url) if r.url.endswith("/draft") else None)
+        # The first draft is live already: the publish dialog then lists what changed since.
+        published = page.request.post(
+            f"{server.url}/sessions/{session}/publish", data={}, headers={"Origin": server.url}
+        )
+        assert published.ok, published.text()
+        expect(page.get_by_test_id("revision")).to_have_text(str(panel.draft()["revision"]))
         yield panel
-    finally:
-        context.close()
 
 
 def test_the_panel_shows_the_drafts_metadata(panel: Panel) -> None:
