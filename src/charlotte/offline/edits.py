@@ -29,6 +29,7 @@ from charlotte.offline.requests import (
     SetText,
     Target,
 )
+from charlotte.page.ordering import key_between
 from charlotte.sections.additions import KIND_TITLES, section_batch
 from charlotte.sections.batch import Batch
 from charlotte.sections.brief import statements
@@ -45,6 +46,7 @@ __all__ = [
     "add",
     "change_fact",
     "move",
+    "moved_ops",
     "remove",
     "resize",
     "restyle",
@@ -217,6 +219,34 @@ def _order_ops(page: PageView, order: list[str]) -> list[dict[str, Any]]:
     return [] if order == page.roots else [{"t": "reorder_roots", "order": order}]
 
 
+def moved_ops(page: PageView, order: list[str], moved: Sequence[str]) -> list[dict[str, Any]]:
+    """The ops putting the roots in ``order`` by re-keying only the ``moved`` ones.
+
+    A ``move_node`` per moved band, its key between its new neighbours', so no other
+    band's place changes (``reorder_roots`` re-mints every key); the whole order when
+    a key is missing or the others would not stay in order.
+    """
+    keys = {r: page.by_id[r].get("order") for r in order if r in page.by_id}
+    if order == page.roots:
+        return []
+    stay = [keys.get(r) for r in order if r not in moved]
+    if not all(isinstance(k, str) for k in keys.values()) or stay != sorted(stay, key=str):
+        return _order_ops(page, order)
+    ops: list[dict[str, Any]] = []
+    lower: str | None = None
+    try:
+        for at, root in enumerate(order):
+            if root not in moved:
+                lower = str(keys[root])
+                continue
+            upper = next((str(keys[r]) for r in order[at + 1 :] if r not in moved), None)
+            lower = key_between(lower, upper)
+            ops.append({"t": "move_node", "id": root, "parent": None, "order": lower})
+    except ValueError:
+        return _order_ops(page, order)
+    return ops
+
+
 def _placed(
     order: list[str], item: str, where: str | None, anchor: str | None, hero: str | None
 ) -> list[str]:
@@ -375,7 +405,7 @@ def _move_root(page: PageView, root: str, where: str, anchor_words: str | None) 
         return Refusal(f"the {page.label(root)} section is already {there or 'there'}")
     top = "to the top, under the hero" if order[0] != root else "to the top"
     place = {"top": top, "bottom": "to the bottom"}.get(where) or f"{where} the {page.label(anchor or '')} section"
-    return Edit(tuple(_order_ops(page, order)), f"moved the {page.label(root)} section {place}")
+    return Edit(tuple(moved_ops(page, order, (root,))), f"moved the {page.label(root)} section {place}")
 
 
 def restyle(page: PageView, request: Restyle) -> Edit | Refusal:

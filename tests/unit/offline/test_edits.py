@@ -103,6 +103,20 @@ def test_a_moved_section_is_placed_by_reordering_every_root() -> None:
     assert edit.ops == ({"t": "reorder_roots", "order": ["top", "times", "specials"]},)
 
 
+def test_a_moved_section_alone_gets_a_new_key_and_no_other_band_moves() -> None:
+    # Three bands with keys: moving the last one under the hero re-keys only it, so the
+    # band it passes keeps its key (reorder_roots re-mints every key, moving it too).
+    keyed = [{**n, "order": k} for n, k in zip(HAND_MADE, ("a", "", "b", "", "", "c", "", ""), strict=True)]
+    keyed = [{k: v for k, v in n.items() if v != ""} for n in keyed]
+    page = PageView(keyed)
+
+    edit = edit_for(MoveSection("when the doors open", "top"), page, CONTEXT)
+
+    assert isinstance(edit, Edit)
+    assert len(edit.ops) == 1 and edit.ops[0]["t"] == "move_node" and edit.ops[0]["id"] == "times"
+    assert "a" < edit.ops[0]["order"] < "b"
+
+
 def test_an_added_section_gets_ids_clear_of_the_page_and_applies() -> None:
     facts = {"name": "Crumb & Co", "phone": "0113 496 0321", "address": "12 Kirkgate, Leeds"}
     first = section_batch("faq", CONTEXT.brief, facts, index=1, taken_ids=())

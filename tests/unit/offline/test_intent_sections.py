@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tests.unit.offline.intent_table import Refused, check
 
-from charlotte.offline.requests import AddSection, MoveSection, RemoveSection, Request
+from charlotte.offline.requests import AddSection, MoveSection, RemoveSection, Request, Unsupported
 
 ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("add an FAQ", [AddSection("faq")]),
@@ -30,6 +30,16 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("add a classes section", [AddSection("services")]),
     ("Add some reviews", [AddSection("testimonials")]),
     ("Move the FAQ to the very end of the page, after contact.", [MoveSection("faq to the very end of the page,", "below", "contact")]),
+    # A remark after a comma names no section to act on; a list going on does.
+    ("Please remove the find us section, the address is in the contact bit anyway", [RemoveSection("location")]),
+    ("remove the gallery, it's useless - nobody looks at the faq", [RemoveSection("gallery")]),
+    ("remove the gallery, and the team too", [RemoveSection("gallery"), RemoveSection("team")]),
+    ("delete the about section from the page", [RemoveSection("about")]),
+    ("remove the photos from the gallery", Refused("inside a section")),
+    # "it": the section the request before added or moved, else nothing is guessed.
+    ("add an FAQ and move it to the end", [AddSection("faq"), MoveSection("faq", "bottom")]),
+    ("move it to the top", Refused("which section")),
+    ("remove the gallery and move it to the top", [RemoveSection("gallery"), Unsupported("move it", '"move it": I could not tell which section "it" is; say its name, for example "move the FAQ to the bottom"')]),
     # Refused: a name describing something else is not that section.
     ("add a booking calendar with online payments", Refused("not a kind of section")),
     ("add a contact form", Refused("not a kind of section")),

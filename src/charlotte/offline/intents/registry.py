@@ -24,7 +24,7 @@ from charlotte.offline.intents.facts import CHANGE_FACT
 from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause, Intent, Reading
 from charlotte.offline.intents.links import ADD_LINK
 from charlotte.offline.intents.prices import CHANGE_PRICE
-from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION
+from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION, resolved
 from charlotte.offline.intents.sizes import FONT_SIZE
 from charlotte.offline.intents.style import RECOLOUR, RESTYLE
 from charlotte.offline.intents.text import LONGER, RESIZE, SET_TEXT, SHORTER
@@ -86,7 +86,7 @@ def read_requests(message: str) -> list[Request]:
         out += read_clause(Clause.of(part, runs))
         if len(out) >= MAX_REQUESTS:
             break
-    return out[:MAX_REQUESTS]
+    return resolved(out[:MAX_REQUESTS])  # "move it": the section the request before named
 
 
 def _changes(op: Mapping[str, Any], page: PageView) -> bool:
