@@ -50,7 +50,8 @@ FONTS: Final[tuple[tuple[str, str], ...]] = (
 )  # fmt: skip
 _TONES: Final = (
     ("darker", "darker"), ("deeper", "darker"), ("lighter", "lighter"), ("brighter", "lighter"),
-    ("warmer", "warmer"), ("warm", "warmer"), ("cooler", "cooler"), ("colder", "cooler"), ("cool", "cooler"),
+    ("warmer", "warmer"), ("warm", "warmer"), ("cosier", "warmer"), ("cosy", "warmer"),
+    ("cozier", "warmer"), ("cozy", "warmer"), ("cooler", "cooler"), ("colder", "cooler"), ("cool", "cooler"),
 )  # fmt: skip
 _SHAPES: Final = (
     ("minimalist", "minimal"), ("minimal", "minimal"), ("simpler", "minimal"), ("plainer", "minimal"),

@@ -21,6 +21,7 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ),
     ("put the pricing above services", [MoveSection("pricing", "above", "services")]),
     ("move contact to the top", [MoveSection("contact", "top")]),
+    ("can u move contact to the top", [MoveSection("contact", "top")]),
     ("put opening hours first", [MoveSection("opening hours", "top")]),
     ("remove the gallery", [RemoveSection("gallery")]),
     ("delete the team section", [RemoveSection("team")]),

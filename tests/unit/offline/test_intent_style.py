@@ -68,6 +68,18 @@ NOT_LOOKS: list[tuple[str, list[Request] | Refused]] = [
     ("write a bold poem", Refused()),
     ("make the logo blue", Refused()),
     ("make the logo's colour blue", Refused('did not understand "logo\'s"')),
+    # The banner in one named colour: its ground; two colours, white or other words: refused.
+    ("make the banner pink", [Restyle("background", COLOURS["pink"], "hero")]),
+    ("make the top banner navy", [Restyle("background", COLOURS["navy"], "hero")]),
+    ("use red for the banner", [Restyle("background", COLOURS["red"], "hero")]),
+    ("make the banner pink and the text blue", Refused()),
+    ("make the banner white", Refused()),
+    ("make the banner pink like the logo", Refused()),
+    # Cosier is warmer; a remark after a comma asks nothing.
+    ("make it warmer and cosier", [Restyle("tone", "warmer")]),
+    ("use a warmer palette, it's a bit cold", [Restyle("tone", "warmer")]),
+    ("make it darker, it looks a bit washed out", [Restyle("background", "dark")]),
+    ("make it darker, it should be blue", Refused()),
 ]
 
 

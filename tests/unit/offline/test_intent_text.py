@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from tests.unit.offline.intent_table import Refused, check
 
-from charlotte.offline.requests import Request, Resize, SetText, Target
+from charlotte.offline.requests import Request, Resize, Restyle, SetText, Target
 
 HERO_HEADING = Target(None, "heading")
 
@@ -52,7 +52,18 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("the headline is Bread to go", [SetText(HERO_HEADING, "Bread to go")]),
     ("make the headline punchier", [Resize(HERO_HEADING, longer=False)]),
     ("a snappier subheading please", [Resize(Target(None, "text", hero_text=True), longer=False)]),
+    # An apostrophe inside quoted words ("you'll") does not close them.
+    ("Can you change the headline to 'Flowers for the day you'll remember'?", [SetText(HERO_HEADING, "Flowers for the day you'll remember")]),
+    ('Can we have the headline say "Roofs done properly since 1986"?', [SetText(HERO_HEADING, "Roofs done properly since 1986")]),
+    ("Could the headline be 'Made in Scotland, chosen with care'?", [SetText(HERO_HEADING, "Made in Scotland, chosen with care")]),
+    ("The headline should say: Happy dogs, fluffy tails", [SetText(HERO_HEADING, "Happy dogs, fluffy tails")]),
+    ("make the headline more fun, something like 'Parties kids never forget!'", [SetText(HERO_HEADING, "Parties kids never forget!")]),
+    # A section renamed: its heading.
+    ("Please rename the treatments section to 'What we treat'", [SetText(Target("treatments", "heading"), "What we treat")]),
+    ("rename bikes for sale to 'Second-hand bikes'", [SetText(Target("bikes for sale", "heading"), "Second-hand bikes")]),
     # Refused: a complaint with no new words; words beside quoted ones; a correction it cannot read.
+    ("make the headline more fun", Refused()),
+    ("rename the font to serif", [Restyle("font", "Georgia, Times New Roman, serif")]),
     ("the headline is wrong", Refused("no new words")),
     ('change the headline to "Fresh bread" and more', Refused('did not understand "more"')),
     ("set the headline to Get changed to swim", Refused('did not understand "get"')),

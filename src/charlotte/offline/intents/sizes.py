@@ -46,7 +46,8 @@ _ACCOUNTED: Final = (
     CHANGE | FILLERS | frozenset(_COMPARATIVES) | frozenset(_VERBS) | frozenset(_SCOPES) | frozenset(_WIDTHS) | frozenset(_TOO)
     | frozenset({"the", "a", "bit", "little", "lot", "much", "slightly", "more", "size", "sizes",
                  "of", "all", "on", "in", "is", "are", "too", "it", "page", "site", "hero", "screens",
-                 "screen", "main", "everywhere", "our", "my", "its", "their", "they", "them"})
+                 "screen", "main", "everywhere", "our", "my", "its", "their", "they", "them", "touch",
+                 "tad", "fraction", "notch"})
 )  # fmt: skip
 _FACTOR: Final = {True: 1.15, False: 0.87}
 _MIN_PX: Final = 12

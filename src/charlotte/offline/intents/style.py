@@ -44,10 +44,31 @@ _LOOK_WORDS: Final = CHANGE | FILLERS | frozenset(COLOURS) | frozenset(
 )  # fmt: skip
 
 
+#: Words naming the hero band ("the banner", "the top banner", "the header").
+_HERO: Final = frozenset({"hero", "banner", "header", "masthead"})
+_BANNER_WORDS: Final = CHANGE | FILLERS | _HERO | frozenset(
+    {"the", "a", "top", "our", "for", "in", "be", "colour", "color", "background", "bit", "more",
+     "it", "please", "at"}
+)  # fmt: skip
+
+
+def _banner(clause: Clause) -> list[Restyle]:
+    """"make the banner blue", "use red for the banner": the hero's ground in one named colour."""
+    words = clause.words_of(0, len(clause.lower))
+    named = [w for w in words if colour_of([w]) is not None]
+    if len(named) != 1 or not _HERO & set(words) or named[0] in ("white", "black"):
+        return []
+    if unaccounted([w for w in words if w not in named], _BANNER_WORDS):
+        return []
+    colour = colour_of(named)
+    return [Restyle("background", colour, "hero")] if colour else []
+
+
 def _read(clause: Clause) -> Reading | None:
     looks = read_looks(clause.lower)
     if not looks:
-        return None
+        banner = _banner(clause)  # every word of it accounted for
+        return Reading(30, tuple(banner)) if banner else None
     words = clause.words_of(0, len(clause.lower))
     left = [w for w in unaccounted(words, _LOOK_WORDS | _INSTEAD)
             if not read_looks(w) and colour_of([w]) is None]  # fmt: skip

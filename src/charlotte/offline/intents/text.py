@@ -47,9 +47,13 @@ _BUTTON = frozenset({"button", "label"})
 _NOISE = frozenset({"the", "a", "an", "our", "my", "this", "that", "section", "part", "block",
                     "of", "in", "on", "for", "page", "page's", "main", "top", "bit", "one", "'s", "please",
                     "little", "lot", "much", "more", "slightly", "some", "it", "can", "you", "make", "should",
-     "must", "needs", "to"})  # fmt: skip
+     "must", "needs", "to", "have", "be", "say", "read"})  # fmt: skip
+#: Words offering new words as a suggestion ("more fun, something like 'Parties kids love'").
+_SUGGESTING: Final = (", something like", " something like", ", maybe", ", like", ", e.g.", ", such as")
+#: Verbs that name a section's heading by the section ("rename the treatments section to …").
+_RENAME: Final = frozenset({"rename", "retitle"})
 _SEPARATORS: Final = (
-    " should say ", " should read ", " should be ", " to say ", " to read ", " to ", " so it says ", " say ", " says ", " read ", ": ", " is now ", " is "
+    " should say: ", " should read: ", " should say ", " should read ", " should be ", " to say ", " to read ", " to ", " so it says ", " say ", " says ", " read ", ": ", " is now ", " is "
 )  # fmt: skip
 
 
@@ -133,8 +137,18 @@ def _read_set_text(clause: Clause) -> Reading | None:
         end = cut = body.find("\x00")
     start = len(verb) if verb in CHANGE else 0
     phrase = lbody[start:end] if end > start else ""
+    if "\x00" in body[cut:]:
+        # "the headline more fun, something like 'Parties …'": the quoted words are the
+        # new words; what they should be like is not a part of the target.
+        for words in _SUGGESTING:
+            if phrase.rstrip().endswith(words.strip(", ")) and words in phrase:
+                phrase = phrase[: phrase.find(words)].split(" more ")[0].split(" less ")[0]
+                break
     styled = any(w in phrase for w in ("font", "colour", "color", "palette", "background", "theme"))
     target = target_of(phrase) if phrase and not styled else None
+    named = phrase.strip(" .,").removeprefix("the ").removesuffix(" section").strip()
+    if target is None and verb in _RENAME and named and not styled:
+        target = Target(named, "heading")  # a section renamed: its heading
     if target is not None and (verb in CHANGE or verb not in VERBS):
         value, why = new_words(clause, cut)
         if why:
