@@ -33,6 +33,7 @@ from charlotte.page.ordering import key_between
 from charlotte.sections.additions import KIND_TITLES, section_batch
 from charlotte.sections.batch import Batch
 from charlotte.sections.brief import statements
+from charlotte.sections.catalogue import KINDS
 from charlotte.sections.fact_changes import fact_ops
 from charlotte.sections.facts import contact_items, fact, fact_items, fact_key
 from charlotte.sections.page_view import PROP as _PROP
@@ -50,6 +51,7 @@ __all__ = [
     "remove",
     "resize",
     "restyle",
+    "section_of",
     "set_text",
 ]
 
@@ -82,6 +84,25 @@ class Refusal:
     """Why a request was not carried out."""
 
     reason: str
+
+
+#: Words around a section's other name that name nothing ("meet the stylists").
+_AROUND: Final = frozenset({"the", "our", "my", "meet", "section", "bit", "part", "block"})
+
+
+def section_of(page: PageView, words: str) -> str | None:
+    """The band ``words`` name: by kind or its words (``PageView.section``), else by a word
+    the catalogue feeds a kind from ("the stylists", "the packages": team, pricing).
+
+    Only a single such word, and only when the page has one band of that kind.
+    """
+    found = page.section(words)
+    bare = [w.strip(".,!?'") for w in words.lower().split() if w.strip(".,!?'") not in _AROUND]
+    if found is not None or len(bare) != 1:
+        return found
+    kinds = [k.key for k in KINDS if bare[0] in k.facts]
+    bands = [r for r in page.roots if kinds and page.kind(r) == kinds[0]]
+    return bands[0] if len(kinds) == 1 and len(bands) == 1 else None
 
 
 def _target(page: PageView, target: Target) -> tuple[Mapping[str, Any] | None, str]:
@@ -278,7 +299,7 @@ def add(page: PageView, request: AddSection, context: Context) -> Edit | Refusal
         return Edit(moved.ops, f"the page already had {_a(title)} section: {moved.said}")
     if present is not None:
         return Refusal(f"the page already has {_a(title)} section")
-    anchor = page.section(request.anchor) if request.anchor else None
+    anchor = section_of(page, request.anchor) if request.anchor else None
     if request.anchor and anchor is None:
         return Refusal(f"there is no {request.anchor} section to put the {title} section next to")
     batch = section_batch(
@@ -379,14 +400,14 @@ def _unlike_neighbours(
 
 
 def remove(page: PageView, request: RemoveSection) -> Edit | Refusal:
-    root = page.section(request.section)
+    root = section_of(page, request.section)
     if root is None:
         return Refusal(f"there is no {request.section} section on the page")
     return Edit(({"t": "remove_node", "id": root},), f"removed the {page.label(root)} section")
 
 
 def move(page: PageView, request: MoveSection) -> Edit | Refusal:
-    root = page.section(request.section)
+    root = section_of(page, request.section)
     if root is None:
         return Refusal(f"there is no {request.section} section on the page")
     return _move_root(page, root, request.where, request.anchor)
@@ -394,7 +415,7 @@ def move(page: PageView, request: MoveSection) -> Edit | Refusal:
 
 def _move_root(page: PageView, root: str, where: str, anchor_words: str | None) -> Edit | Refusal:
     """Section ``root`` moved to the top/bottom, or above/below the section ``anchor_words`` name."""
-    anchor = page.section(anchor_words) if anchor_words else None
+    anchor = section_of(page, anchor_words) if anchor_words else None
     if anchor_words and (anchor is None or anchor == root):
         return Refusal(f"there is no other {anchor_words} section to move it next to")
     order = _placed(page.roots, root, where, anchor, page.hero())

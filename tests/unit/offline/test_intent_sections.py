@@ -12,6 +12,8 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("add a section with our opening hours", [AddSection("hours")]),
     ("add a section about our team", [AddSection("team")]),
     ("add an about section", [AddSection("about")]),
+    ("Add a 'find us' section with the address", [AddSection("location")]),
+    ("remove the 'specials' section", [RemoveSection("specials")]),
     ("please  add   an  FAQ", [AddSection("faq")]),
     ("add testimonials and a gallery", [AddSection("testimonials"), AddSection("gallery")]),
     ("add a call to action at the bottom", [AddSection("cta", "bottom")]),

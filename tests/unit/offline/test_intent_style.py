@@ -47,6 +47,9 @@ RECOLOURS: list[tuple[str, list[Request] | Refused]] = [
     ("make it green instead", [Recolour(COLOURS["green"])]),
     ("actually, try navy", [Recolour(COLOURS["navy"])]),
     ("let's go with #2a7 instead", [Recolour("#22aa77")]),
+    ("Actually less blue, more of a teal", [Recolour(COLOURS["teal"])]),
+    ("actually less blue", Refused()),
+    ("actually less blue and more red and green", Refused()),
     # Not a recolour: a part of the page named is the look's own request; two colours, or other
     # words, are not understood.
     ("change the background to blue instead", [Restyle("background", COLOURS["blue"])]),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from charlotte.offline.clauses import folded, unquote
 from charlotte.offline.edits import Context, Edit, Refusal, add, move, remove
 from charlotte.offline.intents.intent import ADD, MOVE, REMOVE, Clause, Intent, Reading
 from charlotte.offline.requests import AddSection, MoveSection, RemoveSection, Request, Unsupported
@@ -80,6 +81,7 @@ def _sections_added(rest: str) -> list[str]:
 def _rest(clause: Clause) -> tuple[str, str]:
     """(the verb, the words after it), "get rid of" and "take out" read as remove."""
     verb, rest = clause.verb, clause.lbody[len(clause.verb) :] if clause.verb else clause.lbody
+    rest = folded(unquote(rest, clause.runs))  # "add a 'find us' section": the quoted name
     if verb in ("get", "take") and (" rid of " in f" {rest} " or rest.startswith(" out")):
         return "remove", rest.replace(" rid of ", " ", 1).replace(" out ", " ", 1)
     return verb, rest

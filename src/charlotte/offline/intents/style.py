@@ -83,6 +83,10 @@ def _plan(request: Restyle, page: PageView, _context: Context) -> Edit | Refusal
 
 def _read_recolour(clause: Clause) -> Reading | None:
     words = clause.words_of(0, len(clause.lower))
+    # "less blue, more of a teal": the colour said "less" of is the one replaced.
+    less = [i + 1 for i, w in enumerate(words[:-1]) if w == "less" and colour_of([words[i + 1]])]
+    if less and "more" in words:
+        words = [w for i, w in enumerate(words) if i not in less and w not in ("less", "more")]
     colour = colour_of(words)
     if colour is None or not _INSTEAD & set(words):
         return None
