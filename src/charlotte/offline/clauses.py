@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-__all__ = ["folded", "quoted", "remark_at", "split_clauses", "unquote"]
+__all__ = ["folded", "is_remark", "quoted", "remark_at", "split_clauses", "unquote"]
 
 _QUOTES: Final = {
     '"': '"',
@@ -77,12 +77,17 @@ def remark_at(text: str, acts: Callable[[str], bool]) -> int:
     lower = folded(text)
     for mark in (", ", " - ", " \u2013 ", " \u2014 "):
         at = lower.find(mark)
-        words = [w.strip(".,!?;:()") for w in lower[at + len(mark) :].split()] if at > 0 else []
-        if not words or words[0] not in _REMARK_OPENERS or "\x00" in text[at:]:
-            continue
-        if not any(w in _ASKING or acts(w) for w in words):
+        if at > 0 and is_remark(text[at + len(mark) :], acts):
             return at
     return -1
+
+
+def is_remark(text: str, acts: Callable[[str], bool]) -> bool:
+    """Whether ``text`` is a remark: it opens with a subject and asks nothing (see ``remark_at``)."""
+    words = [w.strip(".,!?;:()") for w in folded(text).split()]
+    if not words or words[0] not in _REMARK_OPENERS or "\x00" in text:
+        return False
+    return not any(w in _ASKING or acts(w) for w in words)
 
 
 def unquote(text: str, runs: Sequence[str]) -> str:

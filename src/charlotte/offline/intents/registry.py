@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from charlotte.offline.clauses import quoted, remark_at, split_clauses
+from charlotte.offline.clauses import is_remark, quoted, remark_at, split_clauses
 from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.intents.arrangement import PAGE_LENGTH, SWAP_SECTIONS
 from charlotte.offline.intents.facts import CHANGE_FACT
@@ -90,7 +90,9 @@ def read_requests(message: str) -> list[Request]:
     """The requests in ``message``, in order (at most ``MAX_REQUESTS``)."""
     text, runs = quoted(message[:MAX_MESSAGE])
     out: list[Request] = []
-    for part in split_clauses(text, _opens):
+    for k, part in enumerate(split_clauses(text, _opens)):
+        if k and is_remark(part, _acts):
+            continue  # "… to our story? It feels short": a remark after a request asks nothing
         out += read_clause(Clause.of(part, runs))
         if len(out) >= MAX_REQUESTS:
             break

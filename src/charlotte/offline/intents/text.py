@@ -13,6 +13,7 @@ from typing import Final
 from charlotte.offline.clauses import folded
 from charlotte.offline.edits import Context, Edit, Refusal, resize, set_text
 from charlotte.offline.intents.intent import (
+    ADD,
     CHANGE,
     FILLERS,
     VERBS,
@@ -22,7 +23,7 @@ from charlotte.offline.intents.intent import (
     value_of,
 )
 from charlotte.offline.requests import Resize, Restyle, SetText, Target
-from charlotte.sections.catalogue import SECTION_WORDS
+from charlotte.sections.catalogue import SECTION_WORDS, kinds_in
 from charlotte.sections.page_view import PageView
 
 __all__ = ["LONGER", "RESIZE", "SET_TEXT", "SHORTER", "new_words", "split_to", "target_of"]
@@ -190,7 +191,34 @@ def new_words(clause: Clause, cut: int) -> tuple[str, str]:
     return value, ""
 
 
+#: Words asking for more words in a section ("add a bit more to our story").
+_MORE: Final = frozenset(
+    {"a", "bit", "little", "some", "few", "more", "words", "detail", "details", "text", "sentence",
+     "sentences", "line", "lines", "or", "two", "couple", "of"}
+)  # fmt: skip
+
+
+def _read_more(clause: Clause) -> Reading | None:
+    """"add a bit more to our story": that section's text longer (its words from the brief and facts)."""
+    lbody, verb = clause.lbody, clause.verb
+    at = lbody.find(" to ")
+    asked = clause.words_of(clause.at + len(verb), clause.at + at) if at > 0 else []
+    if verb not in ADD or "more" not in asked or not set(asked) <= _MORE:
+        return None
+    if any(mark in lbody[at:] for mark in (",", " - ", "(")):
+        return None  # a remark or an aside: the add reader's refusal stands
+    section = " ".join(clause.words_of(clause.at + at + 4, len(clause.lower)))
+    section = section.removeprefix("the ").removesuffix(" section").strip()
+    if not section or target_of(section) is not None or " and " in f" {section} " or len(kinds_in(section)) > 1:
+        return None
+    # Above the add reader's: "our story" names the about section to lengthen, not one to add.
+    return Reading(88, (Resize(Target(section, "text"), longer=True),))
+
+
 def _read_resize(clause: Clause) -> Reading | None:
+    more = _read_more(clause)
+    if more is not None:
+        return more
     words, lower, verb = clause.words, clause.lower, clause.verb
     shorter = any(w.strip(".,!") in SHORTER for w in words) or "cut down" in lower
     longer = any(w.strip(".,!") in LONGER for w in words)
