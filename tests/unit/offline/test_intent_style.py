@@ -83,6 +83,11 @@ NOT_LOOKS: list[tuple[str, list[Request] | Refused]] = [
     ("use a warmer palette, it's a bit cold", [Restyle("tone", "warmer")]),
     ("make it darker, it looks a bit washed out", [Restyle("background", "dark")]),
     ("make it darker, it should be blue", Refused()),
+    # A colour for no part of the page: nothing changes, the reply says how to ask.
+    ("make it pinker!", Refused('"make the banner pink" or "change the accent colour to pink"')),
+    ("make it MORE purple", Refused("which part should change colour")),
+    ("make it more colourful - maybe a bright teal?", Refused('"make the banner teal"')),
+    ("make it a bit more colourful", Refused("which part should change colour")),
 ]
 
 

@@ -64,11 +64,34 @@ def _banner(clause: Clause) -> list[Restyle]:
     return [Restyle("background", colour, "hero")] if colour else []
 
 
+#: Colours said as "more of": "pinker", "bluer" (what ``colour_of`` reads as the colour).
+_COMPARATIVE: Final = {"pinker": "pink", "bluer": "blue", "greener": "green", "redder": "red",
+                       "purpler": "purple", "yellower": "yellow", "oranger": "orange"}  # fmt: skip
+
+
+def _vague(clause: Clause) -> Reading | None:
+    """"make it pinker", "more colourful, maybe purple": a colour for no part of the page.
+
+    Which part should wear it (the banner, the buttons) is a guess, so nothing changes
+    and the reply names the two requests it can carry out.
+    """
+    words = clause.words_of(0, len(clause.lower))
+    named = [_COMPARATIVE.get(w, w) for w in words if w in _COMPARATIVE or colour_of([w]) is not None]
+    colourful = {"colourful", "colorful"} & set(words)
+    if not named and not colourful:
+        return None
+    if named and not colourful and not _COMPARATIVE.keys() & set(words) and "more" not in words:
+        return None
+    colour = named[0] if len(set(named)) == 1 else "teal"
+    example = f'"make the banner {colour}" or "change the accent colour to {colour}"'
+    return Reading(20, (), why=f"I could not tell which part should change colour; say, for example, {example}")
+
+
 def _read(clause: Clause) -> Reading | None:
     looks = read_looks(clause.lower)
     if not looks:
         banner = _banner(clause)  # every word of it accounted for
-        return Reading(30, tuple(banner)) if banner else None
+        return Reading(30, tuple(banner)) if banner else _vague(clause)
     words = clause.words_of(0, len(clause.lower))
     left = [w for w in unaccounted(words, _LOOK_WORDS | _INSTEAD)
             if not read_looks(w) and colour_of([w]) is None]  # fmt: skip
