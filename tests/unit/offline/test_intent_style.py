@@ -86,6 +86,8 @@ NOT_LOOKS: list[tuple[str, list[Request] | Refused]] = [
     # A colour for no part of the page: nothing changes, the reply says how to ask.
     ("make it pinker!", Refused('"make the banner pink" or "change the accent colour to pink"')),
     ("make it MORE purple", Refused("which part should change colour")),
+    ("Use a hot pink accent", [Restyle("accent", COLOURS["pink"])]),
+    ("use a hot accent", Refused()),
     ("make it more colourful - maybe a bright teal?", Refused('"make the banner teal"')),
     ("make it a bit more colourful", Refused("which part should change colour")),
 ]
