@@ -46,6 +46,8 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     # Refused: a name describing something else is not that section.
     ("add a booking calendar with online payments", Refused("not a kind of section")),
     ("add a contact form", Refused("not a kind of section")),
+    ("Please add a section answering the questions people always ring us about", Refused("not a kind of section")),
+    ("add an about", [AddSection("about")]),
     ("add a link to https://example.com", Refused("not a kind of section")),
 ]  # fmt: skip
 

@@ -132,6 +132,9 @@ def _read_add(clause: Clause) -> Reading | None:
     kinds = _sections_added(rest[:at] if at >= 0 else rest)
     if len(kinds) > 1 and any(f" about {w} " in f"{rest} " for w in _ABOUT_WHAT):
         kinds.remove("about")  # "a section about our team": about is the preposition
+    ends = rest.strip(" .,!?").split()
+    if "about" in kinds and ends[-1:] == ["about"] and ends[-2:-1] not in (["an"], ["the"], ["our"], ["my"]):
+        kinds.remove("about")  # "the questions people ring us about": a preposition at the end
     found = tuple(AddSection(kind, where, anchor) for kind in kinds if kind != "hero")
     return Reading(85, found, why="it is not a kind of section I can build")
 
