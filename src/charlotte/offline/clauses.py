@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-__all__ = ["folded", "quoted", "split_clauses", "unquote"]
+__all__ = ["folded", "is_remark", "quoted", "remark_at", "split_clauses", "unquote"]
 
 _QUOTES: Final = {
     '"': '"',
@@ -40,6 +40,9 @@ def quoted(message: str) -> tuple[str, list[str]]:
         # A straight single quote opens only at a word start ("don't" is no quote).
         opens = close is not None and (c != "'" or i == 0 or not message[i - 1].isalnum())
         end = message.find(close, i + 1) if opens and close else -1
+        # An apostrophe inside a word ("you'll") closes nothing: the next quote may.
+        while c == "'" and 0 < end < n - 1 and message[end + 1].isalnum() and message[end - 1].isalnum():
+            end = message.find("'", end + 1)
         if c == "'" and end > 0 and end + 1 < n and message[end + 1].isalnum():
             end = -1
         if end > i + 1:
@@ -50,6 +53,41 @@ def quoted(message: str) -> tuple[str, list[str]]:
         out.append(c)
         i += 1
     return "".join(out), runs
+
+
+#: Words opening a remark after a comma ("…, it feels like it's shouting").
+_REMARK_OPENERS: Final = frozenset(
+    {"it", "it's", "its", "they", "they're", "theyre", "people", "that's", "thats", "this", "there's",
+     "nobody", "because", "since", "as", "which", "looks", "feels", "seems", "cos"}
+)  # fmt: skip
+#: Words a remark never holds: asking for something, or going on with the request.
+_ASKING: Final = frozenset(
+    {"should", "must", "need", "needs", "want", "wants", "could", "would", "can", "please", "instead",
+     "also", "too", "and", "but", "or", "not", "don't", "rather", "than", "more", "less"}
+)  # fmt: skip
+
+
+def remark_at(text: str, acts: Callable[[str], bool]) -> int:
+    """Where a remark after a comma or dash starts in ``text`` (a clause), else -1.
+
+    A remark opens with a subject ("it", "they", "people", "because") and asks
+    nothing: none of its words ``acts`` (a verb, a colour, a section's name) or asks
+    ("should", "instead", "and", …), and nothing in it is quoted.
+    """
+    lower = folded(text)
+    for mark in (", ", " - ", " \u2013 ", " \u2014 "):
+        at = lower.find(mark)
+        if at > 0 and is_remark(text[at + len(mark) :], acts):
+            return at
+    return -1
+
+
+def is_remark(text: str, acts: Callable[[str], bool]) -> bool:
+    """Whether ``text`` is a remark: it opens with a subject and asks nothing (see ``remark_at``)."""
+    words = [w.strip(".,!?;:()") for w in folded(text).split()]
+    if not words or words[0] not in _REMARK_OPENERS or "\x00" in text:
+        return False
+    return not any(w in _ASKING or acts(w) for w in words)
 
 
 def unquote(text: str, runs: Sequence[str]) -> str:

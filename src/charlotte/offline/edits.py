@@ -29,9 +29,11 @@ from charlotte.offline.requests import (
     SetText,
     Target,
 )
+from charlotte.page.ordering import key_between
 from charlotte.sections.additions import KIND_TITLES, section_batch
 from charlotte.sections.batch import Batch
 from charlotte.sections.brief import statements
+from charlotte.sections.catalogue import KINDS
 from charlotte.sections.fact_changes import fact_ops
 from charlotte.sections.facts import contact_items, fact, fact_items, fact_key
 from charlotte.sections.page_view import PROP as _PROP
@@ -45,9 +47,11 @@ __all__ = [
     "add",
     "change_fact",
     "move",
+    "moved_ops",
     "remove",
     "resize",
     "restyle",
+    "section_of",
     "set_text",
 ]
 
@@ -80,6 +84,25 @@ class Refusal:
     """Why a request was not carried out."""
 
     reason: str
+
+
+#: Words around a section's other name that name nothing ("meet the stylists").
+_AROUND: Final = frozenset({"the", "our", "my", "meet", "section", "bit", "part", "block"})
+
+
+def section_of(page: PageView, words: str) -> str | None:
+    """The band ``words`` name: by kind or its words (``PageView.section``), else by a word
+    the catalogue feeds a kind from ("the stylists", "the packages": team, pricing).
+
+    Only a single such word, and only when the page has one band of that kind.
+    """
+    found = page.section(words)
+    bare = [w.strip(".,!?'") for w in words.lower().split() if w.strip(".,!?'") not in _AROUND]
+    if found is not None or len(bare) != 1:
+        return found
+    kinds = [k.key for k in KINDS if bare[0] in k.facts]
+    bands = [r for r in page.roots if kinds and page.kind(r) == kinds[0]]
+    return bands[0] if len(kinds) == 1 and len(bands) == 1 else None
 
 
 def _target(page: PageView, target: Target) -> tuple[Mapping[str, Any] | None, str]:
@@ -217,6 +240,34 @@ def _order_ops(page: PageView, order: list[str]) -> list[dict[str, Any]]:
     return [] if order == page.roots else [{"t": "reorder_roots", "order": order}]
 
 
+def moved_ops(page: PageView, order: list[str], moved: Sequence[str]) -> list[dict[str, Any]]:
+    """The ops putting the roots in ``order`` by re-keying only the ``moved`` ones.
+
+    A ``move_node`` per moved band, its key between its new neighbours', so no other
+    band's place changes (``reorder_roots`` re-mints every key); the whole order when
+    a key is missing or the others would not stay in order.
+    """
+    keys = {r: page.by_id[r].get("order") for r in order if r in page.by_id}
+    if order == page.roots:
+        return []
+    stay = [keys.get(r) for r in order if r not in moved]
+    if not all(isinstance(k, str) for k in keys.values()) or stay != sorted(stay, key=str):
+        return _order_ops(page, order)
+    ops: list[dict[str, Any]] = []
+    lower: str | None = None
+    try:
+        for at, root in enumerate(order):
+            if root not in moved:
+                lower = str(keys[root])
+                continue
+            upper = next((str(keys[r]) for r in order[at + 1 :] if r not in moved), None)
+            lower = key_between(lower, upper)
+            ops.append({"t": "move_node", "id": root, "parent": None, "order": lower})
+    except ValueError:
+        return _order_ops(page, order)
+    return ops
+
+
 def _placed(
     order: list[str], item: str, where: str | None, anchor: str | None, hero: str | None
 ) -> list[str]:
@@ -248,7 +299,7 @@ def add(page: PageView, request: AddSection, context: Context) -> Edit | Refusal
         return Edit(moved.ops, f"the page already had {_a(title)} section: {moved.said}")
     if present is not None:
         return Refusal(f"the page already has {_a(title)} section")
-    anchor = page.section(request.anchor) if request.anchor else None
+    anchor = section_of(page, request.anchor) if request.anchor else None
     if request.anchor and anchor is None:
         return Refusal(f"there is no {request.anchor} section to put the {title} section next to")
     batch = section_batch(
@@ -349,14 +400,14 @@ def _unlike_neighbours(
 
 
 def remove(page: PageView, request: RemoveSection) -> Edit | Refusal:
-    root = page.section(request.section)
+    root = section_of(page, request.section)
     if root is None:
         return Refusal(f"there is no {request.section} section on the page")
     return Edit(({"t": "remove_node", "id": root},), f"removed the {page.label(root)} section")
 
 
 def move(page: PageView, request: MoveSection) -> Edit | Refusal:
-    root = page.section(request.section)
+    root = section_of(page, request.section)
     if root is None:
         return Refusal(f"there is no {request.section} section on the page")
     return _move_root(page, root, request.where, request.anchor)
@@ -364,7 +415,7 @@ def move(page: PageView, request: MoveSection) -> Edit | Refusal:
 
 def _move_root(page: PageView, root: str, where: str, anchor_words: str | None) -> Edit | Refusal:
     """Section ``root`` moved to the top/bottom, or above/below the section ``anchor_words`` name."""
-    anchor = page.section(anchor_words) if anchor_words else None
+    anchor = section_of(page, anchor_words) if anchor_words else None
     if anchor_words and (anchor is None or anchor == root):
         return Refusal(f"there is no other {anchor_words} section to move it next to")
     order = _placed(page.roots, root, where, anchor, page.hero())
@@ -375,7 +426,7 @@ def _move_root(page: PageView, root: str, where: str, anchor_words: str | None) 
         return Refusal(f"the {page.label(root)} section is already {there or 'there'}")
     top = "to the top, under the hero" if order[0] != root else "to the top"
     place = {"top": top, "bottom": "to the bottom"}.get(where) or f"{where} the {page.label(anchor or '')} section"
-    return Edit(tuple(_order_ops(page, order)), f"moved the {page.label(root)} section {place}")
+    return Edit(tuple(moved_ops(page, order, (root,))), f"moved the {page.label(root)} section {place}")
 
 
 def restyle(page: PageView, request: Restyle) -> Edit | Refusal:

@@ -12,12 +12,25 @@ the asset policy's inert-CSS check.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from charlotte.offline.paint import (
+    GROUNDS,
+    HEX,
+    NAMED,
+    accent_of,
+    backgrounds,
+    base_of,
+    kept_legible,
+    long_hex,
+    on_grounds,
+    recolour,
+    style_of,
+)
 from charlotte.sections.colours import NAMED_COLOURS as COLOURS
-from charlotte.sections.colours import contrast, hsv, legible, legible_words, tone_of, word_grounds
+from charlotte.sections.colours import contrast, legible, tone_of
 from charlotte.sections.page_view import PageView
 from charlotte.sections.style import CARD_WIDTH, fits
 
@@ -37,7 +50,8 @@ FONTS: Final[tuple[tuple[str, str], ...]] = (
 )  # fmt: skip
 _TONES: Final = (
     ("darker", "darker"), ("deeper", "darker"), ("lighter", "lighter"), ("brighter", "lighter"),
-    ("warmer", "warmer"), ("warm", "warmer"), ("cooler", "cooler"), ("colder", "cooler"), ("cool", "cooler"),
+    ("warmer", "warmer"), ("warm", "warmer"), ("cosier", "warmer"), ("cosy", "warmer"),
+    ("cozier", "warmer"), ("cozy", "warmer"), ("cooler", "cooler"), ("colder", "cooler"), ("cool", "cooler"),
 )  # fmt: skip
 _SHAPES: Final = (
     ("minimalist", "minimal"), ("minimal", "minimal"), ("simpler", "minimal"), ("plainer", "minimal"),
@@ -50,13 +64,8 @@ _COLOUR_WORDS = frozenset(
 )  # fmt: skip
 #: Words that name the whole page ("make it darker", "the site darker").
 _WHOLE = frozenset({"it", "page", "site", "website", "everything", "whole"})
-_DARK_BANDS, _DARK_CARDS, _DARK_INK = "#111827", "#1f2937", "#f3f4f6"
-_LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK = "#ffffff", "#ffffff", "#111827"
-_HEX = frozenset("0123456789abcdefABCDEF")
 #: The em size a browser gives ``<h1>`` … ``<h3>`` (a heading's style is its wrapper's).
 HEADING_EM: Final[Mapping[int, float]] = {1: 2.0, 2: 1.5, 3: 1.17}
-#: Style keys whose strings may hold colours.
-_COLOUR_KEYS: Final = ("background", "color", "border", "boxShadow")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +84,8 @@ def _words(lower: str) -> list[str]:
 def colour_of(words: Sequence[str]) -> str | None:
     """The first colour ``words`` name (a name of ``COLOURS`` or a hex value), long hex."""
     for word in words:
-        if word.startswith("#") and len(word) in (4, 7) and all(c in _HEX for c in word[1:]):
-            return _long_hex(word)
+        if word.startswith("#") and len(word) in (4, 7) and all(c in HEX for c in word[1:]):
+            return long_hex(word)
         if word in COLOURS:
             return COLOURS[word]
     return None
@@ -136,154 +145,6 @@ def read_looks(lower: str) -> list[Restyle]:
     return [look for _at, look in sorted(found, key=lambda item: item[0])]
 
 
-def _long_hex(value: str) -> str:
-    digits = value[1:].lower()
-    return "#" + ("".join(c * 2 for c in digits) if len(digits) == 3 else digits)
-
-
-def _replace_hex(text: str, change: Callable[[str], str]) -> str:
-    """``text`` with every ``#rgb``/``#rrggbb`` colour passed through ``change`` (one scan)."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        if text[i] == "#":
-            j = i + 1
-            while j < n and j - i <= 7 and text[j] in _HEX:
-                j += 1
-            if j - i in (4, 7):
-                out.append(change(_long_hex(text[i:j])))
-                i = j
-                continue
-        out.append(text[i])
-        i += 1
-    return "".join(out)
-
-
-def _style(node: Mapping[str, Any]) -> dict[str, Any]:
-    style = node.get("style")
-    return style if isinstance(style, dict) else {}
-
-
-def _base(node: Mapping[str, Any]) -> dict[str, Any]:
-    base = _style(node).get("base")
-    return base if isinstance(base, dict) else {}
-
-
-def _recolour(
-    nodes: Sequence[Mapping[str, Any]], change: Callable[[str], str]
-) -> list[dict[str, Any]]:
-    ops: list[dict[str, Any]] = []
-    for node in nodes:
-        for bp, values in _style(node).items():
-            if not isinstance(values, dict):
-                continue
-            patch = {
-                key: new
-                for key in _COLOUR_KEYS
-                if isinstance(values.get(key), str)
-                and (new := _replace_hex(values[key], change)) != values[key]
-            }
-            if patch:
-                ops.append({"t": "set_style", "id": node["id"], "breakpoint": bp, "patch": patch})
-    return ops
-
-
-def _accent(nodes: Sequence[Mapping[str, Any]]) -> str | None:
-    """The page's accent colour: its first button's background, else its first link's colour.
-
-    A contact link drawn as a button without a background (in the accent colour) counts
-    as a link.
-    """
-    for kind, key in (("button", "background"), ("link", "color"), ("button", "color")):
-        for node in nodes:
-            value = _base(node).get(key)
-            if node.get("type") == kind and isinstance(value, str):
-                found = _first_hex(value)
-                if found is not None:
-                    return found
-    return None
-
-
-def _first_hex(text: str) -> str | None:
-    """The first ``#rgb``/``#rrggbb`` colour in ``text``, long form."""
-    found: list[str] = []
-
-    def keep(value: str) -> str:
-        found.append(value)
-        return value
-
-    _replace_hex(text, keep)
-    return found[0] if found else None
-
-
-def _ink_for(background: str) -> str:
-    _h, _s, v = hsv(background)
-    return _LIGHT_INK if v > 0.6 else _DARK_INK
-
-
-#: The colours a person may name (what ``colour_of`` reads as our own hex values).
-_NAMED: Final = frozenset(COLOURS.values())
-#: The (band, card) colours of a dark and of a light page.
-_GROUNDS: Final = ((_DARK_BANDS, _DARK_CARDS), (_LIGHT_BANDS, _LIGHT_CARDS))
-
-
-def _on_grounds(accent: str, band: str, card: str) -> str:
-    """``accent`` as words on ``band`` and ``card`` show it: darkened or lightened to 4.5:1 on both."""
-    band_hex, card_hex = _first_hex(band), _first_hex(card)
-    if band_hex is None or card_hex is None:
-        return accent
-    return legible(legible(accent, card_hex), band_hex)
-
-
-def _shades(accent: str) -> set[str]:
-    """The accent and its shades on the dark and the light page (words already moved to one)."""
-    return {accent, *(_on_grounds(accent, band, card) for band, card in _GROUNDS)}
-
-
-def _backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[str, Any]]:
-    accent = _accent(nodes)
-    band, card, ink = {
-        "dark": (_DARK_BANDS, _DARK_CARDS, _DARK_INK),
-        "light": (_LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK),
-    }.get(value, (value, value, ""))
-    ink = ink or _ink_for(value)
-    # The accent's words, in whichever shade a page showed them, take the new ground's.
-    shades = _shades(accent) if accent else set()
-    shown = _on_grounds(accent, band, card) if accent else None
-    ops: list[dict[str, Any]] = []
-    for node in nodes:
-        background = _base(node).get("background")
-        if node.get("parent") is None:
-            if isinstance(background, str) and accent and _first_hex(background) == accent:
-                continue  # an accent band (the call to action) keeps its colour
-            patch = {"background": band, "color": ink}
-        elif node.get("type") == "card":
-            border = "1px solid #374151" if ink == _DARK_INK else "1px solid #e5e7eb"
-            patch = {"background": card, "border": border}
-        elif (
-            node.get("type") != "button"
-            and isinstance(background, str)
-            and _first_hex(background) not in (None, accent)
-        ):
-            # A panel inside a band (a price list's row): it goes with the cards, or its words
-            # (in the band's new ink) would vanish on its old background.
-            patch = {"background": card}
-        elif (
-            shown is not None
-            and background is None
-            and isinstance(colour := _base(node).get("color"), str)
-            and (words := _first_hex(colour)) in shades
-            and words != shown
-        ):
-            # Words in the accent (a contact link, a label, an hour) on the new ground: kept
-            # at 4.5:1 against both the bands and the cards (teal on a dark card is not).
-            patch = {"color": shown}
-        else:
-            continue
-        ops.append({"t": "set_style", "id": node["id"], "breakpoint": "base", "patch": patch})
-    return ops
-
-
 def _scaled(length: object, factor: float) -> dict[str, Any] | None:
     if (
         isinstance(length, dict)
@@ -305,7 +166,7 @@ def _sizes(node: Mapping[str, Any], factor: float) -> list[dict[str, Any]]:
     level = props.get("level", 2) if isinstance(props, dict) else 2
     em = HEADING_EM.get(level, 1.0) if isinstance(level, int) else 1.0
     ops: list[dict[str, Any]] = []
-    for bp, values in _style(node).items():
+    for bp, values in style_of(node).items():
         if not isinstance(values, dict) or not (size := _scaled(values.get("fontSize"), factor)):
             continue
         if bp == "base" and not fits(words, CARD_WIDTH, size["value"] * em):
@@ -318,7 +179,7 @@ def _sizes(node: Mapping[str, Any], factor: float) -> list[dict[str, Any]]:
 def _shape(nodes: Sequence[Mapping[str, Any]], shape: str) -> list[dict[str, Any]]:
     ops: list[dict[str, Any]] = []
     for node in nodes:
-        kind, base = node.get("type"), _base(node)
+        kind, base = node.get("type"), base_of(node)
         patch: dict[str, Any] = {}
         if shape == "minimal":
             if "boxShadow" in base:
@@ -348,8 +209,8 @@ def _fonts(nodes: Sequence[Mapping[str, Any]], stack: str, scope: str) -> list[d
         if scope == "headings":
             wanted = node.get("type") == "heading"
         else:
-            wanted = node.get("parent") is None or "fontFamily" in _base(node)
-        if wanted and _base(node).get("fontFamily") != stack:
+            wanted = node.get("parent") is None or "fontFamily" in base_of(node)
+        if wanted and base_of(node).get("fontFamily") != stack:
             ops.append(
                 {
                     "t": "set_style",
@@ -370,7 +231,7 @@ def _height(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[str, An
     """``set_style`` ops scaling the hero's padding at every breakpoint that sets one."""
     hero = next((n for n in nodes if n.get("id") == "hero"), None)
     ops: list[dict[str, Any]] = []
-    for bp, values in _style(hero or {}).items():
+    for bp, values in style_of(hero or {}).items():
         size = _scaled(values.get("padding"), _HEIGHT[value]) if isinstance(values, dict) else None
         if size is not None:
             size["value"] = min(max(size["value"], _MIN_PAD), _MAX_PAD)
@@ -383,24 +244,7 @@ def look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[di
     """The ops for ``look`` on ``nodes`` and what they do ("" with no ops: why not); words a new
     ground or tone left under 4.5:1 take their legible shade (an accent the person gave stays)."""
     ops, said = _look_ops(look, nodes)
-    return (ops + _kept_legible(nodes, ops), said) if ops and look.aspect in ("background", "tone") else (ops, said)
-
-
-def _kept_legible(nodes: Sequence[Mapping[str, Any]], ops: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    patches: dict[str, dict[str, Any]] = {}
-    for op in ops:
-        if op.get("t") == "set_style" and op.get("breakpoint") == "base":
-            patches.setdefault(str(op["id"]), {}).update(op["patch"])
-    after = [
-        {"id": n["id"], "parent": n.get("parent"), "style": {"base": {**_base(n), **patches.get(str(n["id"]), {})}}}
-        for n in nodes
-    ]
-    before, now = word_grounds(nodes), word_grounds(after)  # only words the restyle moved
-    return [
-        {"t": "set_style", "id": node_id, "breakpoint": "base", "patch": {"color": colour}}
-        for node_id, colour in legible_words(after).items()
-        if before.get(node_id) != now.get(node_id)
-    ]
+    return (ops + kept_legible(nodes, ops), said) if ops and look.aspect in ("background", "tone") else (ops, said)
 
 
 def _look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], str]:
@@ -411,17 +255,17 @@ def _look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[d
         room = "less" if look.value == "shorter" else "more"
         return ops, f"made the hero {look.value} ({room} space around its words)"
     if look.aspect == "accent":
-        accent = _accent(nodes)
+        accent = accent_of(nodes)
         if accent is None:
             return [], "the page has no button or link whose colour is the accent"
         # Buttons carry white labels on the accent: a colour by name is our pick, so its
         # shade that keeps them at 4.5:1; a hex value the person gave is theirs, as given.
-        new = legible(look.value, "#ffffff") if look.value in _NAMED else look.value
+        new = legible(look.value, "#ffffff") if look.value in NAMED else look.value
         # The accent's words on a dark or light page are its legible shade: they follow it.
-        shades = {shade: _on_grounds(new, band, card) for band, card in _GROUNDS
-                  if (shade := _on_grounds(accent, band, card)) != accent}  # fmt: skip
+        shades = {shade: on_grounds(new, band, card) for band, card in GROUNDS
+                  if (shade := on_grounds(accent, band, card)) != accent}  # fmt: skip
         shades[accent] = new
-        ops = _recolour(nodes, lambda h: shades.get(h, h))
+        ops = recolour(nodes, lambda h: shades.get(h, h))
         note = ""
         if new != look.value:
             note = f" (a darker shade of {look.value}, so white labels on it stay legible)"
@@ -434,10 +278,10 @@ def _look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[d
         if look.scope == "hero":
             view = PageView(nodes)
             band = [view.by_id[h], *view.inside(h)] if (h := view.hero()) else []
-            return _backgrounds(band, look.value), f"gave the hero {what}"
-        return _backgrounds(nodes, look.value), f"gave the sections {what}"
+            return backgrounds(band, look.value), f"gave the hero {what}"
+        return backgrounds(nodes, look.value), f"gave the sections {what}"
     if look.aspect == "tone":
-        return _recolour(nodes, tone_of(look.value)), f"made the palette {look.value}"
+        return recolour(nodes, tone_of(look.value)), f"made the palette {look.value}"
     if look.aspect == "shape":
         said = (
             "more minimal (no shadows, plainer headings, small corners)"

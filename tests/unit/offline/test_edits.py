@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from charlotte.offline.edits import Context, Edit, Refusal
+from charlotte.offline.edits import Context, Edit, Refusal, section_of
 from charlotte.offline.intents import edit_for, read_requests
 from charlotte.offline.requests import (
     AddSection,
@@ -101,6 +101,34 @@ def test_a_moved_section_is_placed_by_reordering_every_root() -> None:
 
     assert isinstance(edit, Edit)
     assert edit.ops == ({"t": "reorder_roots", "order": ["top", "times", "specials"]},)
+
+
+def test_a_moved_section_alone_gets_a_new_key_and_no_other_band_moves() -> None:
+    # Three bands with keys: moving the last one under the hero re-keys only it, so the
+    # band it passes keeps its key (reorder_roots re-mints every key, moving it too).
+    keyed = [{**n, "order": k} for n, k in zip(HAND_MADE, ("a", "", "b", "", "", "c", "", ""), strict=True)]
+    keyed = [{k: v for k, v in n.items() if v != ""} for n in keyed]
+    page = PageView(keyed)
+
+    edit = edit_for(MoveSection("when the doors open", "top"), page, CONTEXT)
+
+    assert isinstance(edit, Edit)
+    assert len(edit.ops) == 1 and edit.ops[0]["t"] == "move_node" and edit.ops[0]["id"] == "times"
+    assert "a" < edit.ops[0]["order"] < "b"
+
+
+def test_a_band_is_found_by_a_word_its_kind_is_fed_from_only_when_that_is_certain() -> None:
+    team = [_node("hero", "section", None), _node("hero-h", "heading", "hero", content="Cuts", level=1),
+            _node("team", "section", None), _node("team-h", "heading", "team", content="Team", level=2),
+            _node("pricing", "section", None), _node("pricing-h", "heading", "pricing", content="Prices", level=2)]  # fmt: skip
+    page = PageView(team)
+
+    assert section_of(page, "meet the stylists") == "team"
+    assert section_of(page, "the packages") == "pricing"
+    assert section_of(page, "the stylists and packages") is None  # not one word
+    assert section_of(PageView(HAND_MADE), "the stylists") is None  # no team band
+    edit = edit_for(MoveSection("meet the stylists", "bottom"), page, CONTEXT)
+    assert isinstance(edit, Edit) and "moved the Team section" in edit.said
 
 
 def test_an_added_section_gets_ids_clear_of_the_page_and_applies() -> None:

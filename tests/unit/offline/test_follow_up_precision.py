@@ -352,3 +352,32 @@ def test_a_move_said_in_ordinary_words_changes_only_where_the_address_shows(sess
     shown = {i for i, n in before.items() if old in str(n.get("props"))}
     assert shown and changed_nodes(before, turn) == shown
     assert all("3 Briggate, Leeds LS1 6HD" in str(turn.nodes[i]["props"]) for i in shown)
+
+
+def test_a_remark_after_a_comma_removes_nothing_it_names(session: Session) -> None:
+    before = draft(session)
+
+    turn = session.turn("Please remove the about us section, the opening hours are in the contact bit anyway")
+
+    ready_with_only(turn)
+    assert "about-us" not in turn.nodes and "opening-hours" in turn.nodes and "contact" in turn.nodes
+    assert {i for i in changed_nodes(before, turn) if i in turn.nodes} == set()
+
+
+def test_a_moved_section_alone_changes_its_key(session: Session) -> None:
+    before = draft(session)
+    order = roots(before)
+
+    turn = session.turn("move contact to the top")
+
+    ready_with_only(turn)
+    keys = {i: n["order"] for i, n in turn.nodes.items() if n["parent"] is None}
+    assert [i for i in keys if keys[i] != before[i]["order"]] == ["contact"]
+    assert turn.roots() == [order[0], "contact", *[r for r in order[1:] if r != "contact"]]
+
+
+def test_it_is_the_section_just_added(session: Session) -> None:
+    turn = session.turn("add an FAQ and move it to the top")
+
+    assert turn.refused == [] and turn.ready, turn.reply
+    assert turn.roots()[1] == next(i for i in turn.nodes if i.startswith(("faq", "questions")))

@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 from tests.unit.offline.intent_table import Refused, check
 
-from charlotte.offline.requests import AddSection, MoveSection, RemoveSection, Request
+from charlotte.offline.requests import AddSection, MoveSection, RemoveSection, Request, Unsupported
 
 ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("add an FAQ", [AddSection("faq")]),
     ("add a section with our opening hours", [AddSection("hours")]),
     ("add a section about our team", [AddSection("team")]),
     ("add an about section", [AddSection("about")]),
+    ("Add a 'find us' section with the address", [AddSection("location")]),
+    ("remove the 'specials' section", [RemoveSection("specials")]),
     ("please  add   an  FAQ", [AddSection("faq")]),
     ("add testimonials and a gallery", [AddSection("testimonials"), AddSection("gallery")]),
     ("add a call to action at the bottom", [AddSection("cta", "bottom")]),
@@ -21,6 +23,7 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ),
     ("put the pricing above services", [MoveSection("pricing", "above", "services")]),
     ("move contact to the top", [MoveSection("contact", "top")]),
+    ("can u move contact to the top", [MoveSection("contact", "top")]),
     ("put opening hours first", [MoveSection("opening hours", "top")]),
     ("remove the gallery", [RemoveSection("gallery")]),
     ("delete the team section", [RemoveSection("team")]),
@@ -30,9 +33,21 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("add a classes section", [AddSection("services")]),
     ("Add some reviews", [AddSection("testimonials")]),
     ("Move the FAQ to the very end of the page, after contact.", [MoveSection("faq to the very end of the page,", "below", "contact")]),
+    # A remark after a comma names no section to act on; a list going on does.
+    ("Please remove the find us section, the address is in the contact bit anyway", [RemoveSection("location")]),
+    ("remove the gallery, it's useless - nobody looks at the faq", [RemoveSection("gallery")]),
+    ("remove the gallery, and the team too", [RemoveSection("gallery"), RemoveSection("team")]),
+    ("delete the about section from the page", [RemoveSection("about")]),
+    ("remove the photos from the gallery", Refused("inside a section")),
+    # "it": the section the request before added or moved, else nothing is guessed.
+    ("add an FAQ and move it to the end", [AddSection("faq"), MoveSection("faq", "bottom")]),
+    ("move it to the top", Refused("which section")),
+    ("remove the gallery and move it to the top", [RemoveSection("gallery"), Unsupported("move it", '"move it": I could not tell which section "it" is; say its name, for example "move the FAQ to the bottom"')]),
     # Refused: a name describing something else is not that section.
     ("add a booking calendar with online payments", Refused("not a kind of section")),
     ("add a contact form", Refused("not a kind of section")),
+    ("Please add a section answering the questions people always ring us about", Refused("not a kind of section")),
+    ("add an about", [AddSection("about")]),
     ("add a link to https://example.com", Refused("not a kind of section")),
 ]  # fmt: skip
 

@@ -18,7 +18,14 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("make the hero headline bigger", [FontSize("headline", bigger=True)]),
     ("make the heading font larger", [FontSize("headline", bigger=True)]),
     ("make the font bigger on mobile", [FontSize("page", True, "base")]),
-    # Refused: a section it cannot tell, two widths, two ways.
+    ("please make the text a touch smaller, it feels like it's shouting", [FontSize("text", bigger=False)]),
+    ("smaller headings on mobile please, they wrap onto 3 lines", [FontSize("headings", False, "base")]),
+    ("Make the fonts a little larger for older patients", [FontSize("page", bigger=True)]),
+    ("make the text bigger for the menu", Refused()),
+    ("make the text bigger for the old specials section customers", Refused()),
+    # Refused: a remark that asks something; a section it cannot tell, two widths, two ways.
+    ("make the text smaller, it is too big and the faq too", Refused()),
+    ("make the text smaller, they should be blue", Refused()),
     ("make the about text bigger", Refused('did not understand "about"')),
     ("make the text bigger on phones and tablets", Refused("which width")),
     ("make the text bigger and the headings smaller", Refused("which way")),

@@ -47,6 +47,9 @@ RECOLOURS: list[tuple[str, list[Request] | Refused]] = [
     ("make it green instead", [Recolour(COLOURS["green"])]),
     ("actually, try navy", [Recolour(COLOURS["navy"])]),
     ("let's go with #2a7 instead", [Recolour("#22aa77")]),
+    ("Actually less blue, more of a teal", [Recolour(COLOURS["teal"])]),
+    ("actually less blue", Refused()),
+    ("actually less blue and more red and green", Refused()),
     # Not a recolour: a part of the page named is the look's own request; two colours, or other
     # words, are not understood.
     ("change the background to blue instead", [Restyle("background", COLOURS["blue"])]),
@@ -68,6 +71,25 @@ NOT_LOOKS: list[tuple[str, list[Request] | Refused]] = [
     ("write a bold poem", Refused()),
     ("make the logo blue", Refused()),
     ("make the logo's colour blue", Refused('did not understand "logo\'s"')),
+    # The banner in one named colour: its ground; two colours, white or other words: refused.
+    ("make the banner pink", [Restyle("background", COLOURS["pink"], "hero")]),
+    ("make the top banner navy", [Restyle("background", COLOURS["navy"], "hero")]),
+    ("use red for the banner", [Restyle("background", COLOURS["red"], "hero")]),
+    ("make the banner pink and the text blue", Refused()),
+    ("make the banner white", Refused()),
+    ("make the banner pink like the logo", Refused()),
+    # Cosier is warmer; a remark after a comma asks nothing.
+    ("make it warmer and cosier", [Restyle("tone", "warmer")]),
+    ("use a warmer palette, it's a bit cold", [Restyle("tone", "warmer")]),
+    ("make it darker, it looks a bit washed out", [Restyle("background", "dark")]),
+    ("make it darker, it should be blue", Refused()),
+    # A colour for no part of the page: nothing changes, the reply says how to ask.
+    ("make it pinker!", Refused('"make the banner pink" or "change the accent colour to pink"')),
+    ("make it MORE purple", Refused("which part should change colour")),
+    ("Use a hot pink accent", [Restyle("accent", COLOURS["pink"])]),
+    ("use a hot accent", Refused()),
+    ("make it more colourful - maybe a bright teal?", Refused('"make the banner teal"')),
+    ("make it a bit more colourful", Refused("which part should change colour")),
 ]
 
 

@@ -10,7 +10,15 @@ from __future__ import annotations
 import pytest
 from tests.unit.offline.intent_table import Refused, check
 
-from charlotte.offline.requests import Request, Resize, SetText, Target
+from charlotte.offline.requests import (
+    AddSection,
+    Request,
+    Resize,
+    Restyle,
+    SetText,
+    Target,
+    Unsupported,
+)
 
 HERO_HEADING = Target(None, "heading")
 
@@ -38,6 +46,11 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("shorter headline", [Resize(HERO_HEADING, longer=False)]),
     ("Make the subheading shorter", [Resize(Target(None, "text", hero_text=True), longer=False)]),
     ("make the about text longer", [Resize(Target("about", "text"), longer=True)]),
+    # More words asked for a section; a remark sentence after it asks nothing.
+    ("Can you add a bit more to our story? It feels short", [Resize(Target("our story", "text"), longer=True)]),
+    ("add some more detail to the services section", [Resize(Target("services", "text"), longer=True)]),
+    ("add a bit more to our story and a gallery", [AddSection("about"), AddSection("gallery")]),
+    ("add more photos to the gallery", [AddSection("gallery")]),
     # Words that name a colour are words when they are a heading's new words.
     (
         "change the headline to Green Leaf Caf\u00e9",
@@ -52,7 +65,19 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("the headline is Bread to go", [SetText(HERO_HEADING, "Bread to go")]),
     ("make the headline punchier", [Resize(HERO_HEADING, longer=False)]),
     ("a snappier subheading please", [Resize(Target(None, "text", hero_text=True), longer=False)]),
+    # An apostrophe inside quoted words ("you'll") does not close them.
+    ("Can you change the headline to 'Flowers for the day you'll remember'?", [SetText(HERO_HEADING, "Flowers for the day you'll remember")]),
+    ('Can we have the headline say "Roofs done properly since 1986"?', [SetText(HERO_HEADING, "Roofs done properly since 1986")]),
+    ("Could the headline be 'Made in Scotland, chosen with care'?", [SetText(HERO_HEADING, "Made in Scotland, chosen with care")]),
+    ("The headline should say: Happy dogs, fluffy tails", [SetText(HERO_HEADING, "Happy dogs, fluffy tails")]),
+    ("make the headline more fun, something like 'Parties kids never forget!'", [SetText(HERO_HEADING, "Parties kids never forget!")]),
+    # A section renamed: its heading.
+    ("Please rename the treatments section to 'What we treat'", [SetText(Target("treatments", "heading"), "What we treat")]),
+    ("rename bikes for sale to 'Second-hand bikes'", [SetText(Target("bikes for sale", "heading"), "Second-hand bikes")]),
     # Refused: a complaint with no new words; words beside quoted ones; a correction it cannot read.
+    ("make the headline more fun", Refused()),
+    ("add a gallery. It should have photos", [AddSection("gallery"), Unsupported("It should have photos")]),
+    ("rename the font to serif", [Restyle("font", "Georgia, Times New Roman, serif")]),
     ("the headline is wrong", Refused("no new words")),
     ('change the headline to "Fresh bread" and more', Refused('did not understand "more"')),
     ("set the headline to Get changed to swim", Refused('did not understand "get"')),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from charlotte.offline.edits import Context, Edit, Refusal, add, remove
+from charlotte.offline.edits import Context, Edit, Refusal, add, moved_ops, remove, section_of
 from charlotte.offline.existing import batch_kind, kinds_on
 from charlotte.offline.intents.facts import unaccounted
 from charlotte.offline.intents.intent import CHANGE, FILLERS, Clause, Intent, Reading
@@ -84,7 +84,7 @@ def _read_length(clause: Clause) -> Reading | None:
 
 
 def _plan_swap(request: SwapSections, page: PageView, _context: Context) -> Edit | Refusal:
-    first, second = page.section(request.first), page.section(request.second)
+    first, second = section_of(page, request.first), section_of(page, request.second)
     if first is None or second is None:
         missing = request.first if first is None else request.second
         return Refusal(f"there is no {missing} section on the page")
@@ -94,7 +94,7 @@ def _plan_swap(request: SwapSections, page: PageView, _context: Context) -> Edit
     a, b = order.index(first), order.index(second)
     order[a], order[b] = order[b], order[a]
     said = f"swapped the {page.label(first)} and {page.label(second)} sections"
-    return Edit(({"t": "reorder_roots", "order": order},), said)
+    return Edit(tuple(moved_ops(page, order, (first, second))), said)
 
 
 def _which(titles: list[str]) -> str:

@@ -56,7 +56,8 @@ OTHER_VERBS: Final = frozenset(
 #: Polite words a clause may carry around what it asks (never part of a request).
 FILLERS: Final = frozenset(
     {"please", "can", "could", "would", "will", "you", "now", "also", "then", "and", "just", "kindly",
-     "i'd", "like", "to", "i", "want", "we", "let's", "ok", "okay", "so", "thanks", "thank", "pls"}
+     "i'd", "like", "to", "i", "want", "we", "let's", "ok", "okay", "so", "thanks", "thank", "pls",
+     "plz", "u"}
 )  # fmt: skip
 
 

@@ -37,7 +37,7 @@ _WORDS: Final = FILLERS | frozenset(NETWORKS) | frozenset(
     {"add", "include", "put", "link", "links", "a", "an", "to", "our", "my", "the", "page",
      "profile", "account", "feed", "channel", "on", "in", "at", "contact", "section", "social",
      "media", "us", "of", "for", "people", "can", "find", "follow", "site", "website", "bottom",
-     "business", "group"}
+     "business", "group", "-", "\u2013", "\u2014", "here", "it's"}
 )  # fmt: skip
 
 

@@ -17,18 +17,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from charlotte.offline.clauses import quoted, split_clauses
+from charlotte.offline.clauses import is_remark, quoted, remark_at, split_clauses
 from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.intents.arrangement import PAGE_LENGTH, SWAP_SECTIONS
 from charlotte.offline.intents.facts import CHANGE_FACT
 from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause, Intent, Reading
 from charlotte.offline.intents.links import ADD_LINK
 from charlotte.offline.intents.prices import CHANGE_PRICE
-from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION
+from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION, resolved
 from charlotte.offline.intents.sizes import FONT_SIZE
 from charlotte.offline.intents.style import RECOLOUR, RESTYLE
 from charlotte.offline.intents.text import LONGER, RESIZE, SET_TEXT, SHORTER
+from charlotte.offline.looks import colour_of, read_looks
 from charlotte.offline.requests import MAX_MESSAGE, MAX_REQUESTS, Request, Unsupported
+from charlotte.sections.catalogue import kinds_in
 from charlotte.sections.page_view import PageView
 
 __all__ = ["INTENTS", "edit_for", "read_clause", "read_requests"]
@@ -55,6 +57,10 @@ def _opens(word: str) -> bool:
     return word in VERBS or word in OTHER_VERBS or word in SHORTER or word in LONGER
 
 
+def _acts(word: str) -> bool:
+    return _opens(word) or colour_of([word]) is not None or bool(kinds_in(word)) or bool(read_looks(word))
+
+
 def _covers(clause: Clause, reading: Reading) -> bool:
     end = len(clause.lower) if reading.end is None else reading.end
     outside = clause.words_of(0, reading.start) + clause.words_of(end, len(clause.lower))
@@ -69,6 +75,8 @@ def read_clause(clause: Clause) -> list[Request]:
         full = reading is not None and _covers(clause, reading)
         if full and reading is not None and (best is None or reading.score > best[0].score):
             best = reading, intent
+    if (best is None or not best[0].requests) and (cut := remark_at(clause.text, _acts)) > 0:
+        return read_clause(Clause.of(clause.text[:cut], clause.runs))  # "…, it feels like shouting"
     if best is None:
         return [Unsupported(clause.shown())]
     reading, intent = best
@@ -82,11 +90,13 @@ def read_requests(message: str) -> list[Request]:
     """The requests in ``message``, in order (at most ``MAX_REQUESTS``)."""
     text, runs = quoted(message[:MAX_MESSAGE])
     out: list[Request] = []
-    for part in split_clauses(text, _opens):
+    for k, part in enumerate(split_clauses(text, _opens)):
+        if k and is_remark(part, _acts):
+            continue  # "… to our story? It feels short": a remark after a request asks nothing
         out += read_clause(Clause.of(part, runs))
         if len(out) >= MAX_REQUESTS:
             break
-    return out[:MAX_REQUESTS]
+    return resolved(out[:MAX_REQUESTS])  # "move it": the section the request before named
 
 
 def _changes(op: Mapping[str, Any], page: PageView) -> bool:

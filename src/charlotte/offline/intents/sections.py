@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Final
 
+from charlotte.offline.clauses import folded, unquote
 from charlotte.offline.edits import Context, Edit, Refusal, add, move, remove
 from charlotte.offline.intents.intent import ADD, MOVE, REMOVE, Clause, Intent, Reading
-from charlotte.offline.requests import AddSection, MoveSection, RemoveSection
-from charlotte.sections.catalogue import kind_spans, kinds_in
+from charlotte.offline.requests import AddSection, MoveSection, RemoveSection, Request, Unsupported
+from charlotte.sections.catalogue import SECTION_WORDS, kind_spans, kinds_in
 from charlotte.sections.page_view import PageView
 
-__all__ = ["ADD_SECTION", "MOVE_SECTION", "REMOVE_SECTION", "position"]
+__all__ = ["ADD_SECTION", "MOVE_SECTION", "REMOVE_SECTION", "object_phrase", "position", "resolved"]
 
 _POSITIONS: Final = (
     (" to the top", "top"), (" at the top", "top"), (" to the bottom", "bottom"),
@@ -36,6 +37,21 @@ _AFTER_NAME = frozenset(
      "grid", "box", "and", "or", "with", "to", "at", "on", "in", "below", "above", "before",
      "after", "under", "over", "beneath", "then", "please", "too", "as", "for", "from", "of",
      "that", "which", "here", "there", "near", "next", "about", "showing", "also", "&"}
+)  # fmt: skip
+
+
+#: Words that may go on a list of sections after a comma ("the gallery, and the team too").
+_LIST_WORDS: Final = frozenset(
+    {"and", "or", "&", "the", "a", "an", "our", "my", "section", "sections", "part", "bit", "too",
+     "also", "as", "well", "both", "please"}
+)  # fmt: skip
+#: Words placing the thing named inside a section ("the photos from the gallery").
+_INSIDE: Final = ("from", "in", "on", "inside", "within", "under", "of")
+#: Words standing for the section the request before named ("add an FAQ and move it to the end").
+_PRONOUNS: Final = frozenset({"it", "them", "that", "this", "this one", "that one", "that section", "this section"})
+_ON_PAGE: Final = (
+    " from the page", " from the site", " from the website", " from the homepage",
+    " off the page", " on the page", " from it",
 )  # fmt: skip
 
 
@@ -65,17 +81,45 @@ def _sections_added(rest: str) -> list[str]:
 def _rest(clause: Clause) -> tuple[str, str]:
     """(the verb, the words after it), "get rid of" and "take out" read as remove."""
     verb, rest = clause.verb, clause.lbody[len(clause.verb) :] if clause.verb else clause.lbody
+    rest = folded(unquote(rest, clause.runs))  # "add a 'find us' section": the quoted name
     if verb in ("get", "take") and (" rid of " in f" {rest} " or rest.startswith(" out")):
         return "remove", rest.replace(" rid of ", " ", 1).replace(" out ", " ", 1)
     return verb, rest
+
+
+def object_phrase(rest: str) -> str:
+    """The words a remove or move clause acts on: up to a remark after a comma or a dash.
+
+    "the find us section, the address is in the contact bit anyway": the remark names
+    the contact section but asks nothing of it. A list going on after the comma ("the
+    gallery, and the team too") is still the object.
+    """
+    for mark in (", ", " - ", " \u2013 ", " \u2014 ", " because ", " since ", " as "):
+        at = rest.find(mark)
+        if at < 0:
+            continue
+        tail = " " + " ".join(rest[at + len(mark) :].strip(" .,!").split()) + " "
+        kinds = kinds_in(tail)
+        for name in (n for kind in kinds for n in SECTION_WORDS[kind]):
+            tail = tail.replace(f" {name} ", " ")
+        if kinds and all(w in _LIST_WORDS for w in tail.split()):
+            continue  # the list goes on
+        return rest[:at]
+    return rest
 
 
 def _read_remove(clause: Clause) -> Reading | None:
     verb, rest = _rest(clause)
     if verb not in REMOVE:
         return None
-    kinds = kinds_in(rest)
-    named = rest.strip(" .!").removeprefix("the ").removesuffix(" section").strip()
+    said = object_phrase(rest).strip(" .!,")
+    for words in _ON_PAGE:
+        said = said.removesuffix(words)
+    if any(f" {w} " in f" {said} " for w in _INSIDE):
+        # "the photos from the gallery": something inside a section, not the section.
+        return Reading(90, (), why="it names something inside a section, not a section")
+    kinds = kinds_in(said)
+    named = said.strip(" .!").removeprefix("the ").removesuffix(" section").strip()
     found = [RemoveSection(k) for k in kinds] or ([RemoveSection(named)] if named else [])
     return Reading(90, tuple(found), why="it names no section of the page")
 
@@ -88,6 +132,9 @@ def _read_add(clause: Clause) -> Reading | None:
     kinds = _sections_added(rest[:at] if at >= 0 else rest)
     if len(kinds) > 1 and any(f" about {w} " in f"{rest} " for w in _ABOUT_WHAT):
         kinds.remove("about")  # "a section about our team": about is the preposition
+    ends = rest.strip(" .,!?").split()
+    if "about" in kinds and ends[-1:] == ["about"] and ends[-2:-1] not in (["an"], ["the"], ["our"], ["my"]):
+        kinds.remove("about")  # "the questions people ring us about": a preposition at the end
     found = tuple(AddSection(kind, where, anchor) for kind in kinds if kind != "hero")
     return Reading(85, found, why="it is not a kind of section I can build")
 
@@ -101,6 +148,32 @@ def _read_move(clause: Clause) -> Reading | None:
         return None
     named = rest[:at].strip(" .").removeprefix("the ").removesuffix(" section").strip()
     return Reading(80, (MoveSection(named, where, anchor),)) if named else None
+
+
+def resolved(requests: list[Request]) -> list[Request]:
+    """``requests`` with a move of "it" aimed at the section the request before it added or moved.
+
+    "Add an FAQ and move it to the end": "it" is the FAQ. With no such request before
+    it ("move it to the top" alone, or after a text change), nothing is guessed: the
+    move is refused.
+    """
+    out: list[Request] = []
+    for request in requests:
+        if isinstance(request, MoveSection) and request.section in _PRONOUNS:
+            before = out[-1] if out else None
+            named = (
+                before.kind if isinstance(before, AddSection)
+                else before.section if isinstance(before, MoveSection)
+                else None
+            )  # fmt: skip
+            if named is None:
+                words = f"move {request.section}"
+                why = f'I could not tell which section "{request.section}" is; say its name'
+                request = Unsupported(words, f'"{words}": {why}, for example "move the FAQ to the bottom"')
+            else:
+                request = MoveSection(named, request.where, request.anchor)
+        out.append(request)
+    return out
 
 
 def _plan_add(request: AddSection, page: PageView, context: Context) -> Edit | Refusal:

@@ -46,7 +46,8 @@ _ACCOUNTED: Final = (
     CHANGE | FILLERS | frozenset(_COMPARATIVES) | frozenset(_VERBS) | frozenset(_SCOPES) | frozenset(_WIDTHS) | frozenset(_TOO)
     | frozenset({"the", "a", "bit", "little", "lot", "much", "slightly", "more", "size", "sizes",
                  "of", "all", "on", "in", "is", "are", "too", "it", "page", "site", "hero", "screens",
-                 "screen", "main", "everywhere", "our", "my", "its", "their", "they", "them"})
+                 "screen", "main", "everywhere", "our", "my", "its", "their", "they", "them", "touch",
+                 "tad", "fraction", "notch"})
 )  # fmt: skip
 _FACTOR: Final = {True: 1.15, False: 0.87}
 _MIN_PX: Final = 12
@@ -55,8 +56,24 @@ _NAMES: Final = {"text": "the text", "headings": "the headings", "headline": "th
 _AT: Final = {None: "at every width", "base": "on phones", "md": "on tablets", "lg": "on desktops"}
 
 
+#: Who a size is for ("for older patients"): a reason, never a part of the page.
+_AUDIENCE: Final = frozenset(
+    {"patients", "people", "readers", "customers", "clients", "visitors", "users", "everyone",
+     "eyes", "guests", "parents", "grandparents", "pensioners", "folk", "folks"}
+)  # fmt: skip
+
+
+def _purpose_at(words: list[str]) -> int:
+    """Where "for older patients" starts at the end of ``words`` (a reason, no place), else len."""
+    if not words or words[-1] not in _AUDIENCE or "for" not in words:
+        return len(words)
+    at = len(words) - 1 - words[::-1].index("for")
+    return at if len(words) - at <= 4 else len(words)
+
+
 def _read(clause: Clause) -> Reading | None:
     words = clause.words_of(0, len(clause.lower))
+    words = words[: _purpose_at(words)]
     scopes = {_SCOPES[w] for w in words if w in _SCOPES}
     asks = [_COMPARATIVES[w] for w in words if w in _COMPARATIVES]
     asks += [_VERBS[w] for w in words if w in _VERBS]

@@ -40,14 +40,58 @@ _LOOK_WORDS: Final = CHANGE | FILLERS | frozenset(COLOURS) | frozenset(
      "fonts", "typeface", "typefaces", "heading", "headings", "headline", "headlines", "titles",
      "dark", "light", "night", "bright", "plain", "for", "of", "in", "on", "with", "and", "our",
      "my", "all", "hero", "banner", "overall", "tone", "shade", "sans-serif", "give", "be", "try",
-     "go", "too", "is", "are", "way", "very", "really", "one"}
+     "go", "too", "is", "are", "way", "very", "really", "one", "hot"}
 )  # fmt: skip
+
+
+#: Words naming the hero band ("the banner", "the top banner", "the header").
+_HERO: Final = frozenset({"hero", "banner", "header", "masthead"})
+_BANNER_WORDS: Final = CHANGE | FILLERS | _HERO | frozenset(
+    {"the", "a", "top", "our", "for", "in", "be", "colour", "color", "background", "bit", "more",
+     "it", "please", "at"}
+)  # fmt: skip
+
+
+def _banner(clause: Clause) -> list[Restyle]:
+    """"make the banner blue", "use red for the banner": the hero's ground in one named colour."""
+    words = clause.words_of(0, len(clause.lower))
+    named = [w for w in words if colour_of([w]) is not None]
+    if len(named) != 1 or not _HERO & set(words) or named[0] in ("white", "black"):
+        return []
+    if unaccounted([w for w in words if w not in named], _BANNER_WORDS):
+        return []
+    colour = colour_of(named)
+    return [Restyle("background", colour, "hero")] if colour else []
+
+
+#: Colours said as "more of": "pinker", "bluer" (what ``colour_of`` reads as the colour).
+_COMPARATIVE: Final = {"pinker": "pink", "bluer": "blue", "greener": "green", "redder": "red",
+                       "purpler": "purple", "yellower": "yellow", "oranger": "orange"}  # fmt: skip
+
+
+def _vague(clause: Clause) -> Reading | None:
+    """"make it pinker", "more colourful, maybe purple": a colour for no part of the page.
+
+    Which part should wear it (the banner, the buttons) is a guess, so nothing changes
+    and the reply names the two requests it can carry out.
+    """
+    words = clause.words_of(0, len(clause.lower))
+    named = [_COMPARATIVE.get(w, w) for w in words if w in _COMPARATIVE or colour_of([w]) is not None]
+    colourful = {"colourful", "colorful"} & set(words)
+    if not named and not colourful:
+        return None
+    if named and not colourful and not _COMPARATIVE.keys() & set(words) and "more" not in words:
+        return None
+    colour = named[0] if len(set(named)) == 1 else "teal"
+    example = f'"make the banner {colour}" or "change the accent colour to {colour}"'
+    return Reading(20, (), why=f"I could not tell which part should change colour; say, for example, {example}")
 
 
 def _read(clause: Clause) -> Reading | None:
     looks = read_looks(clause.lower)
     if not looks:
-        return None
+        banner = _banner(clause)  # every word of it accounted for
+        return Reading(30, tuple(banner)) if banner else _vague(clause)
     words = clause.words_of(0, len(clause.lower))
     left = [w for w in unaccounted(words, _LOOK_WORDS | _INSTEAD)
             if not read_looks(w) and colour_of([w]) is None]  # fmt: skip
@@ -62,6 +106,10 @@ def _plan(request: Restyle, page: PageView, _context: Context) -> Edit | Refusal
 
 def _read_recolour(clause: Clause) -> Reading | None:
     words = clause.words_of(0, len(clause.lower))
+    # "less blue, more of a teal": the colour said "less" of is the one replaced.
+    less = [i + 1 for i, w in enumerate(words[:-1]) if w == "less" and colour_of([words[i + 1]])]
+    if less and "more" in words:
+        words = [w for i, w in enumerate(words) if i not in less and w not in ("less", "more")]
     colour = colour_of(words)
     if colour is None or not _INSTEAD & set(words):
         return None

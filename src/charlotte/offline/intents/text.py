@@ -13,6 +13,7 @@ from typing import Final
 from charlotte.offline.clauses import folded
 from charlotte.offline.edits import Context, Edit, Refusal, resize, set_text
 from charlotte.offline.intents.intent import (
+    ADD,
     CHANGE,
     FILLERS,
     VERBS,
@@ -22,7 +23,7 @@ from charlotte.offline.intents.intent import (
     value_of,
 )
 from charlotte.offline.requests import Resize, Restyle, SetText, Target
-from charlotte.sections.catalogue import SECTION_WORDS
+from charlotte.sections.catalogue import SECTION_WORDS, kinds_in
 from charlotte.sections.page_view import PageView
 
 __all__ = ["LONGER", "RESIZE", "SET_TEXT", "SHORTER", "new_words", "split_to", "target_of"]
@@ -47,9 +48,13 @@ _BUTTON = frozenset({"button", "label"})
 _NOISE = frozenset({"the", "a", "an", "our", "my", "this", "that", "section", "part", "block",
                     "of", "in", "on", "for", "page", "page's", "main", "top", "bit", "one", "'s", "please",
                     "little", "lot", "much", "more", "slightly", "some", "it", "can", "you", "make", "should",
-     "must", "needs", "to"})  # fmt: skip
+     "must", "needs", "to", "have", "be", "say", "read"})  # fmt: skip
+#: Words offering new words as a suggestion ("more fun, something like 'Parties kids love'").
+_SUGGESTING: Final = (", something like", " something like", ", maybe", ", like", ", e.g.", ", such as")
+#: Verbs that name a section's heading by the section ("rename the treatments section to …").
+_RENAME: Final = frozenset({"rename", "retitle"})
 _SEPARATORS: Final = (
-    " should say ", " should read ", " should be ", " to say ", " to read ", " to ", " so it says ", " say ", " says ", " read ", ": ", " is now ", " is "
+    " should say: ", " should read: ", " should say ", " should read ", " should be ", " to say ", " to read ", " to ", " so it says ", " say ", " says ", " read ", ": ", " is now ", " is "
 )  # fmt: skip
 
 
@@ -133,8 +138,18 @@ def _read_set_text(clause: Clause) -> Reading | None:
         end = cut = body.find("\x00")
     start = len(verb) if verb in CHANGE else 0
     phrase = lbody[start:end] if end > start else ""
+    if "\x00" in body[cut:]:
+        # "the headline more fun, something like 'Parties …'": the quoted words are the
+        # new words; what they should be like is not a part of the target.
+        for words in _SUGGESTING:
+            if phrase.rstrip().endswith(words.strip(", ")) and words in phrase:
+                phrase = phrase[: phrase.find(words)].split(" more ")[0].split(" less ")[0]
+                break
     styled = any(w in phrase for w in ("font", "colour", "color", "palette", "background", "theme"))
     target = target_of(phrase) if phrase and not styled else None
+    named = phrase.strip(" .,").removeprefix("the ").removesuffix(" section").strip()
+    if target is None and verb in _RENAME and named and not styled:
+        target = Target(named, "heading")  # a section renamed: its heading
     if target is not None and (verb in CHANGE or verb not in VERBS):
         value, why = new_words(clause, cut)
         if why:
@@ -176,7 +191,34 @@ def new_words(clause: Clause, cut: int) -> tuple[str, str]:
     return value, ""
 
 
+#: Words asking for more words in a section ("add a bit more to our story").
+_MORE: Final = frozenset(
+    {"a", "bit", "little", "some", "few", "more", "words", "detail", "details", "text", "sentence",
+     "sentences", "line", "lines", "or", "two", "couple", "of"}
+)  # fmt: skip
+
+
+def _read_more(clause: Clause) -> Reading | None:
+    """"add a bit more to our story": that section's text longer (its words from the brief and facts)."""
+    lbody, verb = clause.lbody, clause.verb
+    at = lbody.find(" to ")
+    asked = clause.words_of(clause.at + len(verb), clause.at + at) if at > 0 else []
+    if verb not in ADD or "more" not in asked or not set(asked) <= _MORE:
+        return None
+    if any(mark in lbody[at:] for mark in (",", " - ", "(")):
+        return None  # a remark or an aside: the add reader's refusal stands
+    section = " ".join(clause.words_of(clause.at + at + 4, len(clause.lower)))
+    section = section.removeprefix("the ").removesuffix(" section").strip()
+    if not section or target_of(section) is not None or " and " in f" {section} " or len(kinds_in(section)) > 1:
+        return None
+    # Above the add reader's: "our story" names the about section to lengthen, not one to add.
+    return Reading(88, (Resize(Target(section, "text"), longer=True),))
+
+
 def _read_resize(clause: Clause) -> Reading | None:
+    more = _read_more(clause)
+    if more is not None:
+        return more
     words, lower, verb = clause.words, clause.lower, clause.verb
     shorter = any(w.strip(".,!") in SHORTER for w in words) or "cut down" in lower
     longer = any(w.strip(".,!") in LONGER for w in words)

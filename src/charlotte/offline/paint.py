@@ -1,0 +1,216 @@
+"""The page's colours as its nodes wear them: the accent, the grounds, recolouring.
+
+``looks.py`` reads what a person asks of the look; the colour ops are here: every
+``#rgb``/``#rrggbb`` in a node's colour keys passed through a change (``recolour``),
+the page's accent (``accent_of``: the buttons' colour, never the bands' ink), new
+band and card grounds (``backgrounds``) and the words a change left under 4.5:1
+(``kept_legible``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from charlotte.sections.colours import NAMED_COLOURS, hsv, legible, legible_words, word_grounds
+
+__all__ = [
+    "GROUNDS",
+    "HEX",
+    "NAMED",
+    "accent_of",
+    "backgrounds",
+    "base_of",
+    "first_hex",
+    "kept_legible",
+    "long_hex",
+    "on_grounds",
+    "recolour",
+    "replace_hex",
+    "style_of",
+]
+
+_DARK_BANDS, _DARK_CARDS, _DARK_INK = "#111827", "#1f2937", "#f3f4f6"
+_LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK = "#ffffff", "#ffffff", "#111827"
+HEX: Final = frozenset("0123456789abcdefABCDEF")
+#: Style keys whose strings may hold colours.
+_COLOUR_KEYS: Final = ("background", "color", "border", "boxShadow")
+
+
+def long_hex(value: str) -> str:
+    digits = value[1:].lower()
+    return "#" + ("".join(c * 2 for c in digits) if len(digits) == 3 else digits)
+
+
+def replace_hex(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with every ``#rgb``/``#rrggbb`` colour passed through ``change`` (one scan)."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] == "#":
+            j = i + 1
+            while j < n and j - i <= 7 and text[j] in HEX:
+                j += 1
+            if j - i in (4, 7):
+                out.append(change(long_hex(text[i:j])))
+                i = j
+                continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
+def style_of(node: Mapping[str, Any]) -> dict[str, Any]:
+    style = node.get("style")
+    return style if isinstance(style, dict) else {}
+
+
+def base_of(node: Mapping[str, Any]) -> dict[str, Any]:
+    base = style_of(node).get("base")
+    return base if isinstance(base, dict) else {}
+
+
+def recolour(
+    nodes: Sequence[Mapping[str, Any]], change: Callable[[str], str]
+) -> list[dict[str, Any]]:
+    ops: list[dict[str, Any]] = []
+    for node in nodes:
+        for bp, values in style_of(node).items():
+            if not isinstance(values, dict):
+                continue
+            patch = {
+                key: new
+                for key in _COLOUR_KEYS
+                if isinstance(values.get(key), str)
+                and (new := replace_hex(values[key], change)) != values[key]
+            }
+            if patch:
+                ops.append({"t": "set_style", "id": node["id"], "breakpoint": bp, "patch": patch})
+    return ops
+
+
+def accent_of(nodes: Sequence[Mapping[str, Any]]) -> str | None:
+    """The page's accent colour: its first button's background, else its first link's colour.
+
+    A contact link drawn as a button without a background (in the accent colour) counts
+    as a link. The bands' ink is never the accent: a minimal page's dark buttons wear
+    the colour of its words, and recolouring that would recolour every word.
+    """
+    ink = {
+        first_hex(c)
+        for n in nodes
+        if n.get("parent") is None and isinstance(c := base_of(n).get("color"), str)
+    }
+    for kind, key in (("button", "background"), ("link", "color"), ("button", "color")):
+        for node in nodes:
+            value = base_of(node).get(key)
+            if key == "color" and "background" in base_of(node):
+                continue  # a label on its button's own ground
+            if node.get("type") == kind and isinstance(value, str):
+                found = first_hex(value)
+                if found is not None and found not in ink:
+                    return found
+    return None
+
+
+def first_hex(text: str) -> str | None:
+    """The first ``#rgb``/``#rrggbb`` colour in ``text``, long form."""
+    found: list[str] = []
+
+    def keep(value: str) -> str:
+        found.append(value)
+        return value
+
+    replace_hex(text, keep)
+    return found[0] if found else None
+
+
+def _ink_for(background: str) -> str:
+    _h, _s, v = hsv(background)
+    return _LIGHT_INK if v > 0.6 else _DARK_INK
+
+
+#: The colours a person may name (what ``colour_of`` reads as our own hex values).
+NAMED: Final = frozenset(NAMED_COLOURS.values())
+#: The (band, card) colours of a dark and of a light page.
+GROUNDS: Final = ((_DARK_BANDS, _DARK_CARDS), (_LIGHT_BANDS, _LIGHT_CARDS))
+
+
+def on_grounds(accent: str, band: str, card: str) -> str:
+    """``accent`` as words on ``band`` and ``card`` show it: darkened or lightened to 4.5:1 on both."""
+    band_hex, card_hex = first_hex(band), first_hex(card)
+    if band_hex is None or card_hex is None:
+        return accent
+    return legible(legible(accent, card_hex), band_hex)
+
+
+def _shades(accent: str) -> set[str]:
+    """The accent and its shades on the dark and the light page (words already moved to one)."""
+    return {accent, *(on_grounds(accent, band, card) for band, card in GROUNDS)}
+
+
+def backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[str, Any]]:
+    accent = accent_of(nodes)
+    band, card, ink = {
+        "dark": (_DARK_BANDS, _DARK_CARDS, _DARK_INK),
+        "light": (_LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK),
+    }.get(value, (value, value, ""))
+    ink = ink or _ink_for(value)
+    # The accent's words, in whichever shade a page showed them, take the new ground's.
+    shades = _shades(accent) if accent else set()
+    shown = on_grounds(accent, band, card) if accent else None
+    ops: list[dict[str, Any]] = []
+    for node in nodes:
+        background = base_of(node).get("background")
+        if node.get("parent") is None:
+            if isinstance(background, str) and accent and first_hex(background) == accent:
+                continue  # an accent band (the call to action) keeps its colour
+            patch = {"background": band, "color": ink}
+        elif node.get("type") == "card":
+            border = "1px solid #374151" if ink == _DARK_INK else "1px solid #e5e7eb"
+            patch = {"background": card, "border": border}
+        elif (
+            node.get("type") != "button"
+            and isinstance(background, str)
+            and first_hex(background) not in (None, accent)
+        ):
+            # A panel inside a band (a price list's row): it goes with the cards, or its words
+            # (in the band's new ink) would vanish on its old background.
+            patch = {"background": card}
+        elif (
+            shown is not None
+            and background is None
+            and isinstance(colour := base_of(node).get("color"), str)
+            and (words := first_hex(colour)) in shades
+            and words != shown
+        ):
+            # Words in the accent (a contact link, a label, an hour) on the new ground: kept
+            # at 4.5:1 against both the bands and the cards (teal on a dark card is not).
+            patch = {"color": shown}
+        else:
+            continue
+        ops.append({"t": "set_style", "id": node["id"], "breakpoint": "base", "patch": patch})
+    return ops
+
+
+def kept_legible(
+    nodes: Sequence[Mapping[str, Any]], ops: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    patches: dict[str, dict[str, Any]] = {}
+    for op in ops:
+        if op.get("t") == "set_style" and op.get("breakpoint") == "base":
+            patches.setdefault(str(op["id"]), {}).update(op["patch"])
+    after = [
+        {
+            "id": n["id"],
+            "parent": n.get("parent"),
+            "style": {"base": {**base_of(n), **patches.get(str(n["id"]), {})}},
+        }
+        for n in nodes
+    ]
+    before, now = word_grounds(nodes), word_grounds(after)  # only words the restyle moved
+    return [
+        {"t": "set_style", "id": node_id, "breakpoint": "base", "patch": {"color": colour}}
+        for node_id, colour in legible_words(after).items()
+        if before.get(node_id) != now.get(node_id)
+    ]
