@@ -140,11 +140,15 @@ class PageLength:
 
 @dataclass(frozen=True, slots=True)
 class ChangePrice:
-    """Show ``price`` (as the person wrote it) for the item ``item`` names; ``old``: the price it replaces."""
+    """Show ``price`` (as the person wrote it) for the item ``item`` names; ``old``: the price it replaces.
+
+    ``unit``: what the person said the price is for ("a dozen": "dozen"), which the row must say.
+    """
 
     item: str
     price: str
     old: str | None = None
+    unit: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
