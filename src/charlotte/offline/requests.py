@@ -3,7 +3,8 @@
 A follow-up message is read (``offline/intents/``) as requests: ``SetText``,
 ``Resize``, ``AddSection``, ``RemoveSection``, ``MoveSection``, ``ChangeFact``,
 ``Restyle``, ``FontSize``, ``ChangePrice``,
-``SwapSections``, ``PageLength``, ``Recolour``, ``AddLink``, or ``Unsupported`` when a clause is none of those. Each is a
+``SwapSections``, ``PageLength``, ``Recolour``, ``AddLink``, ``ChangeValue``,
+``AddToList``, or ``Unsupported`` when a clause is none of those. Each is a
 frozen value; ``offline/intents/registry.py`` reads them and plans their ops.
 """
 
@@ -20,8 +21,10 @@ __all__ = [
     "MAX_REQUESTS",
     "AddLink",
     "AddSection",
+    "AddToList",
     "ChangeFact",
     "ChangePrice",
+    "ChangeValue",
     "FontSize",
     "MoveSection",
     "PageLength",
@@ -152,6 +155,28 @@ class ChangePrice:
 
 
 @dataclass(frozen=True, slots=True)
+class ChangeValue:
+    """Show ``value`` (as written) in place of the one value of its ``shape`` the words ``named`` point to.
+
+    ``shape``: "time" (7:30pm), "number" (30 miles: ``unit`` the word after it), "handle"
+    (@name) or "quote" (a phrase restated with one number changed: "Children from age 5").
+    """
+
+    value: str
+    shape: str
+    named: tuple[str, ...]
+    unit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AddToList:
+    """Add ``items`` (as written) to the list the band named ``band`` shows ("Bath, Bristol")."""
+
+    band: str
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class FontSize:
     """Words of ``scope`` (text, headings, headline, page) ``bigger`` or smaller, at ``breakpoint``.
 
@@ -173,7 +198,7 @@ class Unsupported:
 
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
-    | ChangePrice | SwapSections | PageLength | Recolour | AddLink
+    | ChangePrice | SwapSections | PageLength | Recolour | AddLink | ChangeValue | AddToList
     | Unsupported
 )
 

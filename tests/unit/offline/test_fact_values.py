@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from charlotte.offline.edits import Context, Edit, Refusal
+from charlotte.offline.edits import Context, Edit
 from charlotte.offline.intents import read_requests
 from charlotte.offline.intents.registry import edit_for
 from charlotte.sections.page_view import PageView
@@ -81,3 +81,43 @@ def test_a_new_phone_number_leaves_another_number_the_page_shows() -> None:
     shown = [n for n in page().nodes if "0999" in str(n.get("props"))]
     assert shown and ops and not {str(n["id"]) for n in shown} & set(ops)
     assert all("0177" in text or text == "Call us" for text in ops.values())
+
+
+VENUE_BRIEF = "Second Chapter is a bookshop in Hay-on-Wye. The page should have events, areas and contact."
+VENUE: dict[str, Any] = {
+    "name": "Second Chapter",
+    "events": "Poetry night - first Thursday of the month, 7pm; Story time - Saturdays 10:30am",
+    "areas": "Bristol, Bath and the Cotswolds",
+    "catering": "Parties and work dos. Minimum 40 guests.",
+    "instagram": "@secondchapter",
+}
+
+
+def venue(message: str) -> list[dict[str, Any]]:
+    plan = plan_page(VENUE_BRIEF, VENUE)
+    view = PageView([op["node"] for b in plan.batches for op in b.ops if op.get("t") == "insert_node"])
+    out: list[dict[str, Any]] = []
+    for request in read_requests(message):
+        edit = edit_for(request, view, Context(VENUE_BRIEF, VENUE))
+        out += list(edit.ops) if isinstance(edit, Edit) else [{"refused": edit.reason}]
+    return out
+
+
+def test_a_stated_value_changes_in_the_one_place_its_words_name() -> None:
+    assert list(said(venue("Poetry night has moved to 7:30pm")).values()) == ["7:30pm"]
+    assert list(said(venue("change the catering minimum to 30 guests")).values()) == [
+        "Parties and work dos. Minimum 30 guests."
+    ]
+    assert list(said(venue("change instagram to @second.chapter")).values()) == ["@second.chapter"]
+
+
+def test_a_value_whose_place_is_not_named_or_not_single_changes_nothing() -> None:
+    assert "no value like 8pm" in venue("quiz night has moved to 8pm")[0]["refused"]
+    assert "more than one" in venue("it has moved to 8pm")[0]["refused"]
+
+
+def test_names_added_to_a_list_go_at_its_end_in_its_own_words() -> None:
+    assert list(said(venue("add Portishead and Frome to the areas we cover")).values()) == [
+        "Bristol, Bath, the Cotswolds, Portishead and Frome"
+    ]
+    assert "already names Bath" in venue("add Bath to the areas")[0]["refused"]

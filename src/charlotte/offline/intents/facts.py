@@ -114,6 +114,8 @@ def _read(clause: Clause) -> Reading | None:
         kind = "phone"  # "the number on the page is wrong, it should be …"
     moved = next((at for m in _MOVED if (at := clause.lower.find(m)) >= 0), -1)
     if kind is None and moved >= 0 and any(c.isdigit() for c in clause.lower[moved:]):
+        if unaccounted(clause.words_of(0, moved), _ACCOUNTED) or any(f.kind == "hours" for f in found):
+            return None  # "Poetry night has moved to 7:30pm": something else moved
         kind = "address"  # "we moved to 5 Market Street, Leeds"
     if kind is None or _TEXT_WORDS & set(words):
         return None

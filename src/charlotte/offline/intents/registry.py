@@ -23,11 +23,13 @@ from charlotte.offline.intents.arrangement import PAGE_LENGTH, SWAP_SECTIONS
 from charlotte.offline.intents.facts import CHANGE_FACT
 from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause, Intent, Reading
 from charlotte.offline.intents.links import ADD_LINK
+from charlotte.offline.intents.lists import ADD_TO_LIST
 from charlotte.offline.intents.prices import CHANGE_PRICE
 from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION
 from charlotte.offline.intents.sizes import FONT_SIZE
 from charlotte.offline.intents.style import RECOLOUR, RESTYLE
 from charlotte.offline.intents.text import LONGER, RESIZE, SET_TEXT, SHORTER
+from charlotte.offline.intents.values import CHANGE_VALUE
 from charlotte.offline.requests import MAX_MESSAGE, MAX_REQUESTS, Request, Unsupported
 from charlotte.sections.page_view import PageView
 
@@ -43,6 +45,8 @@ INTENTS: Final[tuple[Intent, ...]] = (
     PAGE_LENGTH,
     CHANGE_FACT,
     CHANGE_PRICE,
+    CHANGE_VALUE,
+    ADD_TO_LIST,
     FONT_SIZE,
     RESIZE,
     SET_TEXT,
