@@ -4,7 +4,7 @@ A follow-up message is read (``offline/intents/``) as requests: ``SetText``,
 ``Resize``, ``AddSection``, ``RemoveSection``, ``MoveSection``, ``ChangeFact``,
 ``Restyle``, ``FontSize``, ``ChangePrice``,
 ``SwapSections``, ``PageLength``, ``Recolour``, ``AddLink``, ``ChangeValue``,
-``AddToList``, or ``Unsupported`` when a clause is none of those. Each is a
+``AddToList``, ``RemoveRows``, or ``Unsupported`` when a clause is none of those. Each is a
 frozen value; ``offline/intents/registry.py`` reads them and plans their ops.
 """
 
@@ -29,6 +29,7 @@ __all__ = [
     "MoveSection",
     "PageLength",
     "Recolour",
+    "RemoveRows",
     "RemoveSection",
     "Request",
     "Resize",
@@ -177,6 +178,13 @@ class AddToList:
 
 
 @dataclass(frozen=True, slots=True)
+class RemoveRows:
+    """Remove the priced rows whose names hold the words ``item`` ("the NHS fees": "NHS")."""
+
+    item: str
+
+
+@dataclass(frozen=True, slots=True)
 class FontSize:
     """Words of ``scope`` (text, headings, headline, page) ``bigger`` or smaller, at ``breakpoint``.
 
@@ -199,6 +207,7 @@ class Unsupported:
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
     | ChangePrice | SwapSections | PageLength | Recolour | AddLink | ChangeValue | AddToList
+    | RemoveRows
     | Unsupported
 )
 

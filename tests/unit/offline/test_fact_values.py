@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from charlotte.offline.edits import Context, Edit
+from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.intents import read_requests
 from charlotte.offline.intents.registry import edit_for
 from charlotte.sections.page_view import PageView
@@ -121,3 +121,21 @@ def test_names_added_to_a_list_go_at_its_end_in_its_own_words() -> None:
         "Bristol, Bath, the Cotswolds, Portishead and Frome"
     ]
     assert "already names Bath" in venue("add Bath to the areas")[0]["refused"]
+
+
+def test_price_rows_named_by_their_words_are_removed_and_never_the_whole_list() -> None:
+    dental = {"name": "Smile", "prices": "NHS Band 1 £26.80; NHS Band 2 £73.50; Private check-up £55"}
+    plan = plan_page("Smile is a dental practice. The page should have prices.", dental)
+    view = PageView([op["node"] for b in plan.batches for op in b.ops if op.get("t") == "insert_node"])
+    [request] = read_requests("Please take the NHS fees off")
+    edit = edit_for(request, view, Context("", dental))
+    assert isinstance(edit, Edit)
+    removed = {op["id"] for op in edit.ops}
+    assert all(op["t"] == "remove_node" for op in edit.ops) and len(removed) == 2
+    kept = [view.words(n) for n in view.nodes if n.get("parent") not in removed and view.words(n)]
+    assert "£55" in kept and "£26.80" not in " ".join(kept)
+    only = {"name": "Smile", "prices": "NHS Band 1 £26.80; NHS Band 2 £73.50"}
+    plan = plan_page("Smile is a dental practice. The page should have prices.", only)
+    view = PageView([op["node"] for b in plan.batches for op in b.ops if op.get("t") == "insert_node"])
+    refused = edit_for(request, view, Context("", only))
+    assert isinstance(refused, Refusal) and "whole list" in refused.reason

@@ -25,6 +25,7 @@ from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause
 from charlotte.offline.intents.links import ADD_LINK
 from charlotte.offline.intents.lists import ADD_TO_LIST
 from charlotte.offline.intents.prices import CHANGE_PRICE
+from charlotte.offline.intents.removals import REMOVE_ROWS
 from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION
 from charlotte.offline.intents.sizes import FONT_SIZE
 from charlotte.offline.intents.style import RECOLOUR, RESTYLE
@@ -47,6 +48,7 @@ INTENTS: Final[tuple[Intent, ...]] = (
     CHANGE_PRICE,
     CHANGE_VALUE,
     ADD_TO_LIST,
+    REMOVE_ROWS,
     FONT_SIZE,
     RESIZE,
     SET_TEXT,
