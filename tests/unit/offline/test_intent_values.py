@@ -21,6 +21,9 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("change the heading to 30 guests", [SetText(Target(None, "heading"), "30 guests")]),
     ("write 'Children from age 5' in the about section", Refused()),
     ("we cover more of York now", Refused()),
+    # Opening hours said without a time of day are not a number and its unit.
+    ("We open at 8 on weekdays now, same closing", Refused()),
+    ("open saturdays til 2 only now", Refused()),
 ]  # fmt: skip
 
 

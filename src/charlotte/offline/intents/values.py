@@ -48,7 +48,11 @@ _TEXT_WORDS: Final = frozenset(
     {"headline", "heading", "title", "button", "label", "text", "intro", "subheading", "tagline"}
 )
 #: Words after a number that are not what it counts ("30 to 40", "5 and 6").
-_NOT_UNITS: Final = frozenset({"to", "and", "or", "am", "pm", "now", "please", "instead", "the", "a", "from"})
+_NOT_UNITS: Final = frozenset(
+    {"to", "and", "or", "am", "pm", "now", "please", "instead", "the", "a", "an", "from", "on", "only",
+     "at", "in", "for", "of", "til", "till", "until", "by", "with", "each", "per", "every", "is",
+     "are", "then", "too", "as", "but", "so", "if", "we", "i", "it", "o'clock", "oclock"}
+)  # fmt: skip
 
 
 def _value(clause: Clause) -> tuple[str, str, str, tuple[int, int]] | None:
