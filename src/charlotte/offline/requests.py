@@ -4,7 +4,7 @@ A follow-up message is read (``offline/intents/``) as requests: ``SetText``,
 ``Resize``, ``AddSection``, ``RemoveSection``, ``MoveSection``, ``ChangeFact``,
 ``Restyle``, ``FontSize``, ``ChangePrice``,
 ``SwapSections``, ``PageLength``, ``Recolour``, ``AddLink``, ``ChangeValue``,
-``AddToList``, ``RemoveRows``, or ``Unsupported`` when a clause is none of those. Each is a
+``AddToList``, ``RemoveRows``, ``ChangePlace``, or ``Unsupported`` when a clause is none of those. Each is a
 frozen value; ``offline/intents/registry.py`` reads them and plans their ops.
 """
 
@@ -23,6 +23,7 @@ __all__ = [
     "AddSection",
     "AddToList",
     "ChangeFact",
+    "ChangePlace",
     "ChangePrice",
     "ChangeValue",
     "FontSize",
@@ -178,6 +179,15 @@ class AddToList:
 
 
 @dataclass(frozen=True, slots=True)
+class ChangePlace:
+    """Show ``place`` (as written) as where the business is on ``day`` (mon … sun); ``old``: where it was."""
+
+    day: str
+    place: str
+    old: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class RemoveRows:
     """Remove the priced rows whose names hold the words ``item`` ("the NHS fees": "NHS")."""
 
@@ -206,7 +216,7 @@ class Unsupported:
 
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
-    | ChangePrice | SwapSections | PageLength | Recolour | AddLink | ChangeValue | AddToList
+    | ChangePrice | SwapSections | PageLength | Recolour | AddLink | ChangeValue | AddToList | ChangePlace
     | RemoveRows
     | Unsupported
 )

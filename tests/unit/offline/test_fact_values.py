@@ -139,3 +139,21 @@ def test_price_rows_named_by_their_words_are_removed_and_never_the_whole_list() 
     view = PageView([op["node"] for b in plan.batches for op in b.ops if op.get("t") == "insert_node"])
     refused = edit_for(request, view, Context("", only))
     assert isinstance(refused, Refusal) and "whole list" in refused.reason
+
+
+def test_a_place_on_a_day_changes_that_day_only_and_never_a_row_of_two_days() -> None:
+    van = {"name": "Bun Bus", "schedule": "Tue - UEA campus; Wed - Norwich Market; Fri & Sat - Brewery"}
+    plan = plan_page("Bun Bus is a burger van in Norwich. The page should have the schedule.", van)
+    view = PageView([op["node"] for b in plan.batches for op in b.ops if op.get("t") == "insert_node"])
+
+    def plan_of(message: str) -> Edit | Refusal:
+        [request] = read_requests(message)
+        return edit_for(request, view, Context("", van))
+
+    edit = plan_of("We don't park at UEA on Tuesdays any more, Tuesdays we're at Eaton Park now")
+    assert isinstance(edit, Edit) and list(said(list(edit.ops)).values()) == ["Tue - Eaton Park"]
+    for message, why in [("Fridays we're at the Forum", "other days"),
+                         ("We don't park at the quay on Tuesdays any more, Tuesdays we're at the Forum", "not the quay"),
+                         ("Mondays we're at the Forum", "no row")]:  # fmt: skip
+        refused = plan_of(message)
+        assert isinstance(refused, Refusal) and why in refused.reason, (message, refused)

@@ -26,6 +26,7 @@ from charlotte.offline.intents.links import ADD_LINK
 from charlotte.offline.intents.lists import ADD_TO_LIST
 from charlotte.offline.intents.prices import CHANGE_PRICE
 from charlotte.offline.intents.removals import REMOVE_ROWS
+from charlotte.offline.intents.schedule import CHANGE_PLACE
 from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION
 from charlotte.offline.intents.sizes import FONT_SIZE
 from charlotte.offline.intents.style import RECOLOUR, RESTYLE
@@ -49,6 +50,7 @@ INTENTS: Final[tuple[Intent, ...]] = (
     CHANGE_VALUE,
     ADD_TO_LIST,
     REMOVE_ROWS,
+    CHANGE_PLACE,
     FONT_SIZE,
     RESIZE,
     SET_TEXT,
