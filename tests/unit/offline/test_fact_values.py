@@ -113,7 +113,7 @@ def test_a_stated_value_changes_in_the_one_place_its_words_name() -> None:
 
 def test_a_value_whose_place_is_not_named_or_not_single_changes_nothing() -> None:
     assert "no value like 8pm" in venue("quiz night has moved to 8pm")[0]["refused"]
-    assert "more than one" in venue("it has moved to 8pm")[0]["refused"]
+    assert "more than one" in venue("the event has moved to 8pm")[0]["refused"]
 
 
 def test_names_added_to_a_list_go_at_its_end_in_its_own_words() -> None:

@@ -15,6 +15,7 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     # Refused: two days, a lead it cannot read; not this intent: other words before it.
     ("Tuesdays and Thursdays we're at the Forum", Refused("which one day")),
     ("We park at UEA any more, Tuesdays we're at Eaton Park", Refused("no longer")),
+    ("Tuesdays we're at the market, 9am-1pm", Refused("a place, not a time")),
     ("we love it when we're at the Forum on Tuesdays", Refused()),
 ]  # fmt: skip
 

@@ -24,6 +24,11 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     # Opening hours said without a time of day are not a number and its unit.
     ("We open at 8 on weekdays now, same closing", Refused()),
     ("open saturdays til 2 only now", Refused()),
+    # A value with nothing naming where it is, or a size of the look, is not a stated value.
+    ("use 3 columns", Refused()),
+    ("make the headings 24 px", Refused()),
+    ("show 4 photos in the gallery", Refused()),
+    ("it's @newhandle now", Refused()),
 ]  # fmt: skip
 
 

@@ -61,8 +61,8 @@ def _read(clause: Clause) -> Reading | None:
         old = clause.text[j + 4 : k]
     elif [w for w in clause.words_of(0, at) if w not in _LEAD and not _day(w)]:
         return None
-    if not place_words:
-        return Reading(70, (), why="I found no new place")
+    if not place_words or any(c.isdigit() for w in place_words for c in w):
+        return Reading(70, (), why="I found no new place (a place, not a time)")
     return Reading(70, (ChangePlace(days.pop(), " ".join(place_words), old),))
 
 

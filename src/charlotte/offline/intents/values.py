@@ -21,6 +21,7 @@ from charlotte.offline.intents.intent import (
     CHANGE,
     FILLERS,
     MOVE,
+    OTHER_VERBS,
     REMOVE,
     Clause,
     Intent,
@@ -47,6 +48,11 @@ _NEGATIONS: Final = frozenset({"not", "don't", "dont", "never", "no", "doesn't",
 _TEXT_WORDS: Final = frozenset(
     {"headline", "heading", "title", "button", "label", "text", "intro", "subheading", "tagline"}
 )
+#: What a number counts when it is the look, not a value the page states ("24 px", "3 columns").
+_LOOK_UNITS: Final = frozenset(
+    {"px", "pt", "em", "rem", "percent", "pixels", "pixel", "columns", "column", "rows", "photos",
+     "images", "pictures", "photo", "image", "picture", "sections", "section", "words", "lines"}
+)  # fmt: skip
 #: Words after a number that are not what it counts ("30 to 40", "5 and 6").
 _NOT_UNITS: Final = frozenset(
     {"to", "and", "or", "am", "pm", "now", "please", "instead", "the", "a", "an", "from", "on", "only",
@@ -83,7 +89,7 @@ def _read(clause: Clause) -> Reading | None:
     if any(f.kind in ("price", "phone", "email", "url") for f in clause.found):
         return None
     words = set(clause.words_of(0, len(clause.lower)))
-    if words & _TEXT_WORDS or words & _NEGATIONS or clause.verb in ADD | REMOVE | MOVE:
+    if words & _TEXT_WORDS or words & _NEGATIONS or clause.verb in ADD | REMOVE | MOVE | OTHER_VERBS - {"write"}:
         return None
     found = _value(clause)
     if found is None:
@@ -92,6 +98,8 @@ def _read(clause: Clause) -> Reading | None:
     named = [w for w in clause.words_of(0, start) + clause.words_of(end, len(clause.lower)) if w not in _LINKS]
     if shape == "quote" and named:
         return None  # a quoted phrase with other words is a text change, not a value
+    if (shape != "quote" and not named) or unit in _LOOK_UNITS:
+        return None  # a value with nothing naming where it is, or a size of the look
     return Reading(45, (ChangeValue(value, shape, tuple(named), unit),))
 
 
