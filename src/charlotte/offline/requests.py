@@ -3,7 +3,8 @@
 A follow-up message is read (``offline/intents/``) as requests: ``SetText``,
 ``Resize``, ``AddSection``, ``RemoveSection``, ``MoveSection``, ``ChangeFact``,
 ``Restyle``, ``FontSize``, ``ChangePrice``,
-``SwapSections``, ``PageLength``, ``Recolour``, ``AddLink``, or ``Unsupported`` when a clause is none of those. Each is a
+``SwapSections``, ``PageLength``, ``Recolour``, ``AddLink``, ``ChangeValue``,
+``AddToList``, ``RemoveRows``, ``ChangePlace``, or ``Unsupported`` when a clause is none of those. Each is a
 frozen value; ``offline/intents/registry.py`` reads them and plans their ops.
 """
 
@@ -20,12 +21,16 @@ __all__ = [
     "MAX_REQUESTS",
     "AddLink",
     "AddSection",
+    "AddToList",
     "ChangeFact",
+    "ChangePlace",
     "ChangePrice",
+    "ChangeValue",
     "FontSize",
     "MoveSection",
     "PageLength",
     "Recolour",
+    "RemoveRows",
     "RemoveSection",
     "Request",
     "Resize",
@@ -140,11 +145,53 @@ class PageLength:
 
 @dataclass(frozen=True, slots=True)
 class ChangePrice:
-    """Show ``price`` (as the person wrote it) for the item ``item`` names; ``old``: the price it replaces."""
+    """Show ``price`` (as the person wrote it) for the item ``item`` names; ``old``: the price it replaces.
+
+    ``unit``: what the person said the price is for ("a dozen": "dozen"), which the row must say.
+    """
 
     item: str
     price: str
     old: str | None = None
+    unit: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeValue:
+    """Show ``value`` (as written) in place of the one value of its ``shape`` the words ``named`` point to.
+
+    ``shape``: "time" (7:30pm), "number" (30 miles: ``unit`` the word after it), "handle"
+    (@name) or "quote" (a phrase restated with one number changed: "Children from age 5").
+    """
+
+    value: str
+    shape: str
+    named: tuple[str, ...]
+    unit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AddToList:
+    """Add ``items`` (as written) to the list the band named ``band`` shows ("Bath, Bristol")."""
+
+    band: str
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChangePlace:
+    """Show ``place`` (as written) as where the business is on ``day`` (mon … sun); ``old``: where it was."""
+
+    day: str
+    place: str
+    old: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveRows:
+    """Remove the priced rows whose names hold the words ``item`` ("the NHS fees": "NHS")."""
+
+    item: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +216,8 @@ class Unsupported:
 
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
-    | ChangePrice | SwapSections | PageLength | Recolour | AddLink
+    | ChangePrice | SwapSections | PageLength | Recolour | AddLink | ChangeValue | AddToList | ChangePlace
+    | RemoveRows
     | Unsupported
 )
 

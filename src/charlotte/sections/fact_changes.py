@@ -56,12 +56,33 @@ def _contacts(facts: object) -> dict[str, str]:
     return {label: words for label, words, _href in contact_items(table)}
 
 
-def _shown(text: str, node: Mapping[str, Any], kind: str, value: str, facts: object) -> str:
+def _digits(text: str) -> str:
+    """The last nine digits of a phone number: "+44 1603 …" and "01603 …" are the same."""
+    return "".join(c for c in text if c.isdigit())[-9:]
+
+
+def _phones(page: PageView, facts: object) -> set[str]:
+    """The page's own phone numbers (the facts' and every call link's), by ``_digits``.
+
+    Another number the page shows (an out-of-hours line) is a different fact and stays.
+    """
+    out = {_digits(phone)} if (phone := _contacts(facts).get("phone")) else set()
+    for node in page.nodes:
+        href = node.get("props", {}).get("href")
+        if isinstance(href, str) and href.startswith("tel:"):
+            out.add(_digits(href[4:]))
+    return out
+
+
+def _shown(
+    text: str, node: Mapping[str, Any], kind: str, value: str, facts: object, phones: set[str]
+) -> str:
     """``text`` with the page's phone number, e-mail or address replaced by ``value``."""
     if kind == "phone":
         new = text
         for start, end in reversed(phone_runs(text)):
-            new = new[:start] + value + new[end:]
+            if _digits(text[start:end]) in phones or not phones:
+                new = new[:start] + value + new[end:]
         return new
     if kind == "email":
         return " ".join(value if "@" in w.strip(".,;:()") else w for w in text.split(" "))
@@ -104,12 +125,13 @@ def fact_ops(page: PageView, kind: str, value: str, facts: object) -> list[dict[
     scheme = _LINK_SCHEMES.get(kind)
     digits = "".join(c for c in value if c.isdigit() or c == "+")
     target = f"tel:{digits}" if kind == "phone" else f"mailto:{value}"
+    phones = _phones(page, facts) if kind == "phone" else set()
     for node in page.nodes:
         node_type = str(node.get("type"))
         if node_type not in PROP:
             continue
         text = page.words(node)
-        new = _shown(text, node, kind, value, facts)
+        new = _shown(text, node, kind, value, facts, phones)
         patch: dict[str, Any] = {PROP[node_type]: new} if new != text else {}
         href = node.get("props", {}).get("href")
         if scheme is not None and isinstance(href, str) and href.startswith(scheme):

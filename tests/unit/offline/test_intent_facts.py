@@ -29,6 +29,11 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     # The first link word starts the address: the words "at" and "to" inside it stay.
     ("change the address to Unit 4 at The Mill, Leeds LS2 1AB", [ChangeFact("address", "Unit 4 at The Mill, Leeds LS2 1AB")]),
     ("change the address to 3 Road to Nowhere", [ChangeFact("address", "3 Road to Nowhere")]),
+    # People's phrasings: a new number "I've got", a typo of "change", the old address named.
+    ("I've got a new number: 07700 900 164", [ChangeFact("phone", "07700 900 164")]),
+    ("Chnage the email to becky@pawsabout.example", [ChangeFact("email", "becky@pawsabout.example")]),
+    ("email should be quotes@toplineroofing.example not office@", [ChangeFact("email", "quotes@toplineroofing.example")]),
+    ("email should be quotes@toplineroofing.example not office", Refused('"not"')),
     # Refused: a word beside the value that is not understood, no value, two values, a "not".
     ("change the phone number to 0113 496 0550 ext 12", Refused('did not understand "ext 12"')),
     ("change the phone number to the new one", Refused("no new phone number")),

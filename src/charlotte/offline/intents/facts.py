@@ -35,7 +35,8 @@ _ACCOUNTED: Final = CHANGE | FILLERS | frozenset(_NOUNS) | _WEAK | frozenset(
      "incorrect", "outdated", "old", "out", "date", "from", "instead", "today", "again", "shown",
      "show", "a", "moved", "we've", "we", "contact", "us", "at", "say", "says", "read", "reads",
      "correct", "right", "one", "that", "this", "there", "here", "with", "relocated", "we're",
-     "premises", "shop", "studio", "office"}
+     "premises", "shop", "studio", "office", "i've", "got", "chnage", "chang", "cahnge", "udpate",
+     "updated", "please", "pls"}
 )  # fmt: skip
 #: Words that make a clause about a text on the page, not the fact ("the button should say …").
 _TEXT_WORDS: Final = frozenset(
@@ -73,6 +74,8 @@ def _contact(clause: Clause, kind: str) -> Reading:
     before = clause.words_of(0, values[0].start if pair else new.start)
     between = clause.words_of(values[0].end, new.start) if pair else []
     after = clause.words_of(new.end, len(clause.lower))
+    if kind == "email" and len(after) >= 2 and after[0] == "not" and "@" in after[1]:
+        after = after[2:]  # "… not office@": the address it replaces, by its name
     left = unaccounted(before + between + after, _ACCOUNTED)
     if left or (pair and between != ["to"]):
         return _refuse(f'I did not understand "{" ".join(left or between)}" beside the {_NAMED[kind]}')
@@ -111,6 +114,8 @@ def _read(clause: Clause) -> Reading | None:
         kind = "phone"  # "the number on the page is wrong, it should be …"
     moved = next((at for m in _MOVED if (at := clause.lower.find(m)) >= 0), -1)
     if kind is None and moved >= 0 and any(c.isdigit() for c in clause.lower[moved:]):
+        if unaccounted(clause.words_of(0, moved), _ACCOUNTED) or any(f.kind == "hours" for f in found):
+            return None  # "Poetry night has moved to 7:30pm": something else moved
         kind = "address"  # "we moved to 5 Market Street, Leeds"
     if kind is None or _TEXT_WORDS & set(words):
         return None

@@ -23,11 +23,15 @@ from charlotte.offline.intents.arrangement import PAGE_LENGTH, SWAP_SECTIONS
 from charlotte.offline.intents.facts import CHANGE_FACT
 from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause, Intent, Reading
 from charlotte.offline.intents.links import ADD_LINK
+from charlotte.offline.intents.lists import ADD_TO_LIST
 from charlotte.offline.intents.prices import CHANGE_PRICE
+from charlotte.offline.intents.removals import REMOVE_ROWS
+from charlotte.offline.intents.schedule import CHANGE_PLACE
 from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION, resolved
 from charlotte.offline.intents.sizes import FONT_SIZE
 from charlotte.offline.intents.style import RECOLOUR, RESTYLE
 from charlotte.offline.intents.text import LONGER, RESIZE, SET_TEXT, SHORTER
+from charlotte.offline.intents.values import CHANGE_VALUE
 from charlotte.offline.looks import colour_of, read_looks
 from charlotte.offline.requests import MAX_MESSAGE, MAX_REQUESTS, Request, Unsupported
 from charlotte.sections.catalogue import kinds_in
@@ -45,6 +49,10 @@ INTENTS: Final[tuple[Intent, ...]] = (
     PAGE_LENGTH,
     CHANGE_FACT,
     CHANGE_PRICE,
+    CHANGE_VALUE,
+    ADD_TO_LIST,
+    REMOVE_ROWS,
+    CHANGE_PLACE,
     FONT_SIZE,
     RESIZE,
     SET_TEXT,
