@@ -40,6 +40,14 @@ export function resetEdits() {
   stacksFn();
 }
 
+/** A write of this person's made elsewhere on the page (a History restore or reset): Undo takes it back too. */
+export function rememberOwnWrite(answer) {
+  if (!answer || typeof answer !== "object") return;
+  remember(undoStack, answer);
+  redoStack.length = 0;
+  stacksFn();
+}
+
 export const canUndo = () => undoStack.length > 0;
 export const canRedo = () => redoStack.length > 0;
 

@@ -6,7 +6,7 @@
 
 import { ApiError, api, codeText, sessionPath } from "./api.js";
 import { $, byId, el, report, state } from "./dom.js";
-import { ownWrite } from "./edits.js";
+import { ownWrite, rememberOwnWrite } from "./edits.js";
 import { describeGroup, doneText, historyPage, question, refusalText, resetState } from "./history_groups.js";
 
 const PAGE_SIZE = 20;
@@ -252,6 +252,7 @@ async function confirmAsked() {
       ? api("POST", sessionPath(id, "/reset"), { basedOn: based })
       : api("POST", sessionPath(id, "/restore"), { revision: chosen.revision, basedOn: based }));
     if (state.sessionId !== id) return;
+    rememberOwnWrite(answer); // the editor's Undo takes a restore or a reset back, as any step
     tell(doneText(chosen.kind, chosen.revision, answer));
   } catch (error) {
     if (state.sessionId !== id) return;
