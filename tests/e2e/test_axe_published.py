@@ -1,7 +1,8 @@
 """axe-core on every published page the offline builder makes: no violation of any impact.
 
-The pages are each case of ``charlotte eval``'s default suite (built by its own
-runner, after every follow-up) and ``charlotte demo``'s page, rendered once;
+The pages are each case of ``charlotte eval``'s default suite and of
+``cases/people.json`` (built by its own runner, after every follow-up) and
+``charlotte demo``'s page, rendered once;
 one Chromium runs the pinned axe on each at 390, 768 and 1280 px (one load,
 resized). The counts per page and width are written to the terminal whether
 or not pytest captures output, so CI's log shows them.
@@ -21,7 +22,7 @@ from tests.support.browser import chromium
 
 from charlotte.demo import run_demo
 from charlotte.evaluation.axe import AxeResult
-from charlotte.evaluation.cases import load_default
+from charlotte.evaluation.cases import load_cases, load_default
 from charlotte.evaluation.overflow import WIDTHS
 from charlotte.evaluation.report import axe_line
 from charlotte.evaluation.runner import run_suite
@@ -29,7 +30,9 @@ from charlotte.settings import Settings
 
 pytestmark = [needs_axe, pytest.mark.browser]
 
-PAGES = [*(case.id for case in load_default()), "demo"]
+#: The suite written from the docs alone, in people's own wording: its pages are measured too.
+PEOPLE = Path(__file__).resolve().parents[2] / "src/charlotte/evaluation/cases/people.json"
+PAGES = [*(case.id for case in load_default()), *(case.id for case in load_cases(PEOPLE)), "demo"]
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +40,8 @@ def measured(
     tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
 ) -> Iterator[dict[str, AxeResult]]:
     started = time.monotonic()
-    pages = {case.id: case.page_html for case in run_suite(load_default(), measure=False).cases}
+    cases = [*load_default(), *load_cases(PEOPLE)]
+    pages = {case.id: case.page_html for case in run_suite(cases, measure=False).cases}
     folder = tmp_path_factory.mktemp("axe-demo")
     settings = replace(
         Settings(), database_url=f"sqlite:///{folder / 'demo.db'}", database_schema=None,

@@ -90,9 +90,10 @@ _BUTTON_WEIGHT: Final = 600.0
 _SLOT = re.compile(r"(?i)\bimage\s+slot\b|\bchoose\s+an?\s+(?:photo|image|picture)\b")
 
 #: What a node passes to its children at one width: text colour, opaque background
-#: (None: not resolvable), font size in px (None: not resolvable), font weight.
-_State = tuple[RGBA | None, RGBA | None, float | None, float]
-_PAGE: Final[_State] = (BLACK, WHITE, _ROOT_PX, 400.0)
+#: (None: not resolvable), font size in px (None: not resolvable), font weight, and the
+#: opacity it and its ancestors give what they paint (1: opaque).
+_State = tuple[RGBA | None, RGBA | None, float | None, float, float]
+_PAGE: Final[_State] = (BLACK, WHITE, _ROOT_PX, 400.0, 1.0)
 
 
 def quality_findings(doc: object, *, assets: AssetLibrary) -> list[Finding]:
@@ -174,13 +175,18 @@ def _value(node: Mapping[str, Any], blocks: tuple[str, ...], key: str) -> object
 
 def _state(node: Mapping[str, Any], width: tuple[str, int, tuple[str, ...]], above: _State) -> _State:
     blocks = width[2]
-    fg, bg, size, weight = above
+    fg, bg, size, weight, alpha = above
     colour = _value(node, blocks, "color")
     if isinstance(colour, str):
         fg = parse_colour(colour)
+    opacity = _value(node, blocks, "opacity")
+    if isinstance(opacity, int | float) and not isinstance(opacity, bool) and 0 <= opacity < 1:
+        alpha *= float(opacity)  # what the node paints, its words too, shows through (axe's way)
     background = _value(node, blocks, "background")
     if isinstance(background, str):
         painted = parse_colour(background)
+        if painted is not None and alpha < 1:
+            painted = (*painted[:3], painted[3] * alpha)
         if painted is None or (painted[3] < 1 and bg is None):
             bg = None
         elif painted[3] >= 1:
@@ -191,7 +197,7 @@ def _state(node: Mapping[str, Any], width: tuple[str, int, tuple[str, ...]], abo
     number = _value(node, blocks, "fontWeight")
     if isinstance(number, int | float) and not isinstance(number, bool):
         weight = float(number)
-    return fg, bg, size, weight
+    return fg, bg, size, weight, alpha
 
 
 def _font_px(length: object, inherited: float | None) -> float | None:
@@ -218,9 +224,11 @@ def _contrast(
     widths: list[tuple[str, int, tuple[str, ...]]],
 ) -> list[Finding]:
     worst: tuple[float, float, str, RGBA, RGBA] | None = None
-    for (fg, bg, size, weight), (bp, _px, _blocks) in zip(states, widths, strict=True):
+    for (fg, bg, size, weight, alpha), (bp, _px, _blocks) in zip(states, widths, strict=True):
         if kind == "link" and isinstance(props.get("href"), str) and is_safe_href(props["href"]):
             fg = LINK_BLUE
+        if fg is not None and alpha < 1:
+            fg = (*fg[:3], fg[3] * alpha)
         if kind == "callout":
             variant = props.get("variant")
             bg = CALLOUT_GROUND.get(variant if isinstance(variant, str) else "", CALLOUT_GROUND["info"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from charlotte.sections.colours import NAMED_COLOURS, hsv, legible, legible_words, word_grounds
+from charlotte.sections.colours import NAMED_COLOURS, contrast, legible, legible_words, word_grounds
 
 __all__ = [
     "GROUNDS",
@@ -126,8 +126,11 @@ def first_hex(text: str) -> str | None:
 
 
 def _ink_for(background: str) -> str:
-    _h, _s, v = hsv(background)
-    return _LIGHT_INK if v > 0.6 else _DARK_INK
+    """The page's ink that reads best on ``background`` (a bright blue takes white, not black)."""
+    ground = first_hex(background)
+    if ground is None:
+        return _LIGHT_INK
+    return max((_LIGHT_INK, _DARK_INK), key=lambda ink: contrast(ink, ground))
 
 
 #: The colours a person may name (what ``colour_of`` reads as our own hex values).
@@ -155,7 +158,11 @@ def backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[str
         "dark": (_DARK_BANDS, _DARK_CARDS, _DARK_INK),
         "light": (_LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK),
     }.get(value, (value, value, ""))
-    ink = ink or _ink_for(value)
+    if value in NAMED and max(contrast(_DARK_INK, value), contrast(_LIGHT_INK, value)) < 4.5:
+        # A colour by name is our pick: its shade that one of the page's inks reads on (a red
+        # or a pink in the middle of the scale reads with neither).
+        band = card = legible(value, _DARK_INK)
+    ink = ink or _ink_for(band)
     # The accent's words, in whichever shade a page showed them, take the new ground's.
     shades = _shades(accent) if accent else set()
     shown = on_grounds(accent, band, card) if accent else None

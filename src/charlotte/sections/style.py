@@ -317,7 +317,7 @@ _ROLES: Final[Mapping[str, Callable[[Scheme], _Style]]] = {
         {},
     ),
     "hero-text": lambda p: (
-        {"fontSize": _px(19), "lineHeight": 1.5, "opacity": 0.9},
+        {"fontSize": _px(19), "lineHeight": 1.5},
         {"fontSize": _px(22)},
         {"fontSize": _px(24)},
     ),
@@ -327,7 +327,7 @@ _ROLES: Final[Mapping[str, Callable[[Scheme], _Style]]] = {
     "section-heading": lambda p: _heading(p, 28),
     "body": lambda p: ({"fontSize": _px(17), "lineHeight": 1.6}, {"fontSize": _px(18)}, _NONE),
     "lead": lambda p: (
-        {"fontSize": _px(19), "lineHeight": 1.6, "opacity": 0.85},
+        {"fontSize": _px(19), "lineHeight": 1.6},
         {"fontSize": _px(21)},
         _NONE,
     ),

@@ -58,6 +58,21 @@ def test_contrast_follows_the_breakpoints_and_the_ancestors() -> None:
     assert ("p", "low_contrast", "error") not in _codes(doc)
 
 
+def test_opacity_is_part_of_the_contrast_as_axe_reads_it() -> None:
+    # White at 0.9 on #15803d reads at about 4.3:1 (5.02:1 opaque): axe's color-contrast fails
+    # it at 19 px; the check did not see the opacity before.
+    doc = build_page(H1, _styled("p", "text", {"content": "A garden design studio in York."},
+                                 base={"color": "#ffffff", "fontSize": {"value": 19, "unit": "px"}}))  # fmt: skip
+    doc["nodes"]["main"]["style"] = {"base": {"background": "#15803d"}}
+    assert ("p", "low_contrast", "warning") not in _codes(doc)
+    doc["nodes"]["p"]["style"]["base"]["opacity"] = 0.9
+    assert ("p", "low_contrast", "warning") in _codes(doc)
+    # An ancestor's opacity counts too.
+    del doc["nodes"]["p"]["style"]["base"]["opacity"]
+    doc["nodes"]["main"]["style"]["base"]["opacity"] = 0.5
+    assert ("p", "low_contrast", "error") in _codes(doc)
+
+
 def test_large_text_needs_3_to_1_and_an_unresolvable_colour_is_unknown() -> None:
     grey = "#8a8a8a"  # 3.45:1 on white
     doc = build_page(H1, _styled("big", "text", {"content": "Big"}, base={"color": grey,

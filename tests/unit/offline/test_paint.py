@@ -6,6 +6,7 @@ from typing import Any
 
 from charlotte.offline.looks import Restyle, look_ops
 from charlotte.offline.paint import accent_of
+from charlotte.sections.colours import NAMED_COLOURS, contrast
 
 INK, GREEN = "#2b1d14", "#15803d"
 
@@ -36,3 +37,12 @@ def test_an_accent_change_touches_only_the_nodes_wearing_the_accent() -> None:
     assert {op["id"] for op in ops} == {"hero", "menu-figure", "contact-email"}
     assert all(INK not in str(op["patch"]) for op in ops)
     assert GREEN in said
+
+
+def test_a_banner_in_a_colour_by_name_is_a_ground_its_words_read_on() -> None:
+    # Red and pink sit in the middle of the scale: neither of the page's inks read on them at
+    # 4.5:1 (#f3f4f6 on #dc2626 is 4.38:1, under axe's color-contrast), so the ground darkens.
+    for name in ("red", "pink", "blue", "orange", "green", "purple", "teal", "yellow"):
+        ops, _said = look_ops(Restyle("background", NAMED_COLOURS[name], "hero"), MINIMAL)
+        hero = next(op["patch"] for op in ops if op["id"] == "hero")
+        assert contrast(hero["color"], hero["background"]) >= 4.5, (name, hero)
