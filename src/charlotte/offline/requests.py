@@ -50,6 +50,11 @@ MAX_REQUESTS: Final = 8
 _BUILD = frozenset(
     {"build", "rebuild", "check", "recheck", "finish", "continue", "again", "generate", "start"}
 )
+#: Words before a build request's verb ("please", "can you", "ok, now").
+_BUILD_FILLERS = frozenset(
+    {"please", "can", "could", "would", "will", "you", "u", "just", "ok", "okay", "now", "and",
+     "then", "so", "kindly", "i'd", "like", "to", "let's", "go", "ahead"}
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +228,14 @@ Request = (
 
 
 def is_build_request(message: str) -> bool:
-    """True for a message that asks to build (or check, or finish) the page as a whole."""
-    words = {w.strip(".,!?:;") for w in folded(message[:MAX_MESSAGE]).split()}
-    return bool(words & _BUILD)
+    """True for a message that asks to build (or check, or finish) the page as a whole.
+
+    Its verb is one of those words ("Build the page…", "Please check the page again",
+    "try again"): a build word inside another request ("add a quiz so students can check
+    their level") asks for that request, which is refused if unknown, never a rebuild
+    said to be done.
+    """
+    words = [w.strip(".,!?:;") for w in folded(message[:MAX_MESSAGE]).split()]
+    words = [w for w in words if w]
+    first = next((w for w in words if w not in _BUILD_FILLERS), "")
+    return first in _BUILD or (len(words) <= 4 and not _BUILD.isdisjoint(words))

@@ -71,6 +71,10 @@ def test_build_requests_are_told_apart() -> None:
     assert is_build_request("Build the page from the brief and the facts.")
     assert is_build_request("Please check the page again.")
     assert not is_build_request("add an FAQ")
+    assert is_build_request("Can you check it again?") and is_build_request("try again")
+    # A build word inside another request is that request's, not a rebuild said to be done.
+    assert not is_build_request("add a quiz so students can check their level before booking")
+    assert not is_build_request("can you add a search box so people can check if we have a book in stock")
 
 
 @pytest.mark.parametrize(
