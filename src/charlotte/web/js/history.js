@@ -94,6 +94,11 @@ async function load() {
   }
   if (request !== shown.request || state.sessionId !== id || !sheet().open) return;
   const read = historyPage(answer);
+  // The same first page read again (a refresh after the page's own write and its stream
+  // event): nothing to draw, and a question the person has just opened stays open.
+  const same = shown.id === id && shown.revision === read.revision && shown.published === read.published
+    && shown.nextBefore === read.nextBefore && JSON.stringify(shown.groups) === JSON.stringify(read.groups);
+  if (same) return;
   // A newer list replaces what was read, older pages included (they may have merged).
   shown = { ...fresh(id), request, revision: read.revision, published: read.published };
   take(read);
