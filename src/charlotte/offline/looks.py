@@ -32,21 +32,19 @@ from charlotte.offline.paint import (
 from charlotte.sections.colours import NAMED_COLOURS as COLOURS
 from charlotte.sections.colours import contrast, legible, tone_of
 from charlotte.sections.page_view import PageView
-from charlotte.sections.style import CARD_WIDTH, fits
+from charlotte.sections.style import CARD_WIDTH, SANS, SERIF, fits
 
 __all__ = ["COLOURS", "FONTS", "HEADING_EM", "Restyle", "colour_of", "look_ops", "read_looks"]
 
-_SERIF = "Georgia, Times New Roman, serif"
-_SANS = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 #: Font words → the stack the page gets (longest words first: "sans-serif" before "serif").
 FONTS: Final[tuple[tuple[str, str], ...]] = (
-    ("sans-serif", _SANS), ("sans serif", _SANS), ("sans", _SANS), ("monospace", "ui-monospace, Menlo, Consolas, monospace"),
-    ("mono", "ui-monospace, Menlo, Consolas, monospace"), ("serif", _SERIF),
-    ("georgia", _SERIF), ("times", "Times New Roman, Times, serif"),
+    ("sans-serif", SANS), ("sans serif", SANS), ("sans", SANS), ("monospace", "ui-monospace, Menlo, Consolas, monospace"),
+    ("mono", "ui-monospace, Menlo, Consolas, monospace"), ("serif", SERIF),
+    ("georgia", SERIF), ("times", "Times New Roman, Times, serif"),
     ("garamond", "Garamond, Georgia, serif"), ("palatino", "Palatino, Georgia, serif"),
     ("helvetica", "Helvetica, Arial, sans-serif"), ("arial", "Arial, Helvetica, sans-serif"),
     ("verdana", "Verdana, Geneva, sans-serif"), ("inter", "Inter, system-ui, sans-serif"),
-    ("roboto", "Roboto, system-ui, sans-serif"), ("system", _SANS),
+    ("roboto", "Roboto, system-ui, sans-serif"), ("system", SANS),
 )  # fmt: skip
 _TONES: Final = (
     ("darker", "darker"), ("deeper", "darker"), ("lighter", "lighter"), ("brighter", "lighter"),

@@ -18,6 +18,8 @@ from charlotte.sections.catalogue import KIND_BY_KEY, KINDS, MAX_ITEMS, OFFER_KI
 from charlotte.sections.facts import capitalised, fact, has_contact, scalar
 
 __all__ = [
+    "NAME_KEYS",
+    "TAGLINE_KEYS",
     "TONE_ONLY",
     "Lead",
     "Offerings",
@@ -36,7 +38,7 @@ __all__ = [
 #: Longest business name used as the headline (the copy check warns past 80).
 MAX_NAME: Final = 60
 
-_NAME_KEYS = (
+NAME_KEYS = (
     "name",
     "business_name",
     "business",
@@ -46,7 +48,7 @@ _NAME_KEYS = (
     "product_name",
     "site_name",
 )
-_TAGLINE_KEYS = ("tagline", "slogan", "summary", "description")
+TAGLINE_KEYS = ("tagline", "slogan", "summary", "description")
 
 _INSTRUCTION = re.compile(
     r"(?i)\b(?:sections?|landing\s+page|web\s*page|website|site|pages?|include|should|must|"
@@ -207,7 +209,7 @@ def _clean_name(words: str) -> str | None:
 
 def business_name(brief: str, facts: Mapping[str, Any]) -> str | None:
     """The business name: a ``name``-like fact, else a quoted or leading name in the brief."""
-    named = scalar(fact(facts, _NAME_KEYS))
+    named = scalar(fact(facts, NAME_KEYS))
     if named and len(named) <= MAX_NAME:
         return named
     quoted = re.search(r"[\"“]([^\"”\n]{2,60})[\"”]", brief)
@@ -251,7 +253,7 @@ def _head(description: str) -> str:
 
 def lead_of(brief: str, facts: Mapping[str, Any], name: str | None) -> Lead:
     """The hero's subheading: a tagline fact, else what the brief says the business is."""
-    for key in _TAGLINE_KEYS:
+    for key in TAGLINE_KEYS:
         if (text := scalar(facts.get(key))) is not None:
             return Lead(text, key)
     for sentence in _sentences(brief):

@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import Final
 
 from charlotte.sections.colours import NAMED_COLOURS, contrast, legible, pale
-from charlotte.sections.style import Scheme
+from charlotte.sections.style import SANS, SERIF, Scheme
 
 __all__ = ["brief_look"]
 
@@ -35,17 +35,15 @@ _ACCENT_WORDS: Final = frozenset({"accent", "accents", "highlight", "highlights"
 _WORD = re.compile(r"[a-z]+")
 _SANS_WORDS = re.compile(r"\bsans(?:[- ]?serif)?\b")
 _SERIF_WORDS = re.compile(r"\bserif\b")
-_SANS: Final = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
-_SERIF: Final = "Georgia, Times New Roman, serif"
 
 
 def brief_look(scheme: Scheme, brief: str) -> Scheme:
     """``scheme`` with the colour and the typeface ``brief`` names (see the module docstring)."""
     text = brief.lower()
     if _SANS_WORDS.search(text):
-        scheme = replace(scheme, font=_SANS, heading_font=_SANS)
+        scheme = replace(scheme, font=SANS, heading_font=SANS)
     elif _SERIF_WORDS.search(text):
-        scheme = replace(scheme, heading_font=_SERIF)
+        scheme = replace(scheme, heading_font=SERIF)
     named = _named_colour(text)
     if named is None:
         return scheme

@@ -30,19 +30,19 @@ from typing import Any, Final
 
 from charlotte.sections.bands import rows
 from charlotte.sections.batch import Batch, Builder
+from charlotte.sections.brief import NAME_KEYS, TAGLINE_KEYS
 from charlotte.sections.catalogue import KIND_BY_KEY
 from charlotte.sections.context import Context
 from charlotte.sections.facts import capitalised, fact_items, scalar, split_figure
+from charlotte.sections.meta import LANG_KEYS
 from charlotte.sections.style import Scheme
 
 __all__ = ["SOCIAL_KEYS", "batch_texts", "fact_band", "social_band", "unshown"]
 
 #: Facts that steer the page (its name, language, look, the hero's line): never a band.
 _STEERING: Final = frozenset(
-    {"name", "business_name", "business", "company", "brand", "product", "product_name",
-     "site_name", "language", "lang", "locale", "tone", "style", "look", "colour", "colours",
-     "color", "colors", "brand_colour", "brand_color", "font", "fonts", "tagline", "slogan",
-     "summary", "description", "sections", "brief", "notes"}
+    {*NAME_KEYS, *LANG_KEYS, *TAGLINE_KEYS, "tone", "style", "look", "colour", "colours", "color",
+     "colors", "brand_colour", "brand_color", "font", "fonts", "sections", "brief", "notes"}
 )  # fmt: skip
 #: Facts that name assets, not words (the gallery's photos): shown as images, never a band.
 _ASSETS: Final = frozenset(KIND_BY_KEY["gallery"].facts)

@@ -24,9 +24,9 @@ from charlotte.page.seo import MAX_DESCRIPTION, MAX_TITLE, is_lang
 from charlotte.sections.context import Context
 from charlotte.sections.facts import fact, scalar
 
-__all__ = ["description_of", "lang_of", "meta_patch"]
+__all__ = ["LANG_KEYS", "description_of", "lang_of", "meta_patch"]
 
-_LANG_KEYS: Final = ("language", "lang", "locale")
+LANG_KEYS: Final = ("language", "lang", "locale")
 #: Language names a host may write in place of a tag, and the tag each means.
 _LANG_NAMES: Final = {
     "english": "en", "french": "fr", "german": "de", "spanish": "es", "portuguese": "pt",
@@ -64,7 +64,7 @@ def description_of(ctx: Context) -> str | None:
 
 def lang_of(facts: Mapping[str, Any]) -> str | None:
     """The page's language when the facts give it as a BCP 47 tag or a known language name, else None."""
-    text = scalar(fact(facts, _LANG_KEYS))
+    text = scalar(fact(facts, LANG_KEYS))
     if text is None:
         return None
     if (named := _LANG_NAMES.get(text.lower())) is not None:

@@ -31,6 +31,8 @@ from charlotte.sections.colours import legible, tone_of
 __all__ = [
     "CARD_WIDTH",
     "PHONE_WIDTH",
+    "SANS",
+    "SERIF",
     "Scheme",
     "columns_for",
     "fit",
@@ -68,39 +70,39 @@ class Scheme:
     radius: int = 16
 
 
-_SANS: Final = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
-_SERIF: Final = "Georgia, Times New Roman, serif"
+SANS: Final = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
+SERIF: Final = "Georgia, Times New Roman, serif"
 
 _SCHEMES: Final[tuple[tuple[str, Scheme], ...]] = (
     (
         r"bak|caf[eé]|coffee|restaurant|bistro|kitchen|food|patisserie|deli",
-        Scheme("#4a2c1d", "#fff8f0", "#c2410c", "#fdf3e7", "#2b1d14", _SANS, _SERIF),
+        Scheme("#4a2c1d", "#fff8f0", "#c2410c", "#fdf3e7", "#2b1d14", SANS, SERIF),
     ),
     (
         r"dent|clinic|health|doctor|physio|care|medical|vet",
-        Scheme("#0f4c5c", "#f0fbfc", "#0e7490", "#eef7f8", "#16323a", _SANS, _SANS),
+        Scheme("#0f4c5c", "#f0fbfc", "#0e7490", "#eef7f8", "#16323a", SANS, SANS),
     ),
     (
         r"saas|software|app|platform|cloud|api|startup|product|developer",
-        Scheme("#1e1b4b", "#eef2ff", "#4f46e5", "#f5f5ff", "#1f2937", _SANS, _SANS),
+        Scheme("#1e1b4b", "#eef2ff", "#4f46e5", "#f5f5ff", "#1f2937", SANS, SANS),
     ),
     (
         r"bike|cycl|repair|plumb|heating|electric|garage|mechanic|builder|joiner|locksmith",
-        Scheme("#1c1917", "#fafaf9", "#b45309", "#f5f5f4", "#1c1917", _SANS, _SANS),
+        Scheme("#1c1917", "#fafaf9", "#b45309", "#f5f5f4", "#1c1917", SANS, SANS),
     ),
     (
         r"photo|studio|gallery|art|design|wedding|portrait|film",
-        Scheme("#111111", "#f5f5f4", "#a3452a", "#f5f5f4", "#1f1f1f", _SANS, _SERIF),
+        Scheme("#111111", "#f5f5f4", "#a3452a", "#f5f5f4", "#1f1f1f", SANS, SERIF),
     ),
     (
         r"yoga|pilates|wellness|spa|massage|therap|meditat",
-        Scheme("#3f5e4a", "#f3f7f2", "#4d7c5b", "#f3f6f1", "#1f2d24", _SANS, _SERIF),
+        Scheme("#3f5e4a", "#f3f7f2", "#4d7c5b", "#f3f6f1", "#1f2d24", SANS, SERIF),
     ),
 )
 _FALLBACKS: Final[tuple[Scheme, ...]] = (
-    Scheme("#14532d", "#f0fdf4", "#15803d", "#f3faf5", "#1c2b22", _SANS, _SERIF),
-    Scheme("#7c2d12", "#fff7ed", "#ea580c", "#fff8f1", "#2d1a10", _SANS, _SANS),
-    Scheme("#1f2937", "#f9fafb", "#2563eb", "#f3f4f6", "#111827", _SANS, _SANS),
+    Scheme("#14532d", "#f0fdf4", "#15803d", "#f3faf5", "#1c2b22", SANS, SERIF),
+    Scheme("#7c2d12", "#fff7ed", "#ea580c", "#fff8f1", "#2d1a10", SANS, SANS),
+    Scheme("#1f2937", "#f9fafb", "#2563eb", "#f3f4f6", "#111827", SANS, SANS),
 )
 _MINIMAL = re.compile(r"\b(?:elegant|minimal|minimalist|clean|refined|understated|simple)\b")
 #: Words that ask for warm or cool colours; a brief with both (or neither) keeps its scheme's.
@@ -128,7 +130,7 @@ def scheme_for(text: str, seed: int) -> Scheme:
             hero="#ffffff",
             on_hero=scheme.ink,
             tint="#ffffff",
-            heading_font=_SERIF,
+            heading_font=SERIF,
             look="minimal",
             radius=0,
         )
