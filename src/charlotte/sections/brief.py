@@ -284,6 +284,8 @@ class Offerings:
 
 
 def _items(listing: str) -> list[str]:
+    if re.match(r"(?i)\s*(?:and|or|&)\b", listing):
+        return []  # the tail of another list ("stool making and green woodwork"), not a list
     parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", listing.strip())
     items = [p.strip(" ,") for p in parts if p.strip(" ,")]
     if any(len(i.split()) > _ITEM_WORDS for i in items):

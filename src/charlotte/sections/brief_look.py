@@ -33,6 +33,12 @@ _NEUTRAL: Final = frozenset({"white", "black", "grey", "gray", "cream", "beige"}
 _REFUSING: Final = frozenset({"no", "not", "nothing", "without", "never", "avoid", "hate"})
 _ACCENT_WORDS: Final = frozenset({"accent", "accents", "highlight", "highlights", "buttons", "links"})
 _WORD = re.compile(r"[a-z]+")
+#: Words after a colour that make it the page's look ("green accent", "navy theme", "neon vibes").
+_LOOK_WORDS: Final = frozenset(
+    {"accent", "accents", "highlight", "highlights", "buttons", "links", "colour", "colours",
+     "color", "colors", "tones", "tone", "palette", "theme", "scheme", "background", "vibe",
+     "vibes", "feel", "look", "shades", "hues", "type", "text", "headings", "banner", "hero"}
+)  # fmt: skip
 _SANS_WORDS = re.compile(r"\bsans(?:[- ]?serif)?\b")
 _SERIF_WORDS = re.compile(r"\bserif\b")
 
@@ -57,13 +63,23 @@ def brief_look(scheme: Scheme, brief: str) -> Scheme:
 
 
 def _named_colour(text: str) -> tuple[str, bool] | None:
-    """The first colour ``text`` names and does not refuse, as ``#rrggbb``, and whether it is
-    named for the accent only ("one green accent", "coral buttons"); else None."""
-    words = _WORD.findall(text)
+    """The first colour ``text`` names as the look, as ``#rrggbb``, and whether it is named for
+    the accent only ("one green accent", "coral buttons"); else None.
+
+    A colour word is the look's when it is plural ("greens and browns"), ends its clause
+    ("loads of bright orange,"), or comes before a look word or another colour ("navy and
+    white", "purple and neon vibes"); before any other word it names a thing ("green
+    woodwork", "Orange Street"), and a refused one ("no pink") is none.
+    """
+    found = list(_WORD.finditer(text))
+    words = [m.group(0) for m in found]
     for n, word in enumerate(words):
         name = word if word in NAMED_COLOURS else word[:-1] if word.endswith("s") else ""
-        if name not in NAMED_COLOURS or name in _NEUTRAL:
+        if name not in NAMED_COLOURS or name in _NEUTRAL or not _REFUSING.isdisjoint(words[max(0, n - 3) : n]):
             continue
-        if _REFUSING.isdisjoint(words[max(0, n - 3) : n]):
-            return NAMED_COLOURS[name], not _ACCENT_WORDS.isdisjoint(words[n + 1 : n + 3])
+        after = words[n + 1 : n + 3]
+        ends = n + 1 == len(found) or any(c in ".,;:!?\n(" for c in text[found[n].end() : found[n + 1].start()])
+        looks = after[:1] == ["and"] or bool(set(after[:1]) & (_LOOK_WORDS | set(NAMED_COLOURS)))
+        if word != name or ends or looks:
+            return NAMED_COLOURS[name], not _ACCENT_WORDS.isdisjoint(after)
     return None

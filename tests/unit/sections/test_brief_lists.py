@@ -51,3 +51,12 @@ def test_a_bare_list_of_services_is_read_verbatim(brief: str, items: tuple[str, 
 )
 def test_what_is_not_a_list_of_services_is_never_read_as_one(brief: str) -> None:
     assert bare_offerings(brief).items == ()
+
+
+def test_the_tail_of_a_list_after_a_verb_is_no_list_of_offerings() -> None:
+    # "stool making and green woodwork": "making" is no offer verb here; before, the page
+    # showed one card "And green woodwork".
+    from charlotte.sections.context import context_of
+
+    brief = "Moss & Mallet is a woodworking school. Weekend courses in spoon carving, stool making and green woodwork."
+    assert all(not item.lower().startswith("and ") for item in context_of(brief, {}).offerings.items)

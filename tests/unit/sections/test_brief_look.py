@@ -37,3 +37,10 @@ def test_the_typeface_a_brief_names_outranks_its_tone() -> None:
     assert sans.heading_font.endswith("sans-serif") and sans.font.endswith("sans-serif")
     serif = scheme_of("Petal & Vow, a florist. With a classic serif typeface.", {})
     assert serif.heading_font.endswith(", serif")
+
+
+def test_a_colour_word_naming_a_thing_is_not_the_look() -> None:
+    # Found trying a woodworking school: "green woodwork" painted the hero green.
+    plain = scheme_of("Moss & Mallet is a woodworking school.", {})
+    assert scheme_of("Moss & Mallet is a woodworking school. Courses in green woodwork.", {}).hero == plain.hero
+    assert scheme_of("Rose Bakery on Green Lane.", {}).hero == scheme_of("Rose Bakery.", {}).hero
