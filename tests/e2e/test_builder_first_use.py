@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Final
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 from tests.e2e.test_builder_browser import FIRST_MESSAGE, _send, _start
 from tests.e2e.test_builder_review import _get, _post
 from tests.support.browser import Watched, chromium, watched_page
@@ -187,6 +187,56 @@ def test_this_pages_restore_reset_and_undo_add_no_edited_the_draft_note(
     notes = log.locator(".note", has_text="edited the draft")
     expect(notes.last).to_have_text(f"local edited the draft · revision {other}")
     expect(notes).to_have_count(1)
+    watched.assert_clean()
+
+
+def test_a_reset_chosen_before_the_list_is_read_again_is_based_on_the_restores_revision(
+    server: BrowserServer, watched: Watched
+) -> None:
+    """The list's refresh after a restore is held back: a reset asked and confirmed meanwhile
+    is based on the revision the restore answered (not refused as stale), and a question
+    open when the held list arrives stays open, saying the draft's revision now."""
+    page = watched.page
+    url = server.url
+    session = _built(page, url)
+    built = _get(page, url, session, "/draft")["revision"]
+    assert _post(page, url, session, "/publish", {"revision": built}).ok
+    ops = [{"t": "set_node_props", "id": "hero-heading", "patch": {"content": "A later heading"}}]
+    later = _post(page, url, session, "/edits", {"basedOn": built, "ops": ops}).json()["revision"]
+    expect(page.get_by_test_id("revision")).to_have_text(str(later))
+    if _width(page) <= 768:
+        page.get_by_test_id("tab-page").click()
+    page.get_by_role("button", name="History").click()
+    restore = page.get_by_role("button", name=f"Restore this version, revision {built}").first
+    expect(restore).to_be_visible()
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route(re.compile(r"/history\?"), hold)
+    restore.click()
+    page.get_by_test_id("history-confirm-ok").click()
+    expect(page.get_by_test_id("history-note")).to_contain_text(f"Restored revision {built}")
+    restored = _get(page, url, session, "/draft")["revision"]
+    # The list is not read again yet: reset now, and ask a restore while the list arrives.
+    page.get_by_test_id("history-reset").click()
+    page.get_by_test_id("history-confirm-ok").click()
+    expect(page.get_by_test_id("history-note")).to_contain_text("Reset to the published page")
+    reset = _get(page, url, session, "/draft")["revision"]
+    assert reset > restored
+    expect(page.get_by_test_id("history-note")).to_contain_text(f"the draft is now revision {reset}")
+    page.get_by_role("button", name=f"Restore this version, revision {built}").first.click()
+    confirm = page.get_by_test_id("history-confirm")
+    expect(confirm).to_contain_text(f"on top of revision {reset}")
+    assert held, "the refreshes after the restore and the reset were held"
+    for route in held:
+        route.continue_()
+    page.unroute(re.compile(r"/history\?"), hold)
+    expect(page.get_by_test_id("history-groups")).to_contain_text(f"{reset}")
+    expect(confirm).to_be_visible()
+    expect(confirm).to_contain_text(f"revision {built}?")
+    expect(page.get_by_test_id("history-confirm-ok")).to_be_focused()
     watched.assert_clean()
 
 

@@ -146,16 +146,15 @@ function take(read, { older = false } = {}) {
 
 function render() {
   const list = byId("history-groups");
-  // The list changed under a question still open: its revisions may mean another page now.
-  if (asked) {
-    cancelAsk(false);
-    tell("The history changed meanwhile; choose again.");
-  }
+  // The list is drawn anew under a question still open: park the box at home while it is.
+  const open = asked && { ...asked, focused: confirmBox().contains(document.activeElement) };
+  if (open) cancelAsk(false);
   // Each group names its nodes with their words as they were then (the server reads them from the op history).
   const context = { revision: shown.revision, published: shown.published, now: Date.now() };
   list.replaceChildren(...shown.groups.map((group) => groupItem(describeGroup(group, context))));
   if (shown.groups.length === 0) list.append(el("li", "history-empty muted", "No changes yet: the draft is empty."));
   byId("history-older").hidden = shown.nextBefore === null;
+  if (open) askAgain(open);
   if (refocus && !sheet().contains(document.activeElement)) $("#history-title").focus();
   refocus = false;
   const reset = byId("history-reset");
@@ -220,8 +219,22 @@ function restoreButton(text, revision) {
   return button;
 }
 
+// A question open while the list was drawn again stays open when what it asks still means
+// the same page (a revision is never rewritten; a reset asks for the published revision it
+// named), its words saying the draft's revision now; otherwise it is withdrawn, and said so.
+function askAgain(open) {
+  const button = open.kind === "reset"
+    ? (shown.published === open.revision ? byId("history-reset") : null)
+    : byId("history-groups").querySelector(`button[data-revision="${open.revision}"]`);
+  if (button && !button.disabled) {
+    ask(open.kind, open.revision, button, { focus: open.focused });
+    return;
+  }
+  tell("The history changed meanwhile; choose again.");
+}
+
 // Ask first, beside the button pressed: say that it adds a revision and loses nothing.
-function ask(kind, revision, button) {
+function ask(kind, revision, button, { focus = true } = {}) {
   if (!Number.isInteger(revision)) return;
   asked = { kind, revision, button };
   const box = confirmBox();
@@ -230,7 +243,7 @@ function ask(kind, revision, button) {
   byId("history-confirm-ok").textContent = said.button;
   (button.closest(".history-step, .history-group") || $(".history-reset", sheet())).after(box);
   box.hidden = false;
-  byId("history-confirm-ok").focus();
+  if (focus) byId("history-confirm-ok").focus();
 }
 
 function cancelAsk(focusBack) {
@@ -258,6 +271,9 @@ async function confirmAsked() {
       : api("POST", sessionPath(id, "/restore"), { revision: chosen.revision, basedOn: based }));
     if (state.sessionId !== id) return;
     rememberOwnWrite(answer); // the editor's Undo takes a restore or a reset back, as any step
+    // The draft is at the answer's revision now: a next question is based on it, not on the
+    // list read before the write (its refresh may still be on the way).
+    if (Number.isInteger(answer.revision)) shown.revision = answer.revision;
     tell(doneText(chosen.kind, chosen.revision, answer));
   } catch (error) {
     if (state.sessionId !== id) return;
