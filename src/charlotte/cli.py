@@ -412,7 +412,7 @@ def evaluate(
     Exit code 0 when every supported expectation held, every unsupported
     request was refused and no fact was invented; 1 otherwise; 2 for bad input.
     """
-    from charlotte.evaluation.cases import load_cases, load_default, problem_line
+    from charlotte.evaluation.cases import CasesFile, load_default, load_file, problem_line
     from charlotte.evaluation.report import table, totals, write_reports
     from charlotte.evaluation.runner import run_suite
     from charlotte.runtime.models import ModelOptions
@@ -420,18 +420,18 @@ def evaluate(
     if not 0 < timeout <= 86_400:
         raise Failure("--timeout must be between 0 and 86400 seconds")
     try:
-        cases = load_default() if cases_file is None else load_cases(cases_file)
+        read = CasesFile(tuple(load_default())) if cases_file is None else load_file(cases_file)
     except Refused as error:
         raise Failure(f"--cases {cases_file}: {problem_line(error)}", error.code) from None
     settings = _settings(model=model)
-    # A model string that cannot become a model, or a provider without its key:
-    # one line, exit 2, before any case runs (the app's construction checks the same).
+    # A model that cannot be made, or a provider without its key: one line, exit 2, before any case.
     ModelOptions.of(settings, check=True)
     _out_folder(out_dir, ("report.json", "report.html"), ("pages",))
     suite = run_suite(
-        cases,
+        read.cases,
         model=settings.model,
         settings=settings,
+        allowed_origins=read.allowed_origins,
         timeout_seconds=timeout,
         measure=not no_browser,
         echo=lambda line: click.echo(line, err=True),

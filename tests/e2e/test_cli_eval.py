@@ -93,6 +93,34 @@ def test_a_failed_expectation_exits_1(tmp_path: Path) -> None:
     assert "NOT PASSED" in done.stdout and (tmp_path / "out" / "report.json").exists()
 
 
+#: A business whose Facebook page the facts give, and a person asking for the link.
+LINKING: dict[str, Any] = {
+    "version": 1,
+    "cases": [
+        {
+            "id": "bakery",
+            "brief": "Crumb & Co is a bakery in Cardiff. Sections: menu and contact.",
+            "facts": {"name": "Crumb & Co", "phone": "029 2018 0456",
+                      "facebook": "https://www.facebook.com/crumbandco"},
+            "expect": [{"section": "contact"}],
+            "follow_ups": [{"message": "add a link to our Facebook page", "kind": "add link",
+                            "expect": [{"text_contains": {"type": "link", "words": ["facebook"]}}]}],
+        }
+    ],
+}  # fmt: skip
+
+
+def test_the_files_host_decides_which_outside_links_a_page_may_have(tmp_path: Path) -> None:
+    allowed = {**LINKING, "host": {"allowed_origins": ["https://www.facebook.com"]}}
+    done = _eval(tmp_path, allowed, "--no-browser")
+    assert done.returncode == 0, done.stdout + done.stderr
+    # The same file without the host's word: the page refuses the link and the reply says so.
+    refused = _eval(tmp_path, LINKING, "--no-browser")
+    assert refused.returncode == 1, refused.stderr
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert "external_link" in report["cases"][0]["turns"][1]["reply"]
+
+
 @pytest.mark.parametrize(
     ("cases", "line"),
     [

@@ -1,11 +1,16 @@
 """The evaluation case format and its loader.
 
-A cases file is JSON: ``{"version": 1, "cases": [case, …]}``; a case is::
+A cases file is JSON: ``{"version": 1, "host": {…}, "cases": [case, …]}``; a case is::
 
     {"id": "pottery", "tone": "calm", "brief": "…", "facts": {"phone": "…"},
      "expect": [predicate, …],                       # on the first page
      "follow_ups": [{"message": "…", "kind": "shorter", "supported": true,
                      "expect": [predicate, …]}, …]}
+
+``host`` (optional) is what the site the cases run on allows, as a host's
+settings would: ``{"allowed_origins": ["https://www.facebook.com", …]}`` (the
+origins its pages may link to; none when absent), added to the settings the
+suite runs with.
 
 Predicates are ``charlotte.evaluation.predicates``'s. A file that cannot be
 run is ``Refused("invalid_cases")``, its detail the place (``at``) and the
@@ -35,10 +40,13 @@ __all__ = [
     "MAX_CASES",
     "MAX_FILE_BYTES",
     "Case",
+    "CasesFile",
     "FollowUp",
     "load_cases",
     "load_default",
+    "load_file",
     "parse_cases",
+    "parse_file",
     "problem_line",
 ]
 
@@ -47,10 +55,14 @@ MAX_FILE_BYTES: Final = 2 * 1024 * 1024
 MAX_CASES: Final = 200
 MAX_FOLLOW_UPS: Final = 20
 MAX_PREDICATES: Final = 20
+MAX_ORIGINS: Final = 50
 _MAX_TEXT: Final = 10_000
 _ID: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 _CASE_KEYS: Final = {"id", "tone", "brief", "facts", "expect", "follow_ups", "first_message"}
 _FOLLOW_KEYS: Final = {"message", "kind", "supported", "expect"}
+_FILE_KEYS: Final = {"version", "host", "cases"}
+#: An origin a host allows: a scheme and a host (and a port), nothing after.
+_ORIGIN: Final = re.compile(r"https?://[a-z0-9.-]{1,253}(?::[0-9]{1,5})?")
 DEFAULT_FIRST: Final = "Build the page from the brief and the facts."
 
 
@@ -75,6 +87,14 @@ class Case:
     expect: tuple[dict[str, Any], ...]
     follow_ups: tuple[FollowUp, ...]
     first_message: str = DEFAULT_FIRST
+
+
+@dataclass(frozen=True, slots=True)
+class CasesFile:
+    """A cases file: its cases, and the origins the site they run on allows links to."""
+
+    cases: tuple[Case, ...]
+    allowed_origins: tuple[str, ...] = ()
 
 
 def _invalid(where: str, problem: str) -> Refused:
@@ -173,9 +193,9 @@ def _case(value: object, where: str, seen: set[str]) -> Case:
     )
 
 
-def parse_cases(loaded: object) -> list[Case]:
-    """The cases of a decoded cases file, or ``Refused("invalid_cases")`` at the first problem."""
-    if not isinstance(loaded, dict) or set(loaded) - {"version", "cases"}:
+def parse_file(loaded: object) -> CasesFile:
+    """A decoded cases file, or ``Refused("invalid_cases")`` at the first problem."""
+    if not isinstance(loaded, dict) or set(loaded) - _FILE_KEYS:
         raise _invalid("", 'a cases file is an object {"version": 1, "cases": [...]}')
     if loaded.get("version") != 1:
         raise _invalid("version", "must be 1")
@@ -183,7 +203,27 @@ def parse_cases(loaded: object) -> list[Case]:
     if not isinstance(cases, list) or not 1 <= len(cases) <= MAX_CASES:
         raise _invalid("cases", f"must be a list of 1 to {MAX_CASES} cases")
     seen: set[str] = set()
-    return [_case(c, f"cases[{n}]", seen) for n, c in enumerate(cases)]
+    return CasesFile(
+        tuple(_case(c, f"cases[{n}]", seen) for n, c in enumerate(cases)),
+        _host(loaded.get("host", {})),
+    )
+
+
+def parse_cases(loaded: object) -> list[Case]:
+    """The cases of a decoded cases file, or ``Refused("invalid_cases")`` at the first problem."""
+    return list(parse_file(loaded).cases)
+
+
+def _host(value: object) -> tuple[str, ...]:
+    if not isinstance(value, dict) or set(value) - {"allowed_origins"}:
+        raise _invalid("host", 'host is an object {"allowed_origins": [...]}')
+    origins = value.get("allowed_origins", [])
+    if not isinstance(origins, list) or len(origins) > MAX_ORIGINS:
+        raise _invalid("host", f"allowed_origins must be a list of at most {MAX_ORIGINS} origins")
+    for n, origin in enumerate(origins):
+        if not isinstance(origin, str) or not _ORIGIN.fullmatch(origin):
+            raise _invalid(f"host.allowed_origins[{n}]", "must be an origin: https://host, lower case, no path")
+    return tuple(origins)
 
 
 def _decode(raw: bytes) -> object:
@@ -202,14 +242,19 @@ def _decode(raw: bytes) -> object:
         raise _invalid("", "nested too deeply") from None
 
 
-def load_cases(path: Path) -> list[Case]:
-    """The cases of the file at ``path`` (``Refused("invalid_cases")`` when it cannot be read or run)."""
+def load_file(path: Path) -> CasesFile:
+    """The cases file at ``path`` (``Refused("invalid_cases")`` when it cannot be read or run)."""
     try:
         with path.open("rb") as file:
             raw = file.read(MAX_FILE_BYTES + 1)
     except OSError:
         raise _invalid("", "the file cannot be read") from None
-    return parse_cases(_decode(raw))
+    return parse_file(_decode(raw))
+
+
+def load_cases(path: Path) -> list[Case]:
+    """The cases of the file at ``path`` (``Refused("invalid_cases")`` when it cannot be read or run)."""
+    return list(load_file(path).cases)
 
 
 def load_default() -> list[Case]:

@@ -18,6 +18,9 @@ The scope a follow-up's predicates give:
 - ``theme`` without ``within``: the whole page (a restyle). ``{"unchanged":
   false}`` says something changed, not where: it gives no scope.
 
+A node added (or removed) only to hold nodes in scope, such as the card
+around a new link and its label, is in scope with them.
+
 A follow-up whose predicates give no scope at all (only the reply or
 readiness) is not judged: ``None``. An unsupported request's scope is empty:
 whatever it changed is collateral. Linear in the two documents.
@@ -115,7 +118,17 @@ def collateral(
         return None
     if isinstance(scope, bool):
         return ()
-    return tuple(sorted(changed - scope))
+    return tuple(sorted(n for n in changed - scope if not _holds_only(n, scope, before, after)))
+
+
+def _holds_only(node_id: str, scope: set[str], before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """A node added or removed only to hold what was asked (a card around a new link): all its
+    descendants, and at least one, are in scope."""
+    for doc, other in ((after, before), (before, after)):
+        if node_id in node_map(doc) and node_id not in node_map(other):
+            below = descendants_of(doc, node_id)
+            return bool(below) and set(below) <= scope
+    return False
 
 
 def _scope(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
@@ -258,6 +258,7 @@ def run_suite(
     *,
     model: str = "offline",
     settings: Settings | None = None,
+    allowed_origins: Sequence[str] = (),
     timeout_seconds: float = 600.0,
     measure: bool = True,
     echo: Callable[[str], None] = lambda line: None,
@@ -268,14 +269,17 @@ def run_suite(
     ``model`` is the model string (its name in the report); ``model_factory``,
     when given, builds the model instead, as ``Charlotte(model_factory=)`` does
     (a host's own model, or ``charlotte.testing.ScriptedModel``).
+    ``allowed_origins`` (a cases file's ``host``) are added to the settings' own.
     """
     suite = Suite(model)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="charlotte-eval-") as folder:
         # The host's settings (provider URL and key, retries, limits, origins) with
         # the evaluation's own database, queue and model (tokens come from turn.finished).
+        host = settings or Settings()
         chosen = replace(
-            settings or Settings(),
+            host,
+            allowed_origins=(*host.allowed_origins, *allowed_origins),
             database_url=f"sqlite:///{Path(folder) / 'eval.db'}",
             database_schema=None,
             model=model,

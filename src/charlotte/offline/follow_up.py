@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from charlotte.errors import MESSAGES
 from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.intents import edit_for, read_requests
 from charlotte.offline.requests import Request, Unsupported, is_build_request
@@ -170,7 +171,13 @@ def _outcome(
         return i + 1, None
     if exchange.code == "stale_revision":
         return i, None  # read the page again and retry
-    progress.not_did(f"{_noun(edit)} was refused by the page ({exchange.code})")
+    code = str(exchange.code)
+    why = MESSAGES.get(code, "").rstrip(".")
+    said = _noun(edit)
+    progress.not_did(
+        f"the page refused this change ({code}{': ' + why[:1].lower() + why[1:] if why else ''}); "
+        f"it would have {said[:1].lower() + said[1:]}"
+    )
     return i + 1, page
 
 

@@ -13,6 +13,7 @@ from charlotte.evaluation.cases import (
     MAX_FILE_BYTES,
     load_cases,
     load_default,
+    load_file,
     parse_cases,
     problem_line,
 )
@@ -151,3 +152,33 @@ def test_a_missing_or_huge_file_is_one_line(tmp_path: Path) -> None:
 
 def test_parse_cases_is_the_same_rule_on_decoded_json() -> None:
     assert [c.id for c in parse_cases({"version": 1, "cases": [GOOD]})] == ["bakery"]
+
+
+def test_a_files_host_names_the_origins_its_pages_may_link_to(tmp_path: Path) -> None:
+    origins = ["https://www.facebook.com", "https://instagram.com", "http://localhost:8000"]
+    read = load_file(_file(tmp_path, {"version": 1, "host": {"allowed_origins": origins}, "cases": [GOOD]}))
+    assert read.allowed_origins == tuple(origins) and [c.id for c in read.cases] == ["bakery"]
+    assert load_file(_file(tmp_path, {"version": 1, "cases": [GOOD]})).allowed_origins == ()
+
+
+@pytest.mark.parametrize(
+    ("host", "line"),
+    [
+        ([], 'host: host is an object {"allowed_origins": [...]}'),
+        ({"origins": []}, 'host: host is an object {"allowed_origins": [...]}'),
+        ({"allowed_origins": "https://a.example"}, "host: allowed_origins must be a list of at most 50 origins"),
+        ({"allowed_origins": ["https://a.example"] * 51}, "host: allowed_origins must be a list of at most 50 origins"),
+        ({"allowed_origins": ["https://a.example/page"]},
+         "host.allowed_origins[0]: must be an origin: https://host, lower case, no path"),
+        ({"allowed_origins": ["https://a.example", "javascript:alert(1)"]},
+         "host.allowed_origins[1]: must be an origin: https://host, lower case, no path"),
+        ({"allowed_origins": ["https://A.example"]},
+         "host.allowed_origins[0]: must be an origin: https://host, lower case, no path"),
+        ({"allowed_origins": [7]}, "host.allowed_origins[0]: must be an origin: https://host, lower case, no path"),
+    ],
+    ids=["list", "unknown-key", "string", "51", "path", "script", "upper-case", "number"],
+)  # fmt: skip
+def test_a_bad_host_is_refused_naming_the_place(tmp_path: Path, host: object, line: str) -> None:
+    with pytest.raises(Refused) as caught:
+        load_cases(_file(tmp_path, {"version": 1, "host": host, "cases": [GOOD]}))
+    assert caught.value.code == "invalid_cases" and problem_line(caught.value) == line

@@ -304,11 +304,26 @@ def linking(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Follow]:
     made.close()
 
 
-def test_a_link_to_the_facebook_page_the_facts_give_is_added_to_contact(linking: Follow) -> None:
+def test_the_facebook_address_the_page_shows_becomes_the_link_in_its_place(linking: Follow) -> None:
     session = linking.open(facts={**FACTS, "facebook": FACEBOOK})
     before = draft(session)
+    (shown,) = [i for i, n in before.items() if n.get("props", {}).get("content") == FACEBOOK]
 
     turn = session.turn("add a link to our Facebook page")
+
+    ready_with_only(turn)
+    assert changed_nodes(before, turn) == {shown}
+    made = turn.nodes[shown]
+    assert made["type"] == "link" and made["props"] == {"content": FACEBOOK, "href": FACEBOOK}
+    assert made["parent"] == before[shown]["parent"] and made["order"] == before[shown]["order"]
+    assert f'made "{FACEBOOK}" a link to Facebook' in turn.reply
+
+
+def test_a_facebook_address_the_message_gives_is_added_to_contact(linking: Follow) -> None:
+    session = linking.open(facts=FACTS)
+    before = draft(session)
+
+    turn = session.turn(f"add a link to our Facebook page: {FACEBOOK}")
 
     ready_with_only(turn)
     added = set(turn.nodes) - set(before)
@@ -326,7 +341,8 @@ def test_a_link_the_hosts_policy_does_not_allow_is_not_claimed(app: Follow) -> N
 
     assert turn.revision == turn.revision_before and not turn.ready
     assert changed_nodes(before, turn) == set() and turn.refused == ["external_link"]
-    assert "refused by the page (external_link)" in turn.reply and "Done" not in turn.reply.replace("Not done", "")
+    assert "The page refused this change (external_link: the link points to a site that is not on" in turn.reply
+    assert "it would have made" in turn.reply and "Done" not in turn.reply.replace("Not done", "")
 
 
 def test_a_link_with_no_address_anywhere_asks_for_it(session: Session) -> None:

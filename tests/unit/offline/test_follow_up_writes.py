@@ -92,6 +92,6 @@ def test_a_change_the_tools_refuse_is_never_claimed(built: Harness) -> None:
 
     assert built.calls.count("cms_apply") == 2 and "cms_ready" not in built.calls
     assert built.doc() == before
-    assert result.output.count("was refused by the page (invalid_props)") == 2
+    assert result.output.count("The page refused this change (invalid_props: ") == 2
     assert "Done:" not in result.output and "ready for review" not in result.output
     assert "unchanged" in result.output

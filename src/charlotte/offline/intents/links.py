@@ -2,14 +2,19 @@
 
 The address is the one the message gives (on that network's site), else the
 one a fact gives (a fact named after the network, or any fact whose value is
-an address on its site); with neither, nothing is added and the reply asks for
-it. The link goes in the contact section, as a card like its others (a label
-and the link), else at the end of the page's last band. The host's link policy
-decides, as for every link: an origin it does not allow is refused by the page.
+an address on its site; a handle such as ``@name`` in a fact named after the
+network is its profile there); with neither, nothing is added and the reply
+asks for it. When the page already shows that handle or address as words
+("make our insta handle a link"), those words become the link, in their place;
+otherwise the link goes in the contact section, as a card like its others (a
+label and the link), else at the end of the page's last band. The host's link
+policy decides, as for every link: an origin it does not allow is refused by
+the page.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -33,11 +38,22 @@ NETWORKS: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
     "youtube": ("YouTube", ("youtube.com", "youtu.be")),
     "pinterest": ("Pinterest", ("pinterest.com",)),
 }
-_WORDS: Final = FILLERS | frozenset(NETWORKS) | frozenset(
+#: Short names people use for a network.
+_ALIASES: Final = {"insta": "instagram", "fb": "facebook"}
+#: A network's profile address for a handle (``@name``), where the network has handles.
+_PROFILES: Final = {
+    "instagram": "https://www.instagram.com/{}",
+    "tiktok": "https://www.tiktok.com/@{}",
+    "twitter": "https://x.com/{}",
+    "facebook": "https://www.facebook.com/{}",
+}
+_HANDLE: Final = re.compile(r"@([A-Za-z0-9_.]{1,30})")
+_WORDS: Final = FILLERS | frozenset(NETWORKS) | frozenset(_ALIASES) | frozenset(
     {"add", "include", "put", "link", "links", "a", "an", "to", "our", "my", "the", "page",
      "profile", "account", "feed", "channel", "on", "in", "at", "contact", "section", "social",
      "media", "us", "of", "for", "people", "can", "find", "follow", "site", "website", "bottom",
-     "business", "group", "-", "\u2013", "\u2014", "here", "it's"}
+     "business", "group", "-", "\u2013", "\u2014", "here", "it's", "make", "turn", "into",
+     "handle", "username", "clickable"}
 )  # fmt: skip
 
 
@@ -54,7 +70,7 @@ def _on(network: str, url: str) -> bool:
 def _read(clause: Clause) -> Reading | None:
     words = clause.words_of(0, len(clause.lower))
     urls = [f for f in clause.found if f.kind == "url"]
-    named = [w for w in words if w in NETWORKS]
+    named = list(dict.fromkeys(_ALIASES.get(w, w) for w in words if w in NETWORKS or w in _ALIASES))
     named += [n for f in urls for n in NETWORKS if _on(n, f.text) and n not in named]
     if not named or not {"link", "links", "profile", "page", "account"} & set(words):
         return None
@@ -74,13 +90,40 @@ def _from_facts(network: str, facts: object) -> str | None:
     """The one address on the network's site the facts give (a fact named after it first)."""
     table = facts if isinstance(facts, Mapping) else {}
     values = [(str(k).lower(), v.strip()) for k, v in table.items() if isinstance(v, str)]
-    found = [v for k, v in values if network in k and _on(network, v)]
+    named = [v for k, v in values if network in k or _ALIASES.get(k) == network]
+    found = [v for v in named if _on(network, v)]
     found = found or [v for _k, v in values if _on(network, v) and " " not in v]
+    if not found and network in _PROFILES:
+        handles = [h.group(1) for v in named if (h := _HANDLE.fullmatch(v))]
+        found = [_PROFILES[network].format(h) for h in handles]
     return found[0] if len(set(found)) == 1 else None
+
+
+def _shown_as(url: str, facts: object) -> set[str]:
+    """The words a page may show for this profile: the address, and a fact's handle for it."""
+    table = facts if isinstance(facts, Mapping) else {}
+    bare = url.split("//", 1)[-1].removeprefix("www.").rstrip("/")
+    shown = {url, bare, f"www.{bare}"}
+    handle = bare.rsplit("/", 1)[-1].lstrip("@")
+    shown |= {v.strip() for v in table.values() if isinstance(v, str) and v.strip() == f"@{handle}"}
+    return shown
 
 
 def _href(url: str) -> str:
     return url if url.startswith(("https://", "http://")) else f"https://{url}"
+
+
+def _in_place(page: PageView, url: str, shown: set[str]) -> list[dict[str, Any]] | None:
+    """The one text on the page that shows the profile, made a link in its place (same id, order, style)."""
+    texts = [n for n in page.nodes if n.get("type") == "text"
+             and str((n.get("props") or {}).get("content", "")).strip() in shown]  # fmt: skip
+    if len(texts) != 1:
+        return None
+    (text,) = texts
+    node = {key: text[key] for key in ("id", "parent", "order", "style", "layout") if key in text}
+    props = {"content": str(text["props"]["content"]).strip(), "href": _href(url)}
+    return [{"t": "remove_node", "id": text["id"]},
+            {"t": "insert_node", "node": {**node, "type": "link", "props": props}}]  # fmt: skip
 
 
 def _ops(page: PageView, network: str, url: str) -> list[dict[str, Any]]:
@@ -119,6 +162,10 @@ def _plan(request: AddLink, page: PageView, context: Context) -> Edit | Refusal:
         return Refusal(f"{url} is not an address a page may link to")
     if any(_on(request.network, str((n.get("props") or {}).get("href", ""))) for n in page.nodes):
         return Refusal(f"the page already links to {title}")
+    made = _in_place(page, url, _shown_as(url, context.facts))
+    if made is not None:
+        words = made[1]["node"]["props"]["content"]
+        return Edit(tuple(made), f'made "{words}" a link to {title} ({_href(url)})')
     ops = _ops(page, request.network, url)
     if any(op["node"]["id"] in page.by_id for op in ops):
         return Refusal(f"the page already has a {title} link")
