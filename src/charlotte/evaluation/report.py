@@ -45,6 +45,8 @@ class Totals:
     #: Follow-ups that touched nodes beyond what they asked for, and how many such nodes.
     collateral_turns: int
     collateral_nodes: int
+    #: Follow-ups whose reply says the page changed while it did not.
+    claimed: int
     overflowing: int
     measured: int
     axe_blocking: int
@@ -63,6 +65,7 @@ class Totals:
             and self.refused == self.unsupported
             and self.invented == 0
             and self.collateral_turns == 0
+            and self.claimed == 0
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -74,6 +77,7 @@ class Totals:
             "follow_ups_unsupported": {"refused": self.refused, "of": self.unsupported},
             "invented": self.invented,
             "collateral": {"turns": self.collateral_turns, "nodes": self.collateral_nodes},
+            "claimed": self.claimed,
             "overflow": {"pages_overflowing": self.overflowing, "measured": self.measured},
             "axe": {"serious_or_critical": self.axe_blocking, "measured": self.axe_measured},
             "tool_calls": self.tool_calls,
@@ -101,6 +105,7 @@ def totals(suite: Suite) -> Totals:
         invented=sum(t.invented for t in turns),
         collateral_turns=sum(1 for t in follow if t.supported and t.collateral),
         collateral_nodes=sum(len(t.collateral or ()) for t in follow if t.supported),
+        claimed=sum(1 for t in follow if t.claimed),
         overflowing=sum(1 for w in worst if w),
         measured=sum(1 for w in worst if w is not None),
         axe_blocking=sum(c.axe.blocking() for c in suite.cases),
@@ -197,7 +202,9 @@ def table(suite: Suite) -> str:
         f"{t.overflowing} of {t.measured} pages overflow" if t.measured else "overflow not measured"
     )
     lines.append(
-        f"facts invented {t.invented} · collateral {t.collateral_turns} · {measured} · "
+        f"facts invented {t.invented} · collateral {t.collateral_turns} · claimed {t.claimed} · {measured}"
+    )
+    lines.append(
         f"{t.tool_calls} tool calls · "
         f"tokens {'?' if t.tokens is None else t.tokens} · {t.seconds:.1f}s · "
         f"{'PASSED' if t.passed else 'NOT PASSED'}"

@@ -83,3 +83,20 @@ def test_the_hero_background_changes_the_hero_alone() -> None:
     ops, said = look_ops(looks[0], nodes)
     assert ops and {op["id"] for op in ops} <= {"hero", "hero-heading", "hero-call"}
     assert said.startswith("gave the hero")
+
+
+def test_a_card_added_only_to_hold_the_asked_link_is_in_scope_and_one_holding_more_is_not() -> None:
+    before = _doc()
+    after = copy.deepcopy(before)
+    card = {"id": "contact-facebook-card", "type": "card", "parent": "contact", "order": "c", "props": {}}
+    label = {"id": "contact-facebook-label", "type": "text", "parent": card["id"], "order": "a",
+             "props": {"content": "Facebook"}}
+    link = {"id": "contact-facebook", "type": "link", "parent": card["id"], "order": "b",
+            "props": {"content": "facebook.com/rose", "href": "https://facebook.com/rose"}}  # fmt: skip
+    after["nodes"].update({n["id"]: n for n in (card, label, link)})
+    asked = [{"text_contains": {"type": "link", "words": ["facebook"]}}]
+    assert collateral(asked, before, after) == ()
+    # A card that also holds words nobody asked for is not only a holder.
+    stray = {"id": "contact-stray", "type": "text", "parent": card["id"], "order": "c", "props": {"content": "Hi"}}
+    after["nodes"][stray["id"]] = stray
+    assert collateral(asked, before, after) == ("contact-facebook-card", "contact-stray")

@@ -53,13 +53,10 @@ def test_the_table_fits_120_columns_and_ends_with_the_totals() -> None:
     assert max(len(line) for line in lines) <= WIDTH
     assert lines[0].split()[:3] == ["case", "turn", "result"]
     assert "+24px" in lines[4] and "n/m" in lines[5]
-    assert "first pages 2/2" in lines[-2] and "follow-ups applied 0/1 (0 %)" in lines[-2]
-    assert "refused 1/1" in lines[-2]
-    assert (
-        "facts invented 1" in lines[-1]
-        and "1 of 1 pages overflow" in lines[-1]
-        and "NOT PASSED" in lines[-1]
-    )
+    assert "first pages 2/2" in lines[-3] and "follow-ups applied 0/1 (0 %)" in lines[-3]
+    assert "refused 1/1" in lines[-3]
+    assert "facts invented 1" in lines[-2] and "1 of 1 pages overflow" in lines[-2]
+    assert "collateral 0 · claimed 0" in lines[-2] and "NOT PASSED" in lines[-1]
 
 
 def test_totals_pass_only_when_everything_held_and_nothing_was_invented() -> None:
@@ -93,7 +90,7 @@ def test_the_json_shape() -> None:
     turn = case["turns"][1]
     assert set(turn) == {
         "message", "kind", "supported", "status", "code", "ready", "reply", "predicates", "passed",
-        "checks", "facts", "sections", "tool_calls", "tokens", "seconds", "collateral",
+        "checks", "facts", "sections", "tool_calls", "tokens", "seconds", "collateral", "claimed",
     }  # fmt: skip
     assert turn["predicates"] == [
         {"predicate": {"section": "faq"}, "passed": False, "detail": "faq: absent"}
@@ -143,7 +140,7 @@ def test_axe_prints_a_line_per_page_with_counts_by_impact_at_each_width() -> Non
     )
     assert "axe b: not measured (axe could not run on the page)" in lines
     assert "axe: 1 serious or critical violations on 1 pages measured" in lines
-    assert "first pages 2/2" in lines[-2] and "PASSED" in lines[-1]  # the totals stay last
+    assert "first pages 2/2" in lines[-3] and "PASSED" in lines[-1]  # the totals stay last
     assert totals(suite).axe_blocking == 1 and totals(suite).axe_measured == 1
     case = to_json(suite)["cases"][0]["axe"]
     assert case["widths"]["390"]["counts"] == {"critical": 0, "serious": 1, "moderate": 1, "minor": 0}
