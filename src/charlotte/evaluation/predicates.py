@@ -26,7 +26,7 @@ from charlotte.checks.contacts import Phone
 from charlotte.checks.copytext import copy_of
 from charlotte.evaluation.colours import Colours, hue_name, is_serif
 from charlotte.page.model import node_map
-from charlotte.page.tree import children_of, descendants_of
+from charlotte.page.tree import children_index, children_of, descendants_of
 
 __all__ = ["KIND_WORDS", "PREDICATES", "Outcome", "Turn", "judge", "problem_of", "sections_of"]
 
@@ -168,11 +168,40 @@ def _no_section(arg: Any, turn: Turn) -> Outcome:
 
 def _text_contains(arg: Any, turn: Turn) -> Outcome:
     words = [w.lower() for w in arg["words"]]
-    for node_id, text in _nodes_within(turn.doc, arg):
+    said = _nodes_within(turn.doc, arg)
+    if not isinstance(arg.get("type"), str):
+        said += _rows(turn.doc, said)
+    for node_id, text in said:
         lowered = text.lower()
         if all(w in lowered for w in words):
             return Outcome(True, f"in {node_id}")
     return Outcome(False, f"no node says {' '.join(arg['words'])!r}")
+
+
+#: The most children a row has that reads as one line (a name, a figure, a note).
+_ROW_CHILDREN: Final = 4
+
+
+def _rows(doc: Mapping[str, Any], said: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(row id, its words) for each row the page shows as one line: a node inside a band whose 2
+    to 4 children all say words, hold nothing and are no heading (a price row's name and figure),
+    its children's words in order."""
+    words = dict(said)
+    index = children_index(doc)
+    nodes = node_map(doc)
+    out: list[tuple[str, str]] = []
+    for parent, children in index.items():
+        if parent is None or not 2 <= len(children) <= _ROW_CHILDREN:
+            continue
+        if (nodes.get(parent) or {}).get("parent") is None:
+            continue  # a band: its heading and text are not one line
+        ids = [str(c.get("id")) for c in children]
+        if all(
+            i in words and not index.get(i) and c.get("type") != "heading"
+            for i, c in zip(ids, children, strict=True)
+        ):
+            out.append((parent, " ".join(words[i] for i in ids)))
+    return out
 
 
 def _text_absent(arg: Any, turn: Turn) -> Outcome:

@@ -78,6 +78,27 @@ def test_text_contains_and_text_absent() -> None:
     assert not _judge({"text_absent": {"words": ["0113 496"]}})
 
 
+def test_text_contains_reads_a_row_as_one_line_but_never_a_band_or_a_typed_node() -> None:
+    rows = [
+        _node("prices", "section", None, "d"),
+        _node("prices-heading", "heading", "prices", "a", content="Prices", level=2),
+        _node("prices-list", "stack", "prices", "b"),
+        _node("row-1", "stack", "prices-list", "a"),
+        _node("row-1-name", "text", "row-1", "a", content="A-level tutoring"),
+        _node("row-1-figure", "text", "row-1", "b", content="£45 an hour"),
+        _node("row-2", "stack", "prices-list", "b"),
+        _node("row-2-name", "text", "row-2", "a", content="GCSE tutoring"),
+        _node("row-2-figure", "text", "row-2", "b", content="£38 an hour"),
+    ]
+    doc = _doc(*HERO, *rows)
+    assert _judge({"text_contains": {"words": ["A-level", "£45"]}}, doc)
+    assert _judge({"text_contains": {"within": "prices", "words": ["GCSE", "£38"]}}, doc)
+    assert not _judge({"text_contains": {"words": ["A-level", "£38"]}}, doc)  # two rows, not one
+    assert not _judge({"text_contains": {"type": "text", "words": ["A-level", "£45"]}}, doc)
+    # A band's heading and text are not one line.
+    assert not _judge({"text_contains": {"within": "hero", "words": ["Studio", "Leeds"]}}, doc)
+
+
 def test_order() -> None:
     assert _judge({"order": ["hero", "services", "pricing"]})
     assert not _judge({"order": ["pricing", "services"]})
