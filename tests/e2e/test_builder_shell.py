@@ -34,6 +34,7 @@ from pydantic_ai.models.function import (
 )
 from tests.e2e import test_builder_browser as shared
 from tests.e2e.test_builder_browser import FIRST_MESSAGE, FRAME, Watched, _send, _start
+from tests.support.browser import watched_page
 from tests.support.browser_server import BrowserServer, serve_builder
 
 from charlotte.demo import SAMPLE_FACTS
@@ -153,6 +154,36 @@ def test_the_device_toggle_sets_the_preview_width(
     assert overflow <= 1
     page.set_viewport_size({"width": 1280, "height": 800})
     open_page.assert_clean()
+
+
+def test_on_a_phone_the_preview_opens_as_a_phone_and_edits_land_in_the_phones_breakpoint(
+    server: BrowserServer, browser: Browser
+) -> None:
+    with watched_page(browser, 390, 844) as watched:
+        page = watched.page
+        _built(page, server.url)
+        page.get_by_test_id("tab-page").click()
+        expect(page.get_by_test_id("device-phone")).to_have_attribute("aria-pressed", "true")
+        expect(page.get_by_test_id("device-desktop")).to_have_attribute("aria-pressed", "false")
+        assert page.locator(FRAME).evaluate("f => f.contentWindow.innerWidth") == 390
+        # The picture is the page at its own size, or very nearly: not a desktop at a quarter of it.
+        assert _frame_width(page) >= 0.9 * page.locator(".preview-body").evaluate("b => b.clientWidth")
+        page.frame_locator(FRAME).locator('[data-cms="hero-heading"]').click()
+        expect(page.locator(".inspector-breakpoint")).to_have_text("Phone (base)")
+        # A new session keeps the device shown, and the breakpoint its edits land in with it.
+        page.locator('[data-role="new-session"]').click()
+        page.get_by_test_id("start-page").fill("second")
+        page.get_by_test_id("start-brief").fill("A second page.")
+        page.get_by_test_id("start-button").click()
+        expect(page.get_by_test_id("chat-input")).to_be_visible()
+        page.get_by_test_id("tab-page").click()
+        expect(page.get_by_test_id("device-phone")).to_have_attribute("aria-pressed", "true")
+        _send(page, FIRST_MESSAGE)
+        expect(page.get_by_test_id("status")).to_have_text("idle")
+        page.frame_locator(FRAME).locator('[data-cms="hero-heading"]').click()
+        expect(page.locator(".inspector-breakpoint")).to_have_text("Phone (base)")
+        # The first session's stream is closed when the second opens: an aborted request, no problem.
+        assert [p for p in watched.problems if not p.endswith("/stream net::ERR_ABORTED")] == []
 
 
 def _publishes(page: Page) -> list[object]:

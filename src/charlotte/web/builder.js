@@ -15,7 +15,7 @@ import { store } from "./js/draft.js";
 import { closeEditor, openEditor, wireEditing } from "./js/editing.js";
 import { wroteRevision } from "./js/edits.js";
 import * as panels from "./js/panels.js";
-import { cancelPreview, resetPreview, schedulePreview, setDevice, setViewMode } from "./js/preview.js";
+import { DEVICES, cancelPreview, resetPreview, schedulePreview, setDevice, setViewMode } from "./js/preview.js";
 import { closePublish, wirePublish } from "./js/publish.js";
 import { resetSettings, wireSettings } from "./js/settings.js";
 import { cancelChangeSet, resetChangeSet, resolveChangeSet, scheduleChangeSet, wireReview } from "./js/review.js";
@@ -353,6 +353,8 @@ function wire() {
   wireHistory();
   wireSettings();
   wireEditing();
+  // On a phone the preview starts as a phone shows the page, whole, not a desktop at a quarter of its size.
+  if (window.matchMedia(`(max-width: ${DEVICES.tablet - 1}px)`).matches) setDevice("phone");
   // The revision badge is the draft's (an approve-on-save turn writes the working copy).
   store.subscribe((change) => {
     if (change.copy === "draft" && Number.isInteger(change.revision)) panels.setRevision(change.revision);

@@ -38,7 +38,8 @@ function notify(reason) {
 }
 
 export function resetEditor() {
-  Object.assign(model, freshModel());
+  // The device is the preview's, which a new session keeps: its breakpoint stays the one shown.
+  Object.assign(model, { ...freshModel(), device: model.device });
   notify("draft");
 }
 
