@@ -14,12 +14,15 @@ The scope a follow-up's predicates give:
 - ``fact``: every node whose words or link say the value (a phone changed is
   changed on each label and link that shows it), in any spelling of a claim;
 - ``text_contains`` without ``within``: the nodes that say the words;
+- ``text_absent``: the nodes that said one of its words before the turn (a
+  value asked to go is a node asked to change: "£28 now, not £26");
 - ``theme`` with ``within``: that section, whole ("make the hero navy");
 - ``theme`` without ``within``: the whole page (a restyle). ``{"unchanged":
   false}`` says something changed, not where: it gives no scope.
 
 A node added (or removed) only to hold nodes in scope, such as the card
-around a new link and its label, is in scope with them.
+around a new link and its label, or a band taken off with the one value it
+showed, is in scope with them (headings included).
 
 A follow-up whose predicates give no scope at all (only the reply or
 readiness) is not judged: ``None``. An unsupported request's scope is empty:
@@ -33,6 +36,7 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
+from charlotte.checks.copytext import copy_of
 from charlotte.evaluation.predicates import fact_shown, sections_of
 from charlotte.page.model import node_map
 from charlotte.page.tree import descendants_of
@@ -118,17 +122,29 @@ def collateral(
         return None
     if isinstance(scope, bool):
         return ()
-    return tuple(sorted(n for n in changed - scope if not _holds_only(n, scope, before, after)))
+    return tuple(sorted(changed - scope - _holders(changed - scope, scope, before, after)))
 
 
-def _holds_only(node_id: str, scope: set[str], before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
-    """A node added or removed only to hold what was asked (a card around a new link): all its
-    descendants, and at least one, are in scope."""
+def _holders(
+    ids: set[str], scope: set[str], before: Mapping[str, Any], after: Mapping[str, Any]
+) -> set[str]:
+    """The nodes of ``ids`` added or removed only to hold what was asked, with their headings.
+
+    A node added or removed whose descendants, headings aside, are all in scope (at
+    least one): the card around a new link and its label, the band taken off with
+    the only value it showed ("take the pass rate off") and its heading.
+    """
+    out: set[str] = set()
     for doc, other in ((after, before), (before, after)):
-        if node_id in node_map(doc) and node_id not in node_map(other):
+        nodes, others = node_map(doc), node_map(other)
+        for node_id in ids:
+            if node_id not in nodes or node_id in others:
+                continue
             below = descendants_of(doc, node_id)
-            return bool(below) and set(below) <= scope
-    return False
+            words = {d for d in below if nodes.get(d, {}).get("type") != "heading"}
+            if words and words <= scope:
+                out |= {node_id, *below}
+    return out
 
 
 def _scope(
@@ -150,6 +166,8 @@ def _scope(
                     scope |= _sections(str(kind), before, after, whole=False)
             elif name == "fact" and isinstance(arg, Mapping):
                 scope |= _saying([str(v) for v in arg.values()], before, after)
+            elif name == "text_absent" and isinstance(arg, Mapping) and isinstance(arg.get("words"), list):
+                scope |= _said_before([str(w) for w in arg["words"]], before)
             elif name in _SCOPED and isinstance(arg, Mapping):
                 within = arg.get("within")
                 if isinstance(within, str):
@@ -175,6 +193,12 @@ def _sections(
                 if whole:
                     out.update(descendants_of(doc, node_id))
     return out
+
+
+def _said_before(words: Sequence[str], before: Mapping[str, Any]) -> set[str]:
+    """The nodes whose words said one of ``words`` before the turn (asked to go, so asked to change)."""
+    wanted = [w.lower() for w in words if w.strip()]
+    return {node_id for node_id, text in copy_of(before) if any(w in text.lower() for w in wanted)}
 
 
 def _saying(values: Sequence[str], before: Mapping[str, Any], after: Mapping[str, Any]) -> set[str]:

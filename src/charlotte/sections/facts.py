@@ -113,7 +113,7 @@ _SEPARATOR = re.compile(r"\s*(?:[;\n]|,\s|\s[·|]\s)\s*")
 _DASHES = ":-\u2013\u2014"
 #: A figure: a price ("£12", "$9/month", "12€") or a time ("9:30", "10am-4pm", "9-5"): a
 #: bare number ("age 6", "20-minute trial", "2 people") is part of the words, never a figure.
-_PRICE_START = re.compile(r"[£$€¥₹]|\d[\d,.]*\s?[£$€¥₹]")
+_PRICE_START = re.compile(r"[£$€¥₹]|\d[\d,.]*\s?[£$€¥₹](?!\s?\d)")
 _CLOCK = r"\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)?"
 _TIME = re.compile(rf"(?i)(?=\d{{1,2}}(?:[:.]\d{{2}}|\s?[ap]\.?m|\s?[-\u2013]\s?\d)){_CLOCK}(?:\s?[-\u2013]\s?{_CLOCK})?$")
 

@@ -100,3 +100,27 @@ def test_a_card_added_only_to_hold_the_asked_link_is_in_scope_and_one_holding_mo
     stray = {"id": "contact-stray", "type": "text", "parent": card["id"], "order": "c", "props": {"content": "Hi"}}
     after["nodes"][stray["id"]] = stray
     assert collateral(asked, before, after) == ("contact-facebook-card", "contact-stray")
+
+
+def test_words_asked_to_go_scope_the_nodes_that_said_them() -> None:
+    before = _doc()
+    after = copy.deepcopy(before)
+    after["nodes"]["contact-phone"]["props"]["content"] = "01603 555 0177"
+    asked = [{"text_absent": {"words": ["01603 555 0123"]}}]
+    # The button said it too (as its label) and is left: only what changed is judged.
+    assert collateral(asked, before, after) == ()
+    after["nodes"]["menu-heading"]["props"]["content"] = "Our menu"
+    assert collateral(asked, before, after) == ("menu-heading",)
+
+
+def test_a_band_taken_off_with_the_only_value_it_showed_is_in_scope_with_its_heading() -> None:
+    before = _doc()
+    after = copy.deepcopy(before)
+    for node_id in ("contact", "contact-heading", "contact-phone"):
+        del after["nodes"][node_id]
+    asked = [{"text_absent": {"words": ["01603 555 0123"]}}]
+    assert collateral(asked, before, after) == ()
+    # The menu band holds words nobody asked to go: taking it off is collateral.
+    for node_id in ("menu", "menu-heading"):
+        del after["nodes"][node_id]
+    assert collateral(asked, before, after) == ("menu", "menu-heading")

@@ -29,6 +29,12 @@ from charlotte.sections.facts import fact_items, split_figure
         ("Free 20-minute trial", ("Free 20-minute trial", None)),
         ("Room for 2 people", ("Room for 2 people", None)),
         ("Open 7 days", ("Open 7 days", None)),
+        # A number before a price is the name's ("NHS Band 1", never "NHS Band" · "1 £26.80");
+        # a number with its currency after it is the price.
+        ("NHS Band 1 £26.80", ("NHS Band 1", "£26.80")),
+        ("Room 2 £40 per night", ("Room 2", "£40 per night")),
+        ("Haircut 25 €", ("Haircut", "25 €")),
+        ("Coupe dès 25€", ("Coupe dès", "25€")),
     ],
 )
 def test_an_entry_splits_only_at_a_price_or_a_time(entry: str, row: tuple[str, str | None]) -> None:
