@@ -16,7 +16,9 @@ The scope a follow-up's predicates give:
 - ``text_contains`` without ``within``: the nodes that say the words;
 - ``theme`` with ``within``: that section, whole ("make the hero navy");
 - ``theme`` without ``within``: the whole page (a restyle). ``{"unchanged":
-  false}`` says something changed, not where: it gives no scope.
+  false}`` says something changed, not where: it gives no scope;
+- a node the turn added holding only nodes it added in that scope (the row or
+  card of a new list item saying the words asked for) is in it too.
 
 A follow-up whose predicates give no scope at all (only the reply or
 readiness) is not judged: ``None``. An unsupported request's scope is empty:
@@ -32,7 +34,7 @@ from typing import Any, Final, Literal
 
 from charlotte.evaluation.predicates import fact_shown, sections_of
 from charlotte.page.model import node_map
-from charlotte.page.tree import descendants_of
+from charlotte.page.tree import children_index, descendants_of
 
 __all__ = ["collateral", "touched"]
 
@@ -115,7 +117,33 @@ def collateral(
         return None
     if isinstance(scope, bool):
         return ()
+    scope |= _boxes(scope, before, after)
     return tuple(sorted(changed - scope))
+
+
+def _boxes(scope: set[str], before: Mapping[str, Any], after: Mapping[str, Any]) -> set[str]:
+    """The added nodes whose descendants, at least one, are all added and in ``scope``."""
+    old = node_map(before)
+    index = children_index(after)
+    held: dict[str, bool] = {}
+
+    def holds(node_id: str) -> bool:
+        # Iterative post-order: a node holds only scoped words when each child is added and
+        # is scoped itself or holds only scoped words.
+        stack = [(node_id, False)]
+        while stack:
+            current, done = stack.pop()
+            kids = [str(k["id"]) for k in index.get(current, [])]
+            if done:
+                held[current] = bool(kids) and all(
+                    k not in old and (k in scope or held.get(k, False)) for k in kids
+                )
+            elif current not in held:
+                stack.append((current, True))
+                stack += [(k, False) for k in kids if k not in held]
+        return held[node_id]
+
+    return {i for i in node_map(after) if i not in old and holds(i)}
 
 
 def _scope(

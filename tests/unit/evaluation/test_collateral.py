@@ -83,3 +83,21 @@ def test_the_hero_background_changes_the_hero_alone() -> None:
     ops, said = look_ops(looks[0], nodes)
     assert ops and {op["id"] for op in ops} <= {"hero", "hero-heading", "hero-call"}
     assert said.startswith("gave the hero")
+
+
+def test_the_box_of_a_new_list_item_saying_the_words_asked_for_is_in_scope() -> None:
+    before = _doc()
+    after = copy.deepcopy(before)
+    after["nodes"]["menu-row"] = {"id": "menu-row", "type": "stack", "parent": "menu", "order": "b",
+                                  "props": {}, "style": {}}  # fmt: skip
+    after["nodes"]["menu-row-name"] = {"id": "menu-row-name", "type": "text", "parent": "menu-row",
+                                       "order": "a", "props": {"content": "Rye loaf"}, "style": {}}  # fmt: skip
+    asked = [{"text_contains": {"words": ["Rye loaf"]}}]
+    assert collateral(asked, before, after) == ()
+    # A box holding anything else the turn added is not the item's: it is collateral.
+    after["nodes"]["menu-row-note"] = {"id": "menu-row-note", "type": "text", "parent": "menu-row",
+                                       "order": "b", "props": {"content": "Daily"}, "style": {}}  # fmt: skip
+    assert collateral(asked, before, after) == ("menu-row", "menu-row-note")
+    # An empty box added is collateral too.
+    del after["nodes"]["menu-row-note"], after["nodes"]["menu-row-name"]
+    assert collateral(asked, before, after) == ("menu-row",)
