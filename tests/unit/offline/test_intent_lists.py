@@ -38,6 +38,12 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("add pink to the services", Refused("what to add")),
     ("add Jess and Tom to the team, she does extensions", Refused("what to add")),
     ("We're adding german classes soon - please add it to the languages", Refused()),
+    # A remark that is an opinion is no note, and is never written (a remark the registry
+    # knows as one is left out; another is not understood).
+    ("add Jess to the team, she's lovely", Refused()),
+    ("add hot stone massage to the treatments, it's great", [AddToList("services", ("hot stone massage",))]),
+    ("add Sam to the team, he is a barber", [AddToList("team", ("Sam",), "barber")]),
+    ("add yin yoga to the classes - it's suitable for beginners", [AddToList("services", ("yin yoga",), "suitable for beginners")]),
     # Not this intent: a section, or a place on the page; a remark that is no note.
     ("add an FAQ to the bottom", [AddSection("faq", "bottom")]),
     ("add Jess to the team, the team section is too long", Refused()),

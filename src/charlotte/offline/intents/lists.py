@@ -63,12 +63,19 @@ _THINGS: Final = frozenset(
      "more", "some", "a", "an", "the", "our", "my", "another", "new", "email", "e-mail", "phone",
      "number", "address", "hours", "style", "gradient", "quote", "review", "reviews"}
 )  # fmt: skip
-#: A remark describing the one item: its subject and verb, the note being what follows.
-_NOTE_OPENERS: Final = (
-    ("she", "does"), ("he", "does"), ("they", "do"), ("who", "does"), ("she", "teaches"),
-    ("he", "teaches"), ("she's",), ("he's",), ("she", "is"), ("he", "is"), ("it's",), ("it", "is"),
-    ("they're",), ("that's",), ("she", "specialises", "in"), ("he", "specialises", "in"),
+#: A remark describing the one item: its subject and verb, the note being what follows. After
+#: "is" a person's note is a role ("she's our colourist": "colourist"), an offering's a
+#: condition ("it's from the second trimester"), never an opinion ("she's lovely", "it's great").
+_DOES: Final = (
+    ("she", "does"), ("he", "does"), ("they", "do"), ("who", "does"), ("she", "teaches"), ("he", "teaches"),
+    ("she", "specialises", "in"), ("he", "specialises", "in"),
 )  # fmt: skip
+_IS_ROLE: Final = (("she's",), ("he's",), ("she", "is"), ("he", "is"))
+_IS_WHEN: Final = (("it's",), ("it", "is"), ("they're",), ("they", "are"))
+_ROLE_LEADS: Final = frozenset({"our", "the", "a", "an", "my"})
+_WHEN_LEADS: Final = frozenset(
+    {"from", "for", "with", "on", "in", "at", "by", "only", "available", "suitable", "until", "over", "under"}
+)
 #: Words a note never holds: asking for something, or time words about the message itself.
 _NOT_NOTE: Final = frozenset({"please", "now", "add", "move", "remove", "change", "make", "also", "too", "should"})
 #: "We're adding German from January": the lead naming the item, then "add it to …".
@@ -80,15 +87,21 @@ _MAX_NOTE_WORDS: Final = 8
 
 def _note(words: list[str], raw: list[str]) -> str | None:
     """The note a remark gives the item ("she does extensions": "extensions"), else None."""
-    for opener in _NOTE_OPENERS:
-        if tuple(words[: len(opener)]) == opener:
-            said = raw[len(opener) :]
-            while said and said[0].lower() in ("our", "the", "a", "an", "my"):
-                said = said[1:]
-            bare = [w.lower().strip(".,!") for w in said]
-            if said and len(said) <= _MAX_NOTE_WORDS and not _NOT_NOTE & set(bare):
-                return " ".join(said).strip(" .,!")
+    for opener in (*_DOES, *_IS_ROLE, *_IS_WHEN):
+        if tuple(words[: len(opener)]) != opener:
+            continue
+        said = raw[len(opener) :]
+        first = said[0].lower() if said else ""
+        if opener in _IS_ROLE:
+            if first not in _ROLE_LEADS:
+                return None
+            said = said[1:]
+        elif opener in _IS_WHEN and first not in _WHEN_LEADS:
             return None
+        bare = [w.lower().strip(".,!") for w in said]
+        if said and len(said) <= _MAX_NOTE_WORDS and not _NOT_NOTE & set(bare):
+            return " ".join(said).strip(" .,!")
+        return None
     return None
 
 

@@ -75,8 +75,10 @@ def _value(kind: str, page: PageView, facts: object) -> tuple[str, str | None] |
 def _plan(request: ShowFact, page: PageView, context: Context) -> Edit | Refusal:
     name = _NAMED[request.kind]
     root = section_of(page, request.section)
-    if root is None or root == page.hero():
+    if root is None:
         return Refusal(f"there is no {request.section} section on the page")
+    if root == page.hero():
+        return Refusal(f"I add the {name} only to a section below the hero")
     value = _value(request.kind, page, context.facts)
     if value is None:
         return Refusal(f"neither the page nor the facts give {'an' if request.kind != 'phone' else 'a'} {name}")
