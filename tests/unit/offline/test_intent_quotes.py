@@ -24,6 +24,8 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("here's one: 'great' - Tina", Refused("could not tell what it is")),
     ("here's a review: 'great' - tina", Refused("who said it")),
     ('add an FAQ with this one: "Do you park on site?"', Refused("a quote goes in a testimonials section")),
+    ("add 'great' to the reviews", Refused("what the quoted words are")),
+    ("add a 'what people say' section", [AddSection("testimonials")]),
     # Not this intent: quoted words for a heading.
     ("make the headline 'Happy dogs' - thanks", Refused()),
 ]  # fmt: skip

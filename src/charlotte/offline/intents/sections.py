@@ -176,6 +176,10 @@ def _read_add(clause: Clause) -> Reading | None:
         if kinds != ["testimonials"]:
             return Reading(85, (), why="a quote goes in a testimonials section")
         return Reading(85, (AddSection("testimonials", quotes=((quote, by),)),))
+    runs = [clause.runs[int(p)] for k, p in enumerate(clause.text.split("\x00")) if k % 2 and p.isdigit()]
+    if "testimonials" in kinds_in(rest) and any("testimonials" not in kinds_in(folded(r)) for r in runs):
+        # "add 'great' to the reviews": a quote not read as one, never a section without it.
+        return Reading(85, (), why="I could not tell what the quoted words are; write \"here's a review: '…' - their name\"")
     asked = _asked(rest)
     if asked is None and "(" in rest:
         return Reading(85, (), why="I did not understand the words in brackets")
