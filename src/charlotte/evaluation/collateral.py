@@ -130,8 +130,8 @@ def _holders(
 ) -> set[str]:
     """The nodes of ``ids`` added or removed only to hold what was asked, with their headings.
 
-    A node added or removed whose descendants, headings aside, are all in scope (at
-    least one): the card around a new link and its label, the band taken off with
+    A node added or removed whose innermost descendants, headings aside, are all in
+    scope (at least one; boxes between them hold nothing of their own): the card around a new link and its label, the band taken off with
     the only value it showed ("take the pass rate off") and its heading.
     """
     out: set[str] = set()
@@ -141,7 +141,8 @@ def _holders(
             if node_id not in nodes or node_id in others:
                 continue
             below = descendants_of(doc, node_id)
-            words = {d for d in below if nodes.get(d, {}).get("type") != "heading"}
+            boxes = {nodes.get(d, {}).get("parent") for d in below}
+            words = {d for d in below if d not in boxes and nodes.get(d, {}).get("type") != "heading"}
             if words and words <= scope:
                 out |= {node_id, *below}
     return out

@@ -4,7 +4,7 @@ A follow-up message is read (``offline/intents/``) as requests: ``SetText``,
 ``Resize``, ``AddSection``, ``RemoveSection``, ``MoveSection``, ``ChangeFact``,
 ``Restyle``, ``FontSize``, ``ChangePrice``,
 ``SwapSections``, ``PageLength``, ``Recolour``, ``AddLink``, ``ChangeValue``,
-``AddToList``, ``RemoveRows``, ``ChangePlace``, or ``Unsupported`` when a clause is none of those. Each is a
+``AddToList``, ``RemoveRows``, ``ChangePlace``, ``AddQuote``, ``ShowFact``, or ``Unsupported`` when a clause is none of those. Each is a
 frozen value; ``offline/intents/registry.py`` reads them and plans their ops.
 """
 
@@ -20,6 +20,7 @@ __all__ = [
     "MAX_MESSAGE",
     "MAX_REQUESTS",
     "AddLink",
+    "AddQuote",
     "AddSection",
     "AddToList",
     "ChangeFact",
@@ -36,6 +37,7 @@ __all__ = [
     "Resize",
     "Restyle",
     "SetText",
+    "ShowFact",
     "SwapSections",
     "Target",
     "Unsupported",
@@ -87,11 +89,17 @@ class Resize:
 
 @dataclass(frozen=True, slots=True)
 class AddSection:
-    """Add a section of ``kind``; ``where`` top/bottom/above/below ``anchor`` (None: the usual place)."""
+    """Add a section of ``kind``; ``where`` top/bottom/above/below ``anchor`` (None: the usual place).
+
+    ``quotes``: the person's own (quote, who said it or "") for a testimonials section;
+    ``asked``: questions the person named for an FAQ (shown only when the facts answer them).
+    """
 
     kind: str
     where: str | None = None
     anchor: str | None = None
+    quotes: tuple[tuple[str, str], ...] = ()
+    asked: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,10 +185,34 @@ class ChangeValue:
 
 @dataclass(frozen=True, slots=True)
 class AddToList:
-    """Add ``items`` (as written) to the list the band named ``band`` shows ("Bath, Bristol")."""
+    """Add ``items`` (as written) to the list the band named ``band`` shows ("Bath, Bristol").
+
+    ``note``: the person's words describing the one item ("extensions", "from January").
+    """
 
     band: str
     items: tuple[str, ...]
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AddQuote:
+    """Add the person's ``quote`` (verbatim) said by ``by`` ("" unnamed) to the testimonials.
+
+    ``named``: the clause named what it is ("here's a review"); "here's one" alone is not.
+    """
+
+    quote: str
+    by: str
+    named: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ShowFact:
+    """Show the contact fact ``kind`` (phone, email, address) the page already has in the band ``section`` names."""
+
+    kind: str
+    section: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +254,7 @@ class Unsupported:
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
     | ChangePrice | SwapSections | PageLength | Recolour | AddLink | ChangeValue | AddToList | ChangePlace
-    | RemoveRows
+    | RemoveRows | AddQuote | ShowFact
     | Unsupported
 )
 

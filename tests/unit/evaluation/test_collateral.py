@@ -124,3 +124,21 @@ def test_a_band_taken_off_with_the_only_value_it_showed_is_in_scope_with_its_hea
     for node_id in ("menu", "menu-heading"):
         del after["nodes"][node_id]
     assert collateral(asked, before, after) == ("menu", "menu-heading")
+
+
+def test_the_box_of_a_new_list_item_saying_the_words_asked_for_is_in_scope() -> None:
+    before = _doc()
+    after = copy.deepcopy(before)
+    after["nodes"]["menu-row"] = {"id": "menu-row", "type": "stack", "parent": "menu", "order": "b",
+                                  "props": {}, "style": {}}  # fmt: skip
+    after["nodes"]["menu-row-name"] = {"id": "menu-row-name", "type": "text", "parent": "menu-row",
+                                       "order": "a", "props": {"content": "Rye loaf"}, "style": {}}  # fmt: skip
+    asked = [{"text_contains": {"words": ["Rye loaf"]}}]
+    assert collateral(asked, before, after) == ()
+    # A box holding anything else the turn added is not the item's: it is collateral.
+    after["nodes"]["menu-row-note"] = {"id": "menu-row-note", "type": "text", "parent": "menu-row",
+                                       "order": "b", "props": {"content": "Daily"}, "style": {}}  # fmt: skip
+    assert collateral(asked, before, after) == ("menu-row", "menu-row-note")
+    # An empty box added is collateral too.
+    del after["nodes"]["menu-row-note"], after["nodes"]["menu-row-name"]
+    assert collateral(asked, before, after) == ("menu-row",)

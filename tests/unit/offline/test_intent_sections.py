@@ -9,6 +9,15 @@ from charlotte.offline.requests import AddSection, MoveSection, RemoveSection, R
 
 ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("add an FAQ", [AddSection("faq")]),
+    # Questions the person names in brackets are kept to say which the facts do not answer.
+    ("add a FAQ (what space do you need, do you bring music etc)", [AddSection("faq", asked=("what space do you need", "do you bring music"))]),
+    ("add an FAQ (how long does it take, where do you park)", [AddSection("faq", asked=("how long does it take", "where do you park"))]),
+    ("add an FAQ (parking, prices)", Refused("in brackets")),
+    ("add a gallery (with photos of the shop)", Refused("in brackets")),
+    # Questions said to be the usual ones are the FAQ; any other word after them is not understood.
+    ("Please add a section answering the questions people always ring us about", [AddSection("faq")]),
+    ("add the questions customers ask", [AddSection("faq")]),
+    ("add a section with questions people ask about parking", Refused("not a kind of section")),
     ("add a section with our opening hours", [AddSection("hours")]),
     ("add a section about our team", [AddSection("team")]),
     ("add an about section", [AddSection("about")]),
@@ -46,7 +55,6 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     # Refused: a name describing something else is not that section.
     ("add a booking calendar with online payments", Refused("not a kind of section")),
     ("add a contact form", Refused("not a kind of section")),
-    ("Please add a section answering the questions people always ring us about", Refused("not a kind of section")),
     ("add an about", [AddSection("about")]),
     ("add a link to https://example.com", Refused("not a kind of section")),
 ]  # fmt: skip

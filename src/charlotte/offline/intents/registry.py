@@ -25,9 +25,11 @@ from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause
 from charlotte.offline.intents.links import ADD_LINK
 from charlotte.offline.intents.lists import ADD_TO_LIST
 from charlotte.offline.intents.prices import CHANGE_PRICE
+from charlotte.offline.intents.quotes import ADD_QUOTE, joined
 from charlotte.offline.intents.removals import REMOVE_ROWS
 from charlotte.offline.intents.schedule import CHANGE_PLACE
 from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION, resolved
+from charlotte.offline.intents.show_fact import SHOW_FACT
 from charlotte.offline.intents.sizes import FONT_SIZE
 from charlotte.offline.intents.style import RECOLOUR, RESTYLE
 from charlotte.offline.intents.text import LONGER, RESIZE, SET_TEXT, SHORTER
@@ -51,6 +53,8 @@ INTENTS: Final[tuple[Intent, ...]] = (
     CHANGE_PRICE,
     CHANGE_VALUE,
     ADD_TO_LIST,
+    ADD_QUOTE,
+    SHOW_FACT,
     REMOVE_ROWS,
     CHANGE_PLACE,
     FONT_SIZE,
@@ -104,7 +108,8 @@ def read_requests(message: str) -> list[Request]:
         out += read_clause(Clause.of(part, runs))
         if len(out) >= MAX_REQUESTS:
             break
-    return resolved(out[:MAX_REQUESTS])  # "move it": the section the request before named
+    # "move it": the section the request before named; "here's one: '…'": the testimonials it added.
+    return joined(resolved(out[:MAX_REQUESTS]))
 
 
 def _changes(op: Mapping[str, Any], page: PageView) -> bool:

@@ -12,6 +12,7 @@ from typing import Final
 from charlotte.offline.clauses import folded, unquote
 from charlotte.offline.edits import Context, Edit, Refusal, add, move, remove
 from charlotte.offline.intents.intent import ADD, MOVE, REMOVE, Clause, Intent, Reading
+from charlotte.offline.intents.quotes import plan_quotes, quote_after
 from charlotte.offline.requests import AddSection, MoveSection, RemoveSection, Request, Unsupported
 from charlotte.sections.catalogue import SECTION_WORDS, kind_spans, kinds_in
 from charlotte.sections.page_view import PageView
@@ -39,6 +40,19 @@ _AFTER_NAME = frozenset(
      "that", "which", "here", "there", "near", "next", "about", "showing", "also", "&"}
 )  # fmt: skip
 
+
+#: Words opening a question ("what space do you need", "do you bring music").
+_QUESTION_WORDS: Final = frozenset(
+    {"what", "how", "when", "where", "who", "which", "why", "do", "does", "can", "is", "are", "will",
+     "should", "have", "has"}
+)  # fmt: skip
+#: Words saying questions are the common ones ("people always ring us about", "customers ask").
+_ASKING: Final = frozenset({"ask", "asks", "asked", "ring", "call", "phone", "email", "e-mail", "message"})
+_ASKED_OFTEN: Final = _ASKING | frozenset(
+    {"people", "customers", "clients", "parents", "patients", "owners", "guests", "everyone", "always",
+     "often", "usually", "keep", "us", "me", "about", "most", "we", "i", "get", "all", "the", "time",
+     "a", "lot", "that", "which"}
+)  # fmt: skip
 
 #: Words that may go on a list of sections after a comma ("the gallery, and the team too").
 _LIST_WORDS: Final = frozenset(
@@ -73,9 +87,20 @@ def _sections_added(rest: str) -> list[str]:
     """The kinds an add clause names as sections: not as a word describing something else.
 
     "a booking calendar", "a contact form": the kind's name is followed by another noun, so
-    the person asks for a thing the builder cannot make, not for that section.
+    the person asks for a thing the builder cannot make, not for that section. "The
+    questions people always ring us about": questions said to be the common ones are the FAQ.
     """
-    return [kind for _at, kind, after in kind_spans(rest) if after in _AFTER_NAME]
+    return [
+        kind
+        for at, kind, after in kind_spans(rest)
+        if after in _AFTER_NAME or (kind == "faq" and _common(rest[at:]))
+    ]
+
+
+def _common(named: str) -> bool:
+    """Whether "questions …" goes on only to say they are the ones people always ask."""
+    words = [w.strip(".,!?") for w in named.split()[1:]]
+    return bool(words) and all(w in _ASKED_OFTEN for w in words) and bool(_ASKING & set(words))
 
 
 def _rest(clause: Clause) -> tuple[str, str]:
@@ -124,10 +149,46 @@ def _read_remove(clause: Clause) -> Reading | None:
     return Reading(90, tuple(found), why="it names no section of the page")
 
 
+def _asked(rest: str) -> tuple[str, tuple[str, ...]] | None:
+    """``rest`` without a closing parenthesis of questions ("an FAQ (what space do you need, …)"),
+    and the questions; None when the parenthesis holds anything but questions."""
+    open_at = rest.find("(")
+    close_at = rest.find(")", open_at)
+    if open_at < 0 or close_at < 0 or rest[close_at + 1 :].strip(" .!?"):
+        return None
+    parts = [p.strip(" ?.") for p in rest[open_at + 1 : close_at].replace("?", ",").split(",")]
+    parts = [p.removesuffix(" etc").removesuffix(" and so on").strip() for p in parts]
+    questions = tuple(p for p in parts if p and p != "etc")
+    if not questions or any(p.split()[0] not in _QUESTION_WORDS for p in questions):
+        return None
+    return rest[:open_at], questions
+
+
 def _read_add(clause: Clause) -> Reading | None:
     verb, rest = _rest(clause)
     if verb not in ADD:
         return None
+    given = quote_after(clause)
+    if given is not None:
+        at, quote, by = given
+        head = _read_add(Clause.of(clause.text[:at], clause.runs))
+        kinds = [r.kind for r in head.requests if isinstance(r, AddSection)] if head else []
+        if kinds != ["testimonials"]:
+            return Reading(85, (), why="a quote goes in a testimonials section")
+        return Reading(85, (AddSection("testimonials", quotes=((quote, by),)),))
+    runs = [clause.runs[int(p)] for k, p in enumerate(clause.text.split("\x00")) if k % 2 and p.isdigit()]
+    if "testimonials" in kinds_in(rest) and any("testimonials" not in kinds_in(folded(r)) for r in runs):
+        # "add 'great' to the reviews": a quote not read as one, never a section without it.
+        return Reading(85, (), why="I could not tell what the quoted words are; write \"here's a review: '…' - their name\"")
+    asked = _asked(rest)
+    if asked is None and "(" in rest:
+        return Reading(85, (), why="I did not understand the words in brackets")
+    if asked is not None:
+        head = _read_add(Clause.of(clause.text[: clause.text.find("(", clause.at)], clause.runs))
+        kinds = [r.kind for r in head.requests if isinstance(r, AddSection)] if head else []
+        if kinds != ["faq"]:
+            return Reading(85, (), why="it is not a kind of section I can build")
+        return Reading(85, (AddSection("faq", asked=asked[1]),))
     where, anchor, at = position(rest)
     kinds = _sections_added(rest[:at] if at >= 0 else rest)
     if len(kinds) > 1 and any(f" about {w} " in f"{rest} " for w in _ABOUT_WHAT):
@@ -177,7 +238,22 @@ def resolved(requests: list[Request]) -> list[Request]:
 
 
 def _plan_add(request: AddSection, page: PageView, context: Context) -> Edit | Refusal:
-    return add(page, request, context)
+    if request.quotes:
+        return plan_quotes(page, request, context)
+    edit = add(page, request, context)
+    if not isinstance(edit, Edit) or not request.asked:
+        return edit
+    asks = " ".join(
+        str(op["node"].get("props", {}).get("content", "")).lower()
+        for op in edit.ops
+        if op.get("t") == "insert_node" and op["node"].get("type") == "heading"
+    )
+    missing = [q for q in request.asked if q.lower() not in asks]
+    if not missing:
+        return edit
+    named = " or ".join(f'"{q}"' for q in missing)
+    said = f"{edit.said}; nothing in the brief or the facts answers {named}, so add those by hand"
+    return Edit(edit.ops, said)
 
 
 def _plan_remove(request: RemoveSection, page: PageView, _context: Context) -> Edit | Refusal:
