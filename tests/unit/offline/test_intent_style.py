@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from tests.unit.offline.intent_table import Refused, check
 
+from charlotte.offline.intents import read_requests
 from charlotte.offline.looks import COLOURS
-from charlotte.offline.requests import Recolour, Request, Restyle
+from charlotte.offline.requests import AddSection, Recolour, Request, Restyle, Unsupported
 
 SERIF = "Georgia, Times New Roman, serif"
 
@@ -132,3 +133,10 @@ def test_more_of_a_colour_for_no_part_is_the_pages_colour(
     message: str, expected: list[Request] | Refused
 ) -> None:
     check(message, expected)
+
+
+def test_a_hedged_suggestion_finishes_the_sentence_before_only_without_a_verb() -> None:
+    assert read_requests("more colourful please. Perhaps a vivid teal!") == [page("teal")]
+    # With a verb of its own it is a request of its own, read (and here refused) on its own.
+    read = read_requests("add an FAQ? maybe move it to the top")
+    assert [type(r) for r in read] == [AddSection, Unsupported]
