@@ -76,8 +76,8 @@ def _words(lower: str) -> list[str]:
 
 
 def colour_of(words: Sequence[str]) -> str | None:
-    """The first colour ``words`` name (``colours.colour_word``: "pink", "pinker", "#2a7"), long hex."""
-    return next((found[1] for word in words if (found := colour_word(word))), None)
+    """The first colour ``words`` name (``colours.colour_word``: "pink", "pinker", "#2a7"; no plural), long hex."""
+    return next((found[1] for word in words if (found := colour_word(word, plurals=False))), None)
 
 
 def read_looks(lower: str) -> list[Restyle]:

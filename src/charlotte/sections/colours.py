@@ -59,18 +59,21 @@ def long_hex(value: str) -> str:
     return "#" + ("".join(c * 2 for c in digits) if len(digits) == 3 else digits)
 
 
-def colour_word(word: str) -> tuple[str, str] | None:
+def colour_word(word: str, *, plurals: bool = True) -> tuple[str, str] | None:
     """The colour one lower-case word names, as (its name, ``#rrggbb``); else None.
 
     The one reader of colour words, for briefs and follow-ups alike: a name of
-    ``NAMED_COLOURS``, its plural ("greens and browns"), its comparative ("pinker"),
+    ``NAMED_COLOURS``, its plural ("greens and browns"; not with ``plurals`` False:
+    a follow-up's "add limes to the menu" names fruit), its comparative ("pinker"),
     or a ``#rgb``/``#rrggbb`` value (its own name). A caller tells a plural or a
     comparative by the word differing from the name.
     """
     if word.startswith("#") and len(word) in (4, 7) and all(c in HEX for c in word[1:]):
         return word, long_hex(word)
-    name = word if word in NAMED_COLOURS else _MORE_OF.get(word) or word.removesuffix("s")
-    return (name, NAMED_COLOURS[name]) if name in NAMED_COLOURS else None
+    name = word if word in NAMED_COLOURS else _MORE_OF.get(word)
+    if name is None and plurals:
+        name = word.removesuffix("s")
+    return (name, NAMED_COLOURS[name]) if name is not None and name in NAMED_COLOURS else None
 
 
 def hsv(hex_value: str) -> tuple[float, float, float]:

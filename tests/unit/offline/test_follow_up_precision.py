@@ -412,3 +412,24 @@ def test_it_is_the_section_just_added(session: Session) -> None:
 
     assert turn.refused == [] and turn.ready, turn.reply
     assert turn.roots()[1] == next(i for i in turn.nodes if i.startswith(("faq", "questions")))
+
+
+def _sizes(node: dict[str, Any]) -> dict[str, float]:
+    return {bp: v["fontSize"]["value"] for bp, v in node.get("style", {}).items() if "fontSize" in v}
+
+
+def test_the_phone_number_bigger_and_the_rest_smaller_changes_font_sizes_only(session: Session) -> None:
+    before = draft(session)
+
+    turn = session.turn("make the phone number even bigger and the rest smaller")
+
+    ready_with_only(turn)
+    phones = {i for i, n in before.items() if str(n.get("props", {}).get("href", "")).startswith("tel:")}
+    assert phones
+    for node_id in changed_nodes(before, turn):
+        was, now = before[node_id], turn.nodes[node_id]
+        assert {k for k in now if now[k] != was[k]} == {"style"}, node_id
+        grew = all(_sizes(now)[bp] > size for bp, size in _sizes(was).items())
+        shrank = all(_sizes(now).get(bp, size) <= size for bp, size in _sizes(was).items())
+        assert grew if node_id in phones else shrank, node_id
+    assert phones <= changed_nodes(before, turn)

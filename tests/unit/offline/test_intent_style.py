@@ -140,3 +140,9 @@ def test_a_hedged_suggestion_finishes_the_sentence_before_only_without_a_verb() 
     # With a verb of its own it is a request of its own, read (and here refused) on its own.
     read = read_requests("add an FAQ? maybe move it to the top")
     assert [type(r) for r in read] == [AddSection, Unsupported]
+
+
+def test_a_plural_colour_word_in_a_follow_up_is_no_colour() -> None:
+    # "Oranges" and "limes" are fruit on a menu: no accent, no banner, no page colour.
+    for message in ("add oranges to the menu please", "make the banner limes"):
+        assert not any(isinstance(r, Restyle) for r in read_requests(message)), message

@@ -30,6 +30,12 @@ def test_a_word_names_a_colour_or_none(word: str, expected: tuple[str, str] | No
     assert colour_word(word) == expected
 
 
+def test_a_follow_up_reads_no_plural_as_a_colour() -> None:
+    # "add limes to the menu", "we sell oranges": fruit, not a colour.
+    assert colour_word("limes", plurals=False) is None and colour_word("oranges", plurals=False) is None
+    assert colour_word("pinker", plurals=False) == ("pink", NAMED_COLOURS["pink"])
+
+
 def test_a_brief_reads_its_colour_words_with_the_same_reader() -> None:
     # "soft blush and ivory": blush is the look (before "and"), ivory is no colour we paint.
     scheme = scheme_of("Petal & Vow, wedding flowers. Romantic, soft blush and ivory.", {})

@@ -86,7 +86,7 @@ def _colours(words: list[str]) -> list[tuple[int, str, str]]:
     """(where, name, hex) of each colour ``words`` name ("pinker": pink), but a "less grey"."""
     out = []
     for i, word in enumerate(words):
-        found = colour_word(word)
+        found = colour_word(word, plurals=False)
         if found is not None and not (found[0] in NEUTRALS and i and words[i - 1] == "less"):
             out.append((i, found[0], found[1]))
     return out
