@@ -16,7 +16,12 @@ The scope a follow-up's predicates give:
 - ``text_contains`` without ``within``: the nodes that say the words;
 - ``text_absent``: the nodes that said one of its words before the turn (a
   value asked to go is a node asked to change: "£28 now, not £26");
-- ``theme`` with ``within``: that section, whole ("make the hero navy");
+- ``theme`` with ``within``: that section, whole ("make the hero navy"); with
+  ``hue`` too, also every node whose only change is a colour swapped the way
+  the section's was (its old colour's hue family to the asked hue): the page's
+  colour asked to change ("use blue instead" on a page in greens) is changed
+  wherever the page wears it (the accent on a label, a price, a tinted band),
+  and a colour moving within the asked hue is more of it ("more purple");
 - ``theme`` without ``within``: the whole page (a restyle). ``{"unchanged":
   false}`` says something changed, not where: it gives no scope.
 
@@ -31,12 +36,14 @@ whatever it changed is collateral. Linear in the two documents.
 
 from __future__ import annotations
 
+import colorsys
 import re
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
 from charlotte.checks.copytext import copy_of
+from charlotte.evaluation.colours import hue_name, parse_hex
 from charlotte.evaluation.predicates import fact_shown, sections_of
 from charlotte.page.model import node_map
 from charlotte.page.tree import descendants_of
@@ -47,6 +54,7 @@ __all__ = ["collateral", "touched"]
 _FIELDS: Final = ("type", "parent", "order", "props", "style")
 _SCOPED: Final = ("text_contains", "count", "max_words", "shorter", "longer")
 _DIGITS = re.compile(r"\d")
+_HEX = re.compile(r"#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})(?![0-9a-fA-F])")
 
 
 def touched(before: Mapping[str, Any], after: Mapping[str, Any]) -> set[str]:
@@ -157,7 +165,10 @@ def _scope(
     for predicate in predicates:
         for name, arg in predicate.items():
             if name == "theme" and isinstance(arg, Mapping) and isinstance(arg.get("within"), str):
-                scope |= _sections(arg["within"], before, after, whole=True)
+                section = _sections(arg["within"], before, after, whole=True)
+                scope |= section
+                if isinstance(arg.get("hue"), str):
+                    scope |= _swapped(section, arg["hue"], before, after)
             elif name == "theme":
                 return True
             elif name in ("section", "no_section") and isinstance(arg, str):
@@ -219,4 +230,63 @@ def _saying(values: Sequence[str], before: Mapping[str, Any], after: Mapping[str
                 if fact_shown(single, value) or (len(digits) >= 7 and digits[-9:] in said):
                     out.add(node_id)
                     break
+    return out
+
+
+def _hue(colour: str) -> str | None:
+    """``colour``'s hue family; a band's faint tint (too light for ``hue_name``) counts in its hue's."""
+    rgb = parse_hex(colour)
+    if rgb is None:
+        return None
+    hue, lightness, saturation = colorsys.rgb_to_hls(*rgb)
+    if lightness > 0.97 and saturation >= 0.15:
+        rgb = colorsys.hls_to_rgb(hue, 0.5, 1.0)  # its hue, at a lightness that has a name
+    return hue_name(rgb)
+
+
+def _colour_swaps(a: Mapping[str, Any], b: Mapping[str, Any]) -> set[tuple[str | None, str | None]] | None:
+    """The (old, new) hue families of a node's changed colours; None when anything else changed.
+
+    Anything else: a field but its style, a style value that differs in more than its
+    ``#rgb``/``#rrggbb`` colours.
+    """
+    if any(a.get(f) != b.get(f) for f in _FIELDS if f != "style"):
+        return None
+    old_style, new_style = a.get("style"), b.get("style")
+    old_style = old_style if isinstance(old_style, Mapping) else {}
+    new_style = new_style if isinstance(new_style, Mapping) else {}
+    swaps: set[tuple[str | None, str | None]] = set()
+    for bp in set(old_style) | set(new_style):
+        old, new = old_style.get(bp), new_style.get(bp)
+        old, new = old if isinstance(old, Mapping) else {}, new if isinstance(new, Mapping) else {}
+        for key in set(old) | set(new):
+            x, y = old.get(key), new.get(key)
+            if x == y:
+                continue
+            if not isinstance(x, str) or not isinstance(y, str) or _HEX.sub("#", x) != _HEX.sub("#", y):
+                return None
+            swaps |= {(_hue(o), _hue(n)) for o, n in zip(_HEX.findall(x), _HEX.findall(y), strict=True) if o != n}
+    return swaps
+
+
+def _swapped(
+    section: set[str], hue: str, before: Mapping[str, Any], after: Mapping[str, Any]
+) -> set[str]:
+    """The nodes outside ``section`` whose only change swaps colours as the section's did to ``hue``.
+
+    The section's swaps are the (old, new) hue families of its changed colours whose new
+    family is ``hue`` and old one a colour (not a grey), and ``hue`` to itself; a node is in
+    when every colour it changed is one of those swaps.
+    """
+    old, new = node_map(before), node_map(after)
+    # A colour moving within the asked hue ("more purple" on a purple page: a deeper tint).
+    asked: set[tuple[str | None, str | None]] = {(hue, hue)}
+    for node_id in section & set(old) & set(new):
+        found = _colour_swaps(old[node_id], new[node_id]) or set()
+        asked |= {(o, n) for o, n in found if o is not None and n == hue}
+    out: set[str] = set()
+    for node_id in (set(old) & set(new)) - section:
+        swaps = _colour_swaps(old[node_id], new[node_id])
+        if swaps and swaps <= asked:
+            out.add(node_id)
     return out

@@ -96,8 +96,21 @@ def unquote(text: str, runs: Sequence[str]) -> str:
     return "".join(runs[int(p)] if k % 2 and p.isdigit() else p for k, p in enumerate(parts))
 
 
+#: Words opening a suggestion that finishes the sentence before ("… more colourful? maybe purple").
+_HEDGES: Final = frozenset({"maybe", "perhaps", "possibly", "ideally"})
+
+
+def _suggestion(sentence: str, opens: Callable[[str], bool]) -> bool:
+    """Whether ``sentence`` is a hedged suggestion without a verb of its own ("maybe purple")."""
+    words = [folded(w).strip(".,!?;:") for w in sentence.split()]
+    return len(words) >= 2 and words[0] in _HEDGES and not any(opens(w) for w in words[1:])
+
+
 def split_clauses(text: str, opens: Callable[[str], bool]) -> list[str]:
-    """Sentences, each split again at ``and``/``then``/``also``/a comma before a word that ``opens`` a clause."""
+    """Sentences, each split again at ``and``/``then``/``also``/a comma before a word that ``opens`` a clause.
+
+    A hedged suggestion without a verb ("maybe purple") finishes the sentence before it.
+    """
     sentences: list[str] = []
     start = 0
     for i, c in enumerate(text):
@@ -106,6 +119,9 @@ def split_clauses(text: str, opens: Callable[[str], bool]) -> list[str]:
             sentences.append(text[start:i])
             start = i + 1
     sentences.append(text[start:])
+    for k in range(len(sentences) - 1, 0, -1):
+        if _suggestion(sentences[k], opens) and sentences[k - 1].strip():
+            sentences[k - 1] = f"{sentences[k - 1].rstrip()}, {sentences.pop(k).strip()}"
     clauses: list[str] = []
     for sentence in sentences:
         words = sentence.split()

@@ -17,20 +17,16 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from charlotte.offline.paint import (
-    GROUNDS,
-    HEX,
-    NAMED,
-    accent_of,
+    accent_ops,
     backgrounds,
     base_of,
     kept_legible,
-    long_hex,
-    on_grounds,
+    page_colour,
     recolour,
     style_of,
 )
 from charlotte.sections.colours import NAMED_COLOURS as COLOURS
-from charlotte.sections.colours import contrast, legible, tone_of
+from charlotte.sections.colours import colour_word, tone_of
 from charlotte.sections.page_view import PageView
 from charlotte.sections.style import CARD_WIDTH, SANS, SERIF, fits
 
@@ -80,13 +76,8 @@ def _words(lower: str) -> list[str]:
 
 
 def colour_of(words: Sequence[str]) -> str | None:
-    """The first colour ``words`` name (a name of ``COLOURS`` or a hex value), long hex."""
-    for word in words:
-        if word.startswith("#") and len(word) in (4, 7) and all(c in HEX for c in word[1:]):
-            return long_hex(word)
-        if word in COLOURS:
-            return COLOURS[word]
-    return None
+    """The first colour ``words`` name (``colours.colour_word``: "pink", "pinker", "#2a7"; no plural), long hex."""
+    return next((found[1] for word in words if (found := colour_word(word, plurals=False))), None)
 
 
 def read_looks(lower: str) -> list[Restyle]:
@@ -242,7 +233,8 @@ def look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[di
     """The ops for ``look`` on ``nodes`` and what they do ("" with no ops: why not); words a new
     ground or tone left under 4.5:1 take their legible shade (an accent the person gave stays)."""
     ops, said = _look_ops(look, nodes)
-    return (ops + kept_legible(nodes, ops), said) if ops and look.aspect in ("background", "tone") else (ops, said)
+    grounds = ("background", "tone", "colour")
+    return (ops + kept_legible(nodes, ops), said) if ops and look.aspect in grounds else (ops, said)
 
 
 def _look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], str]:
@@ -253,23 +245,9 @@ def _look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[d
         room = "less" if look.value == "shorter" else "more"
         return ops, f"made the hero {look.value} ({room} space around its words)"
     if look.aspect == "accent":
-        accent = accent_of(nodes)
-        if accent is None:
-            return [], "the page has no button or link whose colour is the accent"
-        # Buttons carry white labels on the accent: a colour by name is our pick, so its
-        # shade that keeps them at 4.5:1; a hex value the person gave is theirs, as given.
-        new = legible(look.value, "#ffffff") if look.value in NAMED else look.value
-        # The accent's words on a dark or light page are its legible shade: they follow it.
-        shades = {shade: on_grounds(new, band, card) for band, card in GROUNDS
-                  if (shade := on_grounds(accent, band, card)) != accent}  # fmt: skip
-        shades[accent] = new
-        ops = recolour(nodes, lambda h: shades.get(h, h))
-        note = ""
-        if new != look.value:
-            note = f" (a darker shade of {look.value}, so white labels on it stay legible)"
-        elif (ratio := contrast(new, "#ffffff")) < 4.5:
-            note = f" (white labels on it read at {ratio:.1f}:1, below the 4.5:1 that keeps them legible)"
-        return ops, f"changed the accent colour from {accent} to {new}{note}"
+        return accent_ops(nodes, look.value)
+    if look.aspect == "colour":
+        return page_colour(nodes, look.value)
     if look.aspect == "background":
         named = {"dark": "a dark background", "light": "a light background"}
         what = named.get(look.value, f"the background {look.value}")
@@ -279,7 +257,7 @@ def _look_ops(look: Restyle, nodes: Sequence[Mapping[str, Any]]) -> tuple[list[d
             return backgrounds(band, look.value), f"gave the hero {what}"
         return backgrounds(nodes, look.value), f"gave the sections {what}"
     if look.aspect == "tone":
-        return recolour(nodes, tone_of(look.value)), f"made the palette {look.value}"
+        return recolour(nodes, tone_of(look.value, richer=True)), f"made the palette {look.value}"
     if look.aspect == "shape":
         said = (
             "more minimal (no shadows, plainer headings, small corners)"

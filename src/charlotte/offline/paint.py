@@ -12,19 +12,32 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from charlotte.sections.colours import NAMED_COLOURS, contrast, legible, legible_words, word_grounds
+from charlotte.sections.colours import (
+    HEX,
+    NAMED_COLOURS,
+    contrast,
+    hsv,
+    legible,
+    legible_words,
+    long_hex,
+    pale,
+    word_grounds,
+)
+from charlotte.sections.page_view import PageView
 
 __all__ = [
     "GROUNDS",
     "HEX",
     "NAMED",
     "accent_of",
+    "accent_ops",
     "backgrounds",
     "base_of",
     "first_hex",
     "kept_legible",
     "long_hex",
     "on_grounds",
+    "page_colour",
     "recolour",
     "replace_hex",
     "style_of",
@@ -32,14 +45,8 @@ __all__ = [
 
 _DARK_BANDS, _DARK_CARDS, _DARK_INK = "#111827", "#1f2937", "#f3f4f6"
 _LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK = "#ffffff", "#ffffff", "#111827"
-HEX: Final = frozenset("0123456789abcdefABCDEF")
 #: Style keys whose strings may hold colours.
 _COLOUR_KEYS: Final = ("background", "color", "border", "boxShadow")
-
-
-def long_hex(value: str) -> str:
-    digits = value[1:].lower()
-    return "#" + ("".join(c * 2 for c in digits) if len(digits) == 3 else digits)
 
 
 def replace_hex(text: str, change: Callable[[str], str]) -> str:
@@ -152,16 +159,27 @@ def _shades(accent: str) -> set[str]:
     return {accent, *(on_grounds(accent, band, card) for band, card in GROUNDS)}
 
 
+def _ground_of(value: str) -> str:
+    """A colour by name as a ground: our pick, so its shade one of the page's inks reads on
+    (a red or a pink in the middle of the scale reads with neither)."""
+    if max(contrast(_DARK_INK, value), contrast(_LIGHT_INK, value)) < 4.5:
+        return legible(value, _DARK_INK)
+    return value
+
+
+def _accent_of(value: str) -> str:
+    """The accent ``value`` makes: a colour by name its shade white labels read on, a hex as given."""
+    return legible(value, "#ffffff") if value in NAMED else value
+
+
 def backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[str, Any]]:
     accent = accent_of(nodes)
     band, card, ink = {
         "dark": (_DARK_BANDS, _DARK_CARDS, _DARK_INK),
         "light": (_LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK),
     }.get(value, (value, value, ""))
-    if value in NAMED and max(contrast(_DARK_INK, value), contrast(_LIGHT_INK, value)) < 4.5:
-        # A colour by name is our pick: its shade that one of the page's inks reads on (a red
-        # or a pink in the middle of the scale reads with neither).
-        band = card = legible(value, _DARK_INK)
+    if value in NAMED:
+        band = card = _ground_of(value)
     ink = ink or _ink_for(band)
     # The accent's words, in whichever shade a page showed them, take the new ground's.
     shades = _shades(accent) if accent else set()
@@ -200,24 +218,119 @@ def backgrounds(nodes: Sequence[Mapping[str, Any]], value: str) -> list[dict[str
     return ops
 
 
-def kept_legible(
-    nodes: Sequence[Mapping[str, Any]], ops: Sequence[Mapping[str, Any]]
-) -> list[dict[str, Any]]:
+def applied(nodes: Sequence[Mapping[str, Any]], ops: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """``nodes`` (id, parent, type, base style) as ``ops``' base ``set_style`` patches leave them."""
     patches: dict[str, dict[str, Any]] = {}
     for op in ops:
         if op.get("t") == "set_style" and op.get("breakpoint") == "base":
             patches.setdefault(str(op["id"]), {}).update(op["patch"])
-    after = [
+    return [
         {
             "id": n["id"],
             "parent": n.get("parent"),
+            "type": n.get("type"),
             "style": {"base": {**base_of(n), **patches.get(str(n["id"]), {})}},
         }
         for n in nodes
     ]
+
+
+def kept_legible(
+    nodes: Sequence[Mapping[str, Any]], ops: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """Ops giving each word ``ops`` moved onto another ground (or recoloured) its shade at 4.5:1."""
+    after = applied(nodes, ops)
     before, now = word_grounds(nodes), word_grounds(after)  # only words the restyle moved
     return [
         {"t": "set_style", "id": node_id, "breakpoint": "base", "patch": {"color": colour}}
         for node_id, colour in legible_words(after).items()
         if before.get(node_id) != now.get(node_id)
     ]
+
+
+def accent_ops(nodes: Sequence[Mapping[str, Any]], value: str) -> tuple[list[dict[str, Any]], str]:
+    """The ops giving the page the accent ``value`` on every node wearing the accent, and what they do."""
+    accent = accent_of(nodes)
+    if accent is None:
+        return [], "the page has no button or link whose colour is the accent"
+    # Buttons carry white labels on the accent: a colour by name is our pick, so its
+    # shade that keeps them at 4.5:1; a hex value the person gave is theirs, as given.
+    new = _accent_of(value)
+    # The accent's words on a dark or light page are its legible shade: they follow it.
+    shades = {shade: on_grounds(new, band, card) for band, card in GROUNDS
+              if (shade := on_grounds(accent, band, card)) != accent}  # fmt: skip
+    shades[accent] = new
+    ops = recolour(nodes, lambda h: shades.get(h, h))
+    note = ""
+    if new != value:
+        note = f" (a darker shade of {value}, so white labels on it stay legible)"
+    elif (ratio := contrast(new, "#ffffff")) < 4.5:
+        note = f" (white labels on it read at {ratio:.1f}:1, below the 4.5:1 that keeps them legible)"
+    return ops, f"changed the accent colour from {accent} to {new}{note}"
+
+
+def _wears(colour: object, target: str) -> bool:
+    """True when ``colour`` is ``target`` or near it (its hue within 15°, its value within 0.2):
+    the part already wears the colour asked for ("more purple" on a purple hero)."""
+    found = first_hex(colour) if isinstance(colour, str) else None
+    if found is None:
+        return False
+    (h, s, v), (goal, s_goal, v_goal) = hsv(found), hsv(target)
+    near = abs((h - goal + 0.5) % 1.0 - 0.5) < 15 / 360 and abs(v - v_goal) <= 0.2
+    return found == target or (near and s >= 0.15 and s_goal >= 0.15)
+
+
+def _tinted_with(colour: object, target: str) -> bool:
+    """True when ``colour`` is a pale tint of ``target``'s hue (within 15°)."""
+    found = first_hex(colour) if isinstance(colour, str) else None
+    if found is None:
+        return False
+    (h, s, _v), goal = hsv(found), hsv(target)[0]
+    return s >= 0.02 and abs((h - goal + 0.5) % 1.0 - 0.5) < 15 / 360
+
+
+#: How strongly a tinted band shows the page's colour one step deeper ("more purple").
+_DEEPER: Final = 0.22
+
+
+def _tinted(nodes: Sequence[Mapping[str, Any]], skip: set[str | None]) -> list[Mapping[str, Any]]:
+    """The bands (but ``skip``) whose ground is a pale tint of a colour: not white, not a colour."""
+    out = []
+    for node in nodes:
+        ground = first_hex(str(base_of(node).get("background")))
+        if node.get("parent") is None and node["id"] not in skip and ground is not None:
+            _h, s, v = hsv(ground)
+            if 0.02 <= s < 0.15 and v > 0.9:
+                out.append(node)
+    return out
+
+
+def page_colour(nodes: Sequence[Mapping[str, Any]], value: str) -> tuple[list[dict[str, Any]], str]:
+    """The page's colour made ``value``: its accent, the hero's ground and the tinted bands' shade.
+
+    "Make it pinker" names no part: the page's colour is what a brief's colour
+    sets (the hero, the accent, a pale shade on the tinted bands). Each that does
+    not wear ``value`` yet takes it; when all of them do, the tinted bands take a
+    deeper shade of it, once ("make it MORE purple" on a purple page).
+    """
+    ops = accent_ops(nodes, value)[0] if not _wears(accent_of(nodes), _accent_of(value)) else []
+    after = applied(nodes, ops)
+    view = PageView(after)
+    hero = view.hero()
+    ground = _ground_of(value) if value in NAMED else value
+    if hero is not None and not _wears(base_of(view.by_id[hero]).get("background"), ground):
+        ops += backgrounds([view.by_id[hero], *view.inside(hero)], value)
+    tinted = _tinted(after, {hero})
+    deeper = not ops
+    if deeper:
+        shade = pale(value, _DEEPER)
+    else:
+        shade = pale(value)
+        tinted = [n for n in tinted if not _tinted_with(base_of(n).get("background"), value)]
+    ops += [{"t": "set_style", "id": n["id"], "breakpoint": "base", "patch": {"background": shade}}
+            for n in tinted if first_hex(str(base_of(n).get("background"))) != shade]  # fmt: skip
+    if not ops:
+        return [], f"the page already wears {value} (the banner, the buttons and the tinted sections)"
+    if deeper:
+        return ops, f"gave the tinted sections a deeper shade of {value} (the banner and the buttons wear it)"
+    return ops, f"made the page's colour {value} (the banner, the buttons and links, the tinted sections)"

@@ -233,14 +233,16 @@ class RemoveRows:
 
 @dataclass(frozen=True, slots=True)
 class FontSize:
-    """Words of ``scope`` (text, headings, headline, page) ``bigger`` or smaller, at ``breakpoint``.
+    """Words of ``scope`` (text, headings, headline, page, phone, email) ``bigger`` or smaller.
 
     ``breakpoint`` None: at every width; "base" on a phone, "md" a tablet, "lg" a desktop.
+    ``besides``: a scope left out ("the phone number bigger and the rest smaller").
     """
 
     scope: str
     bigger: bool
     breakpoint: str | None = None
+    besides: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

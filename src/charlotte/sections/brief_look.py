@@ -6,9 +6,9 @@ orange", "navy and white", "minimal, in greens") or a typeface ("a classic
 serif typeface", "a clean sans-serif font") gets it: ``brief_look`` lays
 those words over the scheme.
 
-- The first colour the brief names by one of ``NAMED_COLOURS``' names (a
-  plural too: "greens and browns"), not a neutral (white, black, grey, cream,
-  beige) and not refused ("no pink", "nothing orange"), is the hero's ground;
+- The first colour the brief names (``colours.colour_word``, the follow-ups'
+  reader too; a plural as well: "greens and browns"), not a neutral (white,
+  black, grey, cream, beige) and not refused ("no pink", "nothing orange"), is the hero's ground;
   the words on it are white or near-black, whichever reads (4.5:1); the accent
   is that colour's shade legible on white, and the tinted bands a pale shade
   of it. Named for the accent ("one green accent", "coral buttons"), it is the
@@ -24,12 +24,11 @@ import re
 from dataclasses import replace
 from typing import Final
 
-from charlotte.sections.colours import NAMED_COLOURS, contrast, legible, pale
+from charlotte.sections.colours import NEUTRALS, colour_word, contrast, legible, pale
 from charlotte.sections.style import SANS, SERIF, Scheme
 
 __all__ = ["brief_look"]
 
-_NEUTRAL: Final = frozenset({"white", "black", "grey", "gray", "cream", "beige"})
 _REFUSING: Final = frozenset({"no", "not", "nothing", "without", "never", "avoid", "hate"})
 _ACCENT_WORDS: Final = frozenset({"accent", "accents", "highlight", "highlights", "buttons", "links"})
 _WORD = re.compile(r"[a-z]+")
@@ -74,12 +73,13 @@ def _named_colour(text: str) -> tuple[str, bool] | None:
     found = list(_WORD.finditer(text))
     words = [m.group(0) for m in found]
     for n, word in enumerate(words):
-        name = word if word in NAMED_COLOURS else word[:-1] if word.endswith("s") else ""
-        if name not in NAMED_COLOURS or name in _NEUTRAL or not _REFUSING.isdisjoint(words[max(0, n - 3) : n]):
+        named = colour_word(word)
+        if named is None or named[0] in NEUTRALS or not _REFUSING.isdisjoint(words[max(0, n - 3) : n]):
             continue
+        name, colour = named
         after = words[n + 1 : n + 3]
         ends = n + 1 == len(found) or any(c in ".,;:!?\n(" for c in text[found[n].end() : found[n + 1].start()])
-        looks = after[:1] == ["and"] or bool(set(after[:1]) & (_LOOK_WORDS | set(NAMED_COLOURS)))
+        looks = after[:1] == ["and"] or any(w in _LOOK_WORDS or colour_word(w) for w in after[:1])
         if word != name or ends or looks:
-            return NAMED_COLOURS[name], not _ACCENT_WORDS.isdisjoint(after)
+            return colour, not _ACCENT_WORDS.isdisjoint(after)
     return None

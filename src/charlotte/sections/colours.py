@@ -17,11 +17,15 @@ from typing import Any, Final
 from charlotte.checks.contrast import luminance, parse_colour, ratio
 
 __all__ = [
+    "HEX",
     "NAMED_COLOURS",
+    "NEUTRALS",
+    "colour_word",
     "contrast",
     "hsv",
     "legible",
     "legible_words",
+    "long_hex",
     "pale",
     "tone_of",
     "word_grounds",
@@ -32,12 +36,44 @@ __all__ = [
 #: follow-up's ("make the buttons green") mean these.
 NAMED_COLOURS: Final[Mapping[str, str]] = {
     "red": "#dc2626", "green": "#15803d", "blue": "#2563eb", "navy": "#1e3a8a", "teal": "#0f766e",
-    "orange": "#ea580c", "purple": "#7c3aed", "pink": "#db2777", "yellow": "#ca8a04",
+    "orange": "#ea580c", "purple": "#7c3aed", "pink": "#db2777", "yellow": "#facc15",
     "gold": "#b45309", "brown": "#78350f", "black": "#111111", "grey": "#4b5563", "gray": "#4b5563",
     "white": "#ffffff", "cream": "#fdf6e3", "beige": "#f5f0e6", "olive": "#4d7c0f",
     "burgundy": "#7f1d1d", "maroon": "#7f1d1d", "turquoise": "#0d9488", "lime": "#65a30d",
     "indigo": "#4338ca", "violet": "#7c3aed", "coral": "#f97361", "mint": "#10b981",
+    "blush": "#e8a0b8",
 }  # fmt: skip
+#: The names of colours no page is "in" (a page in greens, never in greys): grounds and ink.
+NEUTRALS: Final = frozenset({"white", "black", "grey", "gray", "cream", "beige"})
+#: Colours said as "more of" them ("make it pinker"): the name each means.
+_MORE_OF: Final[Mapping[str, str]] = {
+    "pinker": "pink", "bluer": "blue", "greener": "green", "redder": "red", "purpler": "purple",
+    "yellower": "yellow", "oranger": "orange",
+}  # fmt: skip
+HEX: Final = frozenset("0123456789abcdefABCDEF")
+
+
+def long_hex(value: str) -> str:
+    """``#rgb`` or ``#rrggbb`` as lower-case ``#rrggbb``."""
+    digits = value[1:].lower()
+    return "#" + ("".join(c * 2 for c in digits) if len(digits) == 3 else digits)
+
+
+def colour_word(word: str, *, plurals: bool = True) -> tuple[str, str] | None:
+    """The colour one lower-case word names, as (its name, ``#rrggbb``); else None.
+
+    The one reader of colour words, for briefs and follow-ups alike: a name of
+    ``NAMED_COLOURS``, its plural ("greens and browns"; not with ``plurals`` False:
+    a follow-up's "add limes to the menu" names fruit), its comparative ("pinker"),
+    or a ``#rgb``/``#rrggbb`` value (its own name). A caller tells a plural or a
+    comparative by the word differing from the name.
+    """
+    if word.startswith("#") and len(word) in (4, 7) and all(c in HEX for c in word[1:]):
+        return word, long_hex(word)
+    name = word if word in NAMED_COLOURS else _MORE_OF.get(word)
+    if name is None and plurals:
+        name = word.removesuffix("s")
+    return (name, NAMED_COLOURS[name]) if name is not None and name in NAMED_COLOURS else None
 
 
 def hsv(hex_value: str) -> tuple[float, float, float]:
@@ -51,10 +87,10 @@ def _hex(h: float, s: float, v: float) -> str:
     return "#" + "".join(f"{round(x * 255):02x}" for x in (r, g, b))
 
 
-def pale(colour: str) -> str:
+def pale(colour: str, strength: float = 0.1) -> str:
     """A very light shade of ``colour``'s hue: a band's ground that keeps the page's colour."""
     h, s, _v = hsv(colour)
-    return _hex(h, min(s, 1.0) * 0.1, 0.98)
+    return _hex(h, min(s, 1.0) * strength, 0.98)
 
 
 def _toward(h: float, goal: float, step: float) -> float:
@@ -62,23 +98,34 @@ def _toward(h: float, goal: float, step: float) -> float:
     return h + max(-step, min(step, diff))
 
 
-def tone_of(tone: str) -> Callable[[str], str]:
-    """A change of ``#rrggbb`` colours toward ``tone``: warmer, cooler, darker or lighter."""
+def tone_of(tone: str, *, richer: bool = False) -> Callable[[str], str]:
+    """A change of ``#rrggbb`` colours toward ``tone``: warmer, cooler, darker or lighter.
+
+    ``richer``: a colour already of a warm (cool) tone's hue grows more saturated in it, so a
+    page already in that tone, asked for more of it, changes visibly (a follow-up's "warmer").
+    """
     def change(value: str) -> str:
         h, s, v = hsv(value)
+        goal = 25 / 360 if tone == "warmer" else 215 / 360
+        # A colour already of the tone's hue can only grow richer in it: its saturation grows
+        # (a bakery's browns and creams, asked "warmer", would otherwise barely move).
+        there = richer and abs((goal - h + 0.5) % 1.0 - 0.5) < 20 / 360
         if s < 0.15 and tone in ("warmer", "cooler"):
             # A grey takes a tint of the tone (a black-and-white page gets warm or cool greys),
-            # a white a faint one (cream, ice): on a page already in warm colours the bands
-            # are what can still grow warmer.
+            # a white a faint one (cream, ice); a tint of the tone already a stronger one.
             tint = 0.3 if v < 0.5 else 0.12 if v < 0.97 else 0.05
-            return _hex(35 / 360 if tone == "warmer" else 215 / 360, max(s, tint), v)
+            if s >= 0.02 and there:
+                return _hex(h, min(max(s * 1.5, tint), 0.14), v)
+            return _hex(35 / 360 if tone == "warmer" else goal, max(s, tint), v)
         if s < 0.15:  # whites, greys and near-whites stay darker or lighter as they are
             return value
         if tone == "darker":
             return _hex(h, s, v * 0.72)
         if tone == "lighter":
             return _hex(h, s * 0.75, v + (1 - v) * 0.35)
-        moved = _toward(h, 25 / 360 if tone == "warmer" else 215 / 360, 30 / 360)
+        moved = _toward(h, goal, 30 / 360)
+        if there:
+            s = s + (1 - s) * 0.3
         if _luminance(_hex(moved, s, v)) <= _luminance(value):
             return _hex(moved, s, v)
         return _hex(moved, s, _value_for(moved, s, _luminance(value)))

@@ -142,3 +142,48 @@ def test_the_box_of_a_new_list_item_saying_the_words_asked_for_is_in_scope() -> 
     # An empty box added is collateral too.
     del after["nodes"]["menu-row-note"], after["nodes"]["menu-row-name"]
     assert collateral(asked, before, after) == ("menu-row",)
+
+
+def _in_greens() -> dict[str, Any]:
+    """A page in greens: a green hero, labels in the green accent, a pale green band."""
+    doc = _doc()
+    nodes = doc["nodes"]
+    nodes["hero"]["style"] = {"base": {"background": "#15803d", "color": "#ffffff"}}
+    nodes["hero-call"]["style"] = {"base": {"background": "#15803d", "border": "1px solid #15803d"}}
+    nodes["menu"]["style"] = {"base": {"background": "#e5faed"}}
+    nodes["menu-heading"]["style"] = {"base": {"color": "#15803d"}}
+    nodes["contact-phone"]["style"] = {"base": {"color": "#15803d"}}
+    return doc
+
+
+def test_the_pages_colour_changed_may_change_it_wherever_the_page_wears_it() -> None:
+    # "Use blue instead" on a page in greens: the accent's words and the tinted band go blue too.
+    before = _in_greens()
+    after = copy.deepcopy(before)
+    nodes = after["nodes"]
+    nodes["hero"]["style"]["base"]["background"] = "#2563eb"
+    nodes["hero-call"]["style"]["base"].update(background="#2563eb", border="1px solid #2563eb")
+    nodes["menu"]["style"]["base"]["background"] = "#f2f6fe"
+    nodes["menu-heading"]["style"]["base"]["color"] = "#2563eb"
+    asked = [{"theme": {"hue": "blue", "within": "hero"}}]
+    assert collateral(asked, before, after) == ()
+    # A colour that is not the asked one, a white band painted, or words changed: collateral.
+    red = copy.deepcopy(after)
+    red["nodes"]["contact-phone"]["style"]["base"]["color"] = "#dc2626"
+    assert collateral(asked, before, red) == ("contact-phone",)
+    white = copy.deepcopy(after)
+    white["nodes"]["contact"]["style"]["base"]["background"] = "#2563eb"
+    assert collateral(asked, before, white) == ("contact",)
+    worded = copy.deepcopy(after)
+    worded["nodes"]["menu-heading"]["props"]["content"] = "Our menu"
+    assert collateral(asked, before, worded) == ("menu-heading",)
+    # The section swapped nothing (or not to the asked hue): nothing outside it is the request.
+    only_labels = copy.deepcopy(before)
+    only_labels["nodes"]["menu-heading"]["style"]["base"]["color"] = "#2563eb"
+    assert collateral(asked, before, only_labels) == ("menu-heading",)
+    # More of the asked hue ("more purple" on a purple page): a deeper tint of it.
+    purple = copy.deepcopy(before)
+    purple["nodes"]["menu"]["style"]["base"]["background"] = "#f3eefc"
+    deeper = copy.deepcopy(purple)
+    deeper["nodes"]["menu"]["style"]["base"]["background"] = "#e0d0fa"
+    assert collateral([{"theme": {"hue": "purple", "within": "hero"}}], purple, deeper) == ()

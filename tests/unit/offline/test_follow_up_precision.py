@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from tests.unit.offline.follow_up_app import FACTS, Follow, Session, Turn
 
+from charlotte.sections.colours import contrast
+
 NEW = "01603 555 0177"
 
 
@@ -267,30 +269,53 @@ def test_blue_instead_replaces_the_accent_just_changed(session: Session) -> None
     assert [r for r in turn.roots() if turn.nodes[r]["style"] != before[r]["style"]] == []
 
 
-def test_blue_instead_after_a_background_goes_to_the_background(session: Session) -> None:
+def test_blue_instead_after_a_background_goes_to_that_background(session: Session) -> None:
     session.turn("Make the hero background navy.")
     before = draft(session)
 
     turn = session.turn("use blue instead")
 
-    # Blue bands may hold words below 4.5:1: the change is made, and the checks say so.
+    # The hero's background was changed: blue goes there, not to every band.
     assert turn.refused == [] and turn.revision > turn.revision_before
-    assert "Done: gave the sections the background #2563eb" in turn.reply
+    assert "Done: gave the hero the background #2563eb" in turn.reply
     was, now = colours(before), colours(turn.nodes)
     assert {k for k in was if k[2] == "background" and was[k] == "#1e3a8a"} <= {
         k for k in now if now[k] == "#2563eb"
     }
     assert turn.nodes["hero-button"]["style"] == before["hero-button"]["style"]
+    others = [r for r in turn.roots() if r != "hero"]
+    assert [r for r in others if turn.nodes[r]["style"] != before[r]["style"]] == []
 
 
-def test_blue_instead_with_no_colour_changed_before_is_the_accent(session: Session) -> None:
+def test_a_colour_for_no_part_is_the_pages_colour_and_instead_follows_it(session: Session) -> None:
+    before = draft(session)
+
+    turn = session.turn("make it pinker!")
+
+    assert turn.refused == [] and turn.revision > turn.revision_before
+    assert "made the page's colour #db2777" in turn.reply
+    hero = turn.nodes["hero"]["style"]["base"]
+    assert hero["background"] != before["hero"]["style"]["base"]["background"]
+    assert contrast(hero["color"], hero["background"]) >= 4.5
+    # Every node it touched changed only its colours.
+    for node_id, node in turn.nodes.items():
+        if node != before[node_id]:
+            assert {k for k in node if node[k] != before[node_id][k]} == {"style"}, node_id
+
+    again = session.turn("use blue instead")
+    assert "made the page's colour #2563eb" in again.reply
+
+
+def test_blue_instead_with_no_colour_changed_before_is_the_pages_colour(session: Session) -> None:
+    # "Instead" of the colour the page is in: the one a brief's colour sets (hero, accent, tints).
     before = draft(session)
 
     turn = session.turn("use blue instead")
 
     ready_with_only(turn)
-    assert "accent" in turn.reply
+    assert "the page's colour #2563eb" in turn.reply
     assert turn.nodes["hero-button"]["style"] != before["hero-button"]["style"]
+    assert turn.nodes["hero"]["style"]["base"]["background"] == "#2563eb"
 
 
 FACEBOOK = "https://www.facebook.com/crumbandco"
@@ -403,3 +428,24 @@ def test_it_is_the_section_just_added(session: Session) -> None:
 
     assert turn.refused == [] and turn.ready, turn.reply
     assert turn.roots()[1] == next(i for i in turn.nodes if i.startswith(("faq", "questions")))
+
+
+def _sizes(node: dict[str, Any]) -> dict[str, float]:
+    return {bp: v["fontSize"]["value"] for bp, v in node.get("style", {}).items() if "fontSize" in v}
+
+
+def test_the_phone_number_bigger_and_the_rest_smaller_changes_font_sizes_only(session: Session) -> None:
+    before = draft(session)
+
+    turn = session.turn("make the phone number even bigger and the rest smaller")
+
+    ready_with_only(turn)
+    phones = {i for i, n in before.items() if str(n.get("props", {}).get("href", "")).startswith("tel:")}
+    assert phones
+    for node_id in changed_nodes(before, turn):
+        was, now = before[node_id], turn.nodes[node_id]
+        assert {k for k in now if now[k] != was[k]} == {"style"}, node_id
+        grew = all(_sizes(now)[bp] > size for bp, size in _sizes(was).items())
+        shrank = all(_sizes(now).get(bp, size) <= size for bp, size in _sizes(was).items())
+        assert grew if node_id in phones else shrank, node_id
+    assert phones <= changed_nodes(before, turn)

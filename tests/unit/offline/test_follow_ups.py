@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from tests.unit.offline.follow_up_app import BRIEF, FACTS, Follow, Session, Turn
 
-from charlotte.sections.colours import contrast
+from charlotte.sections.colours import NAMED_COLOURS, contrast
 
 NEW_PHONE = "+44 113 496 0999"
 #: The test brief, asking for a call to action (the page has one only when the brief asks).
@@ -786,8 +786,8 @@ def test_an_accent_by_name_keeps_white_labels_legible_and_a_hex_is_kept_as_given
 
     changed_and_ready(turn)
     button = turn.nodes["hero-button"]["style"]["base"]["background"]
-    assert contrast(button, "#ffffff") >= 4.5 and button != "#ca8a04"
-    assert "a darker shade of #ca8a04" in turn.reply
+    assert contrast(button, "#ffffff") >= 4.5 and button != NAMED_COLOURS["yellow"]
+    assert f"a darker shade of {NAMED_COLOURS['yellow']}" in turn.reply
 
     given = session.turn("make the buttons #2a7")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tests.unit.offline.intent_table import Refused, check
 
-from charlotte.offline.requests import FontSize, Request, Resize, Restyle, Target
+from charlotte.offline.requests import ChangeFact, FontSize, Request, Resize, Restyle, Target
 
 ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("Make the text bigger", [FontSize("text", bigger=True)]),
@@ -28,7 +28,29 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("make the text smaller, they should be blue", Refused()),
     ("make the about text bigger", Refused('did not understand "about"')),
     ("make the text bigger on phones and tablets", Refused("which width")),
-    ("make the text bigger and the headings smaller", Refused("which way")),
+    ("make the text bigger and smaller", Refused("which way")),
+    # Two parts, each with its size: each is done; "the rest" is every other text and heading.
+    ("make the text bigger and the headings smaller",
+     [FontSize("text", True), FontSize("headings", False)]),
+    ("make the phone number even bigger and the rest smaller",
+     [FontSize("phone", True), FontSize("page", False, besides="phone")]),
+    ("Make our phone number a bit larger", [FontSize("phone", bigger=True)]),
+    ("the phone number is too small on mobiles", [FontSize("phone", True, "base")]),
+    ("make the email bigger and everything else smaller",
+     [FontSize("email", True), FontSize("page", False, besides="email")]),
+    ("make the headings bigger and the rest of the text smaller",
+     [FontSize("headings", True), FontSize("text", False, besides="headings")]),
+    ("make the phone number bigger and the rest of the headings smaller",
+     [FontSize("phone", True), FontSize("headings", False, besides="phone")]),
+    # Near misses: the rest alone, the rest with a part, a phone (no number), two ways at once.
+    ("make the rest smaller", Refused()),
+    ("make the rest bigger and the rest smaller", Refused("which words")),
+    ("make the phone bigger", Refused()),
+    ("make the phone number bigger and smaller", Refused("which way")),
+    ("make the phone number bigger and the rest smaller on phones and tablets", Refused("which width")),
+    ("make the phone number bigger and the logo smaller", Refused()),
+    # A number given is a new number, not a size.
+    ("change the phone number to 029 2018 0499", [ChangeFact("phone", "029 2018 0499")]),
     # Not this intent: a band made bigger is taller; words made longer are longer.
     ("make the hero bigger", [Restyle("height", "taller", "hero")]),
     ("Make the hero text a little longer.", [Resize(Target(None, "text"), longer=True)]),

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from tests.unit.offline.intent_table import Refused, check
 
+from charlotte.offline.intents import read_requests
 from charlotte.offline.looks import COLOURS
-from charlotte.offline.requests import Recolour, Request, Restyle
+from charlotte.offline.requests import AddSection, Recolour, Request, Restyle, Unsupported
 
 SERIF = "Georgia, Times New Roman, serif"
 
@@ -83,16 +84,65 @@ NOT_LOOKS: list[tuple[str, list[Request] | Refused]] = [
     ("use a warmer palette, it's a bit cold", [Restyle("tone", "warmer")]),
     ("make it darker, it looks a bit washed out", [Restyle("background", "dark")]),
     ("make it darker, it should be blue", Refused()),
-    # A colour for no part of the page: nothing changes, the reply says how to ask.
-    ("make it pinker!", Refused('"make the banner pink" or "change the accent colour to pink"')),
-    ("make it MORE purple", Refused("which part should change colour")),
     ("Use a hot pink accent", [Restyle("accent", COLOURS["pink"])]),
     ("use a hot accent", Refused()),
-    ("make it more colourful - maybe a bright teal?", Refused('"make the banner teal"')),
-    ("make it a bit more colourful", Refused("which part should change colour")),
 ]
 
 
 @pytest.mark.parametrize(("message", "expected"), NOT_LOOKS, ids=[m for m, _ in NOT_LOOKS])
 def test_words_a_look_cannot_place_are_refused(message: str, expected: list[Request] | Refused) -> None:
     check(message, expected)
+
+
+def page(name: str) -> Restyle:
+    return Restyle("colour", COLOURS[name])
+
+
+#: More of a colour for no part of the page: the page's colour (the banner, the accent, the
+#: tinted bands). A part named is that part's; two colours, a neutral or no colour: refused.
+PAGE_COLOURS: list[tuple[str, list[Request] | Refused]] = [
+    ("make it pinker!", [page("pink")]),
+    ("make it MORE purple", [page("purple")]),
+    ("make it a bit more colourful? maybe purple", [page("purple")]),
+    ("Can you make it even brighter and more colourful, maybe yellow?", [page("yellow")]),
+    ("make it more colourful - maybe a bright teal?", [page("teal")]),
+    ("could the site be a little greener", [page("green")]),
+    ("make the whole page bluer please", [page("blue")]),
+    ("more coral, please", [page("coral")]),
+    ("make it more colourful, perhaps a vivid orange", [page("orange")]),
+    ("make it warmer, more blush, less grey", [Restyle("tone", "warmer"), page("blush")]),
+    ("make it redder and bolder", [page("red"), Restyle("shape", "bold")]),
+    # A part named: that part's colour, nothing else.
+    ("make the buttons pinker", [Restyle("accent", COLOURS["pink"])]),
+    ("make the banner bluer", [Restyle("background", COLOURS["blue"], "hero")]),
+    # Refused: a part it cannot colour, two colours, no colour, a neutral, "pink" without "more".
+    ("make the text pinker", Refused("which part should change colour")),
+    ("make the logo more purple", Refused("which part should change colour")),
+    ("make it pinker and bluer", Refused()),
+    ("make it more colourful", Refused("which colour")),
+    ("make it a lot more colorful please", Refused("which colour")),
+    ("make it more grey", Refused()),
+    ("make it less grey", Refused()),
+    ("make it pink", Refused()),
+    ("make it more purple like the logo", Refused()),
+]
+
+
+@pytest.mark.parametrize(("message", "expected"), PAGE_COLOURS, ids=[m for m, _ in PAGE_COLOURS])
+def test_more_of_a_colour_for_no_part_is_the_pages_colour(
+    message: str, expected: list[Request] | Refused
+) -> None:
+    check(message, expected)
+
+
+def test_a_hedged_suggestion_finishes_the_sentence_before_only_without_a_verb() -> None:
+    assert read_requests("more colourful please. Perhaps a vivid teal!") == [page("teal")]
+    # With a verb of its own it is a request of its own, read (and here refused) on its own.
+    read = read_requests("add an FAQ? maybe move it to the top")
+    assert [type(r) for r in read] == [AddSection, Unsupported]
+
+
+def test_a_plural_colour_word_in_a_follow_up_is_no_colour() -> None:
+    # "Oranges" and "limes" are fruit on a menu: no accent, no banner, no page colour.
+    for message in ("add oranges to the menu please", "make the banner limes"):
+        assert not any(isinstance(r, Restyle) for r in read_requests(message)), message

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from charlotte.offline.looks import Restyle, look_ops
-from charlotte.offline.paint import accent_of
-from charlotte.sections.colours import NAMED_COLOURS, contrast
+from charlotte.offline.paint import accent_of, applied
+from charlotte.sections.colours import NAMED_COLOURS, NEUTRALS, contrast, hsv, pale, word_grounds
 
 INK, GREEN = "#2b1d14", "#15803d"
 
@@ -46,3 +46,61 @@ def test_a_banner_in_a_colour_by_name_is_a_ground_its_words_read_on() -> None:
         ops, _said = look_ops(Restyle("background", NAMED_COLOURS[name], "hero"), MINIMAL)
         hero = next(op["patch"] for op in ops if op["id"] == "hero")
         assert contrast(hero["color"], hero["background"]) >= 4.5, (name, hero)
+
+
+# A bold page: a dark hero, an orange accent, a pale orange tinted band and a white one.
+ORANGE, TINT = "#c2410c", "#fdf3e7"
+BOLD = [
+    _node("hero", "section", None, background="#4a2c1d", color="#fff8f0"),
+    _node("hero-title", "heading", "hero"),
+    _node("hero-button", "button", "hero", background=ORANGE, color="#ffffff"),
+    _node("prices", "section", None, background="#ffffff", color=INK),
+    _node("prices-figure", "text", "prices", color=ORANGE),
+    _node("story", "section", None, background=TINT, color=INK),
+    _node("story-text", "text", "story", color=INK),
+    _node("contact-email", "button", "story", color=ORANGE),
+]
+
+
+def _hue_gap(a: str, b: str) -> float:
+    return abs((hsv(a)[0] - hsv(b)[0] + 0.5) % 1.0 - 0.5)
+
+
+def _after(nodes: list[dict[str, Any]], ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**n, "style": s["style"]} for n, s in zip(nodes, applied(nodes, ops), strict=True)]
+
+
+def test_the_pages_colour_is_the_hero_the_accent_and_the_tints_every_word_legible() -> None:
+    for name in sorted(set(NAMED_COLOURS) - NEUTRALS):
+        colour = NAMED_COLOURS[name]
+        ops, said = look_ops(Restyle("colour", colour), BOLD)
+        after = _after(BOLD, ops)
+        by_id = {n["id"]: n["style"]["base"] for n in after}
+        assert "page's colour" in said, name
+        # Only colours change, and never the white band or the ink of the words.
+        assert {k for op in ops for k in op["patch"]} <= {"background", "color", "border"}, name
+        assert by_id["prices"] == BOLD[3]["style"]["base"] and by_id["story-text"]["color"] == INK
+        assert _hue_gap(by_id["hero"]["background"], colour) < 0.03, name
+        # The tinted band a pale shade of it (an orange tint already is a brown's or a gold's).
+        assert by_id["story"]["background"] in (pale(colour), TINT), name
+        assert _hue_gap(by_id["story"]["background"], colour) < 15 / 360, name
+        # The accent's wearers together (an orange accent already is a gold's or a coral's).
+        accent = by_id["hero-button"]["background"]
+        assert by_id["prices-figure"]["color"] == accent, name
+        assert accent != ORANGE or _hue_gap(ORANGE, colour) < 15 / 360, name
+        assert contrast(by_id["hero-button"]["background"], "#ffffff") >= 4.5, name
+        assert contrast(by_id["hero"]["color"], by_id["hero"]["background"]) >= 4.5, name
+        for words, ground in word_grounds(after).values():
+            assert contrast(words, ground) >= 4.5, (name, words, ground)
+
+
+def test_more_of_the_colour_the_page_wears_deepens_its_tints_once() -> None:
+    ops, _said = look_ops(Restyle("colour", NAMED_COLOURS["purple"]), BOLD)
+    purple = _after(BOLD, ops)
+
+    again, said = look_ops(Restyle("colour", NAMED_COLOURS["purple"]), purple)
+
+    # The tinted band, and the accent's words on it kept at 4.5:1.
+    assert "story" in {op["id"] for op in again} <= {"story", "contact-email"}
+    assert "deeper shade" in said
+    assert look_ops(Restyle("colour", NAMED_COLOURS["purple"]), _after(purple, again))[0] == []

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from charlotte.offline.clauses import folded
 from charlotte.offline.edits import Context, Edit, Refusal, restyle
 from charlotte.offline.intents.facts import unaccounted
 from charlotte.offline.intents.intent import CHANGE, FILLERS, Clause, Intent, Reading
 from charlotte.offline.looks import COLOURS, FONTS, colour_of, read_looks
 from charlotte.offline.requests import Recolour, Restyle
+from charlotte.sections.colours import NEUTRALS, colour_word
 from charlotte.sections.page_view import PageView
 
 __all__ = ["RECOLOUR", "RESTYLE"]
@@ -64,37 +64,98 @@ def _banner(clause: Clause) -> list[Restyle]:
     return [Restyle("background", colour, "hero")] if colour else []
 
 
-#: Colours said as "more of": "pinker", "bluer" (what ``colour_of`` reads as the colour).
-_COMPARATIVE: Final = {"pinker": "pink", "bluer": "blue", "greener": "green", "redder": "red",
-                       "purpler": "purple", "yellower": "yellow", "oranger": "orange"}  # fmt: skip
+#: Words naming a part of the page: a colour said with one is that part's, never the page's.
+_PARTS: Final = _HERO | frozenset(
+    {"accent", "accents", "button", "buttons", "link", "links", "brand", "highlight", "highlights",
+     "background", "backgrounds", "text", "texts", "words", "heading", "headings", "headline",
+     "headlines", "title", "titles", "font", "fonts", "logo", "section", "sections", "border",
+     "borders", "icons", "photo", "photos", "footer", "menu", "card", "cards"}
+)  # fmt: skip
+#: Words that ask for more colour ("more colourful") or say how strong ("a bright teal").
+_COLOURFUL: Final = frozenset({"colourful", "colorful"})
+_STRONG: Final = frozenset({"bright", "brighter", "vivid", "vibrant", "strong", "stronger", "rich"})
+#: Words a page-colour request may carry besides its colour ("a bit more colourful, maybe purple").
+_PAGE_WORDS: Final = frozenset(
+    {"more", "even", "maybe", "perhaps", "possibly", "ideally", "something", "like", "say", "some",
+     "of", "with", "and", "too", "really", "very", "way", "far", "lots", "touch", "tad", "overall",
+     "kind", "sort", "shade", "hue", "bit"}
+) | _COLOURFUL | _STRONG  # fmt: skip
+
+
+def _colours(words: list[str]) -> list[tuple[int, str, str]]:
+    """(where, name, hex) of each colour ``words`` name ("pinker": pink), but a "less grey"."""
+    out = []
+    for i, word in enumerate(words):
+        found = colour_word(word, plurals=False)
+        if found is not None and not (found[0] in NEUTRALS and i and words[i - 1] == "less"):
+            out.append((i, found[0], found[1]))
+    return out
+
+
+def _more(words: list[str], named: list[tuple[int, str, str]]) -> bool:
+    """Whether ``words`` ask for more of a colour: "pinker", "more purple", "more colourful"."""
+    said = any(words[i] != name for i, name, _hex in named)  # "pinker" (a plural is no name here)
+    return said or any(i and words[i - 1] == "more" for i, _n, _h in named) or bool(_COLOURFUL & set(words))
+
+
+def _page_colour(words: list[str]) -> tuple[str, int, set[int]] | None:
+    """"Make it pinker", "more purple", "more colourful, maybe teal": the page's colour.
+
+    The colour (hex), where it is said, and the words it accounts for; None when the
+    clause names a part of the page (the buttons, the banner: theirs), names two colours
+    or a neutral, or asks for no more of one ("make it pink" alone is not read here).
+    "Less grey" beside it is what a colour (or a warmer tone) does to the page's greys.
+    """
+    named = _colours(words)
+    if _PARTS & set(words) or len({h for _i, _n, h in named}) != 1 or not _more(words, named):
+        return None
+    at, name, colour = named[0]
+    if name in NEUTRALS or name.startswith("#"):
+        return None
+    used = {i for i, _n, _h in named} | {i for i, w in enumerate(words) if w in _COLOURFUL | _STRONG}
+    used |= {i - 1 for i, _n, _h in named if i and words[i - 1] == "more"}
+    used |= {i for i, w in enumerate(words) if w in NEUTRALS and i and words[i - 1] == "less"}
+    used |= {i - 1 for i, w in enumerate(words) if w in NEUTRALS and i and words[i - 1] == "less"}
+    return colour, at, used
 
 
 def _vague(clause: Clause) -> Reading | None:
-    """"make it pinker", "more colourful, maybe purple": a colour for no part of the page.
+    """"Make the text pinker", "more colourful": a colour for a part it cannot paint, or no colour.
 
-    Which part should wear it (the banner, the buttons) is a guess, so nothing changes
-    and the reply names the two requests it can carry out.
+    Nothing changes and the reply says how to ask.
     """
     words = clause.words_of(0, len(clause.lower))
-    named = [_COMPARATIVE.get(w, w) for w in words if w in _COMPARATIVE or colour_of([w]) is not None]
-    colourful = {"colourful", "colorful"} & set(words)
-    if not named and not colourful:
+    named = [n for n in _colours(words) if n[1] not in NEUTRALS]
+    if not _more(words, named):
         return None
-    if named and not colourful and not _COMPARATIVE.keys() & set(words) and "more" not in words:
-        return None
-    colour = named[0] if len(set(named)) == 1 else "teal"
-    example = f'"make the banner {colour}" or "change the accent colour to {colour}"'
+    if not named:
+        return Reading(20, (), why='I could not tell which colour; say, for example, "make it more teal"')
+    example = f'"make the banner {named[0][1]}" or "make it more {named[0][1]}"'
     return Reading(20, (), why=f"I could not tell which part should change colour; say, for example, {example}")
 
 
+def _looks(words: list[str]) -> list[Restyle]:
+    """The look changes ``words`` ask for: ``read_looks``' and the page's colour, in order."""
+    page = _page_colour(words)
+    if page is None:
+        return read_looks(" ".join(words))
+    colour, at, used = page
+    before = [w for i, w in enumerate(words) if i not in used and i < at]
+    after = [w for i, w in enumerate(words) if i not in used and i > at]
+    return [*read_looks(" ".join(before)), Restyle("colour", colour), *read_looks(" ".join(after))]
+
+
 def _read(clause: Clause) -> Reading | None:
-    looks = read_looks(clause.lower)
+    # A dash between a request and its colour ("more colourful - maybe teal") is no word.
+    words = [w for w in clause.words_of(0, len(clause.lower)) if w.strip("-\u2013\u2014")]
+    looks = _looks(words)
     if not looks:
         banner = _banner(clause)  # every word of it accounted for
         return Reading(30, tuple(banner)) if banner else _vague(clause)
-    words = clause.words_of(0, len(clause.lower))
-    left = [w for w in unaccounted(words, _LOOK_WORDS | _INSTEAD)
-            if not read_looks(w) and colour_of([w]) is None]  # fmt: skip
+    page = _page_colour(words)
+    accounted = _LOOK_WORDS | _INSTEAD | (_PAGE_WORDS if page else frozenset())
+    rest = [w for i, w in enumerate(words) if not page or i not in page[2]]
+    left = [w for w in unaccounted(rest, accounted) if not read_looks(w) and colour_of([w]) is None]
     if left:
         return Reading(30, (), why=f'I did not understand "{" ".join(left)}"')
     return Reading(30, tuple(looks))
@@ -120,17 +181,21 @@ def _read_recolour(clause: Clause) -> Reading | None:
     return Reading(35, (Recolour(colour),))
 
 
-def _last_colour(earlier: tuple[str, ...]) -> str:
-    """The aspect the person's latest colour change set (accent or background), else the accent."""
+def _last_colour(earlier: tuple[str, ...]) -> tuple[str, str]:
+    """The aspect and scope the person's latest colour change set (the accent, a background,
+    the banner's), else the page's colour (what a brief's colour set: "use blue instead")."""
     for message in reversed(earlier):
-        for look in reversed(read_looks(folded(message))):
-            if look.aspect in ("accent", "background") and look.value.startswith("#"):
-                return look.aspect
-    return "accent"
+        clause = Clause.of(message, ())
+        looks = _looks(clause.words_of(0, len(clause.lower))) or _banner(clause)
+        for look in reversed(looks):
+            if look.aspect in ("accent", "background", "colour") and look.value.startswith("#"):
+                return look.aspect, look.scope
+    return "colour", "page"
 
 
 def _plan_recolour(request: Recolour, page: PageView, context: Context) -> Edit | Refusal:
-    return restyle(page, Restyle(_last_colour(context.earlier), request.colour))
+    aspect, scope = _last_colour(context.earlier)
+    return restyle(page, Restyle(aspect, request.colour, scope))
 
 
 RECOLOUR: Final = Intent(
