@@ -28,8 +28,8 @@ import zlib
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Final
 
+from charlotte.sections.about import about_title
 from charlotte.sections.batch import Batch, Builder
-from charlotte.sections.brief import section_slug
 from charlotte.sections.brief_look import brief_look
 from charlotte.sections.catalogue import KIND_BY_KEY, KIND_KEYS, MAX_ITEMS, OFFER_KINDS
 from charlotte.sections.context import Context, context_of
@@ -43,6 +43,7 @@ from charlotte.sections.facts import (
     split_figure,
 )
 from charlotte.sections.faq import questions_of
+from charlotte.sections.section_list import section_slug
 from charlotte.sections.style import (
     CARD_WIDTH,
     PHONE_WIDTH,
@@ -136,8 +137,8 @@ def _band(
 
 
 def _title(kind: str, ctx: Context) -> str:
-    if kind == "about" and len(ctx.name) < 60 and ctx.named:
-        return f"About {ctx.name}"
+    if kind == "about" and (ctx.person is not None or (len(ctx.name) < 60 and ctx.named)):
+        return about_title(ctx.brief, ctx.person, ctx.name)
     if kind in ("services", "pricing", "menu"):
         # The brief's own word for it: "Treatments", "Classes", "Prices"; the last one it
         # uses, as a brief names its sections after describing the business.
@@ -233,7 +234,8 @@ def _same(text: str, hero: str | None, name: str) -> bool:
         return False
 
     def plain(words: str) -> str:
-        words = re.sub(rf"^{re.escape(name)}\s+(?:is|are)\s+", "", words.strip(), flags=re.I)
+        opening = rf"^{re.escape(name)}(?:\s+(?:is|are)\s+|\s*[-\u2013\u2014:,]\s+)"
+        words = re.sub(opening, "", words.strip(), flags=re.I)
         return " ".join(re.findall(r"\w+", words.lower()))
 
     return plain(text) == plain(hero)

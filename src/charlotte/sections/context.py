@@ -12,16 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from charlotte.sections.brief import (
-    Lead,
-    Offerings,
-    about_text,
-    business_name,
-    lead_of,
-    offerings_of,
-)
+from charlotte.sections.about import Person, about_text, person_of
+from charlotte.sections.brief import Lead, Offerings, business_name, lead_of, offerings_of
 from charlotte.sections.brief_lists import bare_offerings
+from charlotte.sections.catalogue import OFFER_KINDS
 from charlotte.sections.facts import fact_key, featured_items
+from charlotte.sections.section_list import kinds_named
 
 __all__ = ["Context", "context_of"]
 
@@ -37,6 +33,7 @@ class Context:
     lead: Lead
     subheading: str | None  # the hero's line (None: the brief says nothing of the business)
     about: str | None
+    person: Person | None  # the one the brief speaks as or names as doing the work
     offerings: Offerings
     featured: tuple[tuple[str, str], ...]
 
@@ -47,6 +44,7 @@ def context_of(brief: object, facts: object) -> Context:
     table = {fact_key(str(k)): v for k, v in facts.items()} if isinstance(facts, Mapping) else {}
     name = business_name(text, table)
     lead = lead_of(text, table, name)
+    person = person_of(text)
     return Context(
         brief=text,
         facts=table,
@@ -54,7 +52,10 @@ def context_of(brief: object, facts: object) -> Context:
         named=name is not None,
         lead=lead,
         subheading=lead.subheading,
-        about=about_text(text, table, name, lead),
-        offerings=offered if (offered := offerings_of(text, lead)).items else bare_offerings(text),
+        about=about_text(text, table, name, lead, person),
+        person=person,
+        offerings=offered if (offered := offerings_of(text, lead)).items else bare_offerings(
+            text, asked=not set(OFFER_KINDS).isdisjoint(kinds_named(text))
+        ),
         featured=tuple(featured_items(table)),
     )
