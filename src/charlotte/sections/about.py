@@ -17,10 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from charlotte.sections.batch import Builder
 from charlotte.sections.brief import Lead, statements
 from charlotte.sections.facts import fact, scalar
 
-__all__ = ["Person", "about_text", "about_title", "person_of"]
+__all__ = ["Person", "about_band", "about_text", "about_title", "person_of"]
 
 #: Sentences an About says at most.
 _SENTENCES: Final = 3
@@ -94,3 +95,24 @@ def about_text(
         and not (said and said in s)
     ]
     return " ".join(parts[:_SENTENCES]) or None
+
+
+def about_band(b: Builder, root: str, text: str | None, hero: str | None, name: str) -> bool:
+    """The About band's words under ``root``; False when there are none beyond the hero's line."""
+    if not text or _same(text, hero, name):
+        return False
+    b.text(f"{root}-text", root, text, "lead")
+    return True
+
+
+def _same(text: str, hero: str | None, name: str) -> bool:
+    """True when ``text`` says no more than the hero's line ("X is a bakery." vs "A bakery.")."""
+    if not hero:
+        return False
+
+    def plain(words: str) -> str:
+        opening = rf"^{re.escape(name)}(?:\s+(?:is|are)\s+|\s*[-\u2013\u2014:,]\s+)"
+        words = re.sub(opening, "", words.strip(), flags=re.I)
+        return " ".join(re.findall(r"\w+", words.lower()))
+
+    return plain(text) == plain(hero)
