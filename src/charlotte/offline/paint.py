@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from charlotte.sections.colours import NAMED_COLOURS, contrast, legible, legible_words, word_grounds
+from charlotte.sections.dark import DARK_BANDS, DARK_CARDS, DARK_INK
 
 __all__ = [
     "GROUNDS",
@@ -30,7 +31,8 @@ __all__ = [
     "style_of",
 ]
 
-_DARK_BANDS, _DARK_CARDS, _DARK_INK = "#111827", "#1f2937", "#f3f4f6"
+# A dark page built from a brief and one a restyle darkens wear the same grounds and words.
+_DARK_BANDS, _DARK_CARDS, _DARK_INK = DARK_BANDS, DARK_CARDS, DARK_INK
 _LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK = "#ffffff", "#ffffff", "#111827"
 HEX: Final = frozenset("0123456789abcdefABCDEF")
 #: Style keys whose strings may hold colours.
