@@ -85,7 +85,9 @@ def about_text(
         # York"), up to the end of the description (a direction after a ";" is no copy).
         at = lead.used.find(lead.description)
         opens = lead.used.startswith(name) and at > 0
-        parts.append(f"{lead.used[:at]}{lead.description}." if opens else f"{name} is {lead.description}.")
+        parts.append(
+            f"{lead.used[:at]}{lead.description}." if opens else f"{name} is {lead.description}."
+        )
     said = person.words.rstrip(".") if person is not None else None
     parts += [
         s

@@ -10,7 +10,7 @@ verbatim through ``facts``; what the brief says is kept in its words.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -346,12 +346,9 @@ def offerings_of(brief: str, lead: Lead) -> Offerings:
     for sentence in ([lead.description] if lead.description else []) + statements(brief):
         lists = _verb_lists(sentence)
         for n, (match, listing) in enumerate(lists):
-            items = _items(_LIST_END.sub("", listing))
-            if len(items) < _least(match):
+            items = _verb_items(lists[n:], keep=lambda _item: True)
+            if len(_items(_LIST_END.sub("", listing))) < _least(match):
                 continue
-            # A second verb of the sentence lists more ("We treat …, and run Pilates classes").
-            for _verb, more in lists[n + 1 :]:
-                items += [i for i in _items(_LIST_END.sub("", more)) if i not in items]
             note = None
             tail = _LIST_END.search(listing)
             when = _WHEN.match(tail.group(0)) if tail else None
@@ -359,7 +356,7 @@ def offerings_of(brief: str, lead: Lead) -> Offerings:
             verb = _PARTICIPLE.get(stem.group(0).lower()) if stem else None
             if when and verb:
                 note = f"{verb} {when.group('when').lower()}."
-            return Offerings(tuple(items[:MAX_ITEMS]), note)
+            return Offerings(tuple(items), note)
         if listed := _colon_list(sentence):
             return Offerings(tuple(listed))
     # A sentence that reads as a direction only for what it lists ("…: fixing road bikes,
@@ -367,19 +364,23 @@ def offerings_of(brief: str, lead: Lead) -> Offerings:
     # before the colon).
     for sentence in _sentences(brief):
         lists = _verb_lists(sentence)
-        for n, (_match, listing) in enumerate(lists):
-            listed = [i for i in _items(_LIST_END.sub("", listing)) if not names_a_section(i)]
-            if len(listed) >= 2:
-                for _verb, more in lists[n + 1 :]:
-                    listed += [
-                        i
-                        for i in _items(_LIST_END.sub("", more))
-                        if i not in listed and not names_a_section(i)
-                    ]
-                return Offerings(tuple(listed[:MAX_ITEMS]))
+        for n in range(len(lists)):
+            first = [i for i in _items(_LIST_END.sub("", lists[n][1])) if not names_a_section(i)]
+            if len(first) >= 2:
+                return Offerings(
+                    tuple(_verb_items(lists[n:], keep=lambda i: not names_a_section(i)))
+                )
         if listed := _colon_list(sentence):
             return Offerings(tuple(listed))
     return Offerings(())
+
+
+def _verb_items(lists: list[tuple[re.Match[str], str]], keep: Callable[[str], bool]) -> list[str]:
+    """The items of a verb's list and of the verbs after it ("We treat …, and run Pilates classes")."""
+    items: list[str] = []
+    for _verb, listing in lists:
+        items += [i for i in _items(_LIST_END.sub("", listing)) if i not in items and keep(i)]
+    return items[:MAX_ITEMS]
 
 
 def _colon_list(sentence: str) -> list[str]:

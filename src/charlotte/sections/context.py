@@ -65,9 +65,9 @@ def context_of(brief: object, facts: object) -> Context:
         subheading=lead.subheading,
         about=about_text(text, table, name, lead, person),
         person=person,
-        offerings=offered if (offered := offerings_of(text, lead)).items else bare_offerings(
-            text, asked=not set(OFFER_KINDS).isdisjoint(asked)
-        ),
+        offerings=offered
+        if (offered := offerings_of(text, lead)).items
+        else bare_offerings(text, asked=not set(OFFER_KINDS).isdisjoint(asked)),
         featured=tuple(featured_items(table)),
         prices_in=_prices_in(text, asked, table),
     )

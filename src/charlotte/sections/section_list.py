@@ -53,7 +53,11 @@ def sections_of(brief: str, facts: Mapping[str, Any], offers: bool = False) -> l
             keys.append(kind.key)
     if "offer" in keys:
         # "What we offer" is what a fact-fed offer kind (services, a menu) shows: it takes its place.
-        listed = [k for k in keys if k in OFFER_KINDS and k != "offer" and fact(facts, KIND_BY_KEY[k].facts)]
+        listed = [
+            k
+            for k in keys
+            if k in OFFER_KINDS and k != "offer" and fact(facts, KIND_BY_KEY[k].facts)
+        ]
         if listed:
             keys[keys.index("offer")] = listed[0]
     if offers and not any(k in OFFER_KINDS for k in keys):
