@@ -23,6 +23,7 @@ from charlotte.sections.colours import (
     pale,
     word_grounds,
 )
+from charlotte.sections.dark import DARK_BANDS, DARK_CARDS, DARK_INK
 from charlotte.sections.page_view import PageView
 
 __all__ = [
@@ -43,7 +44,8 @@ __all__ = [
     "style_of",
 ]
 
-_DARK_BANDS, _DARK_CARDS, _DARK_INK = "#111827", "#1f2937", "#f3f4f6"
+# A dark page built from a brief and one a restyle darkens wear the same grounds and words.
+_DARK_BANDS, _DARK_CARDS, _DARK_INK = DARK_BANDS, DARK_CARDS, DARK_INK
 _LIGHT_BANDS, _LIGHT_CARDS, _LIGHT_INK = "#ffffff", "#ffffff", "#111827"
 #: Style keys whose strings may hold colours.
 _COLOUR_KEYS: Final = ("background", "color", "border", "boxShadow")

@@ -28,8 +28,8 @@ import zlib
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Final
 
+from charlotte.sections.about import about_band, about_title
 from charlotte.sections.batch import Batch, Builder
-from charlotte.sections.brief import section_slug
 from charlotte.sections.brief_look import brief_look
 from charlotte.sections.catalogue import KIND_BY_KEY, KIND_KEYS, MAX_ITEMS, OFFER_KINDS
 from charlotte.sections.context import Context, context_of
@@ -43,6 +43,7 @@ from charlotte.sections.facts import (
     split_figure,
 )
 from charlotte.sections.faq import questions_of
+from charlotte.sections.section_list import section_slug
 from charlotte.sections.style import (
     CARD_WIDTH,
     PHONE_WIDTH,
@@ -136,8 +137,8 @@ def _band(
 
 
 def _title(kind: str, ctx: Context) -> str:
-    if kind == "about" and len(ctx.name) < 60 and ctx.named:
-        return f"About {ctx.name}"
+    if kind == "about" and (ctx.person is not None or (len(ctx.name) < 60 and ctx.named)):
+        return about_title(ctx.brief, ctx.person, ctx.name)
     if kind in ("services", "pricing", "menu"):
         # The brief's own word for it: "Treatments", "Classes", "Prices"; the last one it
         # uses, as a brief names its sections after describing the business.
@@ -183,7 +184,9 @@ def _offer(b: Builder, root: str, ctx: Context, kind: str, offerings: bool) -> b
     """The fact's items (a price list when priced), else the brief's offerings; the highlights."""
     items = fact_items(fact(ctx.facts, KIND_BY_KEY[kind].facts))
     shown = bool(items)
-    if items and priced(items):
+    if items and ctx.prices_in == kind:
+        _cards(b, root, [(name or figure, None) for name, figure in items])  # priced under Prices
+    elif items and priced(items):
         rows(b, root, items)
     elif items:
         _cards(b, root, items)
@@ -204,9 +207,11 @@ def _offer(b: Builder, root: str, ctx: Context, kind: str, offerings: bool) -> b
 def _listed(kind: str) -> Callable[[Builder, str, Context], bool]:
     def fill(b: Builder, root: str, ctx: Context) -> bool:
         # One entry of a one-line fact ("Tue-Sun 7:00-15:00") is a row of its own too.
+        # The pricing band prices the offer kind's items when no fact is a price list.
+        keys = KIND_BY_KEY[ctx.prices_in if kind == "pricing" and ctx.prices_in else kind].facts
         items = [
             split_figure(d) if t is None and d else (t, d)
-            for t, d in fact_items(fact(ctx.facts, KIND_BY_KEY[kind].facts))
+            for t, d in fact_items(fact(ctx.facts, keys))
         ]
         if not items:
             return False
@@ -220,23 +225,7 @@ def _listed(kind: str) -> Callable[[Builder, str, Context], bool]:
 
 
 def _about(b: Builder, root: str, ctx: Context) -> bool:
-    text = ctx.about
-    if not text or _same(text, ctx.subheading, ctx.name):
-        return False
-    b.text(f"{root}-text", root, text, "lead")
-    return True
-
-
-def _same(text: str, hero: str | None, name: str) -> bool:
-    """True when ``text`` says no more than the hero's line ("X is a bakery." vs "A bakery.")."""
-    if not hero:
-        return False
-
-    def plain(words: str) -> str:
-        words = re.sub(rf"^{re.escape(name)}\s+(?:is|are)\s+", "", words.strip(), flags=re.I)
-        return " ".join(re.findall(r"\w+", words.lower()))
-
-    return plain(text) == plain(hero)
+    return about_band(b, root, ctx.about, ctx.subheading, ctx.name)
 
 
 def _team(b: Builder, root: str, ctx: Context) -> bool:

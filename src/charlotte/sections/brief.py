@@ -10,12 +10,12 @@ verbatim through ``facts``; what the brief says is kept in its words.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from charlotte.sections.catalogue import KIND_BY_KEY, KINDS, MAX_ITEMS, OFFER_KINDS, Section
-from charlotte.sections.facts import capitalised, fact, has_contact, scalar
+from charlotte.sections.catalogue import KINDS, MAX_ITEMS
+from charlotte.sections.facts import capitalised, fact, scalar
 
 __all__ = [
     "NAME_KEYS",
@@ -23,15 +23,11 @@ __all__ = [
     "TONE_ONLY",
     "Lead",
     "Offerings",
-    "about_text",
     "business_name",
     "is_direction",
-    "kinds_named",
     "lead_of",
     "names_a_section",
     "offerings_of",
-    "section_slug",
-    "sections_of",
     "statements",
 ]
 
@@ -52,7 +48,7 @@ TAGLINE_KEYS = ("tagline", "slogan", "summary", "description")
 
 _INSTRUCTION = re.compile(
     r"(?i)\b(?:sections?|landing\s+page|web\s*page|website|site|pages?|include|should|must|"
-    r"please|want|needs?|make|build|create|add|show|list|call\s+to\s+action|cta)\b"
+    r"please|want|needs?|(?:'d|\s+would)\s+like|make|build|create|add|show|list|call\s+to\s+action|cta)\b"
 )
 _NAME_WORD = r"[A-Z0-9][\w'\u2019&.+-]*"
 _JOINER = r"(?:&|and|of|the|de|la|le)"
@@ -61,8 +57,8 @@ _STOP_START = frozenset(
 )
 #: Words that make a clause a direction about the page's voice or look, not a statement.
 _STYLE_WORDS = re.compile(
-    r"(?i)\b(?:tone|voice|style|vibe|mood|feel|look\s+and\s+feel|colou?rs?|fonts?|layout|"
-    r"design|wording|copy\s*writing|seo|keywords?|headlines?|emojis?|audience)\b"
+    r"(?i)\b(?:tone|voice|style|vibe|mood|feel|look\s+and\s+feel|colou?rs?|fonts?|typefaces?|layout|"
+    r"design|white\s+space|wording|copy\s*writing|seo|keywords?|headlines?|emojis?|audience)\b"
 )
 #: A clause that opens with one of these verbs is an order to the builder.
 _IMPERATIVE = re.compile(
@@ -146,13 +142,22 @@ TONE_ONLY = frozenset(
     }
 )
 #: Verbs a brief uses to name what a business offers ("baking sourdough, …").
-_OFFER_VERB = re.compile(
-    r"(?i)\b(?P<verb>bak(?:es|ing)|serv(?:es|ing)|sell(?:s|ing)|offer(?:s|ing)|"
+_FORMS = (
+    r"bak(?:es|ing)|serv(?:es|ing)|sell(?:s|ing)|offer(?:s|ing)|"
     r"mak(?:es|ing)|brew(?:s|ing)|roast(?:s|ing)|cook(?:s|ing)|provid(?:es|ing)|"
     r"fix(?:es|ing)|repair(?:s|ing)|teach(?:es|ing)|run(?:s|ning)|install(?:s|ing)|"
-    r"shoot(?:s|ing)|photograph(?:s|ing)|cover(?:s|ing)|"
-    r"specialis(?:es|ing)\s+in|specializ(?:es|ing)\s+in)\s+(?P<list>[^.;:!?()]+)"
+    r"shoot(?:s|ing)|photograph(?:s|ing)|cover(?:s|ing)|treat(?:s|ing)|"
+    r"specialis(?:es|ing)\s+in|specializ(?:es|ing)\s+in"
 )
+#: The same verbs as "we" or "I" say them ("We treat …", "I teach …", "and run …").
+_BASE = r"bake|serve|sell|offer|make|brew|roast|cook|provide|fix|repair|teach|run|install|treat"
+_OFFER_VERB = re.compile(
+    rf"(?i)\b(?P<verb>{_FORMS}|(?:(?<=\bwe\s)|(?<=\bi\s)|(?<=\balso\s))(?:{_BASE}))"
+    r"\s+(?P<list>[^.;:!?()]+)"
+)
+#: A second verb that starts a list of its own: "…, and run small Pilates classes".
+_AND_VERB = re.compile(rf"(?i),?\s+and\s+(?=(?:{_FORMS}|{_BASE})\s)")
+_CHAINED = re.compile(rf"(?i)(?P<verb>{_FORMS}|{_BASE})\s+(?P<list>[^.;:!?()]+)")
 #: Where a list of offerings ends: a qualifier that says when, where or for whom.
 _LIST_END = re.compile(
     r"(?i)\s+(?:every|each|daily|all\s+day|since|for|to|in|at|from|on|across|near|around|"
@@ -180,10 +185,29 @@ def _sentences(brief: str) -> list[str]:
 
 def is_direction(clause: str) -> bool:
     """True when ``clause`` tells the builder what to do (sections, tone, calls to visit)."""
-    if _INSTRUCTION.search(clause) or _STYLE_WORDS.search(clause) or _IMPERATIVE.search(clause):
+    if _INSTRUCTION.search(clause) or _IMPERATIVE.search(clause):
+        return True
+    if any(not _trade(clause, m) for m in _STYLE_WORDS.finditer(clause)):
         return True
     words = re.findall(r"[\w']+", clause.lower())
-    return bool(words) and all(w in TONE_ONLY for w in words)
+    # "Lessons, prices, about, contact.": the page's sections, named without "Sections:".
+    listed = "," in clause and _names_sections(clause)
+    return bool(words) and (all(w in TONE_ONLY for w in words) or listed)
+
+
+def _trade(clause: str, word: re.Match[str]) -> bool:
+    """True for a style word that names a trade or a state: "garden design", "low mood".
+
+    Only "design", "mood" and "style" are read so, and only after a word that is no tone
+    word, article or possessive ("a modern design" and "our style" still direct the page).
+    """
+    if word.group(0).lower() not in ("design", "mood", "style"):
+        return False
+    before = re.findall(r"[A-Za-z][\w'-]*", clause[: word.start()])
+    return bool(before) and before[-1].lower() not in TONE_ONLY | _OWNERS
+
+
+_OWNERS: Final = frozenset({"the", "its", "our", "my", "your", "their", "this", "that", "of"})
 
 
 def statements(brief: str) -> list[str]:
@@ -218,8 +242,9 @@ def business_name(brief: str, facts: Mapping[str, Any]) -> str | None:
     # A name is on one line: a line break ends it ("Rose\nRose" is no name).
     run = rf"{_NAME_WORD}(?:[ \t]+(?:{_JOINER}|{_NAME_WORD})){{0,5}}"
     # "Crumb & Co is …", "Fernhill Pottery Studio in Bristol: …", "Spokes, a bike shop …",
-    # "Brightsmile Dental \u2013 …" (two words at least before a colon or dash).
-    ends = r"\s+(?:is|are)\b|\s+in\s+[A-Z]|,\s+(?:a|an|the)\s|(\s*[:(\u2013\u2014])"
+    # "Brightsmile Dental \u2013 …", "Hollow Oak Joinery - …" (two words at least before a
+    # colon or dash).
+    ends = r"\s+(?:is|are)\b|\s+in\s+[A-Z]|,\s+(?:a|an|the)\s|(\s*[:(\u2013\u2014]|\s+-\s)"
     leading = re.match(rf"\s*({run})(?:{ends})", brief)
     if (
         leading
@@ -259,8 +284,11 @@ def lead_of(brief: str, facts: Mapping[str, Any], name: str | None) -> Lead:
     for sentence in _sentences(brief):
         described = None
         if name:
+            # "X is a …", "X - garden design in York", "X: …", "X, a family dentist …"
             described = re.match(
-                rf"\s*{re.escape(name)}\s+(?:is|are)\s+(.+)$", sentence
+                rf"\s*{re.escape(name)}(?:\s+(?:is|are)\s+|\s+[-\u2013\u2014]\s+|:\s+|"
+                rf",\s+(?=(?:a|an|the)\s))(.+)$",
+                sentence,
             ) or re.search(
                 rf"\bfor\s+{re.escape(name)}\s*(?:,\s*|\s(?=(?:in|at|near|on)\s))(.+)$", sentence
             )
@@ -269,7 +297,7 @@ def lead_of(brief: str, facts: Mapping[str, Any], name: str | None) -> Lead:
             head, colon, listing = description.partition(":")
             if colon and _names_sections(listing):
                 description = head.rstrip()  # "in London: services, our team, contact"
-            if not is_direction(description):
+            if not is_direction(description) and not _names_sections(description):
                 return Lead(capitalised(_head(description)) + ".", sentence, description)
     rest = statements(brief)
     return Lead(rest[0], rest[0]) if rest else Lead(None, None)
@@ -286,20 +314,40 @@ class Offerings:
 def _items(listing: str) -> list[str]:
     if re.match(r"(?i)\s*(?:and|or|&)\b", listing):
         return []  # the tail of another list ("stool making and green woodwork"), not a list
-    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", listing.strip())
+    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?", listing.strip())
+    # Only the last part of "A, B and C" holds the list's "and": "back and neck pain" before
+    # a comma is one item.
+    parts[-1:] = re.split(r"\s+(?:and|or|&)\s+", parts[-1])
     items = [p.strip(" ,") for p in parts if p.strip(" ,")]
     if any(len(i.split()) > _ITEM_WORDS for i in items):
         return []
     return list(dict.fromkeys(capitalised(i) for i in items))[:MAX_ITEMS]
 
 
+def _verb_lists(sentence: str) -> list[tuple[re.Match[str], str]]:
+    """Each offer verb of ``sentence`` with its list, which ends where "and <verb>" starts another."""
+    out: list[tuple[re.Match[str], str]] = []
+    found = _OFFER_VERB.search(sentence)
+    while found is not None:
+        listing = found.group("list")
+        more = _AND_VERB.search(listing)
+        out.append((found, listing if more is None else listing[: more.start()]))
+        found = None if more is None else _CHAINED.match(listing, more.end())
+    return out
+
+
+def _least(verb: re.Match[str]) -> int:
+    """Items a verb's list needs: two after a bare "we"/"I" verb ("We run a shop" lists nothing)."""
+    return 2 if re.fullmatch(rf"(?i){_BASE}", verb.group("verb")) else 1
+
+
 def offerings_of(brief: str, lead: Lead) -> Offerings:
     """The first list of offerings the brief's description or statements name, items verbatim."""
     for sentence in ([lead.description] if lead.description else []) + statements(brief):
-        for match in _OFFER_VERB.finditer(sentence):
-            listing = match.group("list")
-            items = _items(_LIST_END.sub("", listing))
-            if not items:
+        lists = _verb_lists(sentence)
+        for n, (match, listing) in enumerate(lists):
+            items = _verb_items(lists[n:], keep=lambda _item: True)
+            if len(_items(_LIST_END.sub("", listing))) < _least(match):
                 continue
             note = None
             tail = _LIST_END.search(listing)
@@ -315,15 +363,24 @@ def offerings_of(brief: str, lead: Lead) -> Offerings:
     # …, a price list"): its offer verb's list, else its colon list (decided by the words
     # before the colon).
     for sentence in _sentences(brief):
-        for match in _OFFER_VERB.finditer(sentence):
-            listed = [
-                i for i in _items(_LIST_END.sub("", match.group("list"))) if not names_a_section(i)
-            ]
-            if len(listed) >= 2:
-                return Offerings(tuple(listed))
+        lists = _verb_lists(sentence)
+        for n in range(len(lists)):
+            first = [i for i in _items(_LIST_END.sub("", lists[n][1])) if not names_a_section(i)]
+            if len(first) >= 2:
+                return Offerings(
+                    tuple(_verb_items(lists[n:], keep=lambda i: not names_a_section(i)))
+                )
         if listed := _colon_list(sentence):
             return Offerings(tuple(listed))
     return Offerings(())
+
+
+def _verb_items(lists: list[tuple[re.Match[str], str]], keep: Callable[[str], bool]) -> list[str]:
+    """The items of a verb's list and of the verbs after it ("We treat …, and run Pilates classes")."""
+    items: list[str] = []
+    for _verb, listing in lists:
+        items += [i for i in _items(_LIST_END.sub("", listing)) if i not in items and keep(i)]
+    return items[:MAX_ITEMS]
 
 
 def _colon_list(sentence: str) -> list[str]:
@@ -368,78 +425,3 @@ def _names_sections(listing: str) -> bool:
     """True when ``listing`` is mostly section names ("services, our team and contact")."""
     items = [i.lower() for i in _items(listing.strip().rstrip(" .!?"))]
     return bool(items) and sum(1 for i in items if i in _SECTION_NAMES) * 2 >= len(items)
-
-
-def kinds_named(brief: str) -> list[str]:
-    """Section kinds the brief names, in the order it names them."""
-    found: list[tuple[int, str]] = []
-    for kind in KINDS:
-        match = re.search(rf"(?i)\b(?:{kind.words})\b", brief)
-        if match:
-            found.append((match.start(), kind.key))
-    return [key for _, key in sorted(found)]
-
-
-def section_slug(key: str) -> str:
-    """The node id of a section of kind ``key`` ("opening-hours" for hours), before de-duplication."""
-    if key == "cta":
-        return "call-to-action"
-    slug = re.sub(r"[^a-z0-9]+", "-", KIND_BY_KEY[key].title.lower()).strip("-")
-    return slug[:40] or "section"
-
-
-def sections_of(brief: str, facts: Mapping[str, Any], offers: bool = False) -> list[Section]:
-    """The sections: those the brief names in its order, then those the facts feed; contact last.
-
-    Sections come out in the order built; ``bands.build_section`` leaves out any
-    that nothing feeds.
-
-    ``offers``: there is something to show of what the business offers; when no
-    section would show it, a "What we offer" section opens the page's body.
-    """
-    keys = kinds_named(brief)
-    for kind in KINDS:
-        # A location band only when asked for: the contact band shows the address anyway.
-        fed = kind.key not in ("location", "contact") and kind.facts
-        if kind.key not in keys and fed and fact(facts, kind.facts) is not None:
-            keys.append(kind.key)
-    if "offer" in keys:
-        # "What we offer" is what a fact-fed offer kind (services, a menu) shows: it takes its place.
-        listed = [k for k in keys if k in OFFER_KINDS and k != "offer" and fact(facts, KIND_BY_KEY[k].facts)]
-        if listed:
-            keys[keys.index("offer")] = listed[0]
-    if offers and not any(k in OFFER_KINDS for k in keys):
-        keys.insert(0, "offer")
-    if has_contact(facts):
-        keys.append("contact")
-    # The call to action, then contact, close the page.
-    ends: list[str] = [k for k in ("cta", "contact") if k in keys]
-    keys = [k for k in dict.fromkeys(keys) if k not in ends] + ends
-    taken = {"hero"}
-    out: list[Section] = []
-    for key in keys:
-        kind = KIND_BY_KEY[key]
-        slug = section_slug(key)
-        unique, n = slug, 2
-        while unique in taken:
-            unique, n = f"{slug}-{n}", n + 1
-        taken.add(unique)
-        out.append(Section(unique, kind.title, key))
-    return out
-
-
-def about_text(brief: str, facts: Mapping[str, Any], name: str | None, lead: Lead) -> str | None:
-    """The about text: an about-like fact, else what the brief says the business is and does."""
-    keys = ["about", "story", "about_us"] + ([] if lead.used == "description" else ["description"])
-    text = scalar(fact(facts, keys))
-    if text:
-        return text
-    parts: list[str] = []
-    if name and lead.description:
-        parts.append(f"{name} is {lead.description}.")
-    parts += [
-        s
-        for s in statements(brief)
-        if s != lead.used and not (lead.description and lead.description in s)
-    ]
-    return " ".join(parts[:3]) or None

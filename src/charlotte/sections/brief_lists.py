@@ -6,7 +6,8 @@ brief often lists them bare, one sentence of nothing but the list, or after
 the name and a dash ("Paws About - group walks, solo walks, puppy visits").
 ``bare_offerings`` reads that list from the brief's first four statements,
 when nothing else gave offerings: its items while they read as a service
-(three at least; "…, table centrepieces, all seasonal" ends before "all"): at most five words, none opening like a quality or a
+(three at least, or two of two words or more when the brief asks for a section
+of them; "…, table centrepieces, all seasonal" ends before "all"): at most five words, none opening like a quality or a
 clause ("fully insured", "by Carys Evans", "all seasonal"), none placing the
 business ("driving instructor in Cardiff"), none only tone
 words ("pretty, pastel, a bit whimsical"), none naming a section. Items are
@@ -41,15 +42,24 @@ _STYLE: Final = frozenset(
 _SEARCHED: Final = 4
 
 
-def bare_offerings(brief: str) -> Offerings:
-    """The first of the brief's opening statements that is only a list of services."""
-    for sentence in statements(brief)[:_SEARCHED]:
-        if items := _bare_list(sentence):
+def bare_offerings(brief: str, *, asked: bool = False) -> Offerings:
+    """The first of the brief's opening statements that is only a list of services.
+
+    ``asked``: the brief asks for a section of them ("Treatments, prices, …"), so when no
+    statement lists three, two of two words or more are a list ("sports and deep tissue
+    massage, pregnancy massage, by …"; never "Plumber, Leeds").
+    """
+    opening = statements(brief)[:_SEARCHED]
+    for sentence in opening:
+        if items := _bare_list(sentence, 3):
+            return Offerings(tuple(items))
+    for sentence in opening if asked else ():
+        if (items := _bare_list(sentence, 2)) and all(" " in item for item in items):
             return Offerings(tuple(items))
     return Offerings(())
 
 
-def _bare_list(sentence: str) -> list[str]:
+def _bare_list(sentence: str, least: int) -> list[str]:
     listing = re.split(r"\s[-\u2013\u2014]\s", sentence)[-1].strip().rstrip(".!")
     parts = [p.strip().removeprefix("and ").strip() for p in listing.split(",")]
     # The list runs while its items read as services ("…, table centrepieces, all seasonal").
@@ -61,7 +71,7 @@ def _bare_list(sentence: str) -> list[str]:
     last, _and, tail = kept[-1].partition(" and ") if kept else ("", "", "")
     if tail and _a_service(last) and _a_service(tail):
         kept[-1:] = [last, tail]  # "ceremony arches and table centrepieces"
-    if len(kept) < 3:
+    if len(kept) < least:
         return []
     return list(dict.fromkeys(capitalised(i) for i in kept))[:MAX_ITEMS]
 

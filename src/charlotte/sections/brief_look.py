@@ -16,6 +16,8 @@ those words over the scheme.
 - "sans-serif"/"sans" sets every font to the sans stack; "serif" (alone) the
   headings to the serif stack. A typeface the brief names outranks the one
   its tone picks ("clean" alone reads as minimal, which sets serif headings).
+- "dark and moody", "a black background", "dark mode" make the page dark
+  (``dark``): dark bands and cards, light words, a legible accent.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dataclasses import replace
 from typing import Final
 
 from charlotte.sections.colours import NEUTRALS, colour_word, contrast, legible, pale
+from charlotte.sections.dark import asks_dark, dark
 from charlotte.sections.style import SANS, SERIF, Scheme
 
 __all__ = ["brief_look"]
@@ -43,7 +46,12 @@ _SERIF_WORDS = re.compile(r"\bserif\b")
 
 
 def brief_look(scheme: Scheme, brief: str) -> Scheme:
-    """``scheme`` with the colour and the typeface ``brief`` names (see the module docstring)."""
+    """``scheme`` with the colour, typeface and dark grounds ``brief`` names (module docstring)."""
+    looked = _named_look(scheme, brief)
+    return dark(looked) if asks_dark(brief) else looked
+
+
+def _named_look(scheme: Scheme, brief: str) -> Scheme:
     text = brief.lower()
     if _SANS_WORDS.search(text):
         scheme = replace(scheme, font=SANS, heading_font=SANS)

@@ -98,7 +98,7 @@ def fact_items(value: Any) -> list[tuple[str | None, str | None]]:
             elif (text := scalar(item)) is not None:
                 out.append((text, None))
     elif (text := scalar(value)) is not None:
-        parts = [p for p in _SEPARATOR.split(text) if p.strip(" .")]
+        parts = [p for p in _entries(text) if p.strip(" .")]
         # "Puncture repair £12, full service £95": one item per entry, not one run-on line.
         if len(parts) > 1:
             out.extend(split_figure(p) for p in parts)
@@ -107,8 +107,20 @@ def fact_items(value: Any) -> list[tuple[str | None, str | None]]:
     return [(t, d) for t, d in out if t or d][:MAX_ITEMS]
 
 
-#: Where a one-line list of a fact breaks into entries: ``;``, a new line, ``, ``, `` · ``, `` | ``.
-_SEPARATOR = re.compile(r"\s*(?:[;\n]|,\s|\s[·|]\s)\s*")
+#: Where a one-line list of a fact breaks into entries: ``;``, a new line, `` · ``, `` | ``,
+#: and ``, `` (``_entries``).
+_SEPARATOR = re.compile(r"\s*(?:[;\n]|\s[·|]\s)\s*")
+_COMMA = re.compile(r",\s+")
+
+
+def _entries(text: str) -> list[str]:
+    """The entries of a one-line fact; "Bootcamp: Tue & Thu 7am, Sat 9am" is one (its name's list)."""
+    out: list[str] = []
+    for part in _SEPARATOR.split(text):
+        name, colon, _rest = part.partition(": ")
+        whole = colon and part.count(": ") == 1 and ", " not in name
+        out.extend([part] if whole else _COMMA.split(part))
+    return out
 #: What may sit between an entry's name and its figure: a colon, a hyphen, an en or em dash.
 _DASHES = ":-\u2013\u2014"
 #: A figure: a price ("£12", "$9/month", "12€") or a time ("9:30", "10am-4pm", "9-5"): a

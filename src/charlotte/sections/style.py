@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from charlotte.sections.colours import legible, tone_of
+from charlotte.sections.colours import contrast, legible, tone_of
 
 __all__ = [
     "CARD_WIDTH",
@@ -68,6 +68,8 @@ class Scheme:
     heading_font: str
     look: str = "bold"  # "bold", "calm" or "minimal"
     radius: int = 16
+    paper: str = "#ffffff"  # the untinted sections' background (a dark page's is dark)
+    card: str = "#ffffff"  # cards' and rows' background
 
 
 SANS: Final = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
@@ -233,20 +235,30 @@ def _band(background: str, color: str, p: Scheme) -> _Style:
     )
 
 
-def _card(p: Scheme, background: str = "#ffffff") -> dict[str, Any]:
+def _on(ground: str) -> str:
+    """White words on ``ground`` where they read (4.5:1), else near-black."""
+    return "#ffffff" if contrast("#ffffff", ground) >= 4.5 else "#111111"
+
+
+def _edge(p: Scheme, light: str = "#e5e7eb") -> str:
+    """A card's or row's outline: ``light`` on a light card, a grey that shows on a dark one."""
+    return "1px solid #374151" if contrast("#ffffff", p.card) >= 4.5 else f"1px solid {light}"
+
+
+def _card(p: Scheme) -> dict[str, Any]:
     card: dict[str, Any] = {
-        "background": background,
+        "background": p.card,
         "padding": _px(_CARD_PAD),
         "radius": _px(p.radius),
         "gap": _px(6),
         "direction": "column",
     }
     if p.look == "minimal":
-        card["border"] = "1px solid #e7e5e4"
+        card["border"] = _edge(p, "#e7e5e4")
     elif p.look == "calm":
         card["boxShadow"] = "0 2px 12px rgba(0, 0, 0, 0.07)"
     else:
-        card["border"] = "1px solid #e5e7eb"
+        card["border"] = _edge(p)
         card["boxShadow"] = "0 1px 3px rgba(0, 0, 0, 0.08)"
     return card
 
@@ -255,7 +267,7 @@ def _row_edge(p: Scheme) -> dict[str, Any]:
     # Calm rows float on a soft shadow (a line would read harder); the others are outlined.
     if p.look == "calm":
         return {"boxShadow": "0 1px 6px rgba(0, 0, 0, 0.07)"}
-    return {"border": "1px solid #e7e5e4"}
+    return {"border": _edge(p, "#e7e5e4")}
 
 
 def _button(background: str, color: str, p: Scheme) -> _Style:
@@ -285,6 +297,11 @@ def _heading(p: Scheme, size: int) -> _Style:
 
 
 _NONE: Final[dict[str, Any]] = {}
+
+
+def _filled(p: Scheme) -> str:
+    """The ground of the page's buttons and call-to-action band: the accent, ink when minimal."""
+    return p.accent if p.look != "minimal" else p.ink
 
 
 def _hero(p: Scheme) -> _Style:
@@ -323,8 +340,8 @@ _ROLES: Final[Mapping[str, Callable[[Scheme], _Style]]] = {
         {"fontSize": _px(22)},
         {"fontSize": _px(24)},
     ),
-    "hero-button": lambda p: _button(p.accent if p.look != "minimal" else p.ink, "#ffffff", p),
-    "section": lambda p: _band("#ffffff", p.ink, p),
+    "hero-button": lambda p: _button(_filled(p), _on(_filled(p)), p),
+    "section": lambda p: _band(p.paper, p.ink, p),
     "section-tint": lambda p: _band(p.tint, p.ink, p),
     "section-heading": lambda p: _heading(p, 28),
     "body": lambda p: ({"fontSize": _px(17), "lineHeight": 1.6}, {"fontSize": _px(18)}, _NONE),
@@ -359,7 +376,7 @@ _ROLES: Final[Mapping[str, Callable[[Scheme], _Style]]] = {
             "gap": _px(12),
             "padding": _px(14 if p.look != "minimal" else 8),
             "radius": _px(min(p.radius, 12)),
-            "background": "#ffffff" if p.look != "minimal" else p.tint,
+            "background": p.card if p.look != "minimal" else p.tint,
             **_row_edge(p),
         },
         {"padding": _px(18 if p.look != "minimal" else 12)},
@@ -393,7 +410,7 @@ _ROLES: Final[Mapping[str, Callable[[Scheme], _Style]]] = {
     # An image slot of the gallery: a tinted box a person fills from the asset library.
     "slot": lambda p: (
         {
-            "background": p.tint if p.look != "minimal" else "#f5f5f4",
+            "background": "#f5f5f4" if p.look == "minimal" and p.card == "#ffffff" else p.tint,
             "border": f"1px dashed {p.accent}",
             "radius": _px(p.radius),
             "padding": _px(16),
@@ -405,8 +422,8 @@ _ROLES: Final[Mapping[str, Callable[[Scheme], _Style]]] = {
     ),
     "cta": lambda p: (
         {
-            "background": p.accent if p.look != "minimal" else p.ink,
-            "color": "#ffffff",
+            "background": _filled(p),
+            "color": _on(_filled(p)),
             "padding": _px(40),
             "gap": _px(18),
             "align": "center",
@@ -418,5 +435,5 @@ _ROLES: Final[Mapping[str, Callable[[Scheme], _Style]]] = {
         {"padding": _px(96)},
     ),
     "cta-heading": lambda p: _heading(p, 28),
-    "cta-button": lambda p: _button("#ffffff", p.accent if p.look != "minimal" else p.ink, p),
+    "cta-button": lambda p: _button(p.card, _filled(p), p),
 }

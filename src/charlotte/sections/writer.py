@@ -25,12 +25,12 @@ from typing import Any, Final
 
 from charlotte.sections.bands import build_section, scheme_of, section_batch
 from charlotte.sections.batch import MAX_TEXT, Batch, Builder
-from charlotte.sections.brief import kinds_named, sections_of
 from charlotte.sections.catalogue import KIND_BY_KEY, KIND_KEYS, KIND_NAMES, OFFER_KINDS
 from charlotte.sections.context import Context, context_of
 from charlotte.sections.fact_bands import SOCIAL_KEYS, batch_texts, fact_band, social_band, unshown
 from charlotte.sections.facts import capitalised, contact_items, fact, fact_items, priced
 from charlotte.sections.meta import meta_patch
+from charlotte.sections.section_list import kinds_named, sections_of
 from charlotte.sections.style import Scheme, hero_fit
 
 __all__ = [

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from charlotte.sections.brief import business_name, is_direction, lead_of, offerings_of, statements
+from charlotte.sections.context import context_of
 
 
 @pytest.mark.parametrize(
@@ -126,3 +127,40 @@ def test_an_offer_verb_in_a_sentence_that_also_names_sections_lists_the_offering
     assert offerings_of(BIKES, lead).items == ("Road bikes", "Gravel bikes", "E-bikes")
     # "Friendly, no-nonsense." sets the voice: it is never the hero's line.
     assert lead.subheading is None
+
+
+@pytest.mark.parametrize(
+    ("brief", "items"),
+    [
+        # "we"/"I" and the verb's plain form; a second verb adds its own list.
+        ("Cedar Clinic is a podiatry practice in Perth. We treat heel pain, ingrown toenails "
+         "and verrucas, and make custom insoles.",
+         ("Heel pain", "Ingrown toenails", "Verrucas", "Custom insoles")),
+        ("Lumen Therapies. We offer reflexology, Indian head massage and reiki.",
+         ("Reflexology", "Indian head massage", "Reiki")),
+        ("Keys by Kim. I teach piano, guitar and ukulele to all ages.",
+         ("Piano", "Guitar", "Ukulele")),
+        # Only the list's last part holds its "and": "cut and finish" is one service.
+        ("Shear Joy salon. We offer cut and finish, blow-dries and highlights.",
+         ("Cut and finish", "Blow-dries", "Highlights")),
+        ("Ward Physio treats back and neck pain, sports injuries and rehab.",
+         ("Back and neck pain", "Sports injuries", "Rehab")),
+    ],
+)  # fmt: skip
+def test_offerings_after_a_verb_in_the_briefs_words(brief: str, items: tuple[str, ...]) -> None:
+    ctx = context_of(brief, {})
+    assert offerings_of(brief, ctx.lead).items == items
+
+
+@pytest.mark.parametrize(
+    "brief",
+    [
+        "Corner Shop. We run a friendly little shop.",  # one thing after a bare verb: no list
+        "Happy Paws. We treat every pet like our own.",
+        "Happy Paws. I cover Leeds and Bradford.",  # places, not offerings
+        "Bridge Physio is a clinic run by two chartered physiotherapists.",
+    ],
+)
+def test_no_offerings_where_the_verb_lists_none(brief: str) -> None:
+    ctx = context_of(brief, {})
+    assert offerings_of(brief, ctx.lead).items == ()

@@ -60,3 +60,34 @@ def test_the_tail_of_a_list_after_a_verb_is_no_list_of_offerings() -> None:
 
     brief = "Moss & Mallet is a woodworking school. Weekend courses in spoon carving, stool making and green woodwork."
     assert all(not item.lower().startswith("and ") for item in context_of(brief, {}).offerings.items)
+
+
+@pytest.mark.parametrize(
+    ("brief", "items"),
+    [
+        ("Kneadwell - sports and deep tissue massage, pregnancy massage, by Carys Evans, a "
+         "qualified massage therapist in Cardiff. Treatments, prices, contact please.",
+         ("Sports and deep tissue massage", "Pregnancy massage")),
+        ("Tidy Tails - full grooms, nail trims, by Sam Lee in Ely. Services please.",
+         ("Full grooms", "Nail trims")),
+    ],
+)  # fmt: skip
+def test_two_services_are_a_list_when_the_brief_asks_for_them(
+    brief: str, items: tuple[str, ...]
+) -> None:
+    assert bare_offerings(brief, asked=True).items == items
+    assert bare_offerings(brief).items == ()  # not asked: three at least
+    roots = [b.root for b in plan_page(brief, {"phone": "0113 496 0000"}).batches]
+    assert "services" in roots
+
+
+@pytest.mark.parametrize(
+    "brief",
+    [
+        "Plumber, Leeds. Services, prices, contact.",  # one word each: a trade and a place
+        "Tidy Tails - grooming, by Sam Lee in Ely. Services please.",  # one item
+        "Warm, friendly. Sections: services, contact.",
+    ],
+)
+def test_two_words_that_are_no_services_stay_out_even_when_asked(brief: str) -> None:
+    assert bare_offerings(brief, asked=True).items == ()

@@ -65,3 +65,24 @@ def test_splitting_is_linear_in_the_entry() -> None:
 def test_a_name_ends_at_a_line_break() -> None:
     assert business_name("Rose \n Rose called Rose.", {}) != "Rose \n Rose"
     assert "\n" not in (business_name("Rose \n Rose Bakery is a bakery.", {}) or "")
+
+
+@pytest.mark.parametrize(
+    ("value", "items"),
+    [
+        # One name and its own comma list: one entry, the fact's words as written.
+        ("Bootcamp: Tue & Thu 7am, Sat 9am on Hove Lawns",
+         [(None, "Bootcamp: Tue & Thu 7am, Sat 9am on Hove Lawns")]),
+        ("Drop-in clinic: Mondays, Wednesdays and Fridays",
+         [(None, "Drop-in clinic: Mondays, Wednesdays and Fridays")]),
+        # Several names with colons, or a comma before the colon: entries split at the commas.
+        ("Mon: 9-5, Tue: 9-5", [("Mon", "9-5"), ("Tue", "9-5")]),
+        ("Mon-Fri 8-6, Sat 9-1", [("Mon-Fri", "8-6"), ("Sat", "9-1")]),
+        ("Yoga, Pilates: £8", [("Yoga", None), ("Pilates", "£8")]),
+        ("Bootcamp: Tue 7am; Yoga: Sat 9am", [("Bootcamp", "Tue 7am"), ("Yoga", "Sat 9am")]),
+    ],
+)  # fmt: skip
+def test_a_names_own_comma_list_stays_one_entry(
+    value: str, items: list[tuple[str | None, str | None]]
+) -> None:
+    assert fact_items(value) == items

@@ -119,13 +119,45 @@ def test_a_section_nothing_feeds_is_left_out() -> None:
     assert [b.root for b in plan.batches] == ["hero", "contact"]
 
 
-def test_pricing_is_not_said_to_be_missing_when_the_services_show_the_prices() -> None:
-    brief = "Brindle & Oak is a bicycle repair workshop in Oxford. Sections: pricing, services, contact."
+@pytest.mark.parametrize(
+    "brief",
+    [
+        "Brindle & Oak is a bicycle repair workshop in Oxford. Sections: repairs with prices, contact.",
+        "Brindle & Oak is a bicycle repair workshop in Oxford. Sections: services and their prices, contact.",
+    ],
+)
+def test_pricing_is_not_said_to_be_missing_when_the_services_show_the_prices(brief: str) -> None:
     facts = {"services": "Puncture repair £12; Full service £65", "phone": "01865 555 0142"}
     plan = plan_page(brief, facts)
 
     assert [b.root for b in plan.batches] == ["hero", "services", "contact"]
     assert plan.left_out == ()
+
+
+@pytest.mark.parametrize(
+    ("brief", "roots"),
+    [
+        ("Brindle & Oak is a bicycle repair workshop in Oxford. Sections: pricing, services, contact.",
+         ["hero", "pricing", "services", "contact"]),
+        ("Lingo Loft is a language school in Leeds. Sections: courses, prices, contact.",
+         ["hero", "services", "pricing", "contact"]),
+    ],
+)  # fmt: skip
+def test_a_brief_asking_for_prices_apart_gets_them_from_the_priced_services(
+    brief: str, roots: list[str]
+) -> None:
+    # One fact holds what is offered and its prices; the brief asks for two bands: the
+    # services band names the items, the pricing band prices them, nothing is left out.
+    facts = {"services": "Puncture repair £12; Full service £65", "phone": "01865 555 0142"}
+    plan = plan_page(brief, facts)
+    assert [b.root for b in plan.batches] == roots
+    assert plan.left_out == ()
+    words = {
+        b.root: [str(op["node"].get("props", {}).get("content")) for op in b.ops if "node" in op]
+        for b in plan.batches
+    }
+    assert "Puncture repair" in words["services"] and "£12" not in words["services"]
+    assert "Puncture repair" in words["pricing"] and "£12" in words["pricing"]
 
 
 def test_what_we_offer_is_the_offerings_the_facts_list_where_the_brief_asks_for_it() -> None:
