@@ -23,6 +23,7 @@ __all__ = [
     "AddSection",
     "AddToList",
     "ChangeFact",
+    "ChangeHours",
     "ChangePlace",
     "ChangePrice",
     "ChangeValue",
@@ -193,6 +194,19 @@ class ChangePlace:
 
 
 @dataclass(frozen=True, slots=True)
+class ChangeHours:
+    """New opening hours for ``days`` (Monday = 0): a range, an opening or closing time, closed,
+    or the hours the page shows for the days ``like`` ("same hours as Tue-Fri"); times in minutes.
+    """
+
+    days: frozenset[int]
+    opens: int | None = None
+    closes: int | None = None
+    closed: bool = False
+    like: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
 class RemoveRows:
     """Remove the priced rows whose names hold the words ``item`` ("the NHS fees": "NHS")."""
 
@@ -222,7 +236,7 @@ class Unsupported:
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
     | ChangePrice | SwapSections | PageLength | Recolour | AddLink | ChangeValue | AddToList | ChangePlace
-    | RemoveRows
+    | ChangeHours | RemoveRows
     | Unsupported
 )
 

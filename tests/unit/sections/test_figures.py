@@ -59,3 +59,12 @@ def test_splitting_is_linear_in_the_entry() -> None:
 def test_a_name_ends_at_a_line_break() -> None:
     assert business_name("Rose \n Rose called Rose.", {}) != "Rose \n Rose"
     assert "\n" not in (business_name("Rose \n Rose Bakery is a bakery.", {}) or "")
+
+
+def test_days_listed_before_hours_share_them() -> None:
+    # "Mon, Tue, Thu 10am-8pm" is one entry: the bare days before a comma are its days.
+    assert fact_items("Mon, Tue, Thu 10am-8pm; Sat 9am-3pm") == [("Mon, Tue, Thu", "10am-8pm"), ("Sat", "9am-3pm")]
+    assert fact_items("Tue-Sat 10:00-17:00, Sun 12:00-16:00, Mon closed") == [
+        ("Tue-Sat", "10:00-17:00"), ("Sun", "12:00-16:00"), ("Mon closed", None),
+    ]  # fmt: skip
+    assert fact_items("Candles, Ceramics; Mon; Sat 9-5") == [("Candles", None), ("Ceramics", None), ("Mon", None), ("Sat", "9-5")]

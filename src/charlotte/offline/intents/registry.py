@@ -21,6 +21,7 @@ from charlotte.offline.clauses import is_remark, quoted, remark_at, split_clause
 from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.intents.arrangement import PAGE_LENGTH, SWAP_SECTIONS
 from charlotte.offline.intents.facts import CHANGE_FACT
+from charlotte.offline.intents.hours import CHANGE_HOURS
 from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause, Intent, Reading
 from charlotte.offline.intents.links import ADD_LINK
 from charlotte.offline.intents.lists import ADD_TO_LIST
@@ -53,6 +54,7 @@ INTENTS: Final[tuple[Intent, ...]] = (
     ADD_TO_LIST,
     REMOVE_ROWS,
     CHANGE_PLACE,
+    CHANGE_HOURS,
     FONT_SIZE,
     RESIZE,
     SET_TEXT,
