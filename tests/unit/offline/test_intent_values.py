@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 from tests.unit.offline.intent_table import Refused, check
 
-from charlotte.offline.requests import ChangeFact, ChangeHours, ChangeValue, Request, SetText, Target
+from charlotte.offline.requests import (
+    ChangeFact,
+    ChangeHours,
+    ChangeValue,
+    Request,
+    SetText,
+    Target,
+)
 
 ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("Poetry night has moved to 7:30pm", [ChangeValue("7:30pm", "time", ("poetry", "night"))]),
