@@ -29,6 +29,7 @@ __all__ = [
     "ChangeValue",
     "FontSize",
     "MoveSection",
+    "MoveToDay",
     "PageLength",
     "Recolour",
     "RemoveRows",
@@ -207,6 +208,15 @@ class ChangeHours:
 
 
 @dataclass(frozen=True, slots=True)
+class MoveToDay:
+    """Move the one-day row (on day ``old``, None: any) whose words hold ``item`` ("yin") to day ``new``."""
+
+    old: int | None
+    new: int
+    item: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class RemoveRows:
     """Remove the priced rows whose names hold the words ``item`` ("the NHS fees": "NHS")."""
 
@@ -236,7 +246,7 @@ class Unsupported:
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
     | ChangePrice | SwapSections | PageLength | Recolour | AddLink | ChangeValue | AddToList | ChangePlace
-    | ChangeHours | RemoveRows
+    | ChangeHours | MoveToDay | RemoveRows
     | Unsupported
 )
 
