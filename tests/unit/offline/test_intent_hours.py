@@ -150,6 +150,10 @@ PLANS: list[tuple[list[tuple[str, str | None]], ChangeHours, list[str]]] = [
      ["Mon-Fri 8:00-18:00", "Sat 8:30-18:00", "Sun closed"]),
     ([("Tue-Sat", "8:30am-4:30pm")], ChangeHours(frozenset({5}), closes=840),
      ["Tue-Fri 8:30am-4:30pm", "Sat 8:30am-2pm"]),
+    # A closed day's row takes hours in place when no row has the same ones; full names stay full.
+    ([("Tue-Sat", "10am-5pm"), ("Mon closed", None)], ChangeHours(frozenset({0}), 540, 780),
+     ["Tue-Sat 10am-5pm", "Mon 9am-1pm"]),
+    ([("Monday to Friday", "9:00-17:00")], ChangeHours(frozenset({5}), 540, 1020), ["Monday to Saturday 9:00-17:00"]),
     # Not adjacent to a range with the same hours: a row of its own, the range untouched.
     ([("Mon-Wed", "9am-5pm"), ("Thu", "9am-1pm")], ChangeHours(frozenset({5}), 540, 1020),
      ["Mon-Wed 9am-5pm", "Thu 9am-1pm", "Sat 9am-5pm"]),
@@ -189,3 +193,18 @@ def test_hours_it_cannot_place_change_nothing(
 def test_hours_the_page_already_shows_claim_nothing() -> None:
     refused = edit_for(ChangeHours(frozenset({5}), 540, 1020), _view(_band([("Mon-Sat", "9am-5pm")])), Context("", {}))
     assert isinstance(refused, Refusal) and "already" in refused.reason
+
+
+def test_hours_stated_in_another_section_are_named_in_the_reply() -> None:
+    doc = _band([("Mon-Sat", "8am-6pm")])
+    faq = [{"t": "insert_node", "node": {"id": "faq", "type": "section", "parent": None, "order": "X"}},
+           {"t": "insert_node", "node": {"id": "faq-heading", "type": "heading", "parent": "faq", "order": "V",
+                                         "props": {"content": "FAQ", "level": 2}}},
+           {"t": "insert_node", "node": {"id": "faq-answer", "type": "text", "parent": "faq", "order": "X",
+                                         "props": {"content": "We are open Mon-Sat 8am-6pm."}}}]  # fmt: skip
+    doc, _skipped = reduce_all(doc, faq)
+    edit = edit_for(ChangeHours(frozenset({5}), closes=840), _view(doc), Context("", {}))
+    assert isinstance(edit, Edit) and "FAQ section also gives hours" in edit.said, edit
+    assert all(op.get("id") != "faq-answer" for op in edit.ops)
+    sunday = edit_for(ChangeHours(frozenset({6}), 600, 840), _view(doc), Context("", {}))
+    assert isinstance(sunday, Edit) and "also" not in sunday.said, sunday

@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from charlotte.checks.hours import clock_range
+from charlotte.checks.claims import claims_in
+from charlotte.checks.hours import Hours, clock_range
 from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.intents.days import DayStyle, day_group, read_days, write_days
 from charlotte.offline.requests import ChangeHours
@@ -317,7 +318,25 @@ def plan_hours(request: ChangeHours, page: PageView, _context: Context) -> Edit 
         plan.insert(anchor, days, value, anchor.style if source else DayStyle(full=anchor.style.full), before=first)
     if not plan.ops:
         return Edit((), "the opening hours already say so")
-    return Edit(tuple(plan.ops), f"changed the opening hours: {'; '.join(plan.shown)}")
+    shown = sorted(plan.shown, key=lambda row: min((read_days(row) or (frozenset({7}),))[0]))  # in day order
+    said = f"changed the opening hours: {'; '.join(shown)}"
+    elsewhere = _also_stated(page, bands[0], request.days)
+    if elsewhere:
+        said += f" (the {' and the '.join(elsewhere)} section also gives hours for those days: change it by hand)"
+    return Edit(tuple(plan.ops), said)
+
+
+def _also_stated(page: PageView, band: str, days: frozenset[int]) -> list[str]:
+    """The other sections whose words give hours for any of ``days`` (an FAQ answer, a contact line)."""
+    out: list[str] = []
+    for root in page.roots:
+        if root == band:
+            continue
+        for node in page.inside(root):
+            if any(isinstance(f.key, Hours) and f.key.days and f.key.days & days for f in claims_in(page.words(node))):
+                out.append(page.label(root))
+                break
+    return out
 
 
 def _anchor(band: _Band, days: frozenset[int]) -> _Row:
