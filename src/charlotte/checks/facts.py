@@ -48,7 +48,7 @@ from charlotte.checks.claims import (
 )
 from charlotte.checks.contacts import Phone, WebAddress, parse_web_address
 from charlotte.checks.findings import quote
-from charlotte.checks.hours import Hours, endpoints
+from charlotte.checks.hours import Hours, endpoints, said_times
 from charlotte.checks.vouched import counted_vouched
 
 #: Kinds whose unsupported claims are errors (they send customers somewhere wrong).
@@ -126,6 +126,7 @@ class Evidence:
         evidence._start(messages, None)
         for message in messages:
             evidence._learn(_MESSAGE_READINGS.get_or_make(message, _read_message, _weigh_reading))
+            evidence._times |= said_times(message)  # "we open at 8": a time the person gave
         return evidence
 
     def _start(self, texts: Sequence[str], site_origin: str | None) -> None:
@@ -247,6 +248,10 @@ class Evidence:
             return True
         return not key.path and key.host in self._hosts
 
+    def states_time(self, minutes: int) -> bool:
+        """True when a source states the time ``minutes`` (alone or as a range's end)."""
+        return minutes in self._times
+
     def _hours(self, key: Hours) -> bool:
         if key.end is None:
             return key.start in self._times
@@ -272,8 +277,21 @@ class Either:
         self.second = second
 
     def supports(self, found: Found) -> bool:
-        """True when either evidence backs ``found``."""
-        return self.first.supports(found) or self.second.supports(found)
+        """True when either evidence backs ``found``.
+
+        A time range is backed too when the person said one of its ends and
+        either side states the other: "we open at 8 now, same closing" on a
+        row the facts give as "8:30-18:00" is "8:00-18:00".
+        """
+        if self.first.supports(found) or self.second.supports(found):
+            return True
+        key = found.key
+        if not isinstance(key, Hours) or key.end is None:
+            return False
+        ends = (key.start, key.end)
+        return any(self.second.states_time(t) for t in ends) and all(
+            self.first.states_time(t) or self.second.states_time(t) for t in ends
+        )
 
     def unsupported_in(self, text: str) -> tuple[Found, ...]:
         """The claims of ``text`` neither backs, each (kind, value) once (kept like ``Evidence``'s)."""

@@ -105,6 +105,11 @@ _DAY_SPAN_RE = re.compile(_DAY_SPAN)
 _DAY_RE = re.compile(_DAY)
 
 
+def is_day_group(text: str) -> bool:
+    """True when ``text`` is days and nothing else ("Mon", "Tue-Fri", "weekends")."""
+    return _DAY_GROUP.fullmatch(text.strip()) is not None
+
+
 def _day_number(token: str) -> int:
     return _DAY_KEYS.index(token.lower()[:3])
 
@@ -208,6 +213,48 @@ def _range(a: _Side, b: _Side) -> tuple[int, int] | None:
     if start == end or start >= DAY_MINUTES or end > DAY_MINUTES:
         return None
     return start, end
+
+
+def clock_range(first: str, last: str) -> tuple[int, int] | None:
+    """The minutes a range written as ``first``-``last`` spans ("10", "5" → 10:00-17:00), else None."""
+    a, b = _side(first), _side(last)
+    return None if a is None or b is None else _range(a, b)
+
+
+def clock_time(token: str) -> tuple[int, bool] | None:
+    """The minutes ``token`` says ("8:30", "2pm", "8") and whether it says am/pm, else None."""
+    side = _side(token)
+    return None if side is None else (_minutes(side, None), side[2] is not None)
+
+
+def opening_time(minutes: int, said: bool) -> int | None:
+    """An opening time as shops mean it: a bare hour from 5 to 11 is in the morning; 1 to 4 is unclear."""
+    return minutes if said or minutes >= 5 * 60 else None
+
+
+def closing_time(minutes: int, said: bool) -> int | None:
+    """A closing time as shops mean it: a bare hour from 1 to 11 is in the afternoon."""
+    if said or minutes >= 12 * 60:
+        return minutes
+    return minutes + 12 * 60 if minutes >= 60 else None
+
+
+_BARE_OPEN = re.compile(r"(?i)\b(?:open|opens|opening)\s+(?:at|from)\s+(\d{1,2}(?:[:.]\d{2})?)(?![\w:.]|\s?[ap]\.?m)")
+_BARE_CLOSE = re.compile(
+    r"(?i)\b(?:til|till|until|(?:close|closes|closing|shut|shuts)\s+at)\s+(\d{1,2}(?:[:.]\d{2})?)(?![\w:.]|\s?[ap]\.?m)"
+)
+
+
+def said_times(text: str) -> set[int]:
+    """The opening and closing times ``text`` says as bare hours ("open at 8", "til 2")."""
+    out: set[int] = set()
+    for pattern, read in ((_BARE_OPEN, opening_time), (_BARE_CLOSE, closing_time)):
+        for m in pattern.finditer(text):
+            time = clock_time(m.group(1))
+            minutes = read(*time) if time is not None else None
+            if minutes is not None:
+                out.add(minutes)
+    return out
 
 
 def _near_hours_words(text: str, start: int, end: int) -> bool:

@@ -12,10 +12,14 @@ The scope a follow-up's predicates give:
 - ``order``: the named sections' own nodes (a move changes where a band sits,
   not what is in it);
 - ``fact``: every node whose words or link say the value (a phone changed is
-  changed on each label and link that shows it), in any spelling of a claim;
+  changed on each label and link that shows it), in any spelling of a claim,
+  and every row whose cells say it together (the smallest container that does,
+  with its nodes: "Mon-Fri" | "8:00-18:00"); for opening hours, the rows that
+  showed hours for any of its days before (the hours it replaces);
 - ``text_contains`` without ``within``: the nodes that say the words;
-- ``text_absent``: the nodes that said one of its words before the turn (a
-  value asked to go is a node asked to change: "£28 now, not £26");
+- ``text_absent``: the nodes, and the smallest rows, that said one of its words
+  before the turn (a value asked to go is a node asked to change: "£28 now,
+  not £26");
 - ``theme`` with ``within``: that section, whole ("make the hero navy"); with
   ``hue`` too, also every node whose only change is a colour swapped the way
   the section's was (its old colour's hue family to the asked hue): the page's
@@ -42,7 +46,9 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
+from charlotte.checks.claims import claims_in
 from charlotte.checks.copytext import copy_of
+from charlotte.checks.hours import Hours
 from charlotte.evaluation.colours import hue_name, parse_hex
 from charlotte.evaluation.predicates import fact_shown, sections_of
 from charlotte.page.model import node_map
@@ -177,9 +183,12 @@ def _scope(
                 for kind in arg:
                     scope |= _sections(str(kind), before, after, whole=False)
             elif name == "fact" and isinstance(arg, Mapping):
-                scope |= _saying([str(v) for v in arg.values()], before, after)
+                values = [str(v) for v in arg.values()]
+                scope |= _saying(values, before, after) | _rows_saying(values, (before, after))
+                scope |= _rows_of_days(values, before)
             elif name == "text_absent" and isinstance(arg, Mapping) and isinstance(arg.get("words"), list):
-                scope |= _said_before([str(w) for w in arg["words"]], before)
+                words = [str(w) for w in arg["words"]]
+                scope |= _said_before(words, before) | _rows_saying(words, (before,), literal=True)
             elif name in _SCOPED and isinstance(arg, Mapping):
                 within = arg.get("within")
                 if isinstance(within, str):
@@ -231,6 +240,79 @@ def _saying(values: Sequence[str], before: Mapping[str, Any], after: Mapping[str
                     out.add(node_id)
                     break
     return out
+
+
+def _row_texts(doc: Mapping[str, Any]) -> dict[str, str]:
+    """Each row's words (a container of nodes that hold none), in reading order.
+
+    Only rows: a band or a list saying a fact across its rows scopes nothing more.
+    """
+    nodes = node_map(doc)
+    parents = {n.get("parent") for n in nodes.values() if isinstance(n, dict)}
+    joined: dict[str, list[str]] = {}
+    for node_id, words in copy_of(doc):
+        node = nodes.get(node_id)
+        parent = node.get("parent") if isinstance(node, dict) else None
+        if node_id not in parents and isinstance(parent, str) and parent in nodes:
+            joined.setdefault(parent, []).append(words)
+    kids_hold = {n.get("parent") for n in nodes.values() if isinstance(n, dict) and n.get("id") in parents}
+    return {node_id: " ".join(parts) for node_id, parts in joined.items() if node_id not in kids_hold}
+
+
+def _smallest(doc: Mapping[str, Any], found: set[str]) -> set[str]:
+    """Of ``found`` (containers), those holding no other one, with their nodes."""
+    nodes = node_map(doc)
+    holders: set[str] = set()
+    for node_id in found:
+        node = nodes.get(node_id)
+        for _ in range(64):
+            parent = node.get("parent") if isinstance(node, dict) else None
+            if not isinstance(parent, str) or parent not in nodes:
+                break
+            holders.add(parent)
+            node = nodes[parent]
+    out: set[str] = set()
+    for node_id in found - holders:
+        out.add(node_id)
+        out.update(descendants_of(doc, node_id))
+    return out
+
+
+def _rows_saying(
+    values: Sequence[str], docs: Sequence[Mapping[str, Any]], *, literal: bool = False
+) -> set[str]:
+    """The smallest containers whose nodes say one of ``values`` together, with their nodes."""
+    out: set[str] = set()
+    for doc in docs:
+        found = set()
+        for node_id, text in _row_texts(doc).items():
+            lowered = " ".join(text.lower().split())
+            if literal:
+                hit = any(" ".join(v.lower().split()) in lowered for v in values)
+            else:
+                single = {"nodes": {node_id: {"id": node_id, "type": "text", "parent": None,
+                                              "props": {"content": text}}}}  # fmt: skip
+                hit = any(fact_shown(single, v) for v in values)
+            if hit:
+                found.add(node_id)
+        out |= _smallest(doc, found)
+    return out
+
+
+def _rows_of_days(values: Sequence[str], before: Mapping[str, Any]) -> set[str]:
+    """The smallest rows that showed hours, before, for a day the values' hours name."""
+    days: set[int] = set()
+    for value in values:
+        days.update(d for f in claims_in(value) if isinstance(f.key, Hours) for d in (f.key.days or ()))
+    if not days:
+        return set()
+    texts = [*_row_texts(before).items(), *copy_of(before)]
+    found = {
+        node_id
+        for node_id, text in texts
+        if any(isinstance(f.key, Hours) and f.key.days and f.key.days & days for f in claims_in(text))
+    }
+    return _smallest(before, found)
 
 
 def _hue(colour: str) -> str | None:

@@ -24,11 +24,13 @@ __all__ = [
     "AddSection",
     "AddToList",
     "ChangeFact",
+    "ChangeHours",
     "ChangePlace",
     "ChangePrice",
     "ChangeValue",
     "FontSize",
     "MoveSection",
+    "MoveToDay",
     "PageLength",
     "Recolour",
     "RemoveRows",
@@ -225,6 +227,28 @@ class ChangePlace:
 
 
 @dataclass(frozen=True, slots=True)
+class ChangeHours:
+    """New opening hours for ``days`` (Monday = 0): a range, an opening or closing time, closed,
+    or the hours the page shows for the days ``like`` ("same hours as Tue-Fri"); times in minutes.
+    """
+
+    days: frozenset[int]
+    opens: int | None = None
+    closes: int | None = None
+    closed: bool = False
+    like: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class MoveToDay:
+    """Move the one-day row (on day ``old``, None: any) whose words hold ``item`` ("yin") to day ``new``."""
+
+    old: int | None
+    new: int
+    item: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class RemoveRows:
     """Remove the priced rows whose names hold the words ``item`` ("the NHS fees": "NHS")."""
 
@@ -256,7 +280,7 @@ class Unsupported:
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
     | ChangePrice | SwapSections | PageLength | Recolour | AddLink | ChangeValue | AddToList | ChangePlace
-    | RemoveRows | AddQuote | ShowFact
+    | RemoveRows | AddQuote | ShowFact | ChangeHours | MoveToDay
     | Unsupported
 )
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from charlotte.checks.contacts import parse_phone
+from charlotte.checks.hours import is_day_group
 from charlotte.sections.catalogue import MAX_ITEMS
 
 __all__ = [
@@ -98,7 +99,7 @@ def fact_items(value: Any) -> list[tuple[str | None, str | None]]:
             elif (text := scalar(item)) is not None:
                 out.append((text, None))
     elif (text := scalar(value)) is not None:
-        parts = [p for p in _entries(text) if p.strip(" .")]
+        parts = _day_lists([p for p in _entries(text) if p.strip(" .")], text)
         # "Puncture repair £12, full service £95": one item per entry, not one run-on line.
         if len(parts) > 1:
             out.extend(split_figure(p) for p in parts)
@@ -121,6 +122,8 @@ def _entries(text: str) -> list[str]:
         whole = colon and part.count(": ") == 1 and ", " not in name
         out.extend([part] if whole else _COMMA.split(part))
     return out
+
+
 #: What may sit between an entry's name and its figure: a colon, a hyphen, an en or em dash.
 _DASHES = ":-\u2013\u2014"
 #: A figure: a price ("£12", "$9/month", "12€") or a time ("9:30", "10am-4pm", "9-5"): a
@@ -129,6 +132,20 @@ _PRICE_START = re.compile(r"[£$€¥₹]|\d[\d,.]*\s?[£$€¥₹](?!\s?\d)")
 _CLOCK = r"\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)?"
 _TIME = re.compile(rf"(?i)(?=\d{{1,2}}(?:[:.]\d{{2}}|\s?[ap]\.?m|\s?[-\u2013]\s?\d)){_CLOCK}(?:\s?[-\u2013]\s?{_CLOCK})?$")
 
+
+def _day_lists(parts: list[str], text: str) -> list[str]:
+    """``parts`` with a run of bare days joined to the entry they list days of.
+
+    "Mon, Tue, Thu 10am-8pm; Sat 9am-3pm" is two entries, not "Mon", "Tue" and
+    "Thu 10am-8pm": a day alone before a comma shares the hours after it.
+    """
+    out: list[str] = []
+    for part in parts:
+        if out and is_day_group(out[-1].split(", ")[-1]) and f"{out[-1]}, {part}" in text:
+            out[-1] = f"{out[-1]}, {part}"
+        else:
+            out.append(part)
+    return out
 
 
 def _is_figure(word: re.Match[str]) -> bool:

@@ -153,3 +153,25 @@ def test_each_message_is_read_once_and_a_new_one_reads_neither_the_brief_nor_the
 def test_the_page_checks_example_holds() -> None:
     result = doctest.testmod(page_checks)
     assert result.attempted >= 4 and result.failed == 0
+
+
+@pytest.mark.parametrize(
+    ("said", "shown", "backed"),
+    [
+        # One end the person said anew, the other the facts state: the new row is backed.
+        ("We open at 8 on weekdays now, same closing", "Mon-Fri 8:00-18:00", True),
+        ("open saturdays til 2 only now", "Sat 8:30-2pm", True),
+        ("we open at 7:45am on Fridays", "Fri 7:45am-6pm", True),
+        # Neither end said by the person, or an end nobody said: still invented.
+        ("We open at 8 on weekdays now", "Mon-Fri 8:00-19:00", False),
+        ("make the headline bigger", "Mon-Fri 9:00-18:00", False),
+        ("We open at 8 on weekdays now", "Mon-Fri 9:00-17:00", False),
+    ],
+)
+def test_a_range_with_one_end_the_person_said_is_backed(
+    build: Build, said: str, shown: str, backed: bool
+) -> None:
+    shop = Scenario("A bike shop in Cambridge.", {"hours": "Mon-Sat 8:30-18:00"}, "https://spokes.test")
+    doc = build(("hours", "text", {"content": shown}))
+    codes = facts_codes(shop.checks(person_said=[said]), doc)
+    assert (codes == []) is backed, codes

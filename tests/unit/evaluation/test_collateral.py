@@ -187,3 +187,43 @@ def test_the_pages_colour_changed_may_change_it_wherever_the_page_wears_it() -> 
     deeper = copy.deepcopy(purple)
     deeper["nodes"]["menu"]["style"]["base"]["background"] = "#e0d0fa"
     assert collateral([{"theme": {"hue": "purple", "within": "hero"}}], purple, deeper) == ()
+
+
+def _hours(rows: list[tuple[str, str, str | None]]) -> dict[str, Any]:
+    """A page whose hours band has a row per (id, days, hours): the days and hours in two texts."""
+    doc = _doc()
+    nodes = doc["nodes"]
+    nodes["hours"] = {"id": "hours", "type": "section", "parent": None, "order": "bb", "props": {}, "style": {}}
+    nodes["hours-list"] = {"id": "hours-list", "type": "stack", "parent": "hours", "order": "a", "props": {}}
+    for n, (row, days, figure) in enumerate(rows):
+        nodes[row] = {"id": row, "type": "stack", "parent": "hours-list", "order": "abcdefgh"[n], "props": {}}
+        nodes[f"{row}-name"] = {"id": f"{row}-name", "type": "text", "parent": row, "order": "a",
+                                "props": {"content": days}}  # fmt: skip
+        if figure is not None:
+            nodes[f"{row}-figure"] = {"id": f"{row}-figure", "type": "text", "parent": row, "order": "b",
+                                      "props": {"content": figure}}  # fmt: skip
+    return doc
+
+
+def test_hours_said_by_a_row_scope_that_row_and_the_rows_of_those_days() -> None:
+    # "We open at 8 on weekdays now": Mon-Sat splits into Mon-Fri (new) and Sat.
+    before = _hours([("r1", "Mon-Sat", "8:30-18:00"), ("r2", "Sun closed", None)])
+    after = _hours([("r0", "Mon-Fri", "8:00-18:00"), ("r1", "Sat", "8:30-18:00"), ("r2", "Sun closed", None)])
+    asked = [{"fact": {"hours": "Mon-Fri 8:00-18:00"}}]
+    assert collateral(asked, before, after) == ()
+    # The closed Sunday's row is no day of the fact: touching it is collateral.
+    after["nodes"]["r2-name"]["props"]["content"] = "Sun 10am-2pm"
+    assert collateral(asked, before, after) == ("r2-name",)
+
+
+def test_words_that_had_to_go_scope_the_nodes_and_rows_that_said_them() -> None:
+    # "Open Mondays too, 10-5": Tue-Sat takes Monday and the "Mon closed" row goes.
+    before = _hours([("r1", "Tue-Sat", "10:00-17:00"), ("r2", "Sun", "12:00-16:00"), ("r3", "Mon closed", None)])
+    after = _hours([("r1", "Mon-Sat", "10:00-17:00"), ("r2", "Sun", "12:00-16:00")])
+    asked = [{"fact": {"hours": "Mon-Sat 10:00-17:00"}}, {"text_absent": {"words": ["Mon closed"]}}]
+    assert collateral(asked, before, after) == ()
+    # Without the words that had to go, the removed row is collateral.
+    assert collateral(asked[:1], before, after) == ("r3", "r3-name")
+    # A band saying a fact across its rows does not scope the band: another row stays out.
+    after["nodes"]["r2-figure"]["props"]["content"] = "12:00-15:00"
+    assert collateral(asked, before, after) == ("r2-figure",)

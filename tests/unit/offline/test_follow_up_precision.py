@@ -449,3 +449,32 @@ def test_the_phone_number_bigger_and_the_rest_smaller_changes_font_sizes_only(se
         shrank = all(_sizes(now).get(bp, size) <= size for bp, size in _sizes(was).items())
         assert grew if node_id in phones else shrank, node_id
     assert phones <= changed_nodes(before, turn)
+
+
+def _hours_rows(nodes: dict[str, Any]) -> list[str]:
+    """The hours band's rows as they read, in order."""
+    [band] = [i for i, n in nodes.items() if n["parent"] is None and "hours" in i]
+    [listing] = [i for i, n in nodes.items() if n["parent"] == band and n["type"] == "stack"]
+
+    def kids(parent: str) -> list[dict[str, Any]]:
+        return sorted((n for n in nodes.values() if n["parent"] == parent), key=lambda n: n["order"])
+
+    return [" ".join(k["props"]["content"] for k in kids(r["id"])) for r in kids(listing)]
+
+
+def test_a_day_added_to_the_hours_joins_its_row_and_nothing_else_changes(session: Session) -> None:
+    before = draft(session)
+    assert _hours_rows(before) == ["Tue-Fri 08:00-16:00", "Sat 09:00-14:00"]
+
+    turn = session.turn("We're open on Mondays now too, 8-4")
+
+    ready_with_only(turn)
+    assert _hours_rows(turn.nodes) == ["Mon-Fri 08:00-16:00", "Sat 09:00-14:00"]
+    assert changed_nodes(before, turn) == {"opening-hours-row-1-name"}
+
+
+def test_hours_it_cannot_place_change_nothing(session: Session) -> None:
+    before = draft(session)
+    turn = session.turn("we open at 2 on sundays")
+    not_done(turn, before)
+    assert "am or pm" in turn.reply

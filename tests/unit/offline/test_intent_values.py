@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 from tests.unit.offline.intent_table import Refused, check
 
-from charlotte.offline.requests import ChangeFact, ChangeValue, Request, SetText, Target
+from charlotte.offline.requests import (
+    ChangeFact,
+    ChangeHours,
+    ChangeValue,
+    Request,
+    SetText,
+    Target,
+)
 
 ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("Poetry night has moved to 7:30pm", [ChangeValue("7:30pm", "time", ("poetry", "night"))]),
@@ -21,9 +28,9 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("change the heading to 30 guests", [SetText(Target(None, "heading"), "30 guests")]),
     ("write 'Children from age 5' in the about section", Refused()),
     ("we cover more of York now", Refused()),
-    # Opening hours said without a time of day are not a number and its unit.
-    ("We open at 8 on weekdays now, same closing", Refused()),
-    ("open saturdays til 2 only now", Refused()),
+    # Opening hours said without a time of day are not a number and its unit: hours (test_intent_hours.py).
+    ("We open at 8 on weekdays now, same closing", [ChangeHours(frozenset(range(5)), opens=480)]),
+    ("open saturdays til 2 only now", [ChangeHours(frozenset({5}), closes=840)]),
     # A value with nothing naming where it is, or a size of the look, is not a stated value.
     ("use 3 columns", Refused()),
     ("make the headings 24 px", Refused()),

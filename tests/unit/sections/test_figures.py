@@ -86,3 +86,12 @@ def test_a_names_own_comma_list_stays_one_entry(
     value: str, items: list[tuple[str | None, str | None]]
 ) -> None:
     assert fact_items(value) == items
+
+
+def test_days_listed_before_hours_share_them() -> None:
+    # "Mon, Tue, Thu 10am-8pm" is one entry: the bare days before a comma are its days.
+    assert fact_items("Mon, Tue, Thu 10am-8pm; Sat 9am-3pm") == [("Mon, Tue, Thu", "10am-8pm"), ("Sat", "9am-3pm")]
+    assert fact_items("Tue-Sat 10:00-17:00, Sun 12:00-16:00, Mon closed") == [
+        ("Tue-Sat", "10:00-17:00"), ("Sun", "12:00-16:00"), ("Mon closed", None),
+    ]  # fmt: skip
+    assert fact_items("Candles, Ceramics; Mon; Sat 9-5") == [("Candles", None), ("Ceramics", None), ("Mon", None), ("Sat", "9-5")]

@@ -20,7 +20,9 @@ from typing import Any, Final
 from charlotte.offline.clauses import is_remark, quoted, remark_at, split_clauses
 from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.intents.arrangement import PAGE_LENGTH, SWAP_SECTIONS
+from charlotte.offline.intents.day_moves import MOVE_TO_DAY
 from charlotte.offline.intents.facts import CHANGE_FACT
+from charlotte.offline.intents.hours import CHANGE_HOURS
 from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause, Intent, Reading
 from charlotte.offline.intents.links import ADD_LINK
 from charlotte.offline.intents.lists import ADD_TO_LIST
@@ -57,6 +59,8 @@ INTENTS: Final[tuple[Intent, ...]] = (
     SHOW_FACT,
     REMOVE_ROWS,
     CHANGE_PLACE,
+    CHANGE_HOURS,
+    MOVE_TO_DAY,
     FONT_SIZE,
     RESIZE,
     SET_TEXT,
