@@ -103,11 +103,17 @@ class RemoveSection:
 
 @dataclass(frozen=True, slots=True)
 class MoveSection:
-    """Move ``section`` to the top/bottom, or above/below ``anchor``."""
+    """Move ``section`` to the top/bottom, or above/below ``anchor``.
+
+    ``also``: a second place the person said in the same breath ("after the fees,
+    before contact"; "first (after the top bit)"), checked against the first, never a
+    second move.
+    """
 
     section: str
     where: str
     anchor: str | None = None
+    also: tuple[str, str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from charlotte.offline.edits import Context, Edit, Refusal, add, moved_ops, remove, section_of
+from charlotte.offline.edits import Context, Edit, Refusal, add, band_of, moved_ops, remove
 from charlotte.offline.existing import batch_kind, kinds_on
 from charlotte.offline.intents.facts import unaccounted
 from charlotte.offline.intents.intent import CHANGE, FILLERS, Clause, Intent, Reading
@@ -84,10 +84,9 @@ def _read_length(clause: Clause) -> Reading | None:
 
 
 def _plan_swap(request: SwapSections, page: PageView, _context: Context) -> Edit | Refusal:
-    first, second = section_of(page, request.first), section_of(page, request.second)
-    if first is None or second is None:
-        missing = request.first if first is None else request.second
-        return Refusal(f"there is no {missing} section on the page")
+    first, second = band_of(page, request.first), band_of(page, request.second)
+    if isinstance(first, Refusal) or isinstance(second, Refusal):
+        return first if isinstance(first, Refusal) else second  # type: ignore[return-value]
     if first == second:
         return Refusal(f'"{request.first}" and "{request.second}" name the same section')
     order = list(page.roots)
