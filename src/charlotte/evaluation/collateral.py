@@ -15,7 +15,8 @@ The scope a follow-up's predicates give:
   changed on each label and link that shows it), in any spelling of a claim;
 - ``text_contains`` without ``within``: the nodes that say the words;
 - ``theme`` with ``within``: that section, whole ("make the hero navy");
-- ``theme`` without ``within``: the whole page (a restyle). ``{"unchanged":
+- ``theme`` without ``within``: the whole page (a restyle); so is ``shorter``
+  or ``longer`` without ``within`` (a shorter page may say less anywhere on it). ``{"unchanged":
   false}`` says something changed, not where: it gives no scope.
 
 A follow-up whose predicates give no scope at all (only the reply or
@@ -143,6 +144,8 @@ def _scope(
                     scope |= _sections(within, before, after, whole=True)
                 elif name == "text_contains" and isinstance(arg.get("words"), list):
                     scope |= _saying([" ".join(map(str, arg["words"]))], before, after)
+                elif name in ("shorter", "longer"):
+                    return True
                 else:
                     continue
             else:
