@@ -21,11 +21,13 @@ __all__ = [
     "MAX_REQUESTS",
     "AddLink",
     "AddSection",
+    "AddSentences",
     "AddToList",
     "ChangeFact",
     "ChangePlace",
     "ChangePrice",
     "ChangeValue",
+    "Especially",
     "FontSize",
     "MoveSection",
     "PageLength",
@@ -149,9 +151,30 @@ class SwapSections:
 
 @dataclass(frozen=True, slots=True)
 class PageLength:
-    """A shorter page (an optional section removed) or a longer one (a section of the plan restored)."""
+    """A shorter page (what it says twice said once; else an optional section removed) or a
+    longer one (a section of the plan restored). ``within``: the section the person singled
+    out ("the FAQ especially"); ``it``: said of "it", which a section named just before means.
+    """
 
     longer: bool
+    within: str | None = None
+    it: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AddSentences:
+    """The person's own sentences added to the text of ``section`` ("mention I've practised for
+    twelve years"); ``sentences`` empty: they are still to come in the message."""
+
+    section: str
+    sentences: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Especially:
+    """"The FAQ especially": the section a shorter or longer page is about (never alone)."""
+
+    section: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +251,7 @@ class Unsupported:
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
     | ChangePrice | SwapSections | PageLength | Recolour | AddLink | ChangeValue | AddToList | ChangePlace
-    | RemoveRows
+    | RemoveRows | Especially | AddSentences
     | Unsupported
 )
 

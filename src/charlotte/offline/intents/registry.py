@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from charlotte.offline.clauses import is_remark, quoted, remark_at, split_clauses
+from charlotte.offline.clauses import is_remark, quoted, remark_at, split_clauses, unquote
 from charlotte.offline.edits import Context, Edit, Refusal
-from charlotte.offline.intents.arrangement import PAGE_LENGTH, SWAP_SECTIONS
+from charlotte.offline.intents.arrangement import ESPECIALLY, PAGE_LENGTH, SWAP_SECTIONS, scoped
 from charlotte.offline.intents.facts import CHANGE_FACT
 from charlotte.offline.intents.intent import FILLERS, OTHER_VERBS, VERBS, Clause, Intent, Reading
 from charlotte.offline.intents.links import ADD_LINK
@@ -28,6 +28,7 @@ from charlotte.offline.intents.prices import CHANGE_PRICE
 from charlotte.offline.intents.removals import REMOVE_ROWS
 from charlotte.offline.intents.schedule import CHANGE_PLACE
 from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION, resolved
+from charlotte.offline.intents.sentences import ADD_SENTENCES, filled, finished
 from charlotte.offline.intents.sizes import FONT_SIZE
 from charlotte.offline.intents.style import RECOLOUR, RESTYLE
 from charlotte.offline.intents.text import LONGER, RESIZE, SET_TEXT, SHORTER
@@ -47,6 +48,8 @@ INTENTS: Final[tuple[Intent, ...]] = (
     MOVE_SECTION,
     SWAP_SECTIONS,
     PAGE_LENGTH,
+    ESPECIALLY,
+    ADD_SENTENCES,
     CHANGE_FACT,
     CHANGE_PRICE,
     CHANGE_VALUE,
@@ -98,13 +101,20 @@ def read_requests(message: str) -> list[Request]:
     """The requests in ``message``, in order (at most ``MAX_REQUESTS``)."""
     text, runs = quoted(message[:MAX_MESSAGE])
     out: list[Request] = []
+    taken = 0  # sentences taken as the words of "add a sentence about the studio? It's …"
     for k, part in enumerate(split_clauses(text, _opens)):
+        more = filled(out[-1], unquote(part, runs), taken) if k and out else None
+        if more is not None:
+            out[-1], taken = more, taken + 1
+            continue
+        taken = 0
         if k and is_remark(part, _acts):
             continue  # "… to our story? It feels short": a remark after a request asks nothing
         out += read_clause(Clause.of(part, runs))
         if len(out) >= MAX_REQUESTS:
             break
-    return resolved(out[:MAX_REQUESTS])  # "move it": the section the request before named
+    # "move it": the section the request before named; "shorter? The FAQ especially": one request
+    return finished(scoped(resolved(out[:MAX_REQUESTS])))
 
 
 def _changes(op: Mapping[str, Any], page: PageView) -> bool:
