@@ -4,7 +4,8 @@ A follow-up names a band by what the page shows or by what the catalogue calls
 its kind. ``bands_named`` tries, in order, and stops at the first that names
 any band: the band's heading (or id) said whole ("bikes for sale" names a band
 titled "Bikes for sale"); a kind by the catalogue's names (``kinds_in``: "the
-reviews", "the top banner"); every word said found in a heading or id ("the
+reviews", "the top banner"; of two bands of the kind, the one built as it, by its
+id or title); every word said found in a heading or id ("the
 specials"); and last a word the catalogue's ``ALSO_CALLED`` or a kind's fact
 keys give ("work": the gallery, "the teachers": the team), when only one kind
 has it. It returns every band that reading names: more than one means the
@@ -17,7 +18,7 @@ import re
 from typing import Final
 
 from charlotte.offline.clauses import folded
-from charlotte.sections.catalogue import ALSO_CALLED, KINDS, kinds_in
+from charlotte.sections.catalogue import ALSO_CALLED, KIND_BY_KEY, KINDS, kinds_in
 from charlotte.sections.page_view import PageView
 
 __all__ = ["bands_named", "said_name"]
@@ -62,8 +63,11 @@ def bands_named(page: PageView, words: str) -> list[str]:
         return whole
     for kind in kinds_in(folded(words).translate(_QUOTES)):
         bands = [r for r in page.roots if page.kind(r) == kind]
+        # Of several, the band built as that kind (its id the kind's, or its title the kind's
+        # title) is the one: "Quotes" (free quotes) is not the reviews beside "testimonials".
+        own = [r for r in bands if r == kind or page.title(r) == KIND_BY_KEY[kind].title] if kind in KIND_BY_KEY else []
         if bands:
-            return bands
+            return own if len(bands) > 1 and len(own) == 1 else bands
     wanted = [w for w in re.split(r"[^\w&'-]+", said) if w and w not in ("a", "an", "and", "of")]
     seen = {r: f" {r.replace('-', ' ')} {_title(page, r)} " for r in page.roots}
     contained = [r for r in page.roots if wanted and all(_has(seen[r], w) for w in wanted)]

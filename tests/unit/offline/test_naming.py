@@ -66,10 +66,13 @@ def test_a_heading_that_says_the_word_comes_before_another_name() -> None:
 
 
 def test_two_bands_the_words_cannot_tell_apart_are_asked_about_not_guessed() -> None:
-    page = PageView([*_band("hero", "Fern", 1), *_band("services", "Services"), *_band("classes", "Classes")])
-    assert bands_named(page, "the services") == ["services"]  # its heading, said whole
+    page = PageView([*_band("hero", "Fern", 1), *_band("treatments", "Treatments"), *_band("classes", "Classes")])
+    assert bands_named(page, "the classes") == ["classes"]  # its heading, said whole
     asked = edit_for(MoveSection("lessons", "top"), page, CONTEXT)
-    assert isinstance(asked, Refusal) and "could be the Services or the Classes section" in asked.reason
+    assert isinstance(asked, Refusal) and "could be the Treatments or the Classes section" in asked.reason
+    # Of two bands of a kind, the one built as that kind is named ("Quotes" are free quotes here).
+    quotes = PageView([*_band("hero", "Fern", 1), *_band("testimonials", "What people say"), *_band("quotes", "Quotes")])
+    assert bands_named(quotes, "the reviews") == ["testimonials"]
 
 
 @pytest.mark.parametrize(
