@@ -54,6 +54,7 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("the opening hours need to be above the map", [MoveSection("opening hours", "above", "the map")]),
     # …but only a section: a thing wanted somewhere, or a change said with "should", is no move.
     ("I want a blue background at the top", Refused("")),
+    ("the gallery should be below 10 photos", Refused("")),
     ("I'd like the headline to be bigger at the top", Refused("")),
     ("the phone number should be 0113 496 0000", [ChangeFact("phone", "0113 496 0000")]),
     # A remark after a comma names no section to act on; a list going on does.

@@ -7,7 +7,7 @@ from tests.unit.offline.intent_table import Refused, check
 
 from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.intents import edit_for
-from charlotte.offline.requests import AddSentences, Request, Resize, Target
+from charlotte.offline.requests import AddSentences, ChangeFact, Request, Resize, Target
 from charlotte.sections.page_view import PageView
 
 ROWS: list[tuple[str, list[Request] | Refused]] = [
@@ -30,6 +30,8 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("expand the about section, mention our prices and opening hours", Refused("in your own words")),
     ("add a sentence about the weather", Refused("which section")),
     ("the parking could do with more signs", Refused("")),
+    # A request after it is a request, not a sentence to add.
+    ("add a sentence about us. Change the phone number to 0113 496 0000", [Resize(Target("about", "text"), longer=True), ChangeFact("phone", "0113 496 0000")]),
     # Manners stay off the page.
     ("add a line about us: we're open late on Fridays, thanks", [AddSentences("about", "We're open late on Fridays.")]),
 ]  # fmt: skip

@@ -104,7 +104,7 @@ def read_requests(message: str) -> list[Request]:
     taken = 0  # sentences taken as the words of "add a sentence about the studio? It's …"
     for k, part in enumerate(split_clauses(text, _opens)):
         more = filled(out[-1], unquote(part, runs), taken) if k and out else None
-        if more is not None:
+        if more is not None and all(isinstance(r, Unsupported) for r in read_clause(Clause.of(part, runs))):
             out[-1], taken = more, taken + 1
             continue
         taken = 0

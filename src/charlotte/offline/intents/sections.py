@@ -224,6 +224,8 @@ def _read_placed(clause: Clause) -> Reading | None:
     named = _named(named)
     if where is None or not named or not (kinds_in(named) or len(named.split()) <= 3):
         return None
+    if any(c.isdigit() for c in f"{anchor or ''}{also or ''}"):
+        return None  # "prices should be under £50": an amount, not a section
     if any(w in _NOT_A_NAME for w in named.split()):
         return None
     return Reading(70, (MoveSection(named, where, anchor, also),))
