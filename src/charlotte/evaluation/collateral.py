@@ -26,7 +26,8 @@ The scope a follow-up's predicates give:
   colour asked to change ("use blue instead" on a page in greens) is changed
   wherever the page wears it (the accent on a label, a price, a tinted band),
   and a colour moving within the asked hue is more of it ("more purple");
-- ``theme`` without ``within``: the whole page (a restyle). ``{"unchanged":
+- ``theme`` without ``within``: the whole page (a restyle); so is ``shorter``
+  or ``longer`` without ``within`` (a shorter page may say less anywhere on it). ``{"unchanged":
   false}`` says something changed, not where: it gives no scope.
 
 A node added (or removed) only to hold nodes in scope, such as the card
@@ -195,6 +196,8 @@ def _scope(
                     scope |= _sections(within, before, after, whole=True)
                 elif name == "text_contains" and isinstance(arg.get("words"), list):
                     scope |= _saying([" ".join(map(str, arg["words"]))], before, after)
+                elif name in ("shorter", "longer"):
+                    return True
                 else:
                     continue
             else:

@@ -1,6 +1,6 @@
 """How a follow-up request becomes ops on the page as it is now: the intents' planners.
 
-Each planner (``set_text``, ``resize``, ``add``, ``remove``, ``move``,
+Each planner (``set_text``, ``add``, ``remove``, ``move``,
 ``change_fact``, ``restyle``; ``intents/registry.py``'s ``edit_for`` picks one
 by the request's intent) resolves the request's targets against
 the current page (read through ``cms_get``, so a person's own edits count):
@@ -19,12 +19,12 @@ from typing import Any, Final
 
 from charlotte.checks.contacts import parse_phone
 from charlotte.offline.looks import look_ops
+from charlotte.offline.naming import bands_named, said_name
 from charlotte.offline.requests import (
     AddSection,
     ChangeFact,
     MoveSection,
     RemoveSection,
-    Resize,
     Restyle,
     SetText,
     Target,
@@ -32,34 +32,31 @@ from charlotte.offline.requests import (
 from charlotte.page.ordering import key_between
 from charlotte.sections.additions import KIND_TITLES, section_batch
 from charlotte.sections.batch import Batch
-from charlotte.sections.brief import statements
-from charlotte.sections.catalogue import KINDS
 from charlotte.sections.fact_changes import fact_ops
-from charlotte.sections.facts import contact_items, fact, fact_items, fact_key
 from charlotte.sections.page_view import PROP as _PROP
 from charlotte.sections.page_view import PageView
-from charlotte.sections.writer import plan_page
 
 __all__ = [
+    "LIMITS",
     "Context",
     "Edit",
     "Refusal",
     "add",
+    "band_of",
     "change_fact",
     "move",
     "moved_ops",
     "remove",
-    "resize",
     "restyle",
     "section_of",
     "set_text",
+    "target_node",
 ]
 
 _MAX_OPS: Final = 200
-_LIMITS: Final = {"heading": 300, "text": 5_000, "button": 100}
+LIMITS: Final = {"heading": 300, "text": 5_000, "button": 100}
 #: Kinds that close a page: a new section goes above them.
 _CLOSING: Final = ("cta", "contact", "location")
-_HOURS: Final = ("opening_hours", "hours", "opening_times")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,30 +83,28 @@ class Refusal:
     reason: str
 
 
-#: Words around a section's other name that name nothing ("meet the stylists").
-_AROUND: Final = frozenset({"the", "our", "my", "meet", "section", "bit", "part", "block"})
-
-
 def section_of(page: PageView, words: str) -> str | None:
-    """The band ``words`` name: by kind or its words (``PageView.section``), else by a word
-    the catalogue feeds a kind from ("the stylists", "the packages": team, pricing).
-
-    Only a single such word, and only when the page has one band of that kind.
-    """
-    found = page.section(words)
-    bare = [w.strip(".,!?'") for w in words.lower().split() if w.strip(".,!?'") not in _AROUND]
-    if found is not None or len(bare) != 1:
-        return found
-    kinds = [k.key for k in KINDS if bare[0] in k.facts]
-    bands = [r for r in page.roots if kinds and page.kind(r) == kinds[0]]
-    return bands[0] if len(kinds) == 1 and len(bands) == 1 else None
+    """The one band ``words`` name (``naming.bands_named``), else None (none, or several)."""
+    found = bands_named(page, words)
+    return found[0] if len(found) == 1 else None
 
 
-def _target(page: PageView, target: Target) -> tuple[Mapping[str, Any] | None, str]:
-    """The node a target names and how the reply names it (an empty name: no such section)."""
-    root = page.hero() if target.section is None else page.section(target.section)
-    if root is None:
-        return None, ""
+def band_of(page: PageView, words: str) -> str | Refusal:
+    """The one band ``words`` name, else a refusal saying there is none or asking which."""
+    found = bands_named(page, words)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        return Refusal(f"there is no {said_name(words) or words} section on the page")
+    names = [f"the {page.label(r)}" for r in found]
+    return Refusal(f'"{words}" could be {", ".join(names[:-1])} or {names[-1]} section; say which')
+
+
+def target_node(page: PageView, target: Target) -> tuple[Mapping[str, Any] | None, str] | Refusal:
+    """The node a target names and how the reply names it, or why no band is named."""
+    root = page.hero() if target.section is None else band_of(page, target.section)
+    if root is None or isinstance(root, Refusal):
+        return root or Refusal("the page has no sections")
     kinds = (target.part,) if target.part != "button" else ("button", "link")
     node = next((n for n in page.inside(root) if n.get("type") in kinds), None)
     return node, f"the {page.label(root)} {target.part}"
@@ -123,7 +118,7 @@ def _swap(page: PageView, old: str, new: str) -> Edit | Refusal:
         at = text.casefold().find(needle) if kind in _PROP else -1
         if at >= 0 and len(text.casefold()) == len(text):
             changed = text[:at] + new + text[at + len(old) :]
-            if len(changed) > _LIMITS.get(kind, 300):
+            if len(changed) > LIMITS.get(kind, 300):
                 return Refusal(f'"{new}" is longer than a {kind} may be')
             op = {"t": "set_node_props", "id": node["id"], "patch": {_PROP[kind]: changed}}
             return Edit((op,), f'changed "{old}" to "{new}"')
@@ -133,90 +128,20 @@ def _swap(page: PageView, old: str, new: str) -> Edit | Refusal:
 def set_text(page: PageView, request: SetText) -> Edit | Refusal:
     if request.target.part == "quote" and request.target.section:
         return _swap(page, request.target.section, request.words)
-    node, name = _target(page, request.target)
-    if not name:
-        return Refusal(f"there is no {request.target.section} section on the page")
+    found = target_node(page, request.target)
+    if isinstance(found, Refusal):
+        return found
+    node, name = found
     if node is None:
         return Refusal(f"{name} is not on the page")
     kind = str(node.get("type"))
-    if len(request.words) > _LIMITS.get(kind, 300):
+    if len(request.words) > LIMITS.get(kind, 300):
         return Refusal(f"the new words for {name} are longer than a {kind} may be")
     patch = {_PROP[kind]: request.words}
     return Edit(
         ({"t": "set_node_props", "id": node["id"], "patch": patch},),
         f'set {name} to "{request.words}"',
     )
-
-
-def _shorter(words: str) -> str | None:
-    """``words`` cut at its first sentence or clause end (never inside a number), or None."""
-    for marks in (". ", ": ", " \u2013 ", " \u2014 ", " - ", ", ", "; "):
-        at = words.find(marks)
-        if at > 0 and len(words[:at].split()) >= 2:
-            return words[:at].rstrip(" .,;:") + (
-                "." if words.endswith(".") and marks == ". " else ""
-            )
-    tokens = words.split()
-    if len(tokens) < 5:
-        return None
-    keep = (len(tokens) + 1) // 2
-    while keep > 2 and (
-        any(c.isdigit() for c in tokens[keep])
-        or tokens[keep - 1].lower()
-        in {"and", "or", "the", "of", "with", "a", "an", "to", "in", "for", "at"}
-    ):
-        keep -= 1
-    return " ".join(tokens[:keep]).rstrip(",;:")
-
-
-def _longer(words: str, kind: str, context: Context, page_words: str) -> str | None:
-    plan = plan_page(context.brief, context.facts)
-    if kind == "heading":
-        name = plan.name
-        if name and name not in words and len(words) + len(name) + 4 <= 80:
-            return f"{words} at {name}"
-        lead = plan.subheading.split(". ")[0].rstrip(".")
-        if lead and lead not in words and len(words) + len(lead) + 2 <= 80:
-            return f"{words}: {lead}"
-        return None
-    candidates = [*statements(context.brief), plan.subheading, *_fact_sentences(context.facts)]
-    for seen in (page_words, words):
-        for sentence in (c.strip() for c in candidates):
-            if sentence and sentence not in seen:
-                return f"{words.rstrip()} {sentence}"
-    return None
-
-
-def _fact_sentences(facts: object) -> list[str]:
-    """Sentences stating the host's facts verbatim (opening hours, address, phone)."""
-    table = {fact_key(str(k)): v for k, v in facts.items()} if isinstance(facts, Mapping) else {}
-    hours = "; ".join(
-        f"{t}: {d}" if t and d else (t or d or "") for t, d in fact_items(fact(table, _HOURS))
-    )
-    out = [f"Open {hours}."] if hours else []
-    said = {"address": "Find us at {}.", "phone": "Call {}.", "email": "Write to {}."}
-    out += [said[label].format(words) for label, words, _href in contact_items(table)]
-    return out
-
-
-def resize(page: PageView, request: Resize, context: Context) -> Edit | Refusal:
-    node, name = _target(page, request.target)
-    if not name:
-        return Refusal(f"there is no {request.target.section} section on the page")
-    if node is None:
-        return Refusal(f"{name} is not on the page")
-    words, kind = page.words(node), str(node.get("type"))
-    if request.longer:
-        everything = " ".join(page.words(n) for n in page.nodes)
-        new = _longer(words, kind, context, everything)
-        if new is None or len(new) > _LIMITS.get(kind, 300):
-            return Refusal(f"the brief and the facts give nothing more to add to {name}")
-    else:
-        new = _shorter(words)
-        if new is None:
-            return Refusal(f'{name} ("{words}") is already short; cutting it would lose its sense')
-    op = {"t": "set_node_props", "id": node["id"], "patch": {_PROP[kind]: new}}
-    return Edit((op,), f'made {name} {"longer" if request.longer else "shorter"}: "{new}"')
 
 
 def change_fact(page: PageView, request: ChangeFact, context: Context) -> Edit | Refusal:
@@ -299,9 +224,9 @@ def add(page: PageView, request: AddSection, context: Context) -> Edit | Refusal
         return Edit(moved.ops, f"the page already had {_a(title)} section: {moved.said}")
     if present is not None:
         return Refusal(f"the page already has {_a(title)} section")
-    anchor = section_of(page, request.anchor) if request.anchor else None
-    if request.anchor and anchor is None:
-        return Refusal(f"there is no {request.anchor} section to put the {title} section next to")
+    anchor = band_of(page, request.anchor) if request.anchor else None
+    if isinstance(anchor, Refusal):
+        return Refusal(f"{anchor.reason} to put the {title} section next to")
     batch = section_batch(
         request.kind,
         context.brief,
@@ -400,24 +325,42 @@ def _unlike_neighbours(
 
 
 def remove(page: PageView, request: RemoveSection) -> Edit | Refusal:
-    root = section_of(page, request.section)
-    if root is None:
-        return Refusal(f"there is no {request.section} section on the page")
+    root = band_of(page, request.section)
+    if isinstance(root, Refusal):
+        return root
     return Edit(({"t": "remove_node", "id": root},), f"removed the {page.label(root)} section")
 
 
 def move(page: PageView, request: MoveSection) -> Edit | Refusal:
-    root = section_of(page, request.section)
-    if root is None:
-        return Refusal(f"there is no {request.section} section on the page")
-    return _move_root(page, root, request.where, request.anchor)
+    root = band_of(page, request.section)
+    if isinstance(root, Refusal):
+        return root
+    moved = _move_root(page, root, request.where, request.anchor)
+    if request.also is None or isinstance(moved, Refusal):
+        return moved
+    where, words = request.also
+    anchor = band_of(page, words) if words else None
+    if isinstance(anchor, Refusal):
+        return anchor
+    order = _placed(page.roots, root, request.where, section_of(page, request.anchor or ""), page.hero())
+    at = order.index(root)
+    if not {
+        "top": at <= 1 and order[0] in (root, page.hero()),
+        "bottom": at == len(order) - 1,
+        "above": anchor in order[at + 1 :],
+        "below": anchor in order[:at] or anchor == page.hero(),
+    }.get(where, False):
+        return Refusal(f"the two places you gave for the {page.label(root)} section disagree; say one")
+    return moved
 
 
 def _move_root(page: PageView, root: str, where: str, anchor_words: str | None) -> Edit | Refusal:
     """Section ``root`` moved to the top/bottom, or above/below the section ``anchor_words`` name."""
-    anchor = section_of(page, anchor_words) if anchor_words else None
-    if anchor_words and (anchor is None or anchor == root):
-        return Refusal(f"there is no other {anchor_words} section to move it next to")
+    anchor = band_of(page, anchor_words) if anchor_words else None
+    if isinstance(anchor, Refusal):
+        return anchor
+    if anchor == root:
+        return Refusal(f'"{anchor_words}" names the section it moves; say which section to put it next to')
     order = _placed(page.roots, root, where, anchor, page.hero())
     if order == page.roots:
         there = {"top": "at the top", "bottom": "at the bottom"}.get(where)

@@ -22,12 +22,14 @@ __all__ = [
     "AddLink",
     "AddQuote",
     "AddSection",
+    "AddSentences",
     "AddToList",
     "ChangeFact",
     "ChangeHours",
     "ChangePlace",
     "ChangePrice",
     "ChangeValue",
+    "Especially",
     "FontSize",
     "MoveSection",
     "MoveToDay",
@@ -113,11 +115,17 @@ class RemoveSection:
 
 @dataclass(frozen=True, slots=True)
 class MoveSection:
-    """Move ``section`` to the top/bottom, or above/below ``anchor``."""
+    """Move ``section`` to the top/bottom, or above/below ``anchor``.
+
+    ``also``: a second place the person said in the same breath ("after the fees,
+    before contact"; "first (after the top bit)"), checked against the first, never a
+    second move.
+    """
 
     section: str
     where: str
     anchor: str | None = None
+    also: tuple[str, str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,9 +161,30 @@ class SwapSections:
 
 @dataclass(frozen=True, slots=True)
 class PageLength:
-    """A shorter page (an optional section removed) or a longer one (a section of the plan restored)."""
+    """A shorter page (what it says twice said once; else an optional section removed) or a
+    longer one (a section of the plan restored). ``within``: the section the person singled
+    out ("the FAQ especially"); ``it``: said of "it", which a section named just before means.
+    """
 
     longer: bool
+    within: str | None = None
+    it: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AddSentences:
+    """The person's own sentences added to the text of ``section`` ("mention I've practised for
+    twelve years"); ``sentences`` empty: they are still to come in the message."""
+
+    section: str
+    sentences: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Especially:
+    """"The FAQ especially": the section a shorter or longer page is about (never alone)."""
+
+    section: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +309,7 @@ class Unsupported:
 Request = (
     SetText | Resize | AddSection | RemoveSection | MoveSection | ChangeFact | Restyle | FontSize
     | ChangePrice | SwapSections | PageLength | Recolour | AddLink | ChangeValue | AddToList | ChangePlace
-    | RemoveRows | AddQuote | ShowFact | ChangeHours | MoveToDay
+    | RemoveRows | AddQuote | ShowFact | ChangeHours | MoveToDay | Especially | AddSentences
     | Unsupported
 )
 

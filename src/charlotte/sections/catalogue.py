@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Final
 
 __all__ = [
+    "ALSO_CALLED",
     "KINDS",
     "KIND_BY_KEY",
     "KIND_KEYS",
@@ -98,7 +99,7 @@ KINDS: tuple[Kind, ...] = (
         "about",
         "About us",
         r"about(?!\s+\d)|our story",
-        ("about", "about us", "our story", "who we are"),
+        ("about", "about us", "about me", "our story", "who we are"),
         ("about", "story", "about_us"),
     ),
     Kind(
@@ -120,7 +121,7 @@ KINDS: tuple[Kind, ...] = (
         "testimonials",
         "What people say",
         r"testimonials|reviews",
-        ("testimonials", "testimonial", "reviews", "what people say", "quotes"),
+        ("testimonials", "testimonial", "reviews", "what people say", "quotes", "kind words"),
         ("testimonials", "reviews"),
     ),
     Kind(
@@ -174,8 +175,17 @@ OFFER_KINDS: Final = ("menu", "services", "features", "offer")
 #: catalogue's names (``KIND_NAMES``), and the hero's.
 SECTION_WORDS: Final[Mapping[str, tuple[str, ...]]] = {
     **{kind: tuple(sorted(names, key=len, reverse=True)) for kind, names in KIND_NAMES.items()},
-    "hero": ("hero", "banner", "header"),
+    "hero": ("hero", "banner", "header", "top banner", "top bit", "top part", "top section"),
 }
+#: Other words a person calls a band by in a follow-up ("swap work and services"), too loose
+#: to name a kind in a heading ("How we work" is no gallery): they name a band only when no
+#: heading does and the page has one band of that kind (``offline/naming.py``).
+ALSO_CALLED: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
+    "gallery": ("work", "my work", "past work", "recent work", "projects", "shots"),
+    "about": ("bio", "my story"),
+    "services": ("what i do",),
+    "testimonials": ("feedback", "what customers say", "what clients say", "what couples say"),
+})  # fmt: skip
 
 
 def kind_spans(lower: str) -> list[tuple[int, str, str]]:

@@ -66,6 +66,16 @@ def test_a_restyle_of_one_band_is_scoped_to_it_and_of_the_page_to_all() -> None:
     assert collateral([{"theme": {"dark": True}}], before, after) == ()
 
 
+def test_a_shorter_page_is_scoped_to_the_page_and_a_shorter_band_to_the_band() -> None:
+    before = _doc()
+    after = copy.deepcopy(before)
+    del after["nodes"]["menu-heading"]
+    asked = [{"fact": {"phone": "01603 555 0123"}}]
+    assert collateral([{"shorter": {}}, *asked], before, after) == ()
+    assert collateral([{"shorter": {"within": "contact"}}, *asked], before, after) == ("menu-heading",)
+    assert collateral(asked, before, after) == ("menu-heading",)
+
+
 def test_unscoped_predicates_are_not_judged_and_an_unsupported_request_may_touch_nothing() -> None:
     before = _doc()
     after = copy.deepcopy(before)

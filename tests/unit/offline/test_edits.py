@@ -84,7 +84,7 @@ def test_what_is_not_on_the_page_is_refused_with_a_reason() -> None:
 
     for request, words in [
         (RemoveSection("gallery"), "no gallery section"),
-        (MoveSection("specials", "above", "pricing"), "no other pricing section"),
+        (MoveSection("specials", "above", "pricing"), "no pricing section"),
         (MoveSection("top", "top"), "already at the top"),
         (ChangeFact("email", "hi@crumb.test"), "no e-mail address"),
         (ChangeFact("phone", "call me"), "does not read as a phone number"),

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 from tests.unit.offline.intent_table import Refused, check
 
-from charlotte.offline.requests import AddSection, MoveSection, RemoveSection, Request, Unsupported
+from charlotte.offline.requests import (
+    AddSection,
+    ChangeFact,
+    MoveSection,
+    RemoveSection,
+    Request,
+    Unsupported,
+)
 
 ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("add an FAQ", [AddSection("faq")]),
@@ -41,7 +48,24 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     # The catalogue's names (sections.KIND_NAMES): a brief's word for a section is a person's.
     ("add a classes section", [AddSection("services")]),
     ("Add some reviews", [AddSection("testimonials")]),
-    ("Move the FAQ to the very end of the page, after contact.", [MoveSection("faq to the very end of the page,", "below", "contact")]),
+    # A second place in an aside is checked against the first, never a second move.
+    ("Move the FAQ to the very end of the page, after contact.", [MoveSection("faq", "bottom", None, ("below", "contact"))]),
+    ("please put the reviews first (after the top bit)", [MoveSection("reviews", "top", None, ("below", "the top bit"))]),
+    ("I'd like the FAQ after the fees, before contact", [MoveSection("faq", "below", "the fees", ("above", "contact"))]),
+    # Words saying how exactly ("straight after", "right under") are not the section's name.
+    ("put the prices right under the top banner", [MoveSection("prices", "below", "the top banner")]),
+    ("move the reviews up above what we do", [MoveSection("reviews", "above", "what we do")]),
+    # A section wanted somewhere without a verb of moving.
+    ("I'd like the kind words from couples straight after the top banner", [MoveSection("kind words from couples", "below", "the top banner")]),
+    ("we'd like our gallery at the very top", [MoveSection("gallery", "top")]),
+    ("The 'about me' bit should come first, before the lessons.", [MoveSection("about me bit", "top", None, ("above", "the lessons"))]),
+    ("the prices should go at the bottom", [MoveSection("prices", "bottom")]),
+    ("the opening hours need to be above the map", [MoveSection("opening hours", "above", "the map")]),
+    # …but only a section: a thing wanted somewhere, or a change said with "should", is no move.
+    ("I want a blue background at the top", Refused("")),
+    ("the gallery should be below 10 photos", Refused("")),
+    ("I'd like the headline to be bigger at the top", Refused("")),
+    ("the phone number should be 0113 496 0000", [ChangeFact("phone", "0113 496 0000")]),
     # A remark after a comma names no section to act on; a list going on does.
     ("Please remove the find us section, the address is in the contact bit anyway", [RemoveSection("location")]),
     ("remove the gallery, it's useless - nobody looks at the faq", [RemoveSection("gallery")]),

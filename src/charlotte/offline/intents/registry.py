@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from charlotte.offline.clauses import is_remark, quoted, remark_at, split_clauses
+from charlotte.offline.clauses import is_remark, quoted, remark_at, split_clauses, unquote
 from charlotte.offline.edits import Context, Edit, Refusal
-from charlotte.offline.intents.arrangement import PAGE_LENGTH, SWAP_SECTIONS
+from charlotte.offline.intents.arrangement import ESPECIALLY, PAGE_LENGTH, SWAP_SECTIONS, scoped
 from charlotte.offline.intents.day_moves import MOVE_TO_DAY
 from charlotte.offline.intents.facts import CHANGE_FACT
 from charlotte.offline.intents.hours import CHANGE_HOURS
@@ -31,6 +31,7 @@ from charlotte.offline.intents.quotes import ADD_QUOTE, joined
 from charlotte.offline.intents.removals import REMOVE_ROWS
 from charlotte.offline.intents.schedule import CHANGE_PLACE
 from charlotte.offline.intents.sections import ADD_SECTION, MOVE_SECTION, REMOVE_SECTION, resolved
+from charlotte.offline.intents.sentences import ADD_SENTENCES, filled, finished
 from charlotte.offline.intents.show_fact import SHOW_FACT
 from charlotte.offline.intents.sizes import FONT_SIZE
 from charlotte.offline.intents.style import RECOLOUR, RESTYLE
@@ -51,6 +52,8 @@ INTENTS: Final[tuple[Intent, ...]] = (
     MOVE_SECTION,
     SWAP_SECTIONS,
     PAGE_LENGTH,
+    ESPECIALLY,
+    ADD_SENTENCES,
     CHANGE_FACT,
     CHANGE_PRICE,
     CHANGE_VALUE,
@@ -106,14 +109,21 @@ def read_requests(message: str) -> list[Request]:
     """The requests in ``message``, in order (at most ``MAX_REQUESTS``)."""
     text, runs = quoted(message[:MAX_MESSAGE])
     out: list[Request] = []
+    taken = 0  # sentences taken as the words of "add a sentence about the studio? It's …"
     for k, part in enumerate(split_clauses(text, _opens)):
+        more = filled(out[-1], unquote(part, runs), taken) if k and out else None
+        if more is not None and all(isinstance(r, Unsupported) for r in read_clause(Clause.of(part, runs))):
+            out[-1], taken = more, taken + 1
+            continue
+        taken = 0
         if k and is_remark(part, _acts):
             continue  # "… to our story? It feels short": a remark after a request asks nothing
         out += read_clause(Clause.of(part, runs))
         if len(out) >= MAX_REQUESTS:
             break
-    # "move it": the section the request before named; "here's one: '…'": the testimonials it added.
-    return joined(resolved(out[:MAX_REQUESTS]))
+    # "move it": the section the request before named; "here's one: '…'": the testimonials it
+    # added; "shorter? The FAQ especially": one request; sentences after a request are its words.
+    return finished(scoped(joined(resolved(out[:MAX_REQUESTS]))))
 
 
 def _changes(op: Mapping[str, Any], page: PageView) -> bool:

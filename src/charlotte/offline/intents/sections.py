@@ -7,11 +7,21 @@
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from charlotte.offline.clauses import folded, unquote
 from charlotte.offline.edits import Context, Edit, Refusal, add, move, remove
-from charlotte.offline.intents.intent import ADD, MOVE, REMOVE, Clause, Intent, Reading
+from charlotte.offline.intents.intent import (
+    ADD,
+    MOVE,
+    OTHER_VERBS,
+    REMOVE,
+    VERBS,
+    Clause,
+    Intent,
+    Reading,
+)
 from charlotte.offline.intents.quotes import plan_quotes, quote_after
 from charlotte.offline.requests import AddSection, MoveSection, RemoveSection, Request, Unsupported
 from charlotte.sections.catalogue import SECTION_WORDS, kind_spans, kinds_in
@@ -24,7 +34,18 @@ _POSITIONS: Final = (
     (" at the bottom", "bottom"), (" to the end", "bottom"), (" at the end", "bottom"),
     (" near the top", "top"), (" at the start", "top"), (" near the bottom", "bottom"),
     (" near the end", "bottom"), (" first", "top"), (" last", "bottom"),
+    (" to the very top", "top"), (" at the very top", "top"), (" to the very bottom", "bottom"),
+    (" at the very bottom", "bottom"), (" to the very end", "bottom"), (" at the very end", "bottom"),
 )  # fmt: skip
+#: Words between a section's name and where it goes that say only how exactly ("straight after").
+_EXACTLY: Final = frozenset({"straight", "right", "just", "directly", "immediately", "up", "down"})
+#: A clause wanting a section somewhere without a verb: "I'd like the FAQ after the fees".
+_WANT: Final = ("i'd like ", "i would like ", "we'd like ", "we would like ", "i want ", "we want ", "id like ")
+#: "The about me bit should come first": a section, a modal, a verb of place, where.
+_SHOULD = re.compile(
+    r"^(?P<named>.+?) (?:should|could|can|must|needs? to|has to|have to|ought to|would) "
+    r"(?:come|go|be|sit|appear|move)(?: (?:moved|put|placed))? (?P<where>.+)$"
+)
 #: What may follow "to the top" and its kin: "near the top of the page".
 _PAGE_WORDS: Final = frozenset({"", "of the page", "of the site", "of it"})
 _RELATIVE: Final = (
@@ -59,6 +80,8 @@ _LIST_WORDS: Final = frozenset(
     {"and", "or", "&", "the", "a", "an", "our", "my", "section", "sections", "part", "bit", "too",
      "also", "as", "well", "both", "please"}
 )  # fmt: skip
+#: Words that make a clause ask something other than a place ("the headline to be bigger").
+_NOT_A_NAME: Final = frozenset({"to", "be", "is", "are", "say", "says", "read", "look", "bigger", "smaller"})
 #: Words placing the thing named inside a section ("the photos from the gallery").
 _INSIDE: Final = ("from", "in", "on", "inside", "within", "under", "of")
 #: Words standing for the section the request before named ("add an FAQ and move it to the end").
@@ -78,9 +101,37 @@ def position(lower: str) -> tuple[str | None, str | None, int]:
     for words, where in _RELATIVE:
         at = lower.find(words)
         if at >= 0:
-            anchor = lower[at + len(words) :].strip(" .,!")
+            anchor = lower[at + len(words) :].strip(" .,!()")
             return where, anchor or None, at
     return None, None, -1
+
+
+def places(lower: str) -> tuple[tuple[str | None, str | None, int], tuple[str, str | None] | None]:
+    """The position a clause says, and a second one an aside after it gives ("first (after the top bit)").
+
+    The aside must itself be only a position; the first is what the move does, the
+    second what it must agree with.
+    """
+    for cut in (", ", " (", " - "):
+        k = lower.find(cut)
+        if k <= 0:
+            continue
+        first = position(lower[:k])
+        where, anchor, at = position(" " + lower[k + len(cut) :].strip(" .,!()"))
+        if first[0] is not None and where is not None and at == 0:
+            return first, (where, anchor)
+    return position(lower), None
+
+
+def _named(words: str) -> str:
+    """The section's words before its position: no article, "section" or "straight" ("right under")."""
+    split = words.strip(" .,").split()
+    while split and split[-1] in _EXACTLY:
+        split.pop()
+    named = " ".join(split)
+    for article in ("the ", "our ", "my "):
+        named = named.removeprefix(article)
+    return named.removesuffix(" section").strip()
 
 
 def _sections_added(rest: str) -> list[str]:
@@ -203,12 +254,42 @@ def _read_add(clause: Clause) -> Reading | None:
 def _read_move(clause: Clause) -> Reading | None:
     verb, rest = _rest(clause)
     if verb not in MOVE:
-        return None
-    where, anchor, at = position(rest)
+        return _read_placed(clause)
+    (where, anchor, at), also = places(rest)
     if where is None:
         return None
-    named = rest[:at].strip(" .").removeprefix("the ").removesuffix(" section").strip()
-    return Reading(80, (MoveSection(named, where, anchor),)) if named else None
+    named = _named(rest[:at])
+    return Reading(80, (MoveSection(named, where, anchor, also),)) if named else None
+
+
+def _read_placed(clause: Clause) -> Reading | None:
+    """A section wanted somewhere without a verb of moving: "I'd like the reviews after the banner",
+    "the 'about me' bit should come first". The section must be named by the catalogue's words
+    or be a short name (a heading's), never a phrase that asks something else of it.
+    """
+    lbody = folded(unquote(clause.lbody, clause.runs)).strip(" .!?")
+    should = _SHOULD.match(lbody)
+    if should is not None:
+        named, rest = should["named"], " " + should["where"]
+        (where, anchor, at), also = places(rest)
+        if at != 0:
+            return None
+    elif clause.lower.startswith(_WANT) and clause.verb not in VERBS | OTHER_VERBS:
+        lbody = next((lbody[len(w) :] for w in _WANT if lbody.startswith(w)), lbody)
+        (where, anchor, at), also = places(lbody)
+        named = lbody[:at] if at > 0 else ""
+        if not named.startswith(("the ", "our ", "my ")) and not kinds_in(named):
+            return None  # "I want a blue background at the top": no section of the page
+    else:
+        return None
+    named = _named(named)
+    if where is None or not named or not (kinds_in(named) or len(named.split()) <= 3):
+        return None
+    if any(c.isdigit() for c in f"{anchor or ''}{also or ''}"):
+        return None  # "prices should be under £50": an amount, not a section
+    if any(w in _NOT_A_NAME for w in named.split()):
+        return None
+    return Reading(70, (MoveSection(named, where, anchor, also),))
 
 
 def resolved(requests: list[Request]) -> list[Request]:

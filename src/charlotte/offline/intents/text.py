@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from charlotte.offline.clauses import folded
-from charlotte.offline.edits import Context, Edit, Refusal, resize, set_text
+from charlotte.offline.edits import Context, Edit, Refusal, set_text
 from charlotte.offline.intents.intent import (
     ADD,
     CHANGE,
@@ -22,6 +22,7 @@ from charlotte.offline.intents.intent import (
     Reading,
     value_of,
 )
+from charlotte.offline.lengths import resize
 from charlotte.offline.requests import Resize, Restyle, SetText, Target
 from charlotte.sections.catalogue import SECTION_WORDS, kinds_in
 from charlotte.sections.page_view import PageView
