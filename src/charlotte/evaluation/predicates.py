@@ -25,8 +25,9 @@ from charlotte.checks.claims import Found, claims_in
 from charlotte.checks.contacts import Phone
 from charlotte.checks.copytext import copy_of
 from charlotte.evaluation.colours import Colours, hue_name, is_serif
+from charlotte.evaluation.lines import rows, unmarked
 from charlotte.page.model import node_map
-from charlotte.page.tree import children_index, children_of, descendants_of
+from charlotte.page.tree import children_of, descendants_of
 
 __all__ = ["KIND_WORDS", "PREDICATES", "Outcome", "Turn", "judge", "problem_of", "sections_of"]
 
@@ -170,38 +171,12 @@ def _text_contains(arg: Any, turn: Turn) -> Outcome:
     words = [w.lower() for w in arg["words"]]
     said = _nodes_within(turn.doc, arg)
     if not isinstance(arg.get("type"), str):
-        said += _rows(turn.doc, said)
+        said += rows(turn.doc, said)
     for node_id, text in said:
         lowered = text.lower()
         if all(w in lowered for w in words):
             return Outcome(True, f"in {node_id}")
     return Outcome(False, f"no node says {' '.join(arg['words'])!r}")
-
-
-#: The most children a row has that reads as one line (a name, a figure, a note).
-_ROW_CHILDREN: Final = 4
-
-
-def _rows(doc: Mapping[str, Any], said: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """(row id, its words) for each row the page shows as one line: a node inside a band whose 2
-    to 4 children all say words, hold nothing and are no heading (a price row's name and figure),
-    its children's words in order."""
-    words = dict(said)
-    index = children_index(doc)
-    nodes = node_map(doc)
-    out: list[tuple[str, str]] = []
-    for parent, children in index.items():
-        if parent is None or not 2 <= len(children) <= _ROW_CHILDREN:
-            continue
-        if (nodes.get(parent) or {}).get("parent") is None:
-            continue  # a band: its heading and text are not one line
-        ids = [str(c.get("id")) for c in children]
-        if all(
-            i in words and not index.get(i) and c.get("type") != "heading"
-            for i, c in zip(ids, children, strict=True)
-        ):
-            out.append((parent, " ".join(words[i] for i in ids)))
-    return out
 
 
 def _text_absent(arg: Any, turn: Turn) -> Outcome:
@@ -288,15 +263,25 @@ def fact_shown(doc: Mapping[str, Any], value: str) -> bool:
 
     A claim (a phone, a price, hours) counts in any spelling the facts check
     reads as the same: "0113 496 0123" is "+44 113 496 0123". A node's words
-    count, and a container's (a row whose cells say the fact together); a list
-    fact ("Cuts; Colour; Blow-dries", items split at ``;``, ``, ``, `` · `` and
-    `` | ``) counts when every item is shown.
+    count, and a container's (a row whose cells say the fact together), quote
+    marks and free-standing dashes aside when the value has them (a quote and who
+    said it, shown apart); a list
+    fact ("Cuts; Colour; Blow-dries", items split at ``;``, ``, ``, `` · ``, `` | ``
+    and new lines, bullets aside) counts when every item is shown.
     """
     texts = [" ".join(text.lower().split()) for text in _texts(doc)]
     squeezed = " ".join(value.lower().split())
     if any(squeezed in text for text in texts):
         return True
-    listed = squeezed
+    # A list fact's items may stand on lines of their own, bullets aside.
+    listed = ";".join(" ".join(line.split()).lstrip("•*·- ") for line in value.lower().splitlines())
+    if unmarked(squeezed) != squeezed:
+        # Quotes shown in their own marks, who said them apart ("“Spotless” / Nadia" for
+        # '"Spotless" - Nadia'): read both without quote marks and free-standing dashes.
+        texts = [unmarked(text) for text in texts]
+        squeezed, listed = unmarked(squeezed), unmarked(listed)
+        if squeezed and any(squeezed in text for text in texts):
+            return True
     for separator in (", ", " · ", " | "):
         listed = listed.replace(separator, ";")
     parts = [p for p in (" ".join(part.split()) for part in listed.split(";")) if p]

@@ -39,6 +39,7 @@ from charlotte.sections.facts import (
     fact,
     fact_items,
     priced,
+    quotes_in,
     scalar,
     split_figure,
 )
@@ -250,8 +251,8 @@ def _testimonials(b: Builder, root: str, ctx: Context) -> bool:
                     quotes.append((quote, who))
             elif (quote := scalar(item)) is not None:
                 quotes.append((quote, None))
-    elif (quote := scalar(value)) is not None:
-        quotes.append((quote, None))
+    elif (text := scalar(value)) is not None:
+        quotes.extend(quotes_in(text))
     if not quotes:
         return False
     grid = b.node(

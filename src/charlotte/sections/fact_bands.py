@@ -33,7 +33,7 @@ from charlotte.sections.batch import Batch, Builder
 from charlotte.sections.brief import NAME_KEYS, TAGLINE_KEYS
 from charlotte.sections.catalogue import KIND_BY_KEY
 from charlotte.sections.context import Context
-from charlotte.sections.facts import capitalised, fact_items, scalar, split_figure
+from charlotte.sections.facts import capitalised, fact_items, quotes_in, scalar, split_figure
 from charlotte.sections.meta import LANG_KEYS
 from charlotte.sections.style import Scheme
 
@@ -117,11 +117,11 @@ def _said(entry: str, texts: str) -> bool:
     """True when ``texts`` say ``entry`` whole, or as the catalogue's bands show it: its rows.
 
     (``facts.fact_items``: "Mon-Fri 08:30-18:00, Sat 09:00-16:00" as two rows, each
-    a name and its figure.)
+    a name and its figure; ``facts.quotes_in``: a quote and who said it, apart.)
     """
     if _plain(entry) in texts:
         return True
-    for rows_of in ([split_figure(entry)], fact_items(entry)):
+    for rows_of in ([split_figure(entry)], fact_items(entry), quotes_in(entry)):
         parts = [p for row in rows_of for p in row if p]
         if parts and all(_plain(p) in texts for p in parts):
             return True

@@ -124,6 +124,31 @@ def _entries(text: str) -> list[str]:
     return out
 
 
+#: A quote in a fact's words: its words inside quote marks, then who said it after a dash.
+_QUOTED = re.compile(
+    r"(?:[\"\u201c]([^\"\u201c\u201d]{3,}?)[\"\u201d]"  # "…" or “…”
+    r"|(?:^|(?<=\s))['\u2018](.{3,}?)['\u2019](?!\w))"  # in single quotes, never an apostrophe
+    r"(?:\s*[-\u2013\u2014]\s*([^;\n\"\u201c\u2018]{1,80}))?"  # - who said it
+)
+
+
+def quotes_in(text: str) -> list[tuple[str, str | None]]:
+    """(quote, who said it) of each quoted review in a fact's words, as written.
+
+    ``"Came home to a spotless house" - Nadia; "Brilliant" - Sam`` is two; words
+    with no quote marks, or words around the quotes, are one quote, whole, with
+    nobody named (nothing is guessed from a dash inside them).
+    """
+    found = [
+        ((m.group(1) or m.group(2)).strip(), (m.group(3) or "").strip(" ,") or None)
+        for m in _QUOTED.finditer(text)
+    ]
+    # Only a text made of quotes (and who said them) is read as quotes: words around them
+    # ("We're proud: 'best in town' says the Echo") keep the whole text one quote.
+    rest = _QUOTED.sub("", text).strip(" \t\n;,.")
+    return found if found and not rest else [(text.strip(), None)]
+
+
 #: What may sit between an entry's name and its figure: a colon, a hyphen, an en or em dash.
 _DASHES = ":-\u2013\u2014"
 #: A figure: a price ("£12", "$9/month", "12€") or a time ("9:30", "10am-4pm", "9-5"): a

@@ -212,3 +212,32 @@ def test_theme() -> None:
 )
 def test_a_bad_predicate_is_one_line(predicate: dict[str, Any], problem: str) -> None:
     assert problem_of(predicate) == problem
+
+
+def test_a_quote_fact_is_shown_in_its_own_marks_with_who_said_it_apart() -> None:
+    card = [
+        _node("reviews", "section", None, "d"),
+        _node("reviews-card", "card", "reviews", "a"),
+        _node("reviews-text", "text", "reviews-card", "a", content="“Came home to a spotless house”"),
+        _node("reviews-by", "text", "reviews-card", "b", content="Nadia"),
+    ]
+    doc = _doc(*HERO, *card)
+    assert _judge({"fact": {"reviews": '"Came home to a spotless house" - Nadia'}}, doc)
+    assert not _judge({"fact": {"reviews": '"Came home to a spotless house" - Sam'}}, doc)
+    assert not _judge({"fact": {"reviews": '"Came home to a clean house" - Nadia'}}, doc)
+
+
+def test_a_fact_listed_on_lines_of_its_own_or_in_single_quotes_is_read_item_by_item() -> None:
+    grid = [
+        _node("reviews", "section", None, "d"),
+        _node("r1", "card", "reviews", "a"),
+        _node("r1-text", "text", "r1", "a", content="“So gentle with my kids”"),
+        _node("r1-by", "text", "r1", "b", content="Imran"),
+        _node("areas", "section", None, "e"),
+        *[_node(f"area-{n}", "text", "areas", str(n), content=a) for n, a in enumerate(("Oadby", "Wigston"))],
+    ]
+    doc = _doc(*HERO, *grid)
+    assert _judge({"fact": {"reviews": "'So gentle with my kids' - Imran"}}, doc)
+    assert _judge({"fact": {"areas": "• Oadby\n• Wigston"}}, doc)
+    assert not _judge({"fact": {"areas": "• Oadby\n• Syston"}}, doc)
+    assert not _judge({"fact": {"reviews": "'So gentle with my kids' - Sam"}}, doc)

@@ -20,6 +20,9 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("add Banana bread to the menu too", [AddToList("menu", ("Banana bread",))]),
     # A remark describing the one item is its note, never part of its name.
     ("add Jess to the team, she does extensions", [AddToList("team", ("Jess",), "extensions")]),
+    ("add Sam to the tutors, he does the kids sessions", [AddToList("team", ("Sam",), "the kids sessions")]),
+    ("add Priya to the stylists", [AddToList("team", ("Priya",), "")]),
+    ("add shadows to the stylists", Refused()),
     ("add Tom to the team - he's our new barber", [AddToList("team", ("Tom",), "new barber")]),
     ("Add pregnancy massage to the treatments list, it's from the second trimester",
      [AddToList("services", ("pregnancy massage",), "from the second trimester")]),

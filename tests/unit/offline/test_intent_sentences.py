@@ -13,6 +13,9 @@ from charlotte.sections.page_view import PageView
 ROWS: list[tuple[str, list[Request] | Refused]] = [
     # Words to add after "mention", "say that": the person's, as written, made a sentence.
     ("Please expand the about me section a little - mention I've practised for twelve years", [AddSentences("about me", "I've practised for twelve years.")]),
+    ("could you add to the about me bit, mention I've taught for over fifteen years", [AddSentences("about me bit", "I've taught for over fifteen years.")]),
+    ("add to the about section - say we are family run", [AddSentences("about", "We are family run.")]),
+    ("add to the about section, mention prices", Refused("in your own words")),
     ("lengthen the team section and say that we're all qualified", [AddSentences("team", "We're all qualified.")]),
     ("add a line about the team: Jo has cut hair for 20 years", [AddSentences("team", "Jo has cut hair for 20 years.")]),
     # "A sentence about the studio": the sentences that follow are the words (the business is the about section).

@@ -102,6 +102,8 @@ def page(name: str) -> Restyle:
 #: tinted bands). A part named is that part's; two colours, a neutral or no colour: refused.
 PAGE_COLOURS: list[tuple[str, list[Request] | Refused]] = [
     ("make it pinker!", [page("pink")]),
+    ("could the whole thing be a little greener?", [page("green")]),
+    ("could the whole thing be a little greener and bigger", Refused('did not understand "bigger"')),
     ("make it MORE purple", [page("purple")]),
     ("make it a bit more colourful? maybe purple", [page("purple")]),
     ("Can you make it even brighter and more colourful, maybe yellow?", [page("yellow")]),

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from charlotte.sections.brief import business_name
-from charlotte.sections.facts import fact_items, split_figure
+from charlotte.sections.facts import fact_items, quotes_in, split_figure
 
 
 @pytest.mark.parametrize(
@@ -95,3 +95,25 @@ def test_days_listed_before_hours_share_them() -> None:
         ("Tue-Sat", "10:00-17:00"), ("Sun", "12:00-16:00"), ("Mon closed", None),
     ]  # fmt: skip
     assert fact_items("Candles, Ceramics; Mon; Sat 9-5") == [("Candles", None), ("Ceramics", None), ("Mon", None), ("Sat", "9-5")]
+
+
+@pytest.mark.parametrize(
+    ("text", "quotes"),
+    [
+        ('"Came home to a spotless house, honestly life-changing" - Nadia',
+         [("Came home to a spotless house, honestly life-changing", "Nadia")]),
+        ("“Brilliant with our nervous collie” \u2013 Sam P.; \"Five stars\" - Jo",
+         [("Brilliant with our nervous collie", "Sam P."), ("Five stars", "Jo")]),
+        ("'Bella came back looking like a show dog' - Tina", [("Bella came back looking like a show dog", "Tina")]),
+        ('"Top" - Al\n"Great service" - Bea', [("Top", "Al"), ("Great service", "Bea")]),
+        ("“Worth every penny”", [("Worth every penny", None)]),
+        # No quote marks, or words around the quotes: one quote, whole, nobody named.
+        ("Great service, would recommend - Tom", [("Great service, would recommend - Tom", None)]),
+        ("We're proud: 'best in town' says the Echo", [("We're proud: 'best in town' says the Echo", None)]),
+        ("It's the team's best year", [("It's the team's best year", None)]),
+    ],
+)  # fmt: skip
+def test_quotes_are_read_with_who_said_them_and_nothing_else_is_dropped(
+    text: str, quotes: list[tuple[str, str | None]]
+) -> None:
+    assert quotes_in(text) == quotes

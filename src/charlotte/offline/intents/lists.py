@@ -28,20 +28,22 @@ from charlotte.offline.intents.intent import ADD, FILLERS, Clause, Intent, Readi
 from charlotte.offline.items import Item, items_of, new_item
 from charlotte.offline.looks import colour_of, read_looks
 from charlotte.offline.requests import AddToList
-from charlotte.sections.catalogue import SECTION_WORDS, kinds_in
+from charlotte.sections.catalogue import KIND_BY_KEY, SECTION_WORDS, kinds_in
 from charlotte.sections.facts import capitalised
 from charlotte.sections.page_view import PROP, PageView
 
 __all__ = ["ADD_TO_LIST"]
 
 #: The words that name a list, by the first words of "to …", and the band each names.
-_LISTS: Final = {
+_LISTS: Final[dict[tuple[str, ...], str]] = {
     ("areas",): "areas", ("area",): "areas", ("places",): "areas", ("towns",): "areas",
     ("where", "i", "go"): "areas", ("where", "we", "go"): "areas", ("where", "i", "cover"): "areas",
     ("where", "we", "cover"): "areas", ("where", "i", "work"): "areas", ("where", "we", "work"): "areas",
     ("languages",): "languages",
     **{tuple(name.split()): kind for kind in ("services", "team", "menu") for name in SECTION_WORDS[kind]
        if not name.startswith(("our ", "the "))},
+    # The team by what its people are ("add Sam to the tutors"): the words its fact is named by.
+    **{(word,): "team" for word in KIND_BY_KEY["team"].facts if "_" not in word},
 }  # fmt: skip
 #: Lists of names (places, people, languages): an item starts with a capital as written.
 _NAMES: Final = frozenset({"areas", "team", "languages"})

@@ -101,7 +101,7 @@ def read_clause(clause: Clause) -> list[Request]:
     reading, intent = best
     if reading.requests:
         return list(reading.requests)
-    why = f'"{clause.shown()}": {reading.why}; I can {intent.capability}' if reading.why else ""
+    why = f'I can\'t do "{clause.shown()}": {reading.why}; I can {intent.capability}' if reading.why else ""
     return [Unsupported(clause.shown(), why)]
 
 

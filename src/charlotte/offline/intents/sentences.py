@@ -103,7 +103,9 @@ def _read(clause: Clause) -> Reading | None:
             return Reading(86, (), why="I could not tell which section the sentence is for")
         words = sentence(original[asked.start("words") :]) if asked["words"] else ""
         return Reading(86, (AddSentences(named, words),))
-    if verb in _EXPAND and (asked := _MENTION.match(rest)) is not None:
+    # "expand the about bit - mention …", and "add to the about bit, mention …" (its object the section).
+    skip = 3 if verb in ADD and rest.startswith("to ") else 0
+    if (verb in _EXPAND or skip) and (asked := _MENTION.match(rest[skip:])) is not None:
         named = _section(asked["section"])
         said = asked["words"].split()
         if named is None:
@@ -111,7 +113,7 @@ def _read(clause: Clause) -> Reading | None:
         if said[0] not in _SUBJECTS or len(said) < 3:
             # "mention prices": what to write about, not the words to write.
             return Reading(86, (), why="say the sentence to add in your own words")
-        return Reading(86, (AddSentences(named, sentence(original[asked.start("words") :])),))
+        return Reading(86, (AddSentences(named, sentence(original[skip + asked.start("words") :])),))
     band = _WHOLE.match(rest) if verb in _EXPAND or verb == "make" else None
     if band is not None and (verb != "make" or band["longer"]):
         named = _section(band["section"])

@@ -40,7 +40,7 @@ _LOOK_WORDS: Final = CHANGE | FILLERS | frozenset(COLOURS) | frozenset(
      "fonts", "typeface", "typefaces", "heading", "headings", "headline", "headlines", "titles",
      "dark", "light", "night", "bright", "plain", "for", "of", "in", "on", "with", "and", "our",
      "my", "all", "hero", "banner", "overall", "tone", "shade", "sans-serif", "give", "be", "try",
-     "go", "too", "is", "are", "way", "very", "really", "one", "hot"}
+     "go", "too", "is", "are", "way", "very", "really", "one", "hot", "thing"}
 )  # fmt: skip
 
 
