@@ -150,9 +150,14 @@ _FORMS = (
     r"specialis(?:es|ing)\s+in|specializ(?:es|ing)\s+in"
 )
 #: The same verbs as "we" or "I" say them ("We treat …", "I teach …", "and run …").
-_BASE = r"bake|serve|sell|offer|make|brew|roast|cook|provide|fix|repair|teach|run|install|treat"
+_BASE = (
+    r"bake|serve|sell|offer|make|brew|roast|cook|provide|fix|repair|teach|run|install|treat|"
+    r"do|restore|deliver|clean|build|design|grow|supply"
+)
 _OFFER_VERB = re.compile(
     rf"(?i)\b(?P<verb>{_FORMS}|(?:(?<=\bwe\s)|(?<=\bi\s)|(?<=\balso\s))(?:{_BASE}))"
+    # "We repair and restore …": two verbs, one list.
+    rf"(?:\s+(?:and|&)\s+(?:{_BASE})(?=\s))?"
     r"\s+(?P<list>[^.;:!?()]+)"
 )
 #: A second verb that starts a list of its own: "…, and run small Pilates classes".
@@ -162,6 +167,8 @@ _CHAINED = re.compile(rf"(?i)(?P<verb>{_FORMS}|{_BASE})\s+(?P<list>[^.;:!?()]+)"
 _LIST_END = re.compile(
     r"(?i)\s+(?:every|each|daily|all\s+day|since|for|to|in|at|from|on|across|near|around|"
     r"throughout|with|by|so|that|which|who|while|because|using)\b.*$"
+    # A new clause with its own subject: "…, and we can collect grandfather clocks".
+    r"|,?\s+(?:and|but)\s+(?:we|i|our|they|it)\b.*$"
 )
 _WHEN = re.compile(
     r"(?i)^\s*(?P<when>(?:fresh\s+)?(?:every|each)\s+(?:morning|day|week|evening)|"

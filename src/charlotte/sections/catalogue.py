@@ -92,7 +92,7 @@ KINDS: tuple[Kind, ...] = (
             "lessons",
             "what we do",
         ),
-        ("services", "treatments", "classes", "courses", "lessons"),
+        ("services", "treatments", "classes", "courses", "lessons", "repairs"),
     ),
     Kind("features", "Features", r"features", ("features",), ("features",)),
     Kind(

@@ -145,6 +145,12 @@ def test_an_offer_verb_in_a_sentence_that_also_names_sections_lists_the_offering
          ("Cut and finish", "Blow-dries", "Highlights")),
         ("Ward Physio treats back and neck pain, sports injuries and rehab.",
          ("Back and neck pain", "Sports injuries", "Rehab")),
+        # "we do", two verbs for one list, and a list ending where a clause of its own starts.
+        ("Satchel - bike couriers in Bristol. we do docs, parcels upto 15kg, legal bundles, lab samples.",
+         ("Docs", "Parcels upto 15kg", "Legal bundles", "Lab samples")),
+        ("Pendulum & Key. We repair and restore longcase clocks, mantel clocks and barometers, "
+         "and we can collect grandfather clocks within 25 miles.",
+         ("Longcase clocks", "Mantel clocks", "Barometers")),
     ],
 )  # fmt: skip
 def test_offerings_after_a_verb_in_the_briefs_words(brief: str, items: tuple[str, ...]) -> None:
@@ -159,6 +165,8 @@ def test_offerings_after_a_verb_in_the_briefs_words(brief: str, items: tuple[str
         "Happy Paws. We treat every pet like our own.",
         "Happy Paws. I cover Leeds and Bradford.",  # places, not offerings
         "Bridge Physio is a clinic run by two chartered physiotherapists.",
+        "Dry Feet. We do our best to be on time.",
+        "Ink & Co. We design, print and deliver.",
     ],
 )
 def test_no_offerings_where_the_verb_lists_none(brief: str) -> None:
