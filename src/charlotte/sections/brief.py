@@ -158,7 +158,10 @@ _OFFER_VERB = re.compile(
     rf"(?i)\b(?P<verb>{_FORMS}|(?:(?<=\bwe\s)|(?<=\bi\s)|(?<=\balso\s))(?:{_BASE}))"
     # "We repair and restore …": two verbs, one list.
     rf"(?:\s+(?:and|&)\s+(?:{_BASE})(?=\s))?"
-    r"\s+(?P<list>[^.;:!?()]+)"
+    # Not a verb but what the business is: "an alterations and repairs shop".
+    r"\s+(?!(?:shop|workshop|business|company|studio|centre|center|service|specialists?|firm|van|"
+    r"team|man|woman|people)\b)"
+    r"(?P<list>[^.;:!?()]+)"
 )
 #: A second verb that starts a list of its own: "…, and run small Pilates classes".
 _AND_VERB = re.compile(rf"(?i),?\s+and\s+(?=(?:{_FORMS}|{_BASE})\s)")

@@ -41,7 +41,8 @@ NAMED_COLOURS: Final[Mapping[str, str]] = {
     "white": "#ffffff", "cream": "#fdf6e3", "beige": "#f5f0e6", "olive": "#4d7c0f",
     "burgundy": "#7f1d1d", "maroon": "#7f1d1d", "turquoise": "#0d9488", "lime": "#65a30d",
     "indigo": "#4338ca", "violet": "#7c3aed", "coral": "#f97361", "mint": "#10b981",
-    "blush": "#e8a0b8",
+    "blush": "#e8a0b8", "lavender": "#9f7aea", "lilac": "#a78bfa", "magenta": "#c026d3",
+    "crimson": "#b91c1c", "scarlet": "#dc2626",
 }  # fmt: skip
 #: The names of colours no page is "in" (a page in greens, never in greys): grounds and ink.
 NEUTRALS: Final = frozenset({"white", "black", "grey", "gray", "cream", "beige"})

@@ -172,3 +172,10 @@ def test_offerings_after_a_verb_in_the_briefs_words(brief: str, items: tuple[str
 def test_no_offerings_where_the_verb_lists_none(brief: str) -> None:
     ctx = context_of(brief, {})
     assert offerings_of(brief, ctx.lead).items == ()
+
+
+def test_what_the_business_is_is_not_an_offer_verb() -> None:
+    # Found trying an alterations shop: "repairs shop" cut the hero line to "A little alterations and."
+    brief = "Thread & Thimble is a little alterations and repairs shop in Leeds. I do hems, zips and dress fittings."
+    ctx = context_of(brief, {})
+    assert offerings_of(brief, ctx.lead).items == ("Hems", "Zips", "Dress fittings")

@@ -15,6 +15,7 @@ from charlotte.sections.colours import NAMED_COLOURS, contrast
         ("Greenthumb Gardens. Earthy, natural feel, greens and browns.", "green"),
         ("Ledger Lane Accountants. Serious; navy and white, a clean sans-serif font.", "navy"),
         ("DJ Kez. Fun and bold!! Purple and neon vibes.", "purple"),
+        ("Thread & Thimble, alterations in Leeds. Friendly, neat, a bit of lavender.", "lavender"),
     ],
 )
 def test_the_colour_a_brief_names_is_the_heros(brief: str, hero: str) -> None:
@@ -44,3 +45,4 @@ def test_a_colour_word_naming_a_thing_is_not_the_look() -> None:
     plain = scheme_of("Moss & Mallet is a woodworking school.", {})
     assert scheme_of("Moss & Mallet is a woodworking school. Courses in green woodwork.", {}).hero == plain.hero
     assert scheme_of("Rose Bakery on Green Lane.", {}).hero == scheme_of("Rose Bakery.", {}).hero
+    assert scheme_of("Mill Soaps. We sell lavender bags.", {}).hero == scheme_of("Mill Soaps.", {}).hero
