@@ -54,6 +54,7 @@ from charlotte.offline.existing import (
 )
 from charlotte.offline.follow_up import follow_up_step, is_follow_up
 from charlotte.offline.transcript import PageNow, Transcript, page_now
+from charlotte.sections.fact_bands import LINKS_TITLE
 from charlotte.sections.facts import listed
 from charlotte.sections.page_view import PageView
 from charlotte.sections.writer import PagePlan, plan_page
@@ -91,9 +92,22 @@ def _is_batch(plan: PagePlan, args: Mapping[str, Any]) -> str | None:
     roots = {b.root for b in plan.batches}
     for op in ops if isinstance(ops, list) else []:
         node = op.get("node") if isinstance(op, dict) else None
-        if isinstance(node, dict) and node.get("parent") is None and node.get("id") in roots:
+        # A band's root, or the first link of the batch that links a band's handles.
+        if isinstance(node, dict) and node.get("id") in roots:
             return str(node["id"])
     return None
+
+
+def _refused_roots(t: Transcript, plan: PagePlan) -> set[str]:
+    """The plan's batches the page refused (not for a stale revision): not written again."""
+    return {
+        root
+        for e in t.turn
+        if e.name == "cms_apply"
+        and not e.ok
+        and e.code != "stale_revision"
+        and (root := _is_batch(plan, e.args)) is not None
+    }
 
 
 def _fixes(findings: object, page: PageNow, plan: PagePlan, mine: set[str]) -> list[dict[str, Any]]:
@@ -145,6 +159,12 @@ def _final(t: Transcript, plan: PagePlan | None) -> str:
         f" I left out {listed([t for t, w in left_out if w == why])}: {why}."
         for why in dict.fromkeys(w for _t, w in left_out)
     )
+    refused = _refused_roots(t, plan) if plan is not None else set()
+    if plan is not None and any(b.title == LINKS_TITLE and b.root in refused for b in plan.batches):
+        lacks += (
+            " The social handles are shown as words, not links: this site's link policy"
+            " allows no links to those sites (allowed_origins)."
+        )
     if ready is not None:
         return f"The page for {name} is ready for review.{lacks}"
     slots = _waiting_slots(t)
@@ -267,14 +287,7 @@ def _build(t: Transcript, plan: PagePlan) -> _Call | None:
     found = _found(t)
     # On a page that had content, a section of a kind it has is not built again.
     there = kinds_on(found) if found is not None else set()
-    refused = {
-        root
-        for e in t.turn
-        if e.name == "cms_apply"
-        and not e.ok
-        and e.code != "stale_revision"
-        and (root := _is_batch(plan, e.args)) is not None
-    }
+    refused = _refused_roots(t, plan)
     for batch in plan.batches:
         if batch.root in page.nodes or batch.root in t.declined or batch.root in refused:
             continue

@@ -35,9 +35,10 @@ from charlotte.sections.catalogue import KIND_BY_KEY
 from charlotte.sections.context import Context
 from charlotte.sections.facts import capitalised, fact_items, quotes_in, scalar, split_figure
 from charlotte.sections.meta import LANG_KEYS
+from charlotte.sections.profiles import profile_href
 from charlotte.sections.style import Scheme
 
-__all__ = ["SOCIAL_KEYS", "batch_texts", "fact_band", "social_band", "unshown"]
+__all__ = ["SOCIAL_KEYS", "batch_texts", "fact_band", "social_band", "social_links", "unshown"]
 
 #: Facts that steer the page (its name, language, look, the hero's line): never a band.
 _STEERING: Final = frozenset(
@@ -170,3 +171,32 @@ def social_band(keys: list[str], ctx: Context, scheme: Scheme, *, root: str, ind
     _open(b, root, "Follow us", index)
     rows(b, root, [(network, handle) for network, handle in handles[:_MAX_ENTRIES]])
     return b.batch(root, "follow us")
+
+
+#: The title of a batch that links a "Follow us" band's handles (``social_links``).
+LINKS_TITLE: Final = "links to the profiles"
+
+
+def social_links(band: Batch) -> Batch | None:
+    """The "Follow us" band's handles made links to their profiles, each in its row's place.
+
+    A batch of its own, after the band's: when the host's link policy refuses it,
+    the band keeps the handles as words (and the reply says why). Its root is the
+    first link's id, so a batch written or refused is not written again.
+    """
+    inserted = {str(op["node"]["id"]): op["node"] for op in band.ops if op["t"] == "insert_node"}
+    ops: list[dict[str, Any]] = []
+    for node_id, node in inserted.items():
+        if not node_id.endswith("-figure"):
+            continue
+        title = str(inserted.get(node_id.removesuffix("-figure") + "-name", {}).get("props", {}).get("content", ""))
+        handle = str(node.get("props", {}).get("content", ""))
+        href = profile_href(title, handle)
+        if href is None:
+            continue
+        link = {**node, "id": node_id.removesuffix("-figure") + "-link", "type": "link",
+                "props": {"content": handle, "href": href}}  # fmt: skip
+        ops += [{"t": "remove_node", "id": node_id}, {"t": "insert_node", "node": link}]
+    if not ops:
+        return None
+    return Batch(str(ops[1]["node"]["id"]), LINKS_TITLE, tuple(ops))

@@ -27,7 +27,14 @@ from charlotte.sections.bands import build_section, scheme_of, section_batch
 from charlotte.sections.batch import MAX_TEXT, Batch, Builder
 from charlotte.sections.catalogue import KIND_BY_KEY, KIND_KEYS, KIND_NAMES, OFFER_KINDS
 from charlotte.sections.context import Context, context_of
-from charlotte.sections.fact_bands import SOCIAL_KEYS, batch_texts, fact_band, social_band, unshown
+from charlotte.sections.fact_bands import (
+    SOCIAL_KEYS,
+    batch_texts,
+    fact_band,
+    social_band,
+    social_links,
+    unshown,
+)
 from charlotte.sections.facts import capitalised, contact_items, fact, fact_items, priced
 from charlotte.sections.meta import meta_patch
 from charlotte.sections.section_list import kinds_named, sections_of
@@ -202,4 +209,8 @@ def _fact_batches(
         if batch is not None and taken.isdisjoint(batch.node_ids()):
             out.append(batch)
             taken = taken | set(batch.node_ids())
+            links = social_links(batch) if key == "follow-us" else None
+            if links is not None and taken.isdisjoint(links.node_ids()):
+                out.append(links)  # its own batch: a host that allows no such link keeps the words
+                taken = taken | set(links.node_ids())
     return out

@@ -104,6 +104,7 @@ class Follow:
         session = Session(handle)
         first = session.turn("Build the page from the brief and the facts.")
         assert first.ready, first.reply
+        session.first_reply = first.reply
         return session
 
     def close(self) -> None:
@@ -115,6 +116,7 @@ class Session:
 
     def __init__(self, handle: CharlotteSession) -> None:
         self.handle = handle
+        self.first_reply = ""  # the build turn's reply
 
     def last_seq(self) -> int:
         seq, events = 0, self.handle.events(0, 1_000)

@@ -95,7 +95,10 @@ VENUE: dict[str, Any] = {
 
 def venue(message: str) -> list[dict[str, Any]]:
     plan = plan_page(VENUE_BRIEF, VENUE)
-    view = PageView([op["node"] for b in plan.batches for op in b.ops if op.get("t") == "insert_node"])
+    ops = [op for b in plan.batches for op in b.ops]
+    gone = {op["id"] for op in ops if op.get("t") == "remove_node"}
+    # The page as written: a "Follow us" handle made a link is the link alone.
+    view = PageView([op["node"] for op in ops if op.get("t") == "insert_node" and op["node"]["id"] not in gone])
     out: list[dict[str, Any]] = []
     for request in read_requests(message):
         edit = edit_for(request, view, Context(VENUE_BRIEF, VENUE))
@@ -109,6 +112,9 @@ def test_a_stated_value_changes_in_the_one_place_its_words_name() -> None:
         "Parties and work dos. Minimum 30 guests."
     ]
     assert list(said(venue("change instagram to @second.chapter")).values()) == ["@second.chapter"]
+    # The handle links to its profile: the address follows it.
+    (op,) = venue("change instagram to @second.chapter")
+    assert op["patch"] == {"content": "@second.chapter", "href": "https://www.instagram.com/second.chapter"}
 
 
 def test_a_value_whose_place_is_not_named_or_not_single_changes_nothing() -> None:
@@ -126,7 +132,10 @@ def test_names_added_to_a_list_go_at_its_end_in_its_own_words() -> None:
 def test_price_rows_named_by_their_words_are_removed_and_never_the_whole_list() -> None:
     dental = {"name": "Smile", "prices": "NHS Band 1 £26.80; NHS Band 2 £73.50; Private check-up £55"}
     plan = plan_page("Smile is a dental practice. The page should have prices.", dental)
-    view = PageView([op["node"] for b in plan.batches for op in b.ops if op.get("t") == "insert_node"])
+    ops = [op for b in plan.batches for op in b.ops]
+    gone = {op["id"] for op in ops if op.get("t") == "remove_node"}
+    # The page as written: a "Follow us" handle made a link is the link alone.
+    view = PageView([op["node"] for op in ops if op.get("t") == "insert_node" and op["node"]["id"] not in gone])
     [request] = read_requests("Please take the NHS fees off")
     edit = edit_for(request, view, Context("", dental))
     assert isinstance(edit, Edit)
@@ -136,7 +145,10 @@ def test_price_rows_named_by_their_words_are_removed_and_never_the_whole_list() 
     assert "£55" in kept and "£26.80" not in " ".join(kept)
     only = {"name": "Smile", "prices": "NHS Band 1 £26.80; NHS Band 2 £73.50"}
     plan = plan_page("Smile is a dental practice. The page should have prices.", only)
-    view = PageView([op["node"] for b in plan.batches for op in b.ops if op.get("t") == "insert_node"])
+    ops = [op for b in plan.batches for op in b.ops]
+    gone = {op["id"] for op in ops if op.get("t") == "remove_node"}
+    # The page as written: a "Follow us" handle made a link is the link alone.
+    view = PageView([op["node"] for op in ops if op.get("t") == "insert_node" and op["node"]["id"] not in gone])
     refused = edit_for(request, view, Context("", only))
     assert isinstance(refused, Refusal) and "whole list" in refused.reason
 
@@ -144,7 +156,10 @@ def test_price_rows_named_by_their_words_are_removed_and_never_the_whole_list() 
 def test_a_place_on_a_day_changes_that_day_only_and_never_a_row_of_two_days() -> None:
     van = {"name": "Bun Bus", "schedule": "Tue - UEA campus; Wed - Norwich Market; Fri & Sat - Brewery"}
     plan = plan_page("Bun Bus is a burger van in Norwich. The page should have the schedule.", van)
-    view = PageView([op["node"] for b in plan.batches for op in b.ops if op.get("t") == "insert_node"])
+    ops = [op for b in plan.batches for op in b.ops]
+    gone = {op["id"] for op in ops if op.get("t") == "remove_node"}
+    # The page as written: a "Follow us" handle made a link is the link alone.
+    view = PageView([op["node"] for op in ops if op.get("t") == "insert_node" and op["node"]["id"] not in gone])
 
     def plan_of(message: str) -> Edit | Refusal:
         [request] = read_requests(message)

@@ -329,19 +329,18 @@ def linking(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Follow]:
     made.close()
 
 
-def test_the_facebook_address_the_page_shows_becomes_the_link_in_its_place(linking: Follow) -> None:
+def test_the_first_page_links_the_facebook_it_shows_and_a_request_for_it_changes_nothing(linking: Follow) -> None:
     session = linking.open(facts={**FACTS, "facebook": FACEBOOK})
     before = draft(session)
-    (shown,) = [i for i, n in before.items() if n.get("props", {}).get("content") == FACEBOOK]
+    (made,) = [n for n in before.values() if n.get("props", {}).get("href") == FACEBOOK]
+    assert made["type"] == "link" and made["props"]["content"] == FACEBOOK
+    assert not any(n.get("props", {}).get("content") == FACEBOOK for n in before.values() if n["type"] == "text")
+    assert "shown as words" not in session.first_reply
 
     turn = session.turn("add a link to our Facebook page")
 
-    ready_with_only(turn)
-    assert changed_nodes(before, turn) == {shown}
-    made = turn.nodes[shown]
-    assert made["type"] == "link" and made["props"] == {"content": FACEBOOK, "href": FACEBOOK}
-    assert made["parent"] == before[shown]["parent"] and made["order"] == before[shown]["order"]
-    assert f'made "{FACEBOOK}" a link to Facebook' in turn.reply
+    not_done(turn, before)
+    assert "already links to Facebook" in turn.reply
 
 
 def test_a_facebook_address_the_message_gives_is_added_to_contact(linking: Follow) -> None:
@@ -361,6 +360,9 @@ def test_a_facebook_address_the_message_gives_is_added_to_contact(linking: Follo
 def test_a_link_the_hosts_policy_does_not_allow_is_not_claimed(app: Follow) -> None:
     session = app.open(facts={**FACTS, "facebook": FACEBOOK})
     before = draft(session)
+    # The first page showed the address as words, and said why it is not a link.
+    assert any(n.get("props", {}).get("content") == FACEBOOK and n["type"] == "text" for n in before.values())
+    assert "shown as words, not links: this site's link policy" in session.first_reply
 
     turn = session.turn("add a link to our Facebook page")
 

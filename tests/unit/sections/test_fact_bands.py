@@ -45,10 +45,15 @@ def test_a_schedule_keeps_each_entry_whole_and_a_handle_is_shown_as_written() ->
     assert {"Tue - UEA campus", "Wed - Norwich Market", "Fri & Sat - Sprowston Brewery"} <= set(words)
     assert "Parties, weddings and work dos. Minimum 40 guests." in words  # prose stays whole
     assert "@bigbunbus" in words and "Follow us" in words
+    # The handle links to its profile (where the host allows it: the page's link policy decides).
+    (handle,) = [n for n in doc["nodes"].values() if n.get("props", {}).get("content") == "@bigbunbus"]
+    assert handle["type"] == "link" and handle["props"]["href"] == "https://www.instagram.com/bigbunbus"
     assert doc["nodes"]["schedule-heading"]["props"]["content"] == "Schedule"
     roots = [n["id"] for n in sorted(doc["nodes"].values(), key=lambda n: n["order"]) if n["parent"] is None]
     assert roots[-1] == "contact" and roots.index("schedule") < roots.index("contact")
-    findings = PageChecks(facts={k: str(v) for k, v in FOOD_TRUCK.items()}, brief=BRIEF).run(doc)
+    findings = PageChecks(
+        facts={k: str(v) for k, v in FOOD_TRUCK.items()}, brief=BRIEF, allowed_origins=["https://www.instagram.com"]
+    ).run(doc)
     assert [f for f in findings if f.severity == "error" or f.check == "facts"] == []
 
 

@@ -25,6 +25,7 @@ from charlotte.offline.intents.intent import FILLERS, Clause, Intent, Reading
 from charlotte.offline.requests import AddLink
 from charlotte.page.hrefs import is_safe_href
 from charlotte.sections.page_view import PageView
+from charlotte.sections.profiles import profile_href
 
 __all__ = ["ADD_LINK"]
 
@@ -40,13 +41,6 @@ NETWORKS: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
 }
 #: Short names people use for a network.
 _ALIASES: Final = {"insta": "instagram", "fb": "facebook"}
-#: A network's profile address for a handle (``@name``), where the network has handles.
-_PROFILES: Final = {
-    "instagram": "https://www.instagram.com/{}",
-    "tiktok": "https://www.tiktok.com/@{}",
-    "twitter": "https://x.com/{}",
-    "facebook": "https://www.facebook.com/{}",
-}
 _HANDLE: Final = re.compile(r"@([A-Za-z0-9_.]{1,30})")
 _WORDS: Final = FILLERS | frozenset(NETWORKS) | frozenset(_ALIASES) | frozenset(
     {"add", "include", "put", "link", "links", "a", "an", "to", "our", "my", "the", "page",
@@ -93,9 +87,9 @@ def _from_facts(network: str, facts: object) -> str | None:
     named = [v for k, v in values if network in k or _ALIASES.get(k) == network]
     found = [v for v in named if _on(network, v)]
     found = found or [v for _k, v in values if _on(network, v) and " " not in v]
-    if not found and network in _PROFILES:
-        handles = [h.group(1) for v in named if (h := _HANDLE.fullmatch(v))]
-        found = [_PROFILES[network].format(h) for h in handles]
+    if not found:
+        title = NETWORKS[network][0]
+        found = [href for v in named if _HANDLE.fullmatch(v) and (href := profile_href(title, v))]
     return found[0] if len(set(found)) == 1 else None
 
 

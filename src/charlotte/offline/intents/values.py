@@ -133,7 +133,7 @@ def _plan(request: ChangeValue, page: PageView, _context_: Context) -> Edit | Re
     named = set(name_words(" ".join(request.named)))
     places: list[tuple[Any, int, int]] = []
     for node in page.nodes:
-        if node.get("type") not in ("text", "heading"):
+        if node.get("type") not in ("text", "heading") and not (node.get("type") == "link" and request.shape == "handle"):
             continue
         text = page.words(node)
         spans = _spans(text, request)
@@ -151,7 +151,15 @@ def _plan(request: ChangeValue, page: PageView, _context_: Context) -> Edit | Re
     value = new.group(0) if new else request.value
     if text[start:end] == value:
         return Refusal(f"the page already says {request.value}")
-    op = {"t": "set_node_props", "id": node["id"], "patch": {PROP[str(node["type"])]: text[:start] + value + text[end:]}}
+    patch = {PROP[str(node["type"])]: text[:start] + value + text[end:]}
+    if node.get("type") == "link":
+        # A handle that links to its profile: the address follows it ("@old" → ".../new").
+        href = str((node.get("props") or {}).get("href", ""))
+        old_name, new_name = text[start:end].lstrip("@"), value.lstrip("@")
+        if not re.search(rf"[/@]{re.escape(old_name)}/?$", href):
+            return Refusal(f"the link's address does not end with {text[start:end]}; change it by hand")
+        patch["href"] = href[: href.rindex(old_name)] + new_name + href[href.rindex(old_name) + len(old_name) :]
+    op = {"t": "set_node_props", "id": node["id"], "patch": patch}
     was = f"{text[start:end]} {request.unit}" if request.shape == "number" else text[start:end]
     return Edit((op,), f'changed "{was}" to "{request.value}"')
 
