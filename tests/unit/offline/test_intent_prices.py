@@ -9,6 +9,10 @@ from charlotte.offline.requests import ChangePrice, Request
 
 ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("Consultations now cost £52", [ChangePrice("consultations", "£52")]),
+    ("city centre drop is £10 now and urgent is £24", [ChangePrice("city centre drop", "£10"), ChangePrice("urgent", "£24")]),
+    ("please drop lessons to £30", [ChangePrice("lessons", "£30")]),
+    # A verb word inside a name only as its last word, a noun of it: "drop the cut to £28" is not read.
+    ("drop the cut to £28", Refused('did not understand "cut"')),
     ("the drop-in class is £14 now, not £12", [ChangePrice("drop-in class", "£14", "£12")]),
     ("change the price of the drop-in class from £12 to £14", [ChangePrice("drop-in class", "£14", "£12")]),
     ("set the consultation price to £52", [ChangePrice("consultation", "£52")]),

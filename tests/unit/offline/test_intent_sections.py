@@ -8,6 +8,7 @@ from tests.unit.offline.intent_table import Refused, check
 from charlotte.offline.requests import (
     AddSection,
     ChangeFact,
+    ChangePrice,
     MoveSection,
     RemoveSection,
     Request,
@@ -44,6 +45,8 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("remove the gallery", [RemoveSection("gallery")]),
     ("delete the team section", [RemoveSection("team")]),
     ("drop the specials section", [RemoveSection("specials")]),
+    # A price in the clause: it lowers a price, it takes no section off ("drop lessons to £30").
+    ("please drop lessons to £30", [ChangePrice("lessons", "£30")]),
     ("get rid of the about section", [RemoveSection("about")]),
     # The catalogue's names (sections.KIND_NAMES): a brief's word for a section is a person's.
     ("add a classes section", [AddSection("services")]),

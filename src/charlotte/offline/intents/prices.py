@@ -35,7 +35,7 @@ from charlotte.sections.page_view import PROP, PageView
 
 __all__ = ["CHANGE_PRICE"]
 
-_VERBS: Final = CHANGE | {"raise", "lower", "increase", "reduce", "adjust", "chnage", "udpate"}
+_VERBS: Final = CHANGE | {"raise", "lower", "increase", "reduce", "adjust", "drop", "decrease", "chnage", "udpate"}
 #: Words that link an item to its price ("… now costs £52", "the price of … to £52").
 _LINKS: Final = frozenset(
     {"now", "costs", "cost", "is", "are", "should", "be", "will", "to", "from", "price", "prices",
@@ -191,7 +191,12 @@ def _read(clause: Clause) -> Reading | None:
     out: list[ChangePrice] = []
     for pair in pairs:
         unit, left = _tail(pair.tail)
-        wrong = [w for w in pair.item if w in _NEGATIONS or w in ADD | REMOVE | MOVE]
+        # A verb word ends an item's name only as a noun of it ("city centre drop is £10 now"):
+        # the plan must then find a row of those words, else nothing changes.
+        wrong = [
+            w for n, w in enumerate(pair.item)
+            if w in _NEGATIONS or (w in ADD | REMOVE | MOVE and not 0 < n == len(pair.item) - 1)
+        ]  # fmt: skip
         if not pair.item or wrong or left:
             words = left or wrong or ["which item"]
             return Reading(72, (), why=f'I did not understand "{" ".join(words)}"')

@@ -188,6 +188,9 @@ def _read_remove(clause: Clause) -> Reading | None:
     verb, rest = _rest(clause)
     if verb not in REMOVE:
         return None
+    if any(f.kind == "price" for f in clause.found):
+        # "drop the lessons to £30" lowers a price: it takes nothing off the page.
+        return None
     said = object_phrase(rest).strip(" .!,")
     for words in _ON_PAGE:
         said = said.removesuffix(words)
