@@ -45,6 +45,14 @@ ROWS: list[tuple[str, list[Request] | Refused]] = [
     ("remove the gallery", [RemoveSection("gallery")]),
     ("delete the team section", [RemoveSection("team")]),
     ("drop the specials section", [RemoveSection("specials")]),
+    # Words beyond the sections' names ask something else of them: never their removal.
+    ("cut the prices by 10%", Refused("besides removing it")),
+    ("delete the second testimonial", Refused("besides removing it")),
+    ("drop the about text to two sentences", Refused("besides removing it")),
+    ("drop the menu font size a bit", Refused("besides removing it")),
+    ("Remove the reviews section for now", [RemoveSection("testimonials")]),
+    ("get rid of the faq pls", [RemoveSection("faq")]),
+    ("remove the whole testimonials section please", [RemoveSection("testimonials")]),
     # A price in the clause: it lowers a price, it takes no section off ("drop lessons to £30").
     ("please drop lessons to £30", [ChangePrice("lessons", "£30")]),
     ("get rid of the about section", [RemoveSection("about")]),

@@ -198,9 +198,32 @@ def _read_remove(clause: Clause) -> Reading | None:
         # "the photos from the gallery": something inside a section, not the section.
         return Reading(90, (), why="it names something inside a section, not a section")
     kinds = kinds_in(said)
+    if kinds and _beyond_names(said, kinds):
+        # "cut the prices by 10%", "delete the second testimonial", "drop the menu font size":
+        # words beyond the sections' names ask something else of them, never their removal.
+        return Reading(90, (), why="it asks something of a section besides removing it")
     named = said.strip(" .!").removeprefix("the ").removesuffix(" section").strip()
     found = [RemoveSection(k) for k in kinds] or ([RemoveSection(named)] if named else [])
     return Reading(90, tuple(found), why="it names no section of the page")
+
+
+#: Words around sections' names in a removal that ask nothing more ("the whole gallery section").
+_AROUND_NAMES: Final = frozenset(
+    {"the", "a", "our", "my", "your", "section", "sections", "part", "bit", "block", "band", "and",
+     "&", "both", "whole", "entire", "all", "please", "too", "also", "completely", "altogether",
+     "then", "this", "that", "as", "well", "thing", "stuff", "list", "one", "box", "area", "for",
+     "now", "pls", "plz", "thanks", "thx", "moment", "temporarily", "any", "more", "anymore", "just"}
+)  # fmt: skip
+
+
+def _beyond_names(said: str, kinds: list[str]) -> bool:
+    """True when ``said`` holds words besides the names of ``kinds`` and the words around them."""
+    padded = " " + " ".join(w.strip("'\"\u2018\u2019\u201c\u201d,.!?") for w in said.split()) + " "
+    for kind in kinds:
+        phrase = next((p for p in SECTION_WORDS[kind] if f" {p} " in padded), None)
+        if phrase is not None:
+            padded = padded.replace(f" {phrase} ", " ", 1)
+    return any(w not in _AROUND_NAMES for w in padded.split())
 
 
 def _asked(rest: str) -> tuple[str, tuple[str, ...]] | None:
