@@ -100,14 +100,15 @@ def band_of(page: PageView, words: str) -> str | Refusal:
     return Refusal(f'"{words}" could be {", ".join(names[:-1])} or {names[-1]} section; say which')
 
 
-def target_node(page: PageView, target: Target) -> tuple[Mapping[str, Any] | None, str] | Refusal:
-    """The node a target names and how the reply names it, or why no band is named."""
+def target_node(page: PageView, target: Target) -> tuple[Mapping[str, Any], str] | Refusal:
+    """The node a target names and how the reply names it, or why there is none."""
     root = page.hero() if target.section is None else band_of(page, target.section)
     if root is None or isinstance(root, Refusal):
         return root or Refusal("the page has no sections")
     kinds = (target.part,) if target.part != "button" else ("button", "link")
     node = next((n for n in page.inside(root) if n.get("type") in kinds), None)
-    return node, f"the {page.label(root)} {target.part}"
+    name = f"the {page.label(root)} {target.part}"
+    return (node, name) if node is not None else Refusal(f"{name} is not on the page")
 
 
 def _swap(page: PageView, old: str, new: str) -> Edit | Refusal:
@@ -132,8 +133,6 @@ def set_text(page: PageView, request: SetText) -> Edit | Refusal:
     if isinstance(found, Refusal):
         return found
     node, name = found
-    if node is None:
-        return Refusal(f"{name} is not on the page")
     kind = str(node.get("type"))
     if len(request.words) > LIMITS.get(kind, 300):
         return Refusal(f"the new words for {name} are longer than a {kind} may be")

@@ -79,8 +79,6 @@ def resize(page: PageView, request: Resize, context: Context) -> Edit | Refusal:
     if isinstance(found, Refusal):
         return found
     node, name = found
-    if node is None:
-        return Refusal(f"{name} is not on the page")
     words, kind = page.words(node), str(node.get("type"))
     if request.longer:
         everything = " ".join(page.words(n) for n in page.nodes)

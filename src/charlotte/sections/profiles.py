@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Final
 from urllib.parse import urlsplit
 
-__all__ = ["PROFILE_URLS", "profile_href"]
+__all__ = ["HANDLE", "HOSTS", "PROFILE_URLS", "on_network", "profile_href"]
 
 #: A network's profile address for a handle (``@name``), by the title the page shows it by.
 PROFILE_URLS: Final[Mapping[str, str]] = {
@@ -26,24 +26,30 @@ PROFILE_URLS: Final[Mapping[str, str]] = {
     "Facebook": "https://www.facebook.com/{}",
 }
 #: The sites a network's profiles live on, by its title.
-_HOSTS: Final[Mapping[str, tuple[str, ...]]] = {
+HOSTS: Final[Mapping[str, tuple[str, ...]]] = {
     "Instagram": ("instagram.com",), "Facebook": ("facebook.com", "fb.com"), "TikTok": ("tiktok.com",),
-    "X (Twitter)": ("x.com", "twitter.com"), "X": ("x.com", "twitter.com"), "Twitter": ("x.com", "twitter.com"),
+    "X (Twitter)": ("x.com", "twitter.com"), "X": ("x.com", "twitter.com"), "Twitter": ("twitter.com", "x.com"),
     "LinkedIn": ("linkedin.com",), "YouTube": ("youtube.com", "youtu.be"), "Pinterest": ("pinterest.com",),
 }  # fmt: skip
-_HANDLE: Final = re.compile(r"@([A-Za-z0-9_.]{1,30})")
+#: A handle as people write it: ``@name``.
+HANDLE: Final = re.compile(r"@([A-Za-z0-9_.]{1,30})")
+
+
+def on_network(title: str, url: str) -> bool:
+    """True when ``url`` (with or without a scheme) is an address on the network ``title``'s site."""
+    host = urlsplit(url if "//" in url else f"https://{url}").hostname or ""
+    host = host.removeprefix("www.").removeprefix("m.")
+    return any(host == h or host.endswith(f".{h}") for h in HOSTS.get(title, ()))
 
 
 def profile_href(title: str, value: str) -> str | None:
     """The profile address ``value`` (a handle or an address) names on the network ``title``; else None."""
     value = value.strip()
-    handle = _HANDLE.fullmatch(value)
+    handle = HANDLE.fullmatch(value)
     if handle is not None:
         url = PROFILE_URLS.get(title)
         return url.format(handle.group(1)) if url else None
     if " " in value or not value:
         return None
     href = value if value.startswith(("https://", "http://")) else f"https://{value}"
-    host = (urlsplit(href).hostname or "").removeprefix("www.").removeprefix("m.")
-    on = any(host == h or host.endswith(f".{h}") for h in _HOSTS.get(title, ()))
-    return href if on else None
+    return href if on_network(title, href) else None

@@ -14,10 +14,8 @@ the page.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from charlotte.offline.edits import Context, Edit, Refusal
 from charlotte.offline.intents.facts import unaccounted
@@ -25,23 +23,17 @@ from charlotte.offline.intents.intent import FILLERS, Clause, Intent, Reading
 from charlotte.offline.requests import AddLink
 from charlotte.page.hrefs import is_safe_href
 from charlotte.sections.page_view import PageView
-from charlotte.sections.profiles import profile_href
+from charlotte.sections.profiles import HANDLE, HOSTS, on_network, profile_href
 
 __all__ = ["ADD_LINK"]
 
-#: Networks by the words a person calls them, with the hosts their profiles live on and a title.
-NETWORKS: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
-    "facebook": ("Facebook", ("facebook.com", "fb.com")),
-    "instagram": ("Instagram", ("instagram.com",)),
-    "twitter": ("Twitter", ("twitter.com", "x.com")),
-    "linkedin": ("LinkedIn", ("linkedin.com",)),
-    "tiktok": ("TikTok", ("tiktok.com",)),
-    "youtube": ("YouTube", ("youtube.com", "youtu.be")),
-    "pinterest": ("Pinterest", ("pinterest.com",)),
-}
+#: Networks by the words a person calls them, with the title a page shows (its hosts: ``profiles.HOSTS``).
+NETWORKS: Final[Mapping[str, str]] = {
+    "facebook": "Facebook", "instagram": "Instagram", "twitter": "Twitter", "linkedin": "LinkedIn",
+    "tiktok": "TikTok", "youtube": "YouTube", "pinterest": "Pinterest",
+}  # fmt: skip
 #: Short names people use for a network.
 _ALIASES: Final = {"insta": "instagram", "fb": "facebook"}
-_HANDLE: Final = re.compile(r"@([A-Za-z0-9_.]{1,30})")
 _WORDS: Final = FILLERS | frozenset(NETWORKS) | frozenset(_ALIASES) | frozenset(
     {"add", "include", "put", "link", "links", "a", "an", "to", "our", "my", "the", "page",
      "profile", "account", "feed", "channel", "on", "in", "at", "contact", "section", "social",
@@ -51,14 +43,8 @@ _WORDS: Final = FILLERS | frozenset(NETWORKS) | frozenset(_ALIASES) | frozenset(
 )  # fmt: skip
 
 
-def _host(url: str) -> str:
-    host = urlsplit(url if "//" in url else f"https://{url}").hostname or ""
-    return host.removeprefix("www.").removeprefix("m.")
-
-
 def _on(network: str, url: str) -> bool:
-    host = _host(url)
-    return any(host == h or host.endswith(f".{h}") for h in NETWORKS[network][1])
+    return on_network(NETWORKS[network], url)
 
 
 def _read(clause: Clause) -> Reading | None:
@@ -76,7 +62,7 @@ def _read(clause: Clause) -> Reading | None:
     network = named[0]
     url = urls[0].text if urls else None
     if url is not None and not _on(network, url):
-        return Reading(88, (), why=f"{url} is not an address on {NETWORKS[network][0]}")
+        return Reading(88, (), why=f"{url} is not an address on {NETWORKS[network]}")
     return Reading(88, (AddLink(network, url),))
 
 
@@ -88,8 +74,8 @@ def _from_facts(network: str, facts: object) -> str | None:
     found = [v for v in named if _on(network, v)]
     found = found or [v for _k, v in values if _on(network, v) and " " not in v]
     if not found:
-        title = NETWORKS[network][0]
-        found = [href for v in named if _HANDLE.fullmatch(v) and (href := profile_href(title, v))]
+        title = NETWORKS[network]
+        found = [href for v in named if HANDLE.fullmatch(v) and (href := profile_href(title, v))]
     return found[0] if len(set(found)) == 1 else None
 
 
@@ -122,7 +108,7 @@ def _in_place(page: PageView, url: str, shown: set[str]) -> list[dict[str, Any]]
 
 def _ops(page: PageView, network: str, url: str) -> list[dict[str, Any]]:
     """A card like the contact section's others (label, link), else a link at the end of the page."""
-    title = NETWORKS[network][0]
+    title = NETWORKS[network]
     shown = url.split("//", 1)[-1].removeprefix("www.").rstrip("/")
     contact = next((r for r in page.roots if page.kind(r) == "contact"), None)
     inside = page.inside(contact) if contact is not None else []
@@ -148,10 +134,10 @@ def _ops(page: PageView, network: str, url: str) -> list[dict[str, Any]]:
 
 
 def _plan(request: AddLink, page: PageView, context: Context) -> Edit | Refusal:
-    title = NETWORKS[request.network][0]
+    title = NETWORKS[request.network]
     url = request.url or _from_facts(request.network, context.facts)
     if url is None:
-        return Refusal(f"the facts give no {title} address; say it (\"add a link to {NETWORKS[request.network][1][0]}/…\")")
+        return Refusal(f"the facts give no {title} address; say it (\"add a link to {HOSTS[NETWORKS[request.network]][0]}/…\")")
     if not is_safe_href(_href(url)):
         return Refusal(f"{url} is not an address a page may link to")
     if any(_on(request.network, str((n.get("props") or {}).get("href", ""))) for n in page.nodes):
